@@ -1,0 +1,317 @@
+"""Prepare a WebAssembly module for hosting: expose its globals and defer its start function.
+
+wasmtime can only read and write globals that a module exports, and it runs the start function
+during instantiation. The host needs both under its control: it snapshots every global around
+messages, and for an enhanced-persistence upgrade it must copy the old heap into memory *before*
+the start function runs (copy heap -> call ``__moxzi_start`` -> ``canister_post_upgrade``).
+
+`prepare` rewrites only the export and start sections and copies every other section byte for
+byte; wasmtime validates the rest when it compiles the result. Anything this module has to parse
+is checked strictly: a malformed module raises ValueError naming the byte offset.
+"""
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Mapping, NoReturn
+
+GLOBAL_EXPORT_PREFIX = "__moxzi_global_"
+START_EXPORT = "__moxzi_start"
+
+_HEADER = b"\0asm\x01\0\0\0"
+
+_CUSTOM, _IMPORT, _MEMORY, _GLOBAL, _EXPORT, _START = 0, 2, 5, 6, 7, 8
+# Non-custom sections must appear in this order, each at most once (tag = 13 and
+# data count = 12 are out of numeric order).
+_SECTION_ORDER = (1, 2, 3, 4, 5, 13, 6, 7, 8, 9, 12, 10, 11)
+_EXPORT_AND_LATER = _SECTION_ORDER[_SECTION_ORDER.index(_EXPORT) :]
+
+# External kinds of import and export entries.
+_FUNC, _TABLE, _MEM, _GLOBAL_KIND, _TAG = 0, 1, 2, 3, 4
+
+_NUMBER_TYPES = range(0x7B, 0x80)  # v128, f64, f32, i64, i32
+_ABSTRACT_HEAP_TYPES = range(0x69, 0x75)  # exn .. noexn, including func and extern
+_REF_TYPE_PREFIXES = (0x63, 0x64)  # (ref null ht), (ref ht)
+
+# A defined global takes at least a value type, a mutability byte and an `end` opcode.
+_MIN_GLOBAL_SIZE = 3
+
+
+@dataclass(frozen=True)
+class PreparedModule:
+    """A rewritten module and what the host needs to know about it."""
+
+    wasm: bytes
+    memory64: bool  # memory 0 is 64-bit; False also when the module has no memory
+    global_exports: tuple[str, ...]  # added export names, one per defined global, in index order
+    has_start: bool  # the start function was removed and exported as START_EXPORT
+    custom_sections: Mapping[str, bytes]  # e.g. "icp:private candid:service" -> .did text
+
+    @property
+    def persistence(self) -> str:
+        """Motoko's persistence mode: 64-bit memory means enhanced orthogonal persistence."""
+        return "enhanced" if self.memory64 else "classic"
+
+
+def prepare(wasm: bytes) -> PreparedModule:
+    """Export every defined global and the start function, and drop the start section."""
+    sections = _split_sections(wasm)
+
+    imported_globals, memory64 = 0, None
+    defined_globals, export_entries, start_function = 0, None, None
+    custom_sections: dict[str, bytes] = {}
+    for section_id, body in sections:
+        reader = _Reader(wasm, body.start, body.stop)
+        if section_id == _CUSTOM:
+            name = reader.name()
+            if name in custom_sections:
+                raise ValueError(f"malformed wasm: duplicate custom section {name!r}")
+            custom_sections[name] = wasm[reader.pos : body.stop]
+        elif section_id == _IMPORT:
+            imported_globals, memory64 = _read_imports(reader)
+        elif section_id == _MEMORY:
+            memory64 = _read_memories(reader, memory64)
+        elif section_id == _GLOBAL:
+            defined_globals = _read_global_count(reader)
+        elif section_id == _EXPORT:
+            export_entries = _read_exports(reader)
+        elif section_id == _START:
+            start_function = reader.uleb(32)
+            reader.expect_end("start section")
+
+    added: list[tuple[str, int, int]] = [
+        (f"{GLOBAL_EXPORT_PREFIX}{index}", _GLOBAL_KIND, index)
+        for index in range(imported_globals, imported_globals + defined_globals)
+    ]
+    if start_function is not None:
+        added.append((START_EXPORT, _FUNC, start_function))
+    existing_names, existing_entries = export_entries or ((), b"")
+    for name, _, _ in added:
+        if name in existing_names:
+            raise ValueError(f"module already exports {name!r}, a name reserved for the host")
+
+    export_body = _uleb(len(existing_names) + len(added)) + existing_entries
+    export_body += b"".join(_name(name) + bytes([kind]) + _uleb(index) for name, kind, index in added)
+
+    out = bytearray(_HEADER)
+    export_written = False
+    for section_id, body in sections:
+        if not export_written and section_id in _EXPORT_AND_LATER:
+            out += _section(_EXPORT, export_body)
+            export_written = True
+        if section_id not in (_EXPORT, _START):
+            out += _section(section_id, wasm[body.start : body.stop])
+    if not export_written:
+        out += _section(_EXPORT, export_body)
+
+    return PreparedModule(
+        wasm=bytes(out),
+        memory64=bool(memory64),
+        global_exports=tuple(name for name, kind, _ in added if kind == _GLOBAL_KIND),
+        has_start=start_function is not None,
+        custom_sections=MappingProxyType(custom_sections),
+    )
+
+
+def _split_sections(wasm: bytes) -> list[tuple[int, range]]:
+    """Section ids with the byte range of each body, checking framing and order."""
+    if wasm[:4] != _HEADER[:4]:
+        raise ValueError("not a wasm module: bad magic (expected \\0asm)")
+    if wasm[4:8] != _HEADER[4:]:
+        raise ValueError(f"unsupported wasm version {wasm[4:8].hex()} (expected 01000000)")
+    reader = _Reader(wasm, len(_HEADER), len(wasm))
+    sections = []
+    last_rank = -1
+    while not reader.at_end():
+        offset = reader.pos
+        section_id = reader.byte()
+        if section_id != _CUSTOM:
+            if section_id not in _SECTION_ORDER:
+                raise ValueError(f"malformed wasm at byte {offset}: unknown section id {section_id}")
+            rank = _SECTION_ORDER.index(section_id)
+            if rank <= last_rank:
+                raise ValueError(f"malformed wasm at byte {offset}: section {section_id} out of order")
+            last_rank = rank
+        size = reader.uleb(32)
+        start = reader.pos
+        reader.skip(size, f"section {section_id}")
+        sections.append((section_id, range(start, reader.pos)))
+    return sections
+
+
+def _read_imports(reader: "_Reader") -> tuple[int, bool | None]:
+    """Number of imported globals, and whether the first imported memory is 64-bit."""
+    globals_count, memory64 = 0, None
+    for _ in range(reader.uleb(32)):
+        reader.name()
+        reader.name()
+        kind_offset = reader.pos
+        kind = reader.byte()
+        if kind == _FUNC:
+            reader.uleb(32)
+        elif kind == _TABLE:
+            reader.value_type()
+            reader.limits()
+        elif kind == _MEM:
+            is_64 = reader.limits()
+            memory64 = is_64 if memory64 is None else memory64
+        elif kind == _GLOBAL_KIND:
+            reader.value_type()
+            reader.mutability()
+            globals_count += 1
+        elif kind == _TAG:
+            reader.expect_byte(0, "tag attribute")
+            reader.uleb(32)
+        else:
+            raise ValueError(f"malformed wasm at byte {kind_offset}: unknown import kind {kind}")
+    reader.expect_end("import section")
+    return globals_count, memory64
+
+
+def _read_memories(reader: "_Reader", imported_memory64: bool | None) -> bool | None:
+    """Whether memory 0 is 64-bit, given what the imports said about it."""
+    memory64 = imported_memory64
+    for _ in range(reader.uleb(32)):
+        is_64 = reader.limits()
+        memory64 = is_64 if memory64 is None else memory64
+    reader.expect_end("memory section")
+    return memory64
+
+
+def _read_global_count(reader: "_Reader") -> int:
+    # Only the count matters here (wasmtime validates the definitions), but the count sizes the
+    # export section this module writes, so it must be bounded by the bytes that back it.
+    offset = reader.pos
+    count = reader.uleb(32)
+    if count * _MIN_GLOBAL_SIZE > reader.end - reader.pos:
+        raise ValueError(f"malformed wasm at byte {offset}: {count} globals cannot fit in the section")
+    return count
+
+
+def _read_exports(reader: "_Reader") -> tuple[frozenset[str], bytes]:
+    """The export names, and the raw bytes of all entries (without the count)."""
+    names = set()
+    count = reader.uleb(32)
+    entries_start = reader.pos
+    for _ in range(count):
+        offset = reader.pos
+        name = reader.name()
+        if name in names:
+            raise ValueError(f"malformed wasm at byte {offset}: duplicate export {name!r}")
+        names.add(name)
+        kind_offset = reader.pos
+        if reader.byte() not in (_FUNC, _TABLE, _MEM, _GLOBAL_KIND, _TAG):
+            raise ValueError(f"malformed wasm at byte {kind_offset}: unknown export kind")
+        reader.uleb(32)
+    reader.expect_end("export section")
+    return frozenset(names), reader.data[entries_start : reader.end]
+
+
+class _Reader:
+    """A cursor over data[pos:end] that raises ValueError instead of reading past end."""
+
+    def __init__(self, data: bytes, pos: int, end: int):
+        self.data, self.pos, self.end = data, pos, end
+
+    def _fail(self, message: str, offset: int | None = None) -> NoReturn:
+        raise ValueError(f"malformed wasm at byte {self.pos if offset is None else offset}: {message}")
+
+    def at_end(self) -> bool:
+        return self.pos >= self.end
+
+    def expect_end(self, what: str) -> None:
+        if self.pos != self.end:
+            self._fail(f"{self.end - self.pos} unexpected trailing byte(s) in {what}")
+
+    def skip(self, size: int, what: str) -> None:
+        if size > self.end - self.pos:
+            self._fail(f"{what} is truncated: needs {size} bytes, {self.end - self.pos} left")
+        self.pos += size
+
+    def byte(self) -> int:
+        if self.pos >= self.end:
+            self._fail("unexpected end of data")
+        self.pos += 1
+        return self.data[self.pos - 1]
+
+    def expect_byte(self, expected: int, what: str) -> None:
+        if self.byte() != expected:
+            self._fail(f"bad {what} (expected {expected:#x})", self.pos - 1)
+
+    def uleb(self, bits: int) -> int:
+        return self._leb(bits, signed=False)
+
+    def _leb(self, bits: int, signed: bool) -> int:
+        start, result, shift = self.pos, 0, 0
+        while True:
+            byte = self.byte()
+            result |= (byte & 0x7F) << shift
+            shift += 7
+            if not byte & 0x80:
+                break
+            if shift >= bits:
+                self._fail(f"LEB128 longer than {bits} bits", start)
+        if signed and byte & 0x40:
+            result -= 1 << shift
+        # Bits beyond the declared width must be zero (or, when signed, copies of the sign).
+        low, high = (-(1 << (bits - 1)), 1 << (bits - 1)) if signed else (0, 1 << bits)
+        if not low <= result < high:
+            self._fail(f"LEB128 value does not fit in {bits} bits", start)
+        return result
+
+    def name(self) -> str:
+        size = self.uleb(32)
+        start = self.pos
+        self.skip(size, "name")
+        try:
+            return self.data[start : self.pos].decode("utf-8")
+        except UnicodeDecodeError:
+            self._fail("name is not valid UTF-8", start)
+
+    def value_type(self) -> None:
+        code = self.byte()
+        if code in _REF_TYPE_PREFIXES:
+            heap_type = self._leb(33, signed=True)
+            if heap_type < 0 and (heap_type & 0x7F) not in _ABSTRACT_HEAP_TYPES:
+                self._fail(f"unknown heap type {heap_type}", self.pos - 1)
+        elif code not in _NUMBER_TYPES and code not in _ABSTRACT_HEAP_TYPES:
+            self._fail(f"unknown value type {code:#x}", self.pos - 1)
+
+    def mutability(self) -> None:
+        if self.byte() not in (0, 1):
+            self._fail("bad global mutability flag", self.pos - 1)
+
+    def limits(self) -> bool:
+        """Read memory or table limits; True when they are 64-bit."""
+        offset = self.pos
+        flags = self.byte()
+        # Bits: 1 = has maximum, 2 = shared, 4 = 64-bit, 8 = custom page size.
+        if flags & ~0x0F:
+            self._fail(f"bad limits flags {flags:#x}", offset)
+        is_64 = bool(flags & 4)
+        self.uleb(64 if is_64 else 32)
+        if flags & 1:
+            self.uleb(64 if is_64 else 32)
+        if flags & 8:
+            self.uleb(32)
+        return is_64
+
+
+def _uleb(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+def _name(name: str) -> bytes:
+    encoded = name.encode("utf-8")
+    return _uleb(len(encoded)) + encoded
+
+
+def _section(section_id: int, body: bytes) -> bytes:
+    return bytes([section_id]) + _uleb(len(body)) + body
