@@ -1,0 +1,31 @@
+"""Errors the host raises to its callers (gateways, the CLI). Each names what was wrong."""
+
+
+class MoxziError(Exception):
+    """Base of the errors a gateway turns into a client error; ``status`` is the fitting HTTP status."""
+
+    status = 400
+
+
+class UnknownActor(MoxziError):
+    status = 404
+
+
+class UnknownMethod(MoxziError):
+    status = 404
+
+
+class WrongMethodKind(MoxziError):
+    """An update method was called as a query (a query method called as an update runs, as on the IC)."""
+
+    status = 400
+
+
+class MessageTooLarge(MoxziError):
+    status = 413
+
+
+class UpgradeRefused(MoxziError):
+    """The new module cannot take over the actor's state; the actor keeps its old code and state."""
+
+    status = 409

@@ -1,0 +1,151 @@
+"""One actor's running wasm module: its store, memories, globals and timer, run as transactions.
+
+`Instance` knows how to invoke an entry point and how to keep or undo what it did; it knows nothing
+of call contexts or other actors (that is `actor.py`).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import wasmtime
+
+from .memory import MainMemory, StableMemory
+from .system_api import ActorTrap, Execution, SystemApi
+from .wasm_rewrite import START_EXPORT, PreparedModule
+
+EMPTY_ARGS = b"DIDL\x00\x00"  # Candid encoding of no arguments
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one actor's message may use. Exceeding any of them traps that message, nothing more."""
+
+    max_message_bytes: int = 8 * 1024 * 1024
+    instructions_per_message: int = 40_000_000_000
+    instructions_per_query: int = 5_000_000_000
+    memory_bytes: int = 4 * 1024 * 1024 * 1024
+    stable_memory_pages: int = 1 << 16  # 4 GiB
+
+
+def new_engine() -> wasmtime.Engine:
+    """The engine every actor shares: memory64 for enhanced persistence, fuel for instruction limits."""
+    config = wasmtime.Config()
+    config.wasm_memory64 = True
+    config.wasm_bulk_memory = True
+    config.wasm_multi_value = True
+    config.consume_fuel = True
+    return wasmtime.Engine(config)
+
+
+class UnsupportedModule(Exception):
+    """The module imports or lacks something moxzid cannot host."""
+
+
+class Instance:
+    """A module instantiated for one actor, with transactional state.
+
+    Protocol: ``begin()``, then ``invoke(...)`` once, then ``commit()`` or ``rollback()``."""
+
+    def __init__(self, engine: wasmtime.Engine, module: wasmtime.Module, prepared: PreparedModule,
+                 principal: bytes, limits: Limits, log, stable: StableMemory | None = None):
+        self.principal = principal
+        self.limits = limits
+        self.prepared = prepared
+        self.now = 0  # this message's time, ns; strictly increasing from message to message
+        self.timer = 0  # the global timer's deadline, ns; 0 = inactive
+        self.stable = stable or StableMemory(max_pages=limits.stable_memory_pages)
+        self._store = wasmtime.Store(engine)
+        self._store.set_limits(memory_size=limits.memory_bytes)
+        self.api = SystemApi(self, log)
+        linker = wasmtime.Linker(engine)
+        for imp in module.imports:
+            try:
+                if imp.module != "ic0":
+                    raise LookupError
+                linker.define_func("ic0", imp.name, imp.type, self.api.function(imp.name))
+            except LookupError:
+                raise UnsupportedModule(f"the module imports {imp.module}.{imp.name}, "
+                                        "which moxzid does not provide") from None
+        self._wasm = linker.instantiate(self._store, module)
+        exports = self._wasm.exports(self._store)
+        memories = [e for e in exports if isinstance(exports[e], wasmtime.Memory)]
+        if len(memories) != 1:
+            raise UnsupportedModule(f"expected one exported memory, found {len(memories)}")
+        self._exports = exports
+        self.memory = MainMemory(exports[memories[0]], self._store)
+        self._table = next((exports[e] for e in exports if isinstance(exports[e], wasmtime.Table)), None)
+        self._globals = [g for g in (exports[n] for n in prepared.global_exports)
+                         if g.type(self._store).mutable]
+        self._saved: tuple | None = None
+        self._fuel_given = 0
+
+    # --- memory access for the System API ---------------------------------------------------
+    def read(self, start: int, size: int) -> bytes:
+        if start < 0 or size < 0 or start + size > self.memory.size:
+            raise ActorTrap(f"reading bytes {start}..{start + size} beyond memory of {self.memory.size}")
+        return self.memory.read(start, size)
+
+    def write(self, start: int, data: bytes) -> None:
+        if start < 0 or start + len(data) > self.memory.size:
+            raise ActorTrap(f"writing bytes {start}..{start + len(data)} beyond memory of {self.memory.size}")
+        self.memory.write(start, data)
+
+    def instructions_used(self) -> int:
+        return self._fuel_given - self._store.get_fuel()
+
+    def has_export(self, name: str) -> bool:
+        return name in self._exports
+
+    # --- transactions ------------------------------------------------------------------------
+    def begin(self) -> None:
+        self._saved = ([g.value(self._store) for g in self._globals], self.timer)
+        self.now = max(time.time_ns(), self.now + 1)
+
+    def invoke(self, execution: Execution | None, export: str | None = None,
+               callback: tuple[int, int] | None = None, *, fuel: int) -> str | None:
+        """Run an export, or a callback from the table (function index, env), in ``execution``'s
+        context (None: the start function). Returns None, or the trap message."""
+        self.api.execution = execution
+        self._fuel_given = fuel
+        self._store.set_fuel(fuel)
+        try:
+            if export is not None:
+                self._exports[export](self._store)
+            else:
+                fun, env = callback
+                target = self._table.get(self._store, fun) if self._table else None
+                if not isinstance(target, wasmtime.Func):
+                    return f"callback {fun} is not a function in the table"
+                target(self._store, env)
+            return None
+        except ActorTrap as trap:
+            return str(trap)
+        except wasmtime.Trap as trap:
+            if trap.trap_code == wasmtime.TrapCode.OUT_OF_FUEL:
+                return f"instruction limit exceeded: the message ran more than {fuel:,} instructions"
+            return trap.message
+        except wasmtime.WasmtimeError as error:
+            return str(error)
+        finally:
+            self.api.execution = None
+
+    def commit(self) -> tuple[list[int], list[int]]:
+        """Keep the message's effects; return the changed pages of (main, stable) memory."""
+        self._saved = None
+        return self.memory.commit(), self.stable.commit()
+
+    def rollback(self) -> None:
+        globals_before, self.timer = self._saved
+        for g, value in zip(self._globals, globals_before):
+            g.set_value(self._store, value)
+        self.memory.rollback()
+        self.stable.rollback()
+        self._saved = None
+
+    def run_start(self) -> str | None:
+        """Run the module's deferred start function (outside any message)."""
+        if not self.prepared.has_start:
+            return None
+        return self.invoke(None, START_EXPORT, fuel=self.limits.instructions_per_message)
