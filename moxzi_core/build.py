@@ -1,0 +1,167 @@
+"""Compile one Motoko actor to NAME.wasm + NAME.did with the Motoko compiler moxzi ships.
+
+The compiler is the npm package `motoko` (pinned in compiler/package.json, installed with
+SETUP_COMMAND) driven by compiler/compile.js in a fresh node process per build: repeated compiles in
+one process drift by a few bytes, and a fresh process gives byte-identical output.
+"""
+
+import base64
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+COMPILER_DIR = Path(__file__).parent / "compiler"
+SETUP_COMMAND = f"npm ci --prefix {COMPILER_DIR}"
+
+_COMPILE_JS = COMPILER_DIR / "compile.js"
+_MOTOKO_DIR = COMPILER_DIR / "node_modules" / "motoko"
+_MOC_JS = _MOTOKO_DIR / "versions" / "latest" / "moc.min.js"
+_CORE_LIBRARY = _MOTOKO_DIR / "packages" / "latest" / "core.json"
+# Together these decide what a build produces from a given source.
+_COMPILER_INPUTS = (_COMPILE_JS, _MOTOKO_DIR / "package.json", _MOC_JS, _CORE_LIBRARY)
+
+
+class BuildError(Exception):
+    """The actor could not be built; the message says why, one compiler error per line."""
+
+    def __init__(self, message: str, diagnostics: tuple["Diagnostic", ...] = ()):
+        super().__init__(message)
+        self.diagnostics = diagnostics
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    file: str  # as given to build (local files) or mo:core/NAME.mo (the core library)
+    line: int  # 1-based
+    column: int  # 1-based
+    severity: str  # "error", "warning", "info" or "hint"
+    code: str  # e.g. "M0050"
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}: {self.severity} [{self.code}] {self.message}"
+
+
+@dataclass(frozen=True)
+class CompilerIdentity:
+    motoko_version: str  # the npm package's version
+    moc_build: str  # the compiler's own build hash (mo.version)
+    moc_sha256: str  # of the compiler's JavaScript
+
+    def __str__(self) -> str:
+        return f"motoko {self.motoko_version} (moc {self.moc_build}, sha256 {self.moc_sha256})"
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    wasm_path: Path
+    did_path: Path
+    wasm_size: int
+    file_count: int  # Motoko source files compiled: the actor's own and the core library's
+    seconds: float
+    compiler: CompilerIdentity
+    diagnostics: tuple[Diagnostic, ...]  # warnings and notes; errors raise BuildError
+
+
+def compiler_fingerprint() -> str:
+    """A sha256 over everything besides the source that decides a build's output (for caches)."""
+    _require_compiler()
+    digest = hashlib.sha256()
+    for path in _COMPILER_INPUTS:
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def build(source: Path, *, classic: bool = False, out_dir: Path | None = None) -> BuildResult:
+    """Compile `source` and write NAME.wasm and NAME.did beside it, or in `out_dir`.
+
+    `classic` selects classic persistence (32-bit memory, upgrades through stable memory) instead
+    of enhanced orthogonal persistence (64-bit memory kept across upgrades).
+    """
+    source = Path(source)
+    if source.suffix != ".mo":
+        raise BuildError(f"{source}: not a Motoko source file (expected NAME.mo)")
+    if not source.is_file():
+        raise BuildError(f"{source}: no such file")
+    node = _require_compiler()
+    started = time.perf_counter()
+    mode = "classicOP" if classic else "enhancedOP"
+    run = subprocess.run([node, _COMPILE_JS, source, mode], capture_output=True, text=True)
+    if run.returncode != 0:
+        raise BuildError(
+            f"the Motoko compiler failed on {source} (exit {run.returncode}):\n{_crash_summary(run.stderr)}"
+        )
+    output = json.loads(run.stdout)
+
+    diagnostics = tuple(_diagnostic(item, source.parent) for item in output["diagnostics"])
+    errors = [d for d in diagnostics if d.severity == "error"]
+    if errors:
+        raise BuildError("\n".join(map(str, errors)), diagnostics)
+
+    out_dir = source.parent if out_dir is None else Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    wasm = base64.b64decode(output["wasm"], validate=True)
+    wasm_path, did_path = out_dir / f"{source.stem}.wasm", out_dir / f"{source.stem}.did"
+    write_atomically(wasm_path, wasm)
+    write_atomically(did_path, output["candid"].encode())
+    return BuildResult(
+        wasm_path=wasm_path,
+        did_path=did_path,
+        wasm_size=len(wasm),
+        file_count=len(output["files"]),
+        seconds=time.perf_counter() - started,
+        compiler=CompilerIdentity(
+            motoko_version=json.loads((_MOTOKO_DIR / "package.json").read_text())["version"],
+            moc_build=output["moc"],
+            moc_sha256=hashlib.sha256(_MOC_JS.read_bytes()).hexdigest(),
+        ),
+        diagnostics=diagnostics,
+    )
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write via a temporary file in the same directory, so readers never see half a file."""
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def _require_compiler() -> str:
+    """The node executable, once node and the compiler package are known to be installed."""
+    node = shutil.which("node")
+    if node is None:
+        raise BuildError(
+            f"node is not installed: moxzi build runs the Motoko compiler on Node.js; "
+            f"install Node.js 20, then run `{SETUP_COMMAND}`"
+        )
+    missing = [path for path in _COMPILER_INPUTS if not path.is_file()]
+    if missing:
+        raise BuildError(
+            f"the Motoko compiler is not installed ({missing[0]} is missing): run `{SETUP_COMMAND}`"
+        )
+    return node
+
+
+def _diagnostic(item: dict, source_dir: Path) -> Diagnostic:
+    # compile.js names local files relative to the entry's directory; show them as the user would.
+    file = item["file"]
+    if not file.startswith("mo:"):
+        file = os.path.normpath(source_dir / file)
+    return Diagnostic(file, item["line"], item["column"], item["severity"], item["code"], item["message"])
+
+
+def _crash_summary(stderr: str) -> str:
+    # node prints the offending source line first, and the compiler is one minified line of 2.8 MB.
+    lines = [line for line in stderr.splitlines() if line.strip() and len(line) < 500]
+    return "\n".join(lines[-10:])

@@ -1,0 +1,121 @@
+// Compile one Motoko actor to IC WebAssembly, fully offline.
+//
+//   node compile.js ENTRY.mo enhancedOP|classicOP
+//
+// Prints one JSON object on stdout:
+//   {moc, files, diagnostics, wasm (base64, null on error), candid, stable}
+// and exits 0 whenever it got that far; any other exit is a crash, explained on stderr.
+//
+// One compile per process: repeated compiles in one process drift by a few bytes.
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+const mo = require('motoko');
+
+const CORE = require('motoko/packages/latest/core.json');
+// Where loadPackage puts the core library in the virtual file system.
+const CORE_DIR = `.node-motoko/${CORE.name}/${CORE.version}/`;
+const MODES = ['enhancedOP', 'classicOP'];
+const SEVERITIES = { 1: 'error', 2: 'warning', 3: 'info', 4: 'hint' };
+
+const [entry, mode] = process.argv.slice(2);
+if (!entry || !MODES.includes(mode)) {
+  console.error(`usage: node compile.js ENTRY.mo ${MODES.join('|')}`);
+  process.exit(2);
+}
+
+// The compiler only reads its virtual file system. Copy the entry file and the local files it
+// imports, transitively, into it, at paths relative to the entry's directory: those paths end up
+// in trap messages, so they must not depend on where the project lies on disk.
+function writeLocalSources(root, entryFile) {
+  const pending = [entryFile];
+  const written = new Set();
+  while (pending.length) {
+    const file = pending.pop();
+    if (written.has(file)) continue;
+    written.add(file);
+    const source = fs.readFileSync(path.join(root, file), 'utf8');
+    mo.write(file, source);
+    for (const spec of importPaths(source)) {
+      const found = resolveLocalImport(root, path.posix.dirname(file), spec);
+      if (found) pending.push(found);
+    }
+  }
+}
+
+function importPaths(source) {
+  let ast;
+  try {
+    ast = mo.parseMotoko(source);
+  } catch {
+    return []; // a syntax error: compileWasm reports it with its position
+  }
+  const paths = [];
+  (function visit(node) {
+    if (Array.isArray(node)) node.forEach(visit);
+    else if (node && typeof node === 'object') {
+      if (node.name === 'ImportE') paths.push(node.args[0]);
+      else visit(node.args);
+    }
+  })(ast);
+  return paths;
+}
+
+// Motoko resolves `import X "lib/Foo"` to lib/Foo.mo, else lib/Foo/lib.mo, next to the importing
+// file. Imports with a scheme (mo:, ic:, canister:, blob:) are not files of this project. An
+// import that finds no file is left to the compiler to report.
+function resolveLocalImport(root, dir, spec) {
+  if (/^[a-z]+:/i.test(spec)) return null;
+  const base = path.posix.normalize(path.posix.join(dir, spec));
+  return [`${base}.mo`, `${base}/lib.mo`].find((file) => {
+    const stat = fs.statSync(path.join(root, file), { throwIfNoEntry: false });
+    return stat && stat.isFile();
+  });
+}
+
+// Library files show as `mo:core/Nat.mo` rather than their place in the virtual file system.
+function displayPath(file) {
+  return file.startsWith(CORE_DIR) ? `mo:${CORE.name}/${file.slice(CORE_DIR.length)}` : file;
+}
+
+// Every Motoko file the entry pulls in, itself included; `@prim` is built into the compiler.
+function sourceFiles(entryFile) {
+  const seen = new Set([entryFile]);
+  const pending = [entryFile];
+  while (pending.length) {
+    const file = pending.pop();
+    for (const dep of mo.parseMotokoWithDeps(file, mo.read(file)).immediateImports) {
+      if (!dep.startsWith('@') && !seen.has(dep)) {
+        seen.add(dep);
+        pending.push(dep);
+      }
+    }
+  }
+  return [...seen].map(displayPath).sort();
+}
+
+mo.loadPackage(CORE);
+mo.compiler.gcFlags(mode);
+const entryFile = path.basename(entry);
+writeLocalSources(path.dirname(entry), entryFile);
+
+// compileWasm reports the same diagnostics as mo.check (warnings included), so one call does both.
+const result = mo.compiler.compileWasm('ic', entryFile);
+const diagnostics = (result.diagnostics || []).map((d) => ({
+  file: displayPath(d.source),
+  line: d.range.start.line + 1,
+  column: d.range.start.character + 1,
+  severity: SEVERITIES[d.severity] || String(d.severity),
+  code: d.code,
+  message: d.message,
+}));
+const code = result.code;
+process.stdout.write(JSON.stringify({
+  moc: mo.version,
+  files: code ? sourceFiles(entryFile) : [],
+  diagnostics,
+  wasm: code ? Buffer.from(code.wasm).toString('base64') : null,
+  candid: code ? code.candid : null,
+  stable: code ? code.stable : null,
+}));
