@@ -1,0 +1,45 @@
+"""Candid, the Internet Computer's interface description language: types, binary codec, ``.did``
+parser and a JSON mapping, written for a daemon that decodes untrusted input (strict and bounded).
+
+Python value model (what ``decode_args`` returns and ``encode_args`` accepts):
+
+============================== ==============================================================
+Candid                         Python
+============================== ==============================================================
+nat, int, nat8..64, int8..64   ``int`` (range-checked when encoding; ``bool`` is refused)
+float32, float64               ``float`` (``int`` accepted when encoding)
+bool                           ``bool``
+text                           ``str``
+null, reserved                 ``None`` (a ``reserved`` value of any type decodes to ``None``)
+empty                          no value
+blob (``vec nat8``)            ``bytes`` (``bytearray`` accepted when encoding)
+vec t                          ``list`` (``tuple`` accepted when encoding)
+record with named fields       ``dict`` keyed by field name (by numeric id for unnamed fields)
+record { t0; t1; ... }         ``tuple`` (fields numbered 0, 1, ... without names)
+variant                        a one-key ``dict``: ``{tag: value}``, ``{"none": None}`` for null
+opt t                          ``None`` when absent, ``Some(value)`` when present, so
+                               ``opt opt null`` has three distinct values: None, Some(None),
+                               Some(Some(None))
+principal                      ``Principal`` (bytes and textual form)
+func reference                 ``FuncRef(service: Principal, method: str)`` (a 2-tuple)
+service reference              ``Principal``
+============================== ==============================================================
+
+``decode_args(data)`` without types reads the message's own types: record fields and variant tags are
+then keyed by their numeric ids.
+"""
+
+from .decode import DEFAULT_BUDGET, decode_args
+from .encode import encode_args
+from .errors import CandidError
+from .types import (BLOB, BOOL, EMPTY, FLOAT32, FLOAT64, INT, INT8, INT16, INT32, INT64, NAT, NAT8, NAT16,
+                    NAT32, NAT64, NULL, PRINCIPAL, RESERVED, TEXT, CandidType, Field, FuncType, Named, Opt,
+                    Record, Service, Tuple, Variant, Vec, idl_hash)
+from .values import FuncRef, Principal, Some
+
+__all__ = [
+    "CandidError", "Principal", "Some", "FuncRef", "encode_args", "decode_args", "DEFAULT_BUDGET",
+    "CandidType", "Field", "FuncType", "Named", "Opt", "Record", "Service", "Tuple", "Variant", "Vec",
+    "idl_hash", "BLOB", "BOOL", "EMPTY", "FLOAT32", "FLOAT64", "INT", "INT8", "INT16", "INT32", "INT64",
+    "NAT", "NAT8", "NAT16", "NAT32", "NAT64", "NULL", "PRINCIPAL", "RESERVED", "TEXT",
+]
