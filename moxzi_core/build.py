@@ -9,9 +9,9 @@ import base64
 import hashlib
 import json
 import os
+import secrets
 import shutil
 import subprocess
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,7 +37,7 @@ class BuildError(Exception):
 
 @dataclass(frozen=True)
 class Diagnostic:
-    file: str  # as given to build (local files) or mo:core/NAME.mo (the core library)
+    file: str  # a local file's path as seen from where `source` was given, or mo:core/NAME.mo
     line: int  # 1-based
     column: int  # 1-based
     severity: str  # "error", "warning", "info" or "hint"
@@ -63,10 +63,14 @@ class BuildResult:
     wasm_path: Path
     did_path: Path
     wasm_size: int
-    file_count: int  # Motoko source files compiled: the actor's own and the core library's
+    sources: tuple[str, ...]  # every Motoko file compiled, named as in Diagnostic.file
     seconds: float
     compiler: CompilerIdentity
     diagnostics: tuple[Diagnostic, ...]  # warnings and notes; errors raise BuildError
+
+    @property
+    def file_count(self) -> int:
+        return len(self.sources)
 
 
 def compiler_fingerprint() -> str:
@@ -114,7 +118,7 @@ def build(source: Path, *, classic: bool = False, out_dir: Path | None = None) -
         wasm_path=wasm_path,
         did_path=did_path,
         wasm_size=len(wasm),
-        file_count=len(output["files"]),
+        sources=tuple(_source_path(file, source.parent) for file in output["files"]),
         seconds=time.perf_counter() - started,
         compiler=CompilerIdentity(
             motoko_version=json.loads((_MOTOKO_DIR / "package.json").read_text())["version"],
@@ -127,13 +131,14 @@ def build(source: Path, *, classic: bool = False, out_dir: Path | None = None) -
 
 def write_atomically(path: Path, data: bytes) -> None:
     """Write via a temporary file in the same directory, so readers never see half a file."""
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    # Not tempfile.mkstemp: its files are private (0600); outputs get the usual umask-based mode.
+    temporary = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
     try:
-        with os.fdopen(fd, "wb") as file:
+        with open(temporary, "xb") as file:
             file.write(data)
         os.replace(temporary, path)
     except BaseException:
-        os.unlink(temporary)
+        temporary.unlink(missing_ok=True)
         raise
 
 
@@ -153,11 +158,13 @@ def _require_compiler() -> str:
     return node
 
 
-def _diagnostic(item: dict, source_dir: Path) -> Diagnostic:
+def _source_path(file: str, source_dir: Path) -> str:
     # compile.js names local files relative to the entry's directory; show them as the user would.
-    file = item["file"]
-    if not file.startswith("mo:"):
-        file = os.path.normpath(source_dir / file)
+    return file if file.startswith("mo:") else os.path.normpath(source_dir / file)
+
+
+def _diagnostic(item: dict, source_dir: Path) -> Diagnostic:
+    file = _source_path(item["file"], source_dir)
     return Diagnostic(file, item["line"], item["column"], item["severity"], item["code"], item["message"])
 
 

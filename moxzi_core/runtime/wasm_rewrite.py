@@ -54,6 +54,7 @@ class PreparedModule:
 
 def prepare(wasm: bytes) -> PreparedModule:
     """Export every defined global and the start function, and drop the start section."""
+    wasm = bytes(wasm)
     sections = _split_sections(wasm)
 
     imported_globals, memory64 = 0, None

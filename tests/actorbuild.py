@@ -1,0 +1,82 @@
+"""Test actors from tests/actors, compiled once and reused across test runs.
+
+A compile takes about five seconds, so outputs are cached under $MOXZI_TEST_CACHE (default
+~/.cache/moxzi-test-actors). An entry is keyed by the compiler, the persistence mode, the actor's
+name and the content of every local file its last build read; a small "deps" file per actor and
+mode remembers that file list, so editing an actor or anything it imports rebuilds it and nothing
+else. Entries are written to a temporary directory and renamed into place, so parallel test
+processes never see half an entry (at worst both compile the same actor).
+"""
+
+import functools
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from moxzi_core.build import build, compiler_fingerprint, write_atomically
+
+ACTORS_DIR = Path(__file__).parent / "actors"
+
+
+@dataclass(frozen=True)
+class BuiltActor:
+    name: str
+    wasm_path: Path
+    did_path: Path
+
+    @property
+    def wasm(self) -> bytes:
+        return self.wasm_path.read_bytes()
+
+    @property
+    def did(self) -> str:
+        return self.did_path.read_text()
+
+
+@functools.cache
+def build_actor(name: str, *, classic: bool = False) -> BuiltActor:
+    """Build tests/actors/NAME.mo (enhanced persistence unless `classic`), or reuse a cached build."""
+    cache = Path(os.environ.get("MOXZI_TEST_CACHE", Path.home() / ".cache" / "moxzi-test-actors"))
+    cache.mkdir(parents=True, exist_ok=True)
+    mode = "classic" if classic else "enhanced"
+    recipe = hashlib.sha256(f"{compiler_fingerprint()}\0{mode}\0{name}".encode()).hexdigest()
+    deps_file = cache / f"{recipe}.deps.json"
+
+    if deps_file.exists():
+        entry = cache / _entry_key(recipe, json.loads(deps_file.read_text()))
+        if entry.is_dir():
+            return _built(name, entry)
+
+    staging = Path(tempfile.mkdtemp(dir=cache, prefix=".building-"))
+    try:
+        result = build(ACTORS_DIR / f"{name}.mo", classic=classic, out_dir=staging / "out")
+        local_sources = sorted(
+            os.path.relpath(source, ACTORS_DIR) for source in result.sources if not source.startswith("mo:")
+        )
+        entry = cache / _entry_key(recipe, local_sources)
+        try:
+            (staging / "out").rename(entry)
+        except OSError:
+            pass  # another process stored this entry first; its outputs are the same bytes
+        write_atomically(deps_file, json.dumps(local_sources).encode())
+    finally:
+        shutil.rmtree(staging)
+    return _built(name, entry)
+
+
+def _entry_key(recipe: str, local_sources: list[str]) -> str:
+    digest = hashlib.sha256(recipe.encode())
+    for source in local_sources:
+        path = ACTORS_DIR / source
+        # A file that is gone can match no stored entry; the rebuild then says what is missing.
+        content = path.read_bytes() if path.is_file() else b"\0missing"
+        digest.update(f"\0{source}\0".encode() + hashlib.sha256(content).digest())
+    return digest.hexdigest()
+
+
+def _built(name: str, entry: Path) -> BuiltActor:
+    return BuiltActor(name, entry / f"{name}.wasm", entry / f"{name}.did")
