@@ -25,21 +25,28 @@ func reference                 ``FuncRef(service: Principal, method: str)`` (a 2
 service reference              ``Principal``
 ============================== ==============================================================
 
+JSON (``args_from_json``/``results_to_json``) has its own mapping, described in ``json.py`` and in
+``docs/candid-json.md``.
+
 ``decode_args(data)`` without types reads the message's own types: record fields and variant tags are
 then keyed by their numeric ids.
 """
 
 from .decode import DEFAULT_BUDGET, decode_args
+from .did import parse_did
 from .encode import encode_args
 from .errors import CandidError
+from .json import args_from_json, results_to_json
 from .types import (BLOB, BOOL, EMPTY, FLOAT32, FLOAT64, INT, INT8, INT16, INT32, INT64, NAT, NAT8, NAT16,
                     NAT32, NAT64, NULL, PRINCIPAL, RESERVED, TEXT, CandidType, Field, FuncType, Named, Opt,
                     Record, Service, Tuple, Variant, Vec, idl_hash)
 from .values import FuncRef, Principal, Some
+from .wasm import service_from_wasm
 
 __all__ = [
-    "CandidError", "Principal", "Some", "FuncRef", "encode_args", "decode_args", "DEFAULT_BUDGET",
-    "CandidType", "Field", "FuncType", "Named", "Opt", "Record", "Service", "Tuple", "Variant", "Vec",
+    "CandidError", "Principal", "Some", "FuncRef", "parse_did", "Service", "FuncType", "encode_args",
+    "decode_args", "DEFAULT_BUDGET", "args_from_json", "results_to_json", "service_from_wasm",
+    "CandidType", "Field", "Named", "Opt", "Record", "Tuple", "Variant", "Vec",
     "idl_hash", "BLOB", "BOOL", "EMPTY", "FLOAT32", "FLOAT64", "INT", "INT8", "INT16", "INT32", "INT64",
     "NAT", "NAT8", "NAT16", "NAT32", "NAT64", "NULL", "PRINCIPAL", "RESERVED", "TEXT",
 ]
