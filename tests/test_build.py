@@ -1,0 +1,100 @@
+import subprocess
+import sys
+import time
+
+import pytest
+
+import actorbuild
+from moxzi_core import build as build_module
+from moxzi_core.build import SETUP_COMMAND, BuildError, build
+from moxzi_core.runtime.wasm_rewrite import prepare
+
+
+def moxzi(*args: str, cwd) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "moxzi_core.cli", *args], cwd=cwd, capture_output=True, text=True)
+
+
+def test_cli_builds_an_actor_with_local_imports(tmp_path):
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "Greeting.mo").write_text('module { public func hello() : Text { "hello" } }\n')
+    (tmp_path / "hello.mo").write_text(
+        'import Greeting "lib/Greeting";\n'
+        "persistent actor {\n"
+        "  public query func greet() : async Text { let unused = 1; Greeting.hello() };\n"
+        "};\n"
+    )
+    done = moxzi("build", "hello.mo", "-o", "out", cwd=tmp_path)
+
+    assert done.returncode == 0, done.stderr
+    assert "hello.mo:3:48: warning [M0194] unused identifier: `unused`" in done.stderr
+    summary, identity = done.stdout.splitlines()
+    assert summary.startswith("hello.mo -> out/hello.wasm + out/hello.did (")
+    assert summary.endswith("s)") and " 2 file(s), " in summary  # hello.mo and lib/Greeting.mo
+    assert identity.startswith("compiled by motoko 4.10.0 (moc ") and "sha256 " in identity
+    wasm = (tmp_path / "out" / "hello.wasm").read_bytes()
+    assert wasm.startswith(b"\0asm") and f"({len(wasm)} bytes," in summary
+    assert "greet: () -> (text) query" in (tmp_path / "out" / "hello.did").read_text()
+
+
+def test_cli_reports_compile_errors_with_their_position(tmp_path):
+    (tmp_path / "broken.mo").write_text('persistent actor {\n  public func f() : async Nat { "text" };\n};\n')
+    done = moxzi("build", "broken.mo", cwd=tmp_path)
+
+    assert done.returncode == 1
+    assert done.stderr.startswith("broken.mo:2:33: error [M0050] literal of type")
+    assert not (tmp_path / "broken.wasm").exists()
+
+
+@pytest.mark.parametrize("classic", [False, True], ids=["enhanced", "classic"])
+def test_persistence_mode_decides_memory_width(actor_build, classic):
+    built = actor_build("counter", classic=classic)
+    assert built.wasm.startswith(b"\0asm")
+    assert built.did.startswith("service") and "inc: () -> (nat);" in built.did
+    assert prepare(built.wasm).memory64 is not classic
+
+
+def test_cached_actor_is_not_recompiled(actor_build):
+    first = actor_build("counter")
+    started = time.perf_counter()
+    again = actorbuild.build_actor.__wrapped__("counter")  # past the in-process memo, to the disk cache
+    assert again == first
+    assert time.perf_counter() - started < 1  # a compile takes seconds
+
+
+def test_cache_follows_the_files_an_actor_imports(tmp_path, monkeypatch):
+    """Editing an imported file rebuilds the actor; a repeat finds the entry (no compiler here)."""
+    (tmp_path / "main.mo").write_text("main v1")
+    (tmp_path / "dep.mo").write_text("dep v1")
+    builds = []
+
+    def fake_build(source, *, classic, out_dir):
+        builds.append(source.read_text())
+        out_dir.mkdir(parents=True)
+        (out_dir / "main.wasm").write_bytes(b"\0asm" + source.read_bytes())
+        (out_dir / "main.did").write_text("service : {}")
+        return build_module.BuildResult(
+            out_dir / "main.wasm", out_dir / "main.did", 0, (str(source), str(tmp_path / "dep.mo"), "mo:core/Nat.mo"),
+            0.0, None, (),
+        )
+
+    monkeypatch.setattr(actorbuild, "ACTORS_DIR", tmp_path)
+    monkeypatch.setattr(actorbuild, "build", fake_build)
+    monkeypatch.setenv("MOXZI_TEST_CACHE", str(tmp_path / "cache"))
+    build_uncached = actorbuild.build_actor.__wrapped__
+
+    first = build_uncached("main")
+    assert build_uncached("main") == first and len(builds) == 1
+    (tmp_path / "dep.mo").write_text("dep v2")
+    assert build_uncached("main") != first and len(builds) == 2
+    assert build_uncached("main", classic=True) and len(builds) == 3
+
+
+def test_missing_compiler_names_the_setup_command(monkeypatch, tmp_path):
+    source = tmp_path / "a.mo"
+    source.write_text("persistent actor {}")
+    monkeypatch.setattr(build_module, "_COMPILER_INPUTS", (tmp_path / "moc.min.js",))
+    with pytest.raises(BuildError, match=f"not installed .*: run `{SETUP_COMMAND}`"):
+        build(source)
+    monkeypatch.setattr(build_module.shutil, "which", lambda name: None)
+    with pytest.raises(BuildError, match="node is not installed"):
+        build(source)
