@@ -93,6 +93,17 @@ def prepare(wasm: bytes) -> PreparedModule:
     export_body = _uleb(len(existing_names) + len(added)) + existing_entries
     export_body += b"".join(_name(name) + bytes([kind]) + _uleb(index) for name, kind, index in added)
 
+    return PreparedModule(
+        wasm=_assemble(wasm, sections, export_body),
+        memory64=bool(memory64),
+        global_exports=tuple(name for name, kind, _ in added if kind == _GLOBAL_KIND),
+        has_start=start_function is not None,
+        custom_sections=MappingProxyType(custom_sections),
+    )
+
+
+def _assemble(wasm: bytes, sections: list[tuple[int, range]], export_body: bytes) -> bytes:
+    """The module with `export_body` as its export section and without a start section."""
     out = bytearray(_HEADER)
     export_written = False
     for section_id, body in sections:
@@ -103,14 +114,7 @@ def prepare(wasm: bytes) -> PreparedModule:
             out += _section(section_id, wasm[body.start : body.stop])
     if not export_written:
         out += _section(_EXPORT, export_body)
-
-    return PreparedModule(
-        wasm=bytes(out),
-        memory64=bool(memory64),
-        global_exports=tuple(name for name, kind, _ in added if kind == _GLOBAL_KIND),
-        has_start=start_function is not None,
-        custom_sections=MappingProxyType(custom_sections),
-    )
+    return bytes(out)
 
 
 def _split_sections(wasm: bytes) -> list[tuple[int, range]]:
