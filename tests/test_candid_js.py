@@ -1,0 +1,237 @@
+"""Cross-check against the official Candid implementation (npm @dfinity/candid, see tests/candid_js/).
+
+Random typed values are encoded here and decoded there, and encoded there and decoded here; both
+sides must see the original values. One node process handles the whole batch.
+"""
+
+import json
+import math
+import random
+import shutil
+import struct
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from moxzi_core.candid import (BLOB, BOOL, FLOAT32, FLOAT64, INT, INT8, INT16, INT32, INT64, NAT, NAT8, NAT16,
+                               NAT32, NAT64, NULL, PRINCIPAL, RESERVED, TEXT, FuncRef, FuncType, Named, Opt,
+                               Principal, Record, Service, Some, Tuple, Variant, Vec, decode_args, encode_args)
+from moxzi_core.candid.types import Primitive, resolve
+
+JS_DIR = Path(__file__).parent / "candid_js"
+CASES = 400
+
+pytestmark = pytest.mark.skipif(
+    not (JS_DIR / "node_modules" / "@dfinity" / "candid").is_dir() or shutil.which("node") is None,
+    reason="the JavaScript reference is not installed: run `npm ci --prefix tests/candid_js`",
+)
+
+PRIMITIVE_TYPES = [NULL, BOOL, NAT, INT, NAT8, NAT16, NAT32, NAT64, INT8, INT16, INT32, INT64, FLOAT32, FLOAT64,
+                   TEXT, RESERVED, PRINCIPAL]
+LABELS = ["a", "b", "name", "shape", "data", "elem", "x", "dim", "start", "len", "ok", "err", "ünï", "_9_x"]
+INT_RANGES = {"nat8": (0, 2**8 - 1), "nat16": (0, 2**16 - 1), "nat32": (0, 2**32 - 1), "nat64": (0, 2**64 - 1),
+              "int8": (-2**7, 2**7 - 1), "int16": (-2**15, 2**15 - 1), "int32": (-2**31, 2**31 - 1),
+              "int64": (-2**63, 2**63 - 1), "nat": (0, 2**130), "int": (-2**130, 2**130)}
+FLOATS = [0.0, -0.0, 1.5, -2.25, 1e308, -5e-324, math.inf, -math.inf, math.nan]
+FLOAT32S = [0.0, -0.0, 1.5, 3.4028234663852886e38, -1e-45, math.inf, -math.inf, math.nan]
+
+
+class Generator:
+    """Random Candid types (with named recursive ones) and random values of them, from one seed."""
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+        self.defs: dict[str, Named] = {}
+
+    def type(self, depth: int = 3):
+        rng = self.rng
+        if depth == 0 or rng.random() < 0.3:
+            return rng.choice(PRIMITIVE_TYPES)
+        kind = rng.choice(["opt", "vec", "blob", "record", "tuple", "variant", "func", "service", "list", "tree"])
+        inner = lambda: self.type(depth - 1)  # noqa: E731
+        if kind == "opt":
+            return Opt(inner())
+        if kind == "vec":
+            return Vec(inner())
+        if kind == "blob":
+            return BLOB
+        if kind in ("record", "variant"):
+            labels = rng.sample(LABELS, rng.randint(1, 4)) + rng.sample([0, 1, 7, 2**32 - 1], rng.randint(0, 2))
+            fields = {label: inner() for label in labels}
+            return Record(fields) if kind == "record" else Variant(fields)
+        if kind == "tuple":
+            return Tuple(*(inner() for _ in range(rng.randint(1, 3))))
+        if kind == "func":
+            return FuncType([inner()], [inner()], rng.choice([(), ("query",), ("oneway",), ("composite_query",)]))
+        if kind == "service":
+            return Service({"m": FuncType([inner()], []), "go": FuncType([], [NAT], {"query"})})
+        named = Named(f"T{len(self.defs)}")
+        self.defs[named.name] = named
+        element = inner()
+        if kind == "list":
+            return named.define(Opt(Record({"head": element, "tail": named})))
+        return named.define(Variant({"leaf": element, "node": Record({"left": named, "right": named})}))
+
+    def value(self, t, depth: int = 0):
+        rng = self.rng
+        t = resolve(t)
+        if isinstance(t, Primitive):
+            if t.name in INT_RANGES:
+                low, high = INT_RANGES[t.name]
+                return rng.choice([low, high, 0, rng.randint(low, high), rng.randint(max(low, -300), min(high, 300))])
+            if t.name == "float64":
+                return rng.choice(FLOATS + [rng.uniform(-1e6, 1e6)])
+            if t.name == "float32":
+                return struct.unpack("<f", struct.pack("<f", rng.choice(FLOAT32S + [rng.uniform(-9, 9)])))[0]
+            if t.name == "bool":
+                return rng.random() < 0.5
+            if t.name == "text":
+                return "".join(rng.choice("ab é\n\"\\😀中") for _ in range(rng.randint(0, 8)))
+            if t.name == "principal":
+                return self.principal()
+            return None
+        deeper = depth + 1
+        if isinstance(t, Opt):
+            return None if rng.random() < 0.3 or depth > 6 else Some(self.value(t.type, deeper))
+        if isinstance(t, Vec):
+            if resolve(t.type) == NAT8:
+                return rng.randbytes(rng.randint(0, 40))
+            return [self.value(t.type, deeper) for _ in range(rng.randint(0, 0 if depth > 4 else 4))]
+        if isinstance(t, Record):
+            if t.is_tuple:
+                return tuple(self.value(f.type, deeper) for f in t.fields)
+            return {f.key: self.value(f.type, deeper) for f in t.fields}
+        if isinstance(t, Variant):
+            field = t.fields[0] if depth > 6 else rng.choice(t.fields)  # trees: "leaf" sorts first
+            return {field.key: self.value(field.type, deeper)}
+        if isinstance(t, FuncType):
+            return FuncRef(self.principal(), rng.choice(["m", "go", "métho d"]))
+        return self.principal()
+
+    def principal(self) -> Principal:
+        return Principal(self.rng.randbytes(self.rng.choice([0, 1, 10, 29])))
+
+
+# ---- the JavaScript side's forms of types and values ----
+
+def label(field) -> str:
+    return f"_{field.id}_" if field.name is None else field.name
+
+
+def describe(t):
+    if isinstance(t, Named):
+        return ["ref", t.name]
+    if isinstance(t, Primitive):
+        return t.name
+    if isinstance(t, (Opt, Vec)):
+        return ["opt" if isinstance(t, Opt) else "vec", describe(t.type)]
+    if isinstance(t, Record) and t.is_tuple:
+        return ["tuple", [describe(f.type) for f in t.fields]]
+    if isinstance(t, (Record, Variant)):
+        kind = "record" if isinstance(t, Record) else "variant"
+        return [kind, [[label(f), describe(f.type)] for f in t.fields]]
+    if isinstance(t, FuncType):
+        return ["func", [describe(a) for a in t.args], [describe(r) for r in t.rets], sorted(t.modes)]
+    return ["service", [[name, describe(m)] for name, m in t.methods.items()]]
+
+
+def float_bits(f: float) -> str:
+    return struct.pack(">d", f).hex()
+
+
+def to_exchange(t, v):
+    t = resolve(t)
+    if isinstance(t, Primitive):
+        if t.name in INT_RANGES:
+            return str(v)
+        if t.name.startswith("float"):
+            return float_bits(v)
+        return str(v) if isinstance(v, Principal) else v
+    if isinstance(t, Opt):
+        return [] if v is None else [to_exchange(t.type, v.value)]
+    if isinstance(t, Vec):
+        return v.hex() if isinstance(v, bytes) else [to_exchange(t.type, item) for item in v]
+    if isinstance(t, Record):
+        if t.is_tuple:
+            return [to_exchange(f.type, item) for f, item in zip(t.fields, v)]
+        return {label(f): to_exchange(f.type, v[f.key]) for f in t.fields}
+    if isinstance(t, Variant):
+        (key, payload), = v.items()
+        field = t.by_key[key]
+        return {label(field): to_exchange(field.type, payload)}
+    if isinstance(t, FuncType):
+        return [str(v.service), v.method]
+    return str(v)
+
+
+def comparable(t, v):
+    """``v`` in exchange form with every NaN alike, so equality is exact (floats compare by bits)."""
+    return exchange_comparable(t, to_exchange(t, v))
+
+
+def exchange_comparable(t, x):
+    """An exchanged value with every NaN written "nan" (NaN payloads need not survive JavaScript)."""
+    t = resolve(t)
+    if isinstance(t, Primitive) and t.name.startswith("float"):
+        return "nan" if math.isnan(struct.unpack(">d", bytes.fromhex(x))[0]) else x
+    if isinstance(t, Opt):
+        return [exchange_comparable(t.type, item) for item in x]
+    if isinstance(t, Vec) and not isinstance(x, str):
+        return [exchange_comparable(t.type, item) for item in x]
+    if isinstance(t, Record) and t.is_tuple:
+        return [exchange_comparable(f.type, item) for f, item in zip(t.fields, x)]
+    if isinstance(t, (Record, Variant)):
+        fields = {label(f): f for f in t.fields}
+        return {key: exchange_comparable(fields[key].type, item) for key, item in x.items()}
+    return x
+
+
+def run_node(defs, cases):
+    completed = subprocess.run(["node", str(JS_DIR / "crosscheck.js")],
+                               input=json.dumps({"defs": defs, "cases": cases}),
+                               capture_output=True, text=True, timeout=60, check=True)
+    return json.loads(completed.stdout)
+
+
+def case(types, values):
+    return {"types": [describe(t) for t in types], "hex": encode_args(types, values).hex(),
+            "values": [to_exchange(t, v) for t, v in zip(types, values)]}
+
+
+def comparable_args(types, values):
+    return [comparable(t, v) for t, v in zip(types, values)]
+
+
+def test_javascript_reference_agrees():
+    gen = Generator(seed=20261129)
+    batch = []
+    for _ in range(CASES):
+        types = [gen.type() for _ in range(gen.rng.randint(1, 3))]
+        values = [gen.value(t) for t in types]
+        batch.append((types, values))
+    defs = {name: describe(named.type) for name, named in gen.defs.items()}
+    results = run_node(defs, [case(types, values) for types, values in batch])
+    assert len(results) == CASES
+    for (types, values), result in zip(batch, results):
+        context = f"types {[str(t) for t in types]}, values {values!r}"
+        assert "error" not in result, f"JavaScript failed on {context}: {result['error']}"
+        expected = comparable_args(types, values)
+        from_js = [exchange_comparable(t, x) for t, x in zip(types, result["decoded"])]
+        assert from_js == expected, f"JavaScript decoded our bytes differently: {context}"
+        ours = decode_args(bytes.fromhex(result["hex"]), types)
+        assert comparable_args(types, ours) == expected, f"we decoded JavaScript's bytes differently: {context}"
+
+
+def test_javascript_reference_reads_the_device_interface():
+    tensor = Record({"data": BLOB, "elem": Variant({"u8": NULL}), "shape": Vec(NAT32)})
+    op = Variant({"input": NAT32, "param": TEXT,
+                  "narrow": Record({"x": NAT32, "dim": NAT32, "start": NAT32, "len": NAT32})})
+    types = [Vec(op), Opt(Variant({"adamw": NULL})), Vec(tensor), Opt(PRINCIPAL)]
+    values = [[{"input": 3}, {"narrow": {"x": 1, "dim": 0, "start": 2, "len": 4}}],
+              Some({"adamw": None}), [{"data": b"\x00\x01", "elem": {"u8": None}, "shape": [1, 2]}],
+              Some(Principal.from_text("2vxsx-fae"))]
+    result, = run_node({}, [case(types, values)])
+    assert "error" not in result, result.get("error")
+    assert [exchange_comparable(t, x) for t, x in zip(types, result["decoded"])] == comparable_args(types, values)
+    assert decode_args(bytes.fromhex(result["hex"]), types) == values
