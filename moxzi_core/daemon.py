@@ -1,0 +1,143 @@
+"""moxzid: hosts the actors a manifest names and serves them through the loaded gateways.
+
+``moxzid -m actors.json`` starts the host, then every gateway a plugin registered, and runs until
+SIGINT or SIGTERM, when it stops the gateways and then the host. ``moxzid plugins`` lists the
+installed plugins and what each registers. Start-up errors (settings, plugins, manifest, a setting no
+loaded component can honor) print one line and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+import sys
+
+from . import __version__, config as config_module, plugins
+from .config import Config, ConfigError
+from .manifest import ManifestError, load_manifest
+from .runtime.host import Host, Limits
+
+log = logging.getLogger("moxzid")
+
+USAGE_ERROR = 2
+
+
+class StartupError(Exception):
+    """moxzid cannot start as asked; the message says why and what would work."""
+
+
+def main(argv: list[str] | None = None) -> None:
+    """The ``moxzid`` console script. Exits 0 after a clean shutdown, 1 when the actors or a gateway
+    fail to start, 2 for a start-up error that a change of flags, config or manifest fixes."""
+    args = _parser().parse_args(argv)
+    logging.basicConfig(stream=sys.stderr, level=logging.INFO,
+                        format="%(asctime)s %(name)s: %(message)s", datefmt="%H:%M:%S")
+    try:
+        if args.command == "plugins":
+            print("\n".join(_describe_installed()))
+            return
+        config = config_module.from_sources(vars(args))
+        registry, loaded = plugins.load(config.plugins)
+        refusals = _unsupported(config, registry)
+        if refusals:
+            raise StartupError("\n".join(refusals))
+        if config.manifest is None:
+            raise StartupError("no manifest: give -m FILE, or manifest = \"FILE\" in the --config file")
+        specs = load_manifest(config.manifest)
+    except (ConfigError, plugins.PluginError, ManifestError, StartupError) as exc:
+        for line in str(exc).splitlines():
+            print(f"moxzid: error: {line}", file=sys.stderr)
+        sys.exit(USAGE_ERROR)
+    log.info("moxzid %s; plugins: %s", __version__, ", ".join(loaded) or "none")
+    sys.exit(asyncio.run(_serve(config, registry, specs)))
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="moxzid", description="Host the Motoko actors a manifest names and serve them over the "
+        "loaded gateways (the http plugin: POST /call-json/ACTOR/METHOD, /query-json/ACTOR/METHOD, "
+        "/upgrade/ACTOR; GET /actors).",
+        epilog="Settings come from defaults, then the --config file, then flags. Stop with SIGINT or "
+        "SIGTERM.")
+    parser.add_argument("--version", action="version", version=f"moxzid {__version__}")
+    config_module.add_arguments(parser)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.add_parser("plugins", help="list installed plugins, their versions and what each registers")
+    return parser
+
+
+def _describe_installed() -> list[str]:
+    registry, loaded = plugins.load(None)
+    if not loaded:
+        return [f"no plugins installed (entry-point group {plugins.ENTRY_POINT_GROUP!r})"]
+    return plugins.describe(registry, loaded)
+
+
+def _unsupported(config: Config, registry: plugins.Registry) -> list[str]:
+    """One line per setting that asks for something this moxzid cannot do, so it refuses to start
+    rather than run without it. The host has no device, store or billing yet; a backend or store a
+    plugin registers cannot be attached to it."""
+    defaults = Config()
+    refusals = []
+    if config.device is not None:
+        backend = config.device.partition(":")[0]
+        have = ", ".join(registry.backends) or "none"
+        if backend in registry.backends:
+            refusals.append(f"--device {config.device}: backend {backend!r} is installed, but this moxzid "
+                            "cannot attach a device to actors yet")
+        else:
+            refusals.append(f"--device {config.device}: no backend {backend!r}; installed backends: {have}")
+    for flag in ("device-cycles-per-ms", "device-checkpoint-secs", "device-checkpoint-mb", "device-listen"):
+        attribute = flag.replace("-", "_")
+        if getattr(config, attribute) != getattr(defaults, attribute):
+            refusals.append(f"--{flag}: there is no device to apply it to")
+    if config.state is not None:
+        refusals.append(f"-s {config.state}: this moxzid cannot keep state on disk yet (installed stores: "
+                        f"{', '.join(registry.stores) or 'none'}); run without -s to keep state in memory")
+    if config.cycles != defaults.cycles:
+        refusals.append(f"--cycles {config.cycles}: this moxzid cannot charge cycles yet; use --cycles 0")
+    return refusals
+
+
+async def _serve(config: Config, registry: plugins.Registry, specs) -> int:
+    """Run the host and the gateways until a stop signal; the exit status."""
+    log.info("no -s DIR: actor state lives in memory and is lost at exit")
+    host = Host(specs, Limits(max_message_bytes=config.max_message_bytes))
+    try:
+        await host.start()
+    except Exception as exc:  # an actor that cannot install must say which and why, not crash
+        log.error("cannot start the actors: %s", exc)
+        return 1
+    for name in host.actor_names():
+        info = host.info(name)
+        log.info("actor %s: principal %s, %s persistence, %d methods",
+                 name, info.principal, info.mode, len(info.interface.methods))
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    gateways = []
+    try:
+        for name, factory in registry.gateways.items():
+            gateway = factory(host, config)
+            try:
+                await gateway.start()
+            except OSError as exc:  # e.g. the listen address is taken
+                log.error("gateway %s cannot start: %s", name, exc)
+                return 1
+            gateways.append(gateway)
+        if not gateways:
+            log.warning("no gateway loaded: nothing serves the actors (is the http plugin installed?)")
+        await stop.wait()
+        log.info("stopping")
+    finally:
+        for gateway in reversed(gateways):
+            await gateway.stop()
+        await host.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    main()

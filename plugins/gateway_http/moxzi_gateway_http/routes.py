@@ -1,0 +1,134 @@
+"""The HTTP gateway's routes and how each outcome becomes a status.
+
+Statuses:
+
+- 200: the call replied; the body is the JSON array of its results (``/upgrade`` answers ``upgraded``).
+- 400: the body is not a JSON array, the arguments do not match the method's Candid type, or an update
+  method was called on ``/query-json``.
+- 404: no such actor, method or route. 405: a route called with the wrong HTTP method.
+- 409: an upgrade was refused; the actor keeps its old code and state.
+- 413: the request body, or the Candid argument it encodes to, is over the size limit.
+- A rejected call answers by its IC reject code (REJECTS) with ``reject_code`` and
+  ``reject_message`` beside ``error``: 422 when the actor rejected it (4, CANISTER_REJECT), 500 when
+  the actor trapped (5, CANISTER_ERROR) or the system failed (1, SYS_FATAL), 503 for a transient
+  condition worth retrying (2, SYS_TRANSIENT), 404 for an invalid destination (3).
+- 500: anything else; the message is answered and the traceback logged, and the gateway keeps serving.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from aiohttp import web
+
+from moxzi_core.candid import CandidError, args_from_json, results_to_json
+from moxzi_core.errors import MoxziError, UnknownMethod
+
+log = logging.getLogger("moxzi.http")
+
+# IC reject code -> (its name, the status a rejected call answers)
+REJECTS = {1: ("SYS_FATAL", 500), 2: ("SYS_TRANSIENT", 503), 3: ("DESTINATION_INVALID", 404),
+           4: ("CANISTER_REJECT", 422), 5: ("CANISTER_ERROR", 500)}
+HOST = web.AppKey("host", object)
+
+
+def build_app(host, max_body_bytes: int) -> web.Application:
+    """The aiohttp application serving ``host``; bodies over ``max_body_bytes`` are answered 413."""
+    app = web.Application(client_max_size=max_body_bytes, middlewares=[_errors_as_json])
+    app[HOST] = host
+    app.router.add_post("/call-json/{actor}/{method}", _call_json)
+    app.router.add_post("/query-json/{actor}/{method}", _query_json)
+    app.router.add_post("/upgrade/{actor}", _upgrade)
+    app.router.add_get("/actors", _actors)
+    return app
+
+
+def _json(value, status: int = 200) -> web.Response:
+    # Compact like the seeds' answers: [{"first":5.5,"last":0.87}]
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return web.Response(text=text, status=status, content_type="application/json")
+
+
+def _error(status: int, message: str, **details) -> web.Response:
+    return _json({"error": message, **details}, status)
+
+
+@web.middleware
+async def _errors_as_json(request: web.Request, handler) -> web.StreamResponse:
+    try:
+        return await handler(request)
+    except web.HTTPException as exc:  # aiohttp's own: no route, wrong HTTP method, body too large
+        if exc.status < 400:
+            raise
+        default_text = f"{exc.status}: {exc.reason}"  # aiohttp's text when it has nothing to add
+        detail = exc.reason if exc.text in (None, default_text) else exc.text
+        return _error(exc.status, f"{request.method} {request.path}: {detail}")
+    except MoxziError as exc:
+        return _error(exc.status, str(exc))
+    except Exception as exc:  # a bad request must never take the daemon down
+        log.exception("%s %s failed", request.method, request.path)
+        return _error(500, f"internal error: {type(exc).__name__}: {exc}")
+
+
+async def _call_json(request: web.Request) -> web.Response:
+    return await _call(request, query_route=False)
+
+
+async def _query_json(request: web.Request) -> web.Response:
+    return await _call(request, query_route=True)
+
+
+async def _call(request: web.Request, query_route: bool) -> web.Response:
+    host = request.app[HOST]
+    actor, method = request.match_info["actor"], request.match_info["method"]
+    func = host.info(actor).interface.methods.get(method)
+    if func is None:
+        raise UnknownMethod(f"actor {actor!r} has no method {method!r}")
+    body = await request.read()
+    try:
+        value = json.loads(body)
+    except ValueError as exc:
+        return _error(400, f"{actor}.{method}: the body is not JSON: {exc}")
+    if not isinstance(value, list):
+        return _error(400, f"{actor}.{method}: the body must be a JSON array of the arguments, "
+                           f"got {json.dumps(value)[:80]}")
+    try:
+        arg = args_from_json(func.args, value)
+    except CandidError as exc:
+        return _error(400, f"{actor}.{method}: arguments do not match its type: {exc}")
+    # The host runs a query method as a query on either route, so it leaves no trace in the actor.
+    outcome = await host.call(actor, method, arg, query=query_route)
+    if outcome.reply is None:
+        code = outcome.reject_code
+        name, status = REJECTS.get(code, ("UNKNOWN", 500))
+        return _error(status, f"{actor}.{method} rejected ({code} {name}): {outcome.reject_message}",
+                      reject_code=code, reject_message=outcome.reject_message)
+    try:
+        results = results_to_json(func.rets, outcome.reply)
+    except CandidError as exc:  # the actor broke its own interface: our side, not the client's
+        log.error("%s.%s replied with data that does not match its type: %s", actor, method, exc)
+        return _error(500, f"{actor}.{method} replied with data that does not match its type: {exc}")
+    return _json(results)
+
+
+async def _upgrade(request: web.Request) -> web.Response:
+    host = request.app[HOST]
+    actor = request.match_info["actor"]
+    host.info(actor)  # an unknown actor is a 404 before the body is read
+    await host.upgrade(actor, await request.read())
+    return web.Response(text="upgraded")
+
+
+async def _actors(request: web.Request) -> web.Response:
+    host = request.app[HOST]
+    return _json([_describe(host.info(name)) for name in host.actor_names()])
+
+
+def _describe(info) -> dict:
+    methods = {
+        name: {"args": [str(t) for t in func.args], "results": [str(t) for t in func.rets],
+               "modes": sorted(func.modes)}
+        for name, func in sorted(info.interface.methods.items())
+    }
+    return {"name": info.name, "principal": str(info.principal), "mode": info.mode, "methods": methods}

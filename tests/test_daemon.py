@@ -1,0 +1,244 @@
+"""moxzid's settings (defaults < TOML file < flags) and its start-up: the errors that stop it before it
+serves, and a clean start and stop with real actors."""
+
+import argparse
+import contextlib
+import json
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from actorbuild import build_actor
+from moxzi_core.config import Address, Config, ConfigError, add_arguments, from_sources
+
+
+def settings(*argv) -> Config:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    return from_sources(vars(parser.parse_args(argv)))
+
+
+def moxzid(*args, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "moxzi_core.daemon", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_defaults():
+    config = settings()
+    assert config == Config()
+    assert config.plugins is None  # every installed plugin
+    assert config.listen == Address("127.0.0.1", 7000)
+    assert (config.cycles, config.device_cycles_per_ms) == (0, 100_000_000)
+    assert (config.device_checkpoint_secs, config.device_checkpoint_mb) == (30, 64)
+
+
+def test_config_file_overrides_defaults_and_flags_override_the_file(tmp_path):
+    toml = tmp_path / "conf" / "moxzid.toml"
+    toml.parent.mkdir()
+    toml.write_text('plugins = ["http"]\nlisten = "0.0.0.0:8000"\nmanifest = "actors.json"\n'
+                    "device_checkpoint_secs = 5\ndevice-checkpoint-mb = 16.5\n")
+    from_file = settings("--config", str(toml))
+    assert from_file.plugins == ["http"]
+    assert from_file.listen == Address("0.0.0.0", 8000)
+    assert from_file.manifest == tmp_path / "conf" / "actors.json"  # relative to the file's folder
+    assert (from_file.device_checkpoint_secs, from_file.device_checkpoint_mb) == (5, 16.5)
+
+    flags = settings("--config", str(toml), "--listen", "[::1]:9000", "-m", "other.json", "--plugins", "")
+    assert flags.listen == Address("::1", 9000) and str(flags.listen) == "[::1]:9000"
+    assert flags.manifest == Path("other.json")  # relative to the working directory
+    assert flags.plugins == []
+    assert flags.device_checkpoint_secs == 5  # not given as a flag: the file's value stays
+
+
+def test_flags_parse_lists_and_numbers():
+    config = settings("--plugins", "torch, lmdb,http", "--cycles", "7", "--device-checkpoint-secs", "0.5",
+                      "-s", "state", "--device", "torch:cpu", "--device-listen", "10.0.0.1:7001")
+    assert config.plugins == ["torch", "lmdb", "http"]
+    assert (config.cycles, config.device_checkpoint_secs) == (7, 0.5)
+    assert (config.state, config.device, config.device_listen) == (Path("state"), "torch:cpu",
+                                                                     Address("10.0.0.1", 7001))
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--listen", "7000"], "command line: listen must be HOST:PORT, got '7000'"),
+    (["--listen", "localhost:http"], "listen must be HOST:PORT"),
+    (["--cycles", "-1"], "cycles must be a whole number >= 0, got '-1'"),
+    (["--cycles", "1.5"], "cycles must be a whole number >= 0"),
+    (["--device-checkpoint-mb", "lots"], "device-checkpoint-mb must be a number >= 0"),
+])
+def test_bad_flag_values(argv, message):
+    with pytest.raises(ConfigError, match=message):
+        settings(*argv)
+
+
+@pytest.mark.parametrize("toml, message", [
+    ("listen = 7000", "listen must be HOST:PORT, got 7000"),
+    ("cycles = true", "cycles must be a whole number >= 0, got True"),
+    ("plugins = [1]", "plugins must be a list of plugin names"),
+    ("manifest = 3", "manifest must be a path"),
+    ("devise = 'torch:cpu'", "unknown setting 'devise'; known: manifest, state, plugins, listen"),
+    ("listen = ", "is not TOML"),
+])
+def test_bad_config_file(tmp_path, toml, message):
+    path = tmp_path / "moxzid.toml"
+    path.write_text(toml + "\n")
+    with pytest.raises(ConfigError, match=message):
+        settings("--config", str(path))
+
+
+def test_missing_config_file(tmp_path):
+    with pytest.raises(ConfigError, match="cannot read config file .*nope.toml"):
+        settings("--config", str(tmp_path / "nope.toml"))
+
+
+@pytest.fixture
+def garbage_actor(tmp_path):
+    """A manifest naming one actor whose wasm is not a wasm module."""
+    (tmp_path / "junk.wasm").write_bytes(b"not wasm")
+    (tmp_path / "actors.json").write_text(json.dumps({"actors": [{"name": "junk", "wasm": "junk.wasm"}]}))
+    return tmp_path / "actors.json"
+
+
+@pytest.mark.parametrize("flags, lines", [
+    (["--device", "warp:gpu"], ["--device warp:gpu: no backend 'warp'; installed backends: "]),
+    (["--device-checkpoint-secs", "5", "--device-listen", "0.0.0.0:7001"],
+     ["--device-checkpoint-secs: there is no device to apply it to",
+      "--device-listen: there is no device to apply it to"]),
+    (["-s", "state"], ["-s state: this moxzid cannot keep state on disk yet"]),
+    (["--cycles", "1000"], ["--cycles 1000: this moxzid cannot charge cycles yet"]),
+])
+def test_settings_nothing_can_honor_stop_startup(garbage_actor, flags, lines):
+    done = moxzid("-m", str(garbage_actor), "--plugins", "http", *flags)
+    assert done.returncode == 2, done.stderr
+    for line in lines:
+        assert f"moxzid: error: {line}" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_defaults_given_explicitly_are_accepted(garbage_actor):
+    # --cycles 0 and the documented device defaults ask for nothing new: start-up gets past them
+    # and fails only on the junk actor.
+    done = moxzid("-m", str(garbage_actor), "--cycles", "0", "--device-cycles-per-ms", "100000000",
+                  "--device-checkpoint-secs", "30", "--device-checkpoint-mb", "64")
+    assert done.returncode == 1, done.stderr
+    assert "cannot start the actors" in done.stderr
+
+
+def test_no_manifest(tmp_path):
+    done = moxzid(cwd=tmp_path)
+    assert done.returncode == 2
+    assert "moxzid: error: no manifest: give -m FILE" in done.stderr
+
+
+def test_bad_manifest_is_a_startup_error(tmp_path):
+    (tmp_path / "actors.json").write_text('{"actors": [{"name": "a b", "wasm": "x.wasm"}]}')
+    done = moxzid("-m", "actors.json", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "moxzid: error: manifest actors.json, actors[0]: name \"a b\" must be letters" in done.stderr
+
+
+def test_bad_config_is_a_startup_error(tmp_path):
+    (tmp_path / "moxzid.toml").write_text("listen = 'nowhere'\n")
+    done = moxzid("--config", "moxzid.toml", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "moxzid: error: config file moxzid.toml: listen must be HOST:PORT" in done.stderr
+
+
+def test_actor_that_cannot_start_is_named(garbage_actor):
+    done = moxzid("-m", str(garbage_actor))
+    assert done.returncode == 1
+    assert "cannot start the actors" in done.stderr and "junk" in done.stderr
+
+
+def test_help_lists_every_seed_flag():
+    done = moxzid("--help")
+    for flag in ("-m FILE", "-s DIR", "--plugins", "--config", "--listen", "--device SPEC", "--cycles",
+                 "--device-cycles-per-ms", "--device-checkpoint-secs", "--device-checkpoint-mb",
+                 "--device-listen", "plugins"):
+        assert flag in done.stdout
+
+
+def counter_project(folder: Path) -> Path:
+    """``folder`` with the counter actor's wasm and .did and a manifest naming it; the manifest."""
+    built = build_actor("counter")
+    shutil.copy(built.wasm_path, folder / "counter.wasm")
+    shutil.copy(built.did_path, folder / "counter.did")
+    (folder / "actors.json").write_text(json.dumps({"actors": [{"name": "counter", "wasm": "counter.wasm"}]}))
+    return folder / "actors.json"
+
+
+@dataclass
+class Daemon:
+    process: subprocess.Popen
+    url: str  # http://HOST:PORT of the http gateway
+    log: Path  # its stderr
+
+    def stop(self, signum=signal.SIGTERM) -> int:
+        self.process.send_signal(signum)
+        return self.process.wait(timeout=30)
+
+
+@contextlib.contextmanager
+def running_moxzid(*args, cwd: Path):
+    """moxzid started with ``args`` (and ``--listen 127.0.0.1:0``), once its gateway serves; killed
+    at exit if still running."""
+    log = cwd / "moxzid.log"
+    with log.open("w") as stderr:
+        process = subprocess.Popen([sys.executable, "-m", "moxzi_core.daemon", "--listen", "127.0.0.1:0",
+                                    *args], cwd=cwd, stdout=subprocess.DEVNULL, stderr=stderr)
+    try:
+        deadline = time.monotonic() + 60
+        while not (serving := re.search(r"serving on (http://\S+)", log.read_text())):
+            assert process.poll() is None, f"moxzid exited {process.returncode}:\n{log.read_text()}"
+            assert time.monotonic() < deadline, f"moxzid did not start serving:\n{log.read_text()}"
+            time.sleep(0.05)
+        yield Daemon(process, serving.group(1), log)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_starts_logs_each_actor_and_stops_cleanly(tmp_path, signum):
+    counter_project(tmp_path)
+    with running_moxzid("-m", "actors.json", cwd=tmp_path) as daemon:
+        assert daemon.stop(signum) == 0
+    log = daemon.log.read_text()
+    assert re.search(r"moxzid: actor counter: principal [a-z0-9-]+, enhanced persistence, 2 methods", log), log
+    assert "state lives in memory and is lost at exit" in log
+    assert "moxzid: stopping" in log and "Traceback" not in log
+
+
+def test_without_a_gateway_it_says_nothing_serves(tmp_path):
+    # --plugins with no gateway plugin: the host runs but nothing serves it, and moxzid says so.
+    counter_project(tmp_path)
+    process = subprocess.Popen([sys.executable, "-m", "moxzi_core.daemon", "-m", "actors.json", "--plugins", ""],
+                               cwd=tmp_path, stderr=subprocess.PIPE, text=True)
+    for line in process.stderr:
+        if "no gateway loaded" in line:
+            break
+    else:
+        pytest.fail(f"moxzid exited {process.wait()} without the warning")
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=30) == 0
+    assert "stopping" in process.stderr.read()
+
+
+def test_listen_address_in_use(tmp_path):
+    counter_project(tmp_path)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = moxzid("-m", "actors.json", "--listen", f"127.0.0.1:{port}", cwd=tmp_path)
+    assert done.returncode == 1
+    assert "gateway http cannot start" in done.stderr and "Traceback" not in done.stderr

@@ -1,0 +1,178 @@
+"""The HTTP gateway with the real host and compiled actors: in process on a free port for each route and
+error, and once end to end through a moxzid subprocess, as the seeds' curl commands use it."""
+
+import asyncio
+import json
+import urllib.error
+import urllib.request
+
+import aiohttp
+import pytest
+
+from actorbuild import build_actor
+from moxzi_core.config import Address, Config
+from moxzi_core.runtime.host import ActorSpec, Host
+from moxzi_gateway_http import HttpGateway
+from test_daemon import counter_project, running_moxzid
+
+LIMIT = 512 * 1024  # above the test actors' wasm (~300 KB), so upgrades fit
+
+
+def spec(name: str, actor: str) -> ActorSpec:
+    built = build_actor(actor)
+    return ActorSpec(name, built.wasm, built.did)
+
+
+@pytest.fixture
+async def host():
+    host = Host([spec("lab", "lab"), spec("counter", "counter")])
+    await host.start()
+    yield host
+    await host.stop()
+
+
+@pytest.fixture
+async def http(host):
+    """A client session for the gateway serving ``host``; ``http.url`` is its base URL."""
+    gateway = HttpGateway(host, Config(listen=Address("127.0.0.1", 0), max_message_bytes=LIMIT))
+    await gateway.start()
+    async with aiohttp.ClientSession(f"http://{gateway.address}") as session:
+        yield session
+    await gateway.stop()
+
+
+async def post(http, path, body):
+    """(status, decoded JSON or text) of a POST; a list or dict body is sent as JSON."""
+    data = json.dumps(body) if isinstance(body, (list, dict)) else body
+    async with http.post(path, data=data) as response:
+        text = await response.text()
+        is_json = response.content_type == "application/json"
+        return response.status, json.loads(text) if is_json else text
+
+
+async def test_update_then_query(http):
+    assert await post(http, "/call-json/counter/inc", []) == (200, [1])
+    assert await post(http, "/call-json/counter/inc", []) == (200, [2])
+    assert await post(http, "/query-json/counter/get", []) == (200, [2])
+    assert await post(http, "/call-json/counter/get", []) == (200, [2])
+
+
+async def test_query_method_on_call_route_leaves_no_trace(http):
+    assert await post(http, "/call-json/lab/incInQuery", []) == (200, [1])
+    assert await post(http, "/query-json/lab/get", []) == (200, [0])
+
+
+async def test_arguments_and_results_in_json(http):
+    status, reply = await post(http, "/query-json/lab/echo", ["héllo", 5, 0.5, True, "AQL/", None])
+    assert status == 200
+    assert reply == [{"text": "héllo", "n": 5, "f": 0.5, "flag": True, "items": "AQL/", "o": None}]
+
+
+async def test_concurrent_updates_each_run_once(http):
+    replies = await asyncio.gather(*(post(http, "/call-json/counter/inc", []) for _ in range(20)))
+    assert sorted(reply[0] for _, reply in replies) == list(range(1, 21))
+
+
+@pytest.mark.parametrize("path, body, status, message", [
+    ("/query-json/counter/inc", [], 400, "counter.inc is an update method"),
+    ("/call-json/lab/say", "[1,", 400, "lab.say: the body is not JSON"),
+    ("/call-json/lab/say", {"text": "hi"}, 400, 'must be a JSON array of the arguments, got {"text": "hi"}'),
+    ("/call-json/lab/say", [42], 400, "lab.say: arguments do not match its type: argument 0: expected text"),
+    ("/call-json/lab/say", ["a", "b"], 400, "expected 1 arguments (text), got 2"),
+    ("/call-json/nobody/inc", [], 404, "no actor named 'nobody'"),
+    ("/call-json/counter/dec", [], 404, "actor 'counter' has no method 'dec'"),
+    ("/upgrade/nobody", b"\0asm", 404, "no actor named 'nobody'"),
+    ("/call-json/counter", [], 404, "POST /call-json/counter: Not Found"),
+    ("/call-json/counter/inc", "x" * (LIMIT + 1), 413, f"Maximum request body size {LIMIT} exceeded"),
+])
+async def test_client_errors(http, path, body, status, message):
+    answer = await post(http, path, body)
+    assert answer[0] == status and message in answer[1]["error"], answer
+    assert await post(http, "/call-json/counter/inc", []) == (200, [1])  # still serving, state intact
+
+
+async def test_wrong_http_method(http):
+    async with http.get("/call-json/counter/inc") as response:
+        assert response.status == 405
+        assert "Method Not Allowed" in (await response.json())["error"]
+
+
+async def test_trap_is_a_500_with_the_reject(http):
+    status, error = await post(http, "/call-json/lab/incThenTrap", [])
+    assert status == 500
+    assert error["reject_code"] == 5 and "deliberate trap" in error["reject_message"]
+    assert error["error"].startswith("lab.incThenTrap rejected (5 CANISTER_ERROR): ")
+    assert await post(http, "/query-json/lab/get", []) == (200, [0])  # the trapped change did not stay
+
+
+async def test_upgrade_keeps_state(http):
+    await post(http, "/call-json/lab/inc", [])
+    assert await post(http, "/upgrade/lab", build_actor("lab_v2").wasm) == (200, "upgraded")
+    assert await post(http, "/query-json/lab/version", []) == (200, ["v2"])
+    assert await post(http, "/call-json/lab/inc", []) == (200, [11])
+
+
+@pytest.mark.parametrize("wasm", [build_actor("lab_incompatible").wasm, b"not wasm"], ids=["incompatible", "junk"])
+async def test_refused_upgrade_is_a_409_and_changes_nothing(http, wasm):
+    await post(http, "/call-json/lab/inc", [])
+    status, error = await post(http, "/upgrade/lab", wasm)
+    assert status == 409 and error["error"]
+    assert await post(http, "/call-json/lab/inc", []) == (200, [2])
+
+
+async def test_actors_lists_names_principals_modes_and_types(http, host):
+    async with http.get("/actors") as response:
+        assert response.status == 200
+        actors = await response.json()
+    assert [a["name"] for a in actors] == host.actor_names()
+    counter = next(a for a in actors if a["name"] == "counter")
+    assert counter["principal"] == host.info("counter").principal.to_text()
+    assert counter["mode"] == "enhanced"
+    assert counter["methods"] == {"get": {"args": [], "results": ["nat"], "modes": ["query"]},
+                                  "inc": {"args": [], "results": ["nat"], "modes": []}}
+    lab = next(a for a in actors if a["name"] == "lab")
+    assert lab["methods"]["say"] == {"args": ["text"], "results": [], "modes": []}
+
+
+async def test_an_unexpected_failure_is_a_500_and_the_gateway_keeps_serving(http, host, monkeypatch):
+    async def broken(*args, **kwargs):
+        raise RuntimeError("the host fell over")
+    monkeypatch.setattr(host, "call", broken)
+    status, error = await post(http, "/call-json/counter/inc", [])
+    assert status == 500 and error["error"] == "internal error: RuntimeError: the host fell over"
+    monkeypatch.undo()
+    assert await post(http, "/call-json/counter/inc", []) == (200, [1])
+
+
+def curl(url: str, data: bytes | None = None) -> tuple[int, str]:
+    """(status, body) of a request, as `curl -d` or `curl --data-binary` would send it."""
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, data=data), timeout=30) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+def test_end_to_end_through_moxzid(tmp_path):
+    counter_project(tmp_path)
+    with running_moxzid("-m", "actors.json", "--max-message-bytes", "300000", cwd=tmp_path) as daemon:
+        url = daemon.url
+        steps = [
+            ("/call-json/counter/inc", b"[]", 200, "[1]"),
+            ("/query-json/counter/get", b"[]", 200, "[1]"),
+            ("/upgrade/counter", (tmp_path / "counter.wasm").read_bytes(), 200, "upgraded"),
+            ("/query-json/counter/get", b"[]", 200, "[1]"),
+            ("/call-json/counter/inc", b"[1,", 400, "the body is not JSON"),
+            ("/call-json/counter/inc", b'["one"]', 400, "expected 0 arguments (), got 1"),
+            ("/call-json/nobody/inc", b"[]", 404, "no actor named 'nobody'"),
+            ("/call-json/counter/dec", b"[]", 404, "has no method 'dec'"),
+            ("/call-json/counter/inc", b"[" + b"0," * 150_000 + b"0]", 413, "Maximum request body size"),
+            ("/query-json/counter/inc", b"[]", 400, "is an update method"),
+            ("/call-json/counter/inc", b"[]", 200, "[2]"),
+        ]
+        for path, body, status, answer in steps:
+            got_status, text = curl(url + path, body)
+            assert got_status == status, (path, text)
+            assert (text if status == 200 else json.loads(text)["error"]).count(answer) == 1, (path, text)
+            assert daemon.process.poll() is None, daemon.log.read_text()
+        assert daemon.stop() == 0
