@@ -110,16 +110,27 @@ def test_opt_keeps_fitting_values_and_drops_others():
     assert recode([NAT], [1], [Opt(Opt(NAT))]) == [None]  # a bare value under opt opt is ambiguous
     assert recode([Opt(Opt(NULL))], [Some(None)], [Opt(Opt(NULL))]) == [Some(None)]
     narrow, wide = Variant({"a": NULL}), Variant({"a": NULL, "b": NULL})
-    assert recode([Opt(wide)], [Some({"a": None})], [Opt(narrow)]) == [None]  # wire has tags we lack
+    assert recode([Opt(wide)], [Some({"a": None})], [Opt(narrow)]) == [Some({"a": None})]
+    assert recode([Opt(wide)], [Some({"b": None})], [Opt(narrow)]) == [None]  # a tag we lack
+    assert recode([Vec(Opt(Record({"x": NAT})))], [[Some({"x": 1})]], [Vec(Opt(Record({"y": NAT})))]) == [[None]]
+    assert recode([Opt(NAT), TEXT], [Some(1), "after"], [Opt(TEXT), TEXT]) == [None, "after"]
+
+
+def test_malformed_bytes_under_opt_are_still_errors():
+    with pytest.raises(CandidError, match="not valid UTF-8"):
+        decode_args(message("016e71 0100 01 02c328"), [Opt(TEXT)])
+    with pytest.raises(CandidError, match="not valid UTF-8"):  # even where the value would be dropped
+        decode_args(message("016e71 0100 01 02c328"), [Opt(NAT)])
 
 
 def test_records_skip_extra_fields_and_fill_missing_optional_ones():
     wire = Record({"a": NAT, "extra": Vec(TEXT)})
-    expected = Record({"a": NAT, "maybe": Opt(TEXT), "nothing": NULL, "whatever": RESERVED})
-    assert recode([wire], [{"a": 1, "extra": ["x"]}], [expected]) == [
-        {"a": 1, "maybe": None, "nothing": None, "whatever": None}]
+    expected = Record({"a": NAT, "maybe": Opt(TEXT), "whatever": RESERVED})
+    assert recode([wire], [{"a": 1, "extra": ["x"]}], [expected]) == [{"a": 1, "maybe": None, "whatever": None}]
     with pytest.raises(CandidError, match="record has no field b"):
         recode([wire], [{"a": 1, "extra": []}], [Record({"b": NAT})])
+    with pytest.raises(CandidError, match="record has no field b"):  # only opt empty <: t may be absent
+        recode([wire], [{"a": 1, "extra": []}], [Record({"b": NULL})])
 
 
 def test_arguments_extra_are_skipped_and_missing_optional_ones_are_null():

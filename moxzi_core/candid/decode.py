@@ -1,11 +1,13 @@
 """Decoding a Candid message against the types the receiver expects, with Candid's coercion rules.
 
-The rules (the spec's "deserialization"): ``nat`` reads as ``int``; ``reserved`` takes and drops any
-value; a value under an expected ``opt`` is kept when its type is a subtype of the optional's content
-and becomes ``None`` otherwise (so does ``null``/``reserved`` on the wire); record fields the receiver
-doesn't know are skipped, and expected fields missing from the message must accept null (``opt``,
-``null``, ``reserved``) and read as ``None``; a variant's tag must be one the receiver knows; extra
-arguments are skipped and missing ones must accept null.
+The rules (the spec's "deserialisation"): ``nat`` reads as ``int``; ``reserved`` takes and drops any
+value; a value under an expected ``opt`` is kept when it decodes as the optional's content and becomes
+``None`` when it doesn't fit (so does ``null``/``reserved`` on the wire, and a bare value under
+``opt opt t``); malformed bytes are an error even there; record fields the receiver doesn't know are
+skipped, and expected fields missing from the message must be ``opt`` or ``reserved`` and read as
+``None``; a variant's tag must be one the receiver knows; function and service references must have
+subtypes of the expected types; extra arguments are skipped, and missing ones must be ``opt``,
+``null`` or ``reserved`` and read as ``None``.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from .encode import FIXED_FORMATS
 from .errors import CandidError
 from .subtype import is_subtype
 from .types import (EMPTY, FUNC_MODES, INT, NAT, NAT8, NULL, PRIMITIVE_BY_OPCODE, RESERVED, CandidType, Field,
-                    FuncType, Named, Opt, Primitive, Record, Service, Variant, Vec, accepts_null, resolve)
+                    FuncType, Named, Opt, Primitive, Record, Service, Variant, Vec, accepts_null, may_be_absent,
+                    resolve)
 from .values import MAX_PRINCIPAL_BYTES, FuncRef, Principal, Some
 from .wire import MAGIC, Reader
 
@@ -145,6 +148,10 @@ def _read_type_table(r: Reader):
 _FIXED = {name: struct.Struct(fmt) for name, fmt in FIXED_FORMATS.items()}
 
 
+class _Mismatch(CandidError):
+    """A well-formed value that doesn't fit the expected type: under an ``opt`` it reads as null."""
+
+
 class _Decoder:
     def __init__(self, reader: Reader):
         self.r = reader
@@ -183,7 +190,7 @@ class _Decoder:
             wf = w.fields[index]
             ef = e.by_id.get(wf.id)
             if ef is None:
-                raise r.fail(f"variant tag {wf.id} is not a tag of {e}", at=at)
+                raise _Mismatch(f"variant tag {wf.id} is not a tag of {e}", offset=at)
             try:
                 return {ef.key: self.value(wf.type, ef.type, depth)}
             except CandidError as err:
@@ -197,7 +204,7 @@ class _Decoder:
         return self.principal()  # a service reference is sent as a principal
 
     def mismatch(self, w: CandidType, e: CandidType) -> CandidError:
-        return self.r.fail(f"expected {e}, but the message has {w}")
+        return _Mismatch(f"expected {e}, but the message has {w}", offset=self.r.pos)
 
     def subtype(self, w: CandidType, e: CandidType) -> bool:
         key = (id(w), id(e))
@@ -256,10 +263,13 @@ class _Decoder:
             # a bare value under `opt opt t` (or `opt null`, `opt reserved`) would be ambiguous
             self.value(w, w, depth)
             return None
-        if self.subtype(w, e.type):
+        start = self.r.pos
+        try:
             return Some(self.value(w, e.type, depth))
-        self.value(w, w, depth)
-        return None
+        except _Mismatch:
+            self.r.pos = start
+            self.value(w, w, depth)  # skipping still refuses malformed bytes
+            return None
 
     def vec(self, w: Vec, e: Vec, depth: int) -> Any:
         r = self.r
@@ -297,8 +307,8 @@ class _Decoder:
                 raise err.within(f".{wf.id if ef is None else ef.key}") from None
         for ef in e.fields:
             if ef.id not in found:
-                if not accepts_null(ef.type):
-                    raise self.r.fail(f"record has no field {ef.key} (of type {ef.type})")
+                if not may_be_absent(ef.type):
+                    raise _Mismatch(f"record has no field {ef.key} (of type {ef.type})", offset=self.r.pos)
                 found[ef.id] = None
         if e.is_tuple:
             return tuple(found[f.id] for f in e.fields)

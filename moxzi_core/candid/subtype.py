@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .errors import CandidError
 from .types import (EMPTY, INT, NAT, NULL, RESERVED, CandidType, FuncType, Opt, Primitive, Record, Service,
-                    Variant, Vec, accepts_null, resolve)
+                    Variant, Vec, may_be_absent, resolve)
 
 MAX_TYPE_DEPTH = 200
 
@@ -40,7 +40,7 @@ class _Check:
         if isinstance(e, Vec) and isinstance(w, Vec):
             return self.holds(w.type, e.type, depth)
         if isinstance(e, Record) and isinstance(w, Record):
-            return all(self.holds(w.by_id[f.id].type, f.type, depth) if f.id in w.by_id else accepts_null(f.type)
+            return all(self.holds(w.by_id[f.id].type, f.type, depth) if f.id in w.by_id else may_be_absent(f.type)
                        for f in e.fields)
         if isinstance(e, Variant) and isinstance(w, Variant):
             return all(f.id in e.by_id and self.holds(f.type, e.by_id[f.id].type, depth) for f in w.fields)
@@ -53,5 +53,6 @@ class _Check:
         return False
 
     def sequence_holds(self, sub: tuple, sup: tuple, depth: int) -> bool:
-        """Argument/result sequences: extra ``sub`` entries are ignored, missing ones must accept null."""
-        return all(self.holds(sub[i], t, depth) if i < len(sub) else accepts_null(t) for i, t in enumerate(sup))
+        """Argument/result sequences, like tuple records: extra ``sub`` entries are ignored, and missing
+        ones must be optional."""
+        return all(self.holds(sub[i], t, depth) if i < len(sub) else may_be_absent(t) for i, t in enumerate(sup))

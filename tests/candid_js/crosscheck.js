@@ -1,8 +1,8 @@
 // Decodes and re-encodes test cases with the official Candid implementation, for tests/test_candid_js.py.
 //
-// stdin: {defs: {name: type}, cases: [{types: [type], hex: "<Candid message>", values: [x]}]}
-// stdout: a JSON array, per case {decoded: [x]} (its decoding of `hex`) and {hex} (its encoding of
-// `values`), or {error} when either step throws.
+// stdin: {defs: {name: type}, cases: [{types: [type], expected?: [type], hex: "<Candid message>", values: [x]}]}
+// stdout: a JSON array, per case {decoded: [x]} (its decoding of `hex` at `expected`, by default `types`)
+// or {decodeError}, and {hex} (its encoding of `values` at `types`) or {encodeError}.
 //
 // Types are "nat", ..., ["opt", t], ["vec", t], ["record", [[label, t], ...]], ["tuple", [t, ...]],
 // ["variant", [[label, t], ...]], ["func", [t...], [t...], [mode...]], ["service", [[name, func], ...]],
@@ -98,14 +98,11 @@ function fromX(t, x, defs) {
 
 const { defs, cases } = JSON.parse(require('fs').readFileSync(0, 'utf8'));
 const build = builder(defs);
-const results = cases.map(({ types, hex, values }) => {
-  try {
-    const idl = types.map(build);
-    const decoded = IDL.decode(idl, Uint8Array.from(Buffer.from(hex, 'hex'))).map((v, i) => toX(types[i], v, defs));
-    const encoded = IDL.encode(idl, values.map((x, i) => fromX(types[i], x, defs)));
-    return { decoded, hex: hexOf(encoded) };
-  } catch (e) {
-    return { error: String(e && e.stack || e) };
-  }
+const attempt = (f) => { try { return [f(), null]; } catch (e) { return [null, String(e && e.stack || e)]; } };
+const results = cases.map(({ types, expected = types, hex, values }) => {
+  const [decoded, decodeError] = attempt(() => IDL.decode(expected.map(build), Uint8Array.from(Buffer.from(hex, 'hex')))
+    .map((v, i) => toX(expected[i], v, defs)));
+  const [encoded, encodeError] = attempt(() => hexOf(IDL.encode(types.map(build), values.map((x, i) => fromX(types[i], x, defs)))));
+  return { decoded, decodeError, hex: encoded, encodeError };
 });
 process.stdout.write(JSON.stringify(results));
