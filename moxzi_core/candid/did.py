@@ -6,11 +6,8 @@ import re
 from typing import NamedTuple
 
 from .errors import CandidError
-from .types import (BLOB, FUNC_MODES, NULL, PRIMITIVES, CandidType, Field, FuncType, Named, Opt, Record,
+from .types import (BLOB, DID_KEYWORDS, FUNC_MODES, NULL, PRIMITIVES, CandidType, Field, FuncType, Named, Opt, Record,
                     Service, Variant, Vec, idl_hash, resolve)
-
-KEYWORDS = {"type", "import", "service", "func", "opt", "vec", "record", "variant", "blob", *PRIMITIVES,
-            *FUNC_MODES}
 
 _TOKEN = re.compile(r"""
     (?P<space>\s+)
@@ -49,6 +46,7 @@ class _Parser:
         self.names: dict[str, Named] = {}
         self.first_use: dict[str, _Token] = {}
         self.defined_at: dict[str, _Token] = {}
+        self.method_references: list[tuple[str, Named, _Token]] = []
 
     # ---- tokens ----
 
@@ -146,7 +144,7 @@ class _Parser:
 
     def identifier(self) -> str:
         token = self.peek()
-        if token.kind != "name" or token.value in KEYWORDS:
+        if token.kind != "name" or token.value in DID_KEYWORDS:
             raise self.error("a type name")
         self.at += 1
         return token.value
@@ -199,16 +197,14 @@ class _Parser:
             except CandidError as e:  # `type A = B; type B = A;`
                 token = self.defined_at[name]
                 raise CandidError(f"{token.line}:{token.col}: {e.reason}") from None
+        for name, method, token in self.method_references:
+            if not isinstance(resolve(method), FuncType):
+                raise CandidError(f"{token.line}:{token.col}: method {name} has type {resolve(method)}, "
+                                  "not a function type")
         service = resolve(body)
         if not isinstance(service, Service):
             raise CandidError(f"{where.line}:{where.col}: the service's type is {service}, not a service")
-        methods = {}
-        for name, method in service.methods.items():
-            methods[name] = resolve(method)
-            if not isinstance(methods[name], FuncType):
-                raise CandidError(f"{where.line}:{where.col}: method {name} has type {methods[name]}, "
-                                  "not a function type")
-        return Service(methods, init_args)
+        return Service({name: resolve(method) for name, method in service.methods.items()}, init_args)
 
     def actor(self) -> tuple[list[CandidType], Service | Named, _Token]:
         """``service [name] : [(init args) ->] ({ methods } | TypeName)``."""
@@ -233,7 +229,12 @@ class _Parser:
             if name in methods:
                 raise CandidError(f"{token.line}:{token.col}: method {name} is declared twice")
             self.expect(":")
-            methods[name] = self.func_type() if self.is_("(") else self.reference(self.identifier(), token)
+            if self.is_("("):
+                methods[name] = self.func_type()
+            else:
+                where = self.peek()
+                methods[name] = self.reference(self.identifier(), where)
+                self.method_references.append((name, methods[name], where))  # checked once all are defined
 
         self.separated(method, ";", "}")
         return Service(methods)
@@ -276,7 +277,7 @@ class _Parser:
             return self.func_type()
         if word == "service":
             return self.actor_type()
-        if token.kind == "name" and word not in KEYWORDS:
+        if token.kind == "name" and word not in DID_KEYWORDS:
             return self.reference(word, token)
         raise self.error("a type", token)
 

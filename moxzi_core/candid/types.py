@@ -13,6 +13,7 @@ Types compare equal by structure, except ``Named``, which is equal only to itsel
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -169,16 +170,27 @@ class Variant(_FieldsType):
         return f"variant {{ {'; '.join(f'{_label(f)} : {f.type}' for f in self.fields)} }}"
 
 
+FUNC_MODES = ("query", "oneway", "composite_query")  # binary codes 1, 2, 3
+# words a .did file cannot use as type names; as field or method names they must be quoted
+DID_KEYWORDS = frozenset({"type", "import", "service", "func", "opt", "vec", "record", "variant", "blob",
+                          *PRIMITIVES, *FUNC_MODES})
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def did_name(name: str) -> str:
+    """``name`` as a field or method name in ``.did`` text: quoted unless it is a plain identifier."""
+    if _IDENTIFIER.fullmatch(name) and name not in DID_KEYWORDS:
+        return name
+    return '"' + "".join(c if c.isprintable() and c not in '"\\' else f"\\u{{{ord(c):x}}}" for c in name) + '"'
+
+
 def _label(f: Field) -> str:
-    return str(f.id) if f.name is None else f.name
+    return str(f.id) if f.name is None else did_name(f.name)
 
 
 def Tuple(*types: CandidType) -> Record:
     """``record { t0; t1; ... }``: a record whose fields are numbered 0, 1, ..."""
     return Record({i: t for i, t in enumerate(types)})
-
-
-FUNC_MODES = ("query", "oneway", "composite_query")  # binary codes 1, 2, 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,9 +208,14 @@ class FuncType(CandidType):
         if not self.modes <= set(FUNC_MODES) or len(self.modes) > 1:
             raise CandidError(f"a function has at most one of {', '.join(FUNC_MODES)}, got {sorted(self.modes)}")
 
-    def __str__(self) -> str:
+    @property
+    def signature(self) -> str:
+        """The type as a method's: ``(nat) -> (text) query``."""
         modes = "".join(f" {m}" for m in sorted(self.modes))
         return f"({', '.join(map(str, self.args))}) -> ({', '.join(map(str, self.rets))}){modes}"
+
+    def __str__(self) -> str:
+        return f"func {self.signature}"
 
 
 class Service(CandidType):
@@ -218,7 +235,9 @@ class Service(CandidType):
         return hash((tuple(self.methods.items()), self.init_args))
 
     def __str__(self) -> str:
-        return f"service {{ {' '.join(f'{name} : {t};' for name, t in self.methods.items())} }}"
+        methods = (f"{did_name(name)} : {t.signature if isinstance(t, FuncType) else t};"
+                   for name, t in self.methods.items())
+        return f"service {{ {' '.join(methods)} }}"
 
     __repr__ = __str__
 
