@@ -1,0 +1,126 @@
+"""Programs: checking a list of ops against the caller's sources, and the plan a backend executes.
+
+A plan is built once per distinct (program, input types, outputs) and reused while the sources it read
+keep their shapes: a training loop sends the same program every step and pays for checking once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from .ops import FLOAT, Check, DeviceError, Meta, Op, Source
+
+
+@dataclass(frozen=True)
+class Step:
+    """One op to execute: ``kernel(payload, *values[slots])`` becomes value ``out``."""
+
+    index: int
+    op: str
+    kernel: Callable
+    payload: object
+    slots: tuple[int, ...]
+    out: int
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A checked program. Values are numbered sources first, then registers: register ``r`` is value
+    ``len(sources) + r``. Steps whose results nothing needs are left out."""
+
+    sources: tuple[Source, ...]
+    source_metas: tuple[Meta, ...]
+    metas: tuple[Meta, ...]  # of every register
+    steps: tuple[Step, ...]
+    stores: tuple[tuple[int, str], ...]  # (register, name), in program order
+
+    def slot(self, register: int) -> int:
+        return len(self.sources) + register
+
+
+def check(program: Sequence[dict], ops: dict[str, Op], kernels: dict[str, Callable],
+          resolve_source: Callable[[Source], Meta], scalars: Sequence[int], tensors: Sequence[int],
+          loss: int | None, max_elements: int) -> Plan:
+    """Check every op in order, then the requested registers, and build the plan that computes them
+    (and the program's stores). Raises ``DeviceError`` naming the first bad op or request."""
+    metas: list[Meta] = []
+    sources: dict[Source, int] = {}
+    source_metas: list[Meta] = []
+    operands: list[list[int | Source]] = []
+    stores: list[tuple[int, str]] = []
+
+    def resolve(src: Source) -> Meta:
+        meta = resolve_source(src)
+        if src not in sources:
+            sources[src] = len(sources)
+            source_metas.append(meta)
+        return meta
+
+    for i, entry in enumerate(program):
+        (name, payload), = entry.items()
+        op = ops.get(name)
+        if op is None:  # only possible for a tag the Candid type knows but no backend kernel has
+            raise DeviceError(f"op {i} ({name}): this device has no such op")
+        c = Check(i, name, metas, resolve)
+        meta = op.rule(payload, c)
+        if meta.numel > max_elements:
+            raise c.fail(f"the result {meta} has {meta.numel} elements; the limit is {max_elements}")
+        metas.append(meta)
+        operands.append(c.operands)
+        stores.extend((i, s) for s in c.stores)
+
+    _check_outputs(metas, scalars, tensors, loss)
+    # Keep only what the requested registers and the stores need.
+    needed = set()
+    todo = [*scalars, *tensors, *([] if loss is None else [loss]), *(r for r, _ in stores)]
+    while todo:
+        r = todo.pop()
+        if r not in needed:
+            needed.add(r)
+            todo.extend(o for o in operands[r] if isinstance(o, int))
+    n = len(sources)
+    steps = []
+    for i in sorted(needed):
+        (name, payload), = program[i].items()
+        slots = tuple(n + o if isinstance(o, int) else sources[o] for o in operands[i])
+        steps.append(Step(i, name, kernels[name], payload, slots, n + i))
+    return Plan(tuple(sources), tuple(source_metas), tuple(metas), tuple(steps), tuple(stores))
+
+
+def _check_outputs(metas: list[Meta], scalars: Sequence[int], tensors: Sequence[int], loss: int | None) -> None:
+    """The requested registers exist; scalars and the loss hold one element; the loss is float."""
+    n = len(metas)
+    for what, regs in (("scalars", scalars), ("tensors", tensors), ("train.loss", [] if loss is None else [loss])):
+        for r in regs:
+            if not 0 <= r < n:
+                raise DeviceError(f"{what}: register {r} does not exist; the program has {n} ops")
+            if what != "tensors" and metas[r].numel != 1:
+                raise DeviceError(f"{what}: register {r} is {metas[r]}; expected one element")
+    if loss is not None and metas[loss].dtype != FLOAT:
+        raise DeviceError(f"train.loss: register {loss} is {metas[loss]}; expected float32")
+
+
+class PlanCache:
+    """Recently used plans by program key, least recently used evicted first."""
+
+    def __init__(self, size: int = 64):
+        self.size = size
+        self._plans: OrderedDict[bytes, Plan] = OrderedDict()
+
+    @staticmethod
+    def key(*parts) -> bytes:
+        return hashlib.blake2b(repr(parts).encode(), digest_size=16).digest()
+
+    def get(self, key: bytes) -> Plan | None:
+        plan = self._plans.get(key)
+        if plan is not None:
+            self._plans.move_to_end(key)
+        return plan
+
+    def put(self, key: bytes, plan: Plan) -> None:
+        self._plans[key] = plan
+        while len(self._plans) > self.size:
+            self._plans.popitem(last=False)

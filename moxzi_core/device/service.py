@@ -1,0 +1,460 @@
+"""The device service: every actor's space, publications, and the ``moxzi_device_*`` system methods.
+
+All device work runs on one worker thread, one call at a time in arrival order: the device's state is
+a pure function of the sequence of calls (caller, method, argument), which is what makes it
+deterministic, recordable and replayable, and a publication is always read whole. ``on_call`` sees
+every call that succeeded, with whether it changed the device and how long it took (for a record of
+changes and for billing).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import math
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..candid import DEFAULT_BUDGET, CandidError, Principal, Some, decode_args, encode_args
+from ..runtime.actor import Outcome
+from .interface import method_types
+from .ops import ELEM_SIZES, FLOAT, DeviceError, Kernel, Meta, Op, Source
+from .program import Plan, PlanCache, check
+
+log = logging.getLogger("moxzid.device")
+
+CANISTER_REJECT = 4
+METHOD_PREFIX = "moxzi_device_"
+
+
+@dataclass(frozen=True)
+class DeviceLimits:
+    max_dims: int = 8
+    max_elements: int = 1 << 28  # per tensor: 1 GiB of float32
+    max_input_bytes: int = 256 << 20  # all inputs of one run together
+    max_ops: int = 20_000  # per program
+    max_name_bytes: int = 256
+    max_entries: int = 100_000  # params + stored + publications of one actor
+
+
+class Optimizer(Protocol):
+    def step(self, params: list[tuple[str, Any]], lr: float) -> None:
+        """Update the named parameters that have gradients."""
+
+    def forget(self, name: str) -> None:
+        """Drop the state kept for parameter ``name`` (it was replaced or deleted)."""
+
+
+class Backend(Protocol):
+    """What a backend plugin provides (``register_backends``). Tensors are opaque to the core."""
+
+    name: str  # e.g. "torch:cpu"
+    family: str  # e.g. "torch": which ops' kernels it runs
+
+    def tensor(self, data: bytes, elem: str, shape: tuple[int, ...]) -> Any: ...
+    def param(self, shape: tuple[int, ...], init: dict, seed: int) -> Any: ...
+    def copy(self, t: Any) -> Any: ...
+    def weighted_sum(self, terms: list[tuple[float, Any]]) -> Any: ...
+    def to_bytes(self, t: Any) -> bytes: ...  # little-endian float32
+    def to_scalar(self, t: Any) -> float: ...
+    def optimizer(self, kind: str, hyper: dict) -> Optimizer: ...
+
+    def execute(self, plan: Plan, sources: list[Any], wanted: list[int],
+                train: "TrainStep | None") -> list[Any]:
+        """Run ``plan`` on ``sources``; with ``train``, backpropagate, clip and step. Returns the values
+        of the registers in ``wanted`` (computed before any step), detached."""
+
+
+@dataclass
+class TrainGroup:
+    optimizer: Optimizer
+    lr: float
+    params: list[tuple[str, int]]  # (name, source slot) of its parameters the program reads
+
+
+@dataclass
+class TrainStep:
+    loss: int  # register
+    groups: list[TrainGroup]
+    clip: float | None
+
+
+@dataclass
+class OptimizerEntry:
+    kind: str
+    params: list[str]
+    lr: float
+    state: Optimizer
+
+
+@dataclass
+class Space:
+    """One actor's part of the device."""
+
+    params: dict[str, tuple[Any, Meta]] = field(default_factory=dict)
+    optimizers: dict[str, OptimizerEntry] = field(default_factory=dict)
+    stored: dict[str, tuple[Any, Meta]] = field(default_factory=dict)
+
+
+@dataclass
+class Publication:
+    tensor: Any
+    meta: Meta
+    readers: None | str | frozenset  # None: the owner alone; "anyone"; or principals' bytes
+
+    def readable_by(self, owner: bytes, caller: bytes) -> bool:
+        return caller == owner or self.readers == "anyone" or (
+            isinstance(self.readers, frozenset) and caller in self.readers)
+
+
+def _opt(v):
+    return v.value if isinstance(v, Some) else v
+
+
+def _principal(b: bytes) -> str:
+    return Principal(b).to_text()
+
+
+class Device:
+    """The tensor device on one backend, with the ops it can run."""
+
+    def __init__(self, backend: Backend, ops: dict[str, Op], *, seed: int = 0,
+                 limits: DeviceLimits = DeviceLimits(),
+                 on_call: Callable[[bytes, str, bytes, bool, float], None] | None = None):
+        self.backend, self.seed, self.limits, self.on_call = backend, seed, limits, on_call
+        self.ops = {n: o for n, o in ops.items() if isinstance(o, Op)}
+        self.kernels = _choose_kernels(backend, ops)
+        self.ops = {n: o for n, o in self.ops.items() if n in self.kernels}
+        self.types = method_types({n: o.payload for n, o in self.ops.items()})
+        self.spaces: dict[bytes, Space] = {}
+        self.publications: dict[tuple[bytes, str], Publication] = {}
+        self.plans = PlanCache()
+        self._lock = threading.Lock()
+        self._worker = ThreadPoolExecutor(1, thread_name_prefix="moxzi-device")
+        self._handlers = {
+            "params": self._params, "optimizer": self._optimizer, "run": self._run,
+            "publish": self._publish, "mix": self._mix, "list": self._list, "delete": self._delete,
+        }
+
+    # --- calls ------------------------------------------------------------------------------------
+    def system_methods(self) -> dict[str, Callable]:
+        """``{"moxzi_device_run": async (caller, arg) -> Outcome, ...}`` for ``Host(system_methods=)``."""
+        def method(name):
+            async def call(caller: bytes, arg: bytes) -> Outcome:
+                loop = asyncio.get_running_loop()
+                return await loop.run_in_executor(self._worker, self.call, name, caller, arg)
+            return call
+        return {METHOD_PREFIX + n: method(METHOD_PREFIX + n) for n in self._handlers}
+
+    def call(self, method: str, caller: bytes, arg: bytes) -> Outcome:
+        """Run one device call to completion on the calling thread (serialised with every other)."""
+        handler = self._handlers.get(method.removeprefix(METHOD_PREFIX))
+        if handler is None or not method.startswith(METHOD_PREFIX):
+            return Outcome.reject(CANISTER_REJECT, f"the device has no method {method!r}")
+        ftype = self.types[method]
+        with self._lock:
+            started = time.perf_counter()
+            try:
+                args = decode_args(arg, ftype.args, budget=DEFAULT_BUDGET + len(arg))
+            except CandidError as error:
+                return Outcome.reject(CANISTER_REJECT, f"{method}: the argument does not match "
+                                                       f"interface.did: {error}")
+            space = self.spaces.setdefault(caller, Space())
+            try:
+                result, changed = handler(caller, space, *args)
+            except DeviceError as error:
+                return Outcome.reject(CANISTER_REJECT, f"{method}: {error}")
+            except Exception as error:  # a backend failure rejects the call, the device keeps serving
+                log.exception("%s from %s failed", method, _principal(caller))
+                return Outcome.reject(CANISTER_REJECT, f"{method}: the device failed: {error}")
+            reply = encode_args(ftype.rets, [] if result is None else [result])
+            if self.on_call is not None:
+                self.on_call(caller, method, arg, changed, time.perf_counter() - started)
+        return Outcome(reply)
+
+    def close(self) -> None:
+        self._worker.shutdown(wait=True)
+
+    # --- checks -------------------------------------------------------------------------------
+    def _name(self, what: str, name: str) -> str:
+        if not name or len(name.encode()) > self.limits.max_name_bytes:
+            raise DeviceError(f"{what} {name!r}: expected 1 to {self.limits.max_name_bytes} bytes")
+        return name
+
+    def _shape(self, what: str, shape) -> tuple[int, ...]:
+        shape = tuple(shape)
+        if len(shape) > self.limits.max_dims:
+            raise DeviceError(f"{what}: {len(shape)} dims; the limit is {self.limits.max_dims}")
+        if math.prod(shape) > self.limits.max_elements:
+            raise DeviceError(f"{what}: {math.prod(shape)} elements; the limit is {self.limits.max_elements}")
+        return shape
+
+    def _room(self, space: Space, adding: int) -> None:
+        held = len(space.params) + len(space.stored) + adding
+        if held > self.limits.max_entries:
+            raise DeviceError(f"the space would hold {held} tensors; the limit is {self.limits.max_entries}")
+
+    # --- moxzi_device_params ------------------------------------------------------------------
+    def _params(self, caller: bytes, space: Space, specs: list[dict]):
+        made = {}
+        for spec in specs:  # check everything before changing anything
+            name = self._name("parameter", spec["name"])
+            shape = self._shape(f"parameter {name!r}", spec["shape"])
+            (kind, value), = spec["init"].items()
+            if kind == "values" and len(value) != 4 * math.prod(shape):
+                raise DeviceError(f"parameter {name!r}: init values has {len(value)} bytes; "
+                                  f"{shape} float32 needs {4 * math.prod(shape)}")
+            made[name] = (shape, spec["init"])
+        self._room(space, sum(n not in space.params for n in made))
+        for name, (shape, init) in made.items():
+            seed = int.from_bytes(hashlib.sha256(
+                b"moxzi init\0%d\0%s\0%s" % (self.seed, caller, name.encode())).digest()[:8], "little")
+            space.params[name] = (self.backend.param(shape, init, seed), Meta(shape))
+            for entry in space.optimizers.values():
+                entry.state.forget(name)
+        return None, True
+
+    # --- moxzi_device_optimizer ---------------------------------------------------------------
+    def _optimizer(self, caller: bytes, space: Space, spec: dict):
+        name = self._name("optimizer", spec["name"])
+        missing = [p for p in spec["params"] if p not in space.params]
+        if missing:
+            raise DeviceError(f"optimizer {name!r}: no parameter named {', '.join(map(repr, missing))}")
+        kind = next(iter(_opt(spec["kind"]) or {"adamw": None}))
+        hyper = {k: spec[k] for k in ("beta1", "beta2", "eps", "weight_decay")}
+        for k, v in (("lr", spec["lr"]), *hyper.items()):
+            if not math.isfinite(v) or v < 0:
+                raise DeviceError(f"optimizer {name!r}: {k} is {v}; expected a finite number >= 0")
+        space.optimizers[name] = OptimizerEntry(kind, list(dict.fromkeys(spec["params"])), spec["lr"],
+                                                self.backend.optimizer(kind, hyper))
+        return None, True
+
+    # --- moxzi_device_run ---------------------------------------------------------------------
+    def _run(self, caller: bytes, space: Space, run: dict):
+        inputs = self._inputs(run["inputs"])
+        program = run["program"]
+        if not program or len(program) > self.limits.max_ops:
+            raise DeviceError(f"the program has {len(program)} ops; expected 1 to {self.limits.max_ops}")
+        train = _opt(run["train"])
+        loss = None if train is None else train["loss"]
+        scalars, tensors = run["scalars"], run["tensors"]
+
+        def resolve(src: Source) -> Meta:
+            return self._source(caller, space, inputs, src)[1]
+
+        key = PlanCache.key(program, [m for _, m in inputs], scalars, tensors, loss)
+        plan = self.plans.get(key)
+        values = None if plan is None else self._sources(caller, space, inputs, plan)
+        if values is None:  # new, or a source changed shape or went away: check it all again
+            plan = check(program, self.ops, self.kernels, resolve, scalars, tensors, loss,
+                         self.limits.max_elements)
+            self.plans.put(key, plan)
+            values = self._sources(caller, space, inputs, plan)
+        step = None if train is None else self._train_step(space, plan, train)
+        wanted = [*scalars, *tensors, *(r for r, _ in plan.stores)]
+        try:
+            out = self.backend.execute(plan, values, wanted, step)
+        except DeviceError:
+            raise
+        except Exception as error:  # e.g. an id out of range: the backend names the op when it can
+            raise DeviceError(str(error)) from None
+        stores = out[len(scalars) + len(tensors):]
+        self._room(space, sum(name not in space.stored for _, name in plan.stores))
+        for (r, name), value in zip(plan.stores, stores):
+            space.stored[name] = (value, plan.metas[r])
+        result = {
+            "scalars": [float(self.backend.to_scalar(v)) for v in out[:len(scalars)]],
+            "tensors": [self.backend.to_bytes(v) for v in out[len(scalars):len(scalars) + len(tensors)]],
+            "shapes": [list(plan.metas[r].shape) for r in tensors],
+        }
+        return result, step is not None or bool(plan.stores)
+
+    def _inputs(self, inputs: list[dict]) -> list[tuple[Any, Meta]]:
+        total = sum(len(i["data"]) for i in inputs)
+        if total > self.limits.max_input_bytes:
+            raise DeviceError(f"inputs: {total} bytes; the limit is {self.limits.max_input_bytes}")
+        out = []
+        for n, i in enumerate(inputs):
+            (elem, _), = i["elem"].items()
+            shape = self._shape(f"inputs[{n}]", i["shape"])
+            need = ELEM_SIZES[elem] * math.prod(shape)
+            if len(i["data"]) != need:
+                raise DeviceError(f"inputs[{n}]: {len(i['data'])} bytes of data, but {elem} {list(shape)} "
+                                  f"needs {need}")
+            out.append((i["data"], Meta(shape, elem)))
+        return out
+
+    def _source(self, caller: bytes, space: Space, inputs, src: Source) -> tuple[Any, Meta]:
+        """A source's value (a backend tensor, or input bytes) and type; raises if there is none."""
+        if src.kind == "input":
+            if src.key >= len(inputs):
+                raise DeviceError(f"input {src.key}: the run has {len(inputs)} input(s)")
+            return inputs[src.key]
+        if src.kind == "param":
+            found = space.params.get(src.key)
+            if found is None:
+                raise DeviceError(f"parameter {src.key!r}: this actor has no parameter by that name")
+            return found
+        if src.kind == "load":
+            found = space.stored.get(src.key)
+            if found is None:
+                raise DeviceError(f"load {src.key!r}: this actor has stored nothing by that name")
+            return found
+        owner, name = src.key
+        pub = self.publications.get((owner, name))
+        if pub is None or not pub.readable_by(owner, caller):
+            raise DeviceError(f"publication {name!r} of {_principal(owner)}: there is none this actor "
+                              f"may read")
+        return pub.tensor, pub.meta
+
+    def _sources(self, caller: bytes, space: Space, inputs, plan: Plan) -> list[Any] | None:
+        """The plan's sources now, or None when one is missing or changed type since it was checked."""
+        values = []
+        for src, meta in zip(plan.sources, plan.source_metas):
+            try:
+                value, now = self._source(caller, space, inputs, src)
+            except DeviceError:
+                return None
+            if now != meta:
+                return None
+            values.append(self.backend.tensor(value, meta.dtype, meta.shape) if src.kind == "input" else value)
+        return values
+
+    def _train_step(self, space: Space, plan: Plan, train: dict) -> TrainStep:
+        names = [train["optimizer"], *(_opt(train["also"]) or [])]
+        slots = {src.key: i for i, src in enumerate(plan.sources) if src.kind == "param"}
+        groups, owner = [], {}
+        for i, name in enumerate(names):
+            entry = space.optimizers.get(name)
+            if entry is None:
+                raise DeviceError(f"train: this actor has no optimizer named {name!r}")
+            if name in names[:i]:
+                raise DeviceError(f"train: optimizer {name!r} is named twice")
+            for p in entry.params:
+                if p in owner:
+                    raise DeviceError(f"train: parameter {p!r} is in optimizers {owner[p]!r} and {name!r}; "
+                                      f"a step may update it once")
+                owner[p] = name
+            lr = _opt(train["lr"]) if i == 0 and train["lr"] is not None else entry.lr
+            if not math.isfinite(lr) or lr < 0:
+                raise DeviceError(f"train: lr is {lr}; expected a finite number >= 0")
+            groups.append(TrainGroup(entry.state, lr, [(p, slots[p]) for p in entry.params if p in slots]))
+        if not any(g.params for g in groups):
+            raise DeviceError(f"train: the program reads none of the parameters of {', '.join(map(repr, names))}")
+        clip = _opt(train["clip"])
+        if clip is not None and not (math.isfinite(clip) and clip > 0):
+            raise DeviceError(f"train: clip is {clip}; expected a finite number > 0")
+        return TrainStep(train["loss"], groups, clip)
+
+    # --- moxzi_device_publish -----------------------------------------------------------------
+    def _publish(self, caller: bytes, space: Space, spec: dict):
+        missing = [n for n in spec["names"] if n not in space.params]
+        if missing:
+            raise DeviceError(f"no parameter named {', '.join(map(repr, missing))}")
+        readers = _readers(_opt(spec["readers"]))
+        for n in spec["names"]:
+            self._name("publication", spec["prefix"] + n)
+        fresh = sum((caller, spec["prefix"] + n) not in self.publications for n in spec["names"])
+        self._room(space, fresh + sum(1 for owner, _ in self.publications if owner == caller))
+        for n in spec["names"]:
+            tensor, meta = space.params[n]
+            self.publications[(caller, spec["prefix"] + n)] = Publication(self.backend.copy(tensor), meta, readers)
+        return None, True
+
+    # --- moxzi_device_mix ---------------------------------------------------------------------
+    def _mix(self, caller: bytes, space: Space, mixes: list[dict]):
+        sums = []
+        for m in mixes:  # compute every sum from the values before the call, then assign
+            into = self._name("into", m["into"])
+            if not m["terms"]:
+                raise DeviceError(f"mix into {into!r}: no terms")
+            terms, shape = [], None
+            for t in m["terms"]:
+                owner = _opt(t["owner"])
+                if owner is None:
+                    found = space.params.get(t["name"])
+                    if found is None:
+                        raise DeviceError(f"mix into {into!r}: this actor has no parameter {t['name']!r}")
+                else:
+                    found = self._source(caller, space, [], Source("shared", (owner.bytes, t["name"])))
+                tensor, meta = found
+                if shape is not None and meta != shape:
+                    raise DeviceError(f"mix into {into!r}: {t['name']!r} is {meta} but the first term is {shape}")
+                shape = meta
+                terms.append((t["weight"], tensor))
+            if into in space.params and space.params[into][1] != shape:
+                raise DeviceError(f"mix into {into!r}: it is {space.params[into][1]} but the terms are {shape}")
+            sums.append((into, self.backend.weighted_sum(terms), shape))
+        self._room(space, len({i for i, _, _ in sums} - set(space.params)))
+        for into, value, shape in sums:
+            space.params[into] = (value, shape)
+        return None, True
+
+    # --- moxzi_device_list / moxzi_device_delete ------------------------------------------------
+    def _list(self, caller: bytes, space: Space):
+        entries = [{"kind": {"param": None}, "name": n, "shape": list(m.shape), "readers": None}
+                   for n, (_, m) in sorted(space.params.items())]
+        entries += [{"kind": {"optimizer": None}, "name": n, "shape": [], "readers": None}
+                    for n in sorted(space.optimizers)]
+        entries += [{"kind": {"stored": None}, "name": n, "shape": list(m.shape), "readers": None}
+                    for n, (_, m) in sorted(space.stored.items())]
+        entries += [{"kind": {"publication": None}, "name": n, "shape": list(p.meta.shape),
+                     "readers": Some(_readers_value(p.readers))}
+                    for (owner, n), p in sorted(self.publications.items()) if owner == caller]
+        return entries, False
+
+    def _delete(self, caller: bytes, space: Space, items: list[dict]):
+        tables = {"param": space.params, "optimizer": space.optimizers, "stored": space.stored}
+        for item in items:
+            (kind, _), = item["kind"].items()
+            exists = ((caller, item["name"]) in self.publications if kind == "publication"
+                      else item["name"] in tables[kind])
+            if not exists:
+                raise DeviceError(f"delete: this actor holds no {kind} named {item['name']!r}")
+        for item in items:
+            (kind, _), = item["kind"].items()
+            if kind == "publication":
+                self.publications.pop((caller, item["name"]), None)
+            else:
+                tables[kind].pop(item["name"], None)
+            if kind == "param":
+                for entry in space.optimizers.values():
+                    if item["name"] in entry.params:
+                        entry.params.remove(item["name"])
+                    entry.state.forget(item["name"])
+        return None, True
+
+
+def _readers(value) -> None | str | frozenset:
+    if value is None:
+        return None
+    (kind, principals), = value.items()
+    return "anyone" if kind == "anyone" else frozenset(p.bytes for p in principals)
+
+
+def _readers_value(readers) -> dict:
+    if readers is None:
+        return {"principals": []}
+    if readers == "anyone":
+        return {"anyone": None}
+    return {"principals": [Principal(b) for b in sorted(readers)]}
+
+
+def _choose_kernels(backend: Backend, registered: dict) -> dict[str, Callable]:
+    """Each op's kernel on ``backend``: an override for this exact backend beats one for its family,
+    which beats the op's own kernel for the family. Ops without a kernel here are left out."""
+    chosen = {}
+    for name, op in registered.items():
+        if isinstance(op, Op) and backend.family in op.kernels:
+            chosen[name] = (0, op.kernels[backend.family])
+    for k in registered.values():
+        if isinstance(k, Kernel) and k.backend in (backend.family, backend.name):
+            rank = 2 if k.backend == backend.name else 1
+            if k.op in chosen and rank >= chosen[k.op][0]:
+                chosen[k.op] = (rank, k.fn)
+    return {name: fn for name, (_, fn) in chosen.items()}

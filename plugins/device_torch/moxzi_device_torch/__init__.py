@@ -1,0 +1,22 @@
+"""moxzid's tensor device on PyTorch: ``--device torch:cpu`` or ``torch:cuda``.
+
+Registers the built-in ops with their torch kernels and the ``torch`` backend, through the same hooks
+a third party's plugin uses.
+"""
+
+from moxzi_core.device import builtin
+from moxzi_core.hookspecs import hookimpl
+
+from .backend import TorchBackend
+from .kernels import KERNELS
+
+
+@hookimpl
+def register_ops(register):
+    for name, kernel in KERNELS.items():
+        register(builtin.op(name, {"torch": kernel}))
+
+
+@hookimpl
+def register_backends(register):
+    register("torch", TorchBackend)

@@ -1,0 +1,168 @@
+"""The torch backend: tensors, parameter initialisation, program execution, AdamW and SGD.
+
+On ``torch:cpu`` every result is a deterministic function of the calls: torch runs with a fixed number
+of intra-op threads (``MOXZI_TORCH_THREADS``, default: the machine's cores, at most 8) and random
+initialisation draws from a generator seeded by the device.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+
+import numpy as np
+import torch
+
+from moxzi_core.device import DeviceError, Plan, TrainStep
+
+_DTYPES = {"u8": np.uint8, "i32": np.dtype("<i4"), "i64": np.dtype("<i8"), "f32": np.dtype("<f4")}
+
+
+class TorchBackend:
+    family = "torch"
+
+    def __init__(self, spec: str):
+        kind = spec.partition(":")[2] or "cpu"
+        if kind not in ("cpu", "cuda"):
+            raise DeviceError(f"--device {spec}: the torch backend runs on torch:cpu or torch:cuda")
+        if kind == "cuda" and not torch.cuda.is_available():
+            raise DeviceError(f"--device {spec}: torch sees no CUDA device")
+        self.name = f"torch:{kind}"
+        self.device = torch.device(kind)
+        if kind == "cpu":
+            torch.set_num_threads(int(os.environ.get("MOXZI_TORCH_THREADS", min(os.cpu_count() or 1, 8))))
+
+    # --- tensors ----------------------------------------------------------------------------------
+    def tensor(self, data: bytes, elem: str, shape: tuple[int, ...]) -> torch.Tensor:
+        """An input: integers become int64 (what embedding and cross_entropy index with)."""
+        array = np.frombuffer(data, dtype=_DTYPES[elem]).reshape(shape)
+        t = torch.from_numpy(array.astype(np.int64 if elem != "f32" else np.float32))
+        return t.to(self.device)
+
+    def param(self, shape: tuple[int, ...], init: dict, seed: int) -> torch.Tensor:
+        (kind, value), = init.items()
+        generator = torch.Generator().manual_seed(seed & 0x7FFF_FFFF_FFFF_FFFF)
+        if kind == "values":
+            t = torch.from_numpy(np.frombuffer(value, dtype=_DTYPES["f32"]).reshape(shape).copy())
+        elif kind == "normal":
+            t = torch.empty(shape).normal_(0.0, value, generator=generator)
+        elif kind == "uniform":
+            t = torch.empty(shape).uniform_(value["low"], value["high"], generator=generator)
+        elif kind == "zeros":
+            t = torch.zeros(shape)
+        else:  # ones
+            t = torch.ones(shape)
+        return t.to(self.device).requires_grad_(True)
+
+    def copy(self, t: torch.Tensor) -> torch.Tensor:
+        return t.detach().clone()
+
+    def weighted_sum(self, terms: list[tuple[float, torch.Tensor]]) -> torch.Tensor:
+        with torch.no_grad():
+            (w, first), *rest = terms
+            out = first.detach() * w
+            for w, t in rest:
+                out.add_(t.detach(), alpha=w)
+        return out.requires_grad_(True)
+
+    def to_bytes(self, t: torch.Tensor) -> bytes:
+        return t.detach().to(torch.float32).cpu().contiguous().numpy().astype("<f4", copy=False).tobytes()
+
+    def to_scalar(self, t: torch.Tensor) -> float:
+        return float(t.detach().reshape(()).item())
+
+    def optimizer(self, kind: str, hyper: dict):
+        return AdamW(**hyper) if kind == "adamw" else SGD(**hyper)
+
+    # --- programs ---------------------------------------------------------------------------------
+    def execute(self, plan: Plan, sources: list, wanted: list[int], train: TrainStep | None) -> list:
+        values = list(sources) + [None] * len(plan.metas)
+        if train is not None:  # only the stepped optimizers' parameters get gradients
+            trained = {slot for g in train.groups for _, slot in g.params}
+            for i, src in enumerate(plan.sources):
+                if src.kind == "param" and i not in trained:
+                    values[i] = values[i].detach()
+        with torch.no_grad() if train is None else contextlib.nullcontext():
+            for step in plan.steps:
+                try:
+                    values[step.out] = step.kernel(step.payload, *[values[s] for s in step.slots])
+                except Exception as error:
+                    raise DeviceError(f"op {step.index} ({step.op}): {error}") from None
+        # Copies: a parameter read straight back must not change under the step, nor a stored one later.
+        out = [values[plan.slot(r)].detach().clone() for r in wanted]
+        if train is not None:
+            self._step(values[plan.slot(train.loss)], train, values)
+        return out
+
+    @staticmethod
+    def _step(loss: torch.Tensor, train: TrainStep, values: list) -> None:
+        if not loss.requires_grad:
+            raise DeviceError(f"train: register {train.loss} does not depend on any trained parameter")
+        if not math.isfinite(loss.item()):
+            raise DeviceError(f"train: the loss is {loss.item()}; nothing was updated")
+        loss.reshape(()).backward()
+        params = [values[slot] for g in train.groups for _, slot in g.params]
+        if train.clip is not None:
+            torch.nn.utils.clip_grad_norm_(params, train.clip, foreach=False)
+        for g in train.groups:
+            g.optimizer.step([(name, values[slot]) for name, slot in g.params], g.lr)
+        for p in params:
+            p.grad = None
+
+
+class AdamW:
+    """torch.optim.AdamW's update (single-tensor form), with state kept by parameter name."""
+
+    def __init__(self, beta1: float, beta2: float, eps: float, weight_decay: float):
+        self.beta1, self.beta2, self.eps, self.weight_decay = beta1, beta2, eps, weight_decay
+        self.state: dict[str, list] = {}  # name -> [step, exp_avg, exp_avg_sq]
+
+    @torch.no_grad()
+    def step(self, params: list[tuple[str, torch.Tensor]], lr: float) -> None:
+        b1, b2 = self.beta1, self.beta2
+        for name, p in params:
+            g = p.grad
+            if g is None:
+                continue
+            state = self.state.get(name)
+            if state is None:
+                state = self.state[name] = [0, torch.zeros_like(p), torch.zeros_like(p)]
+            state[0] += 1
+            step, m, v = state
+            p.mul_(1 - lr * self.weight_decay)
+            m.lerp_(g, 1 - b1)
+            v.mul_(b2).addcmul_(g, g, value=1 - b2)
+            denom = (v.sqrt() / (1 - b2 ** step) ** 0.5).add_(self.eps)
+            p.addcdiv_(m, denom, value=-lr / (1 - b1 ** step))
+
+    def forget(self, name: str) -> None:
+        self.state.pop(name, None)
+
+
+class SGD:
+    """torch.optim.SGD's update with momentum ``beta1`` and L2 ``weight_decay``."""
+
+    def __init__(self, beta1: float, beta2: float, eps: float, weight_decay: float):
+        self.momentum, self.weight_decay = beta1, weight_decay
+        self.state: dict[str, torch.Tensor] = {}
+
+    @torch.no_grad()
+    def step(self, params: list[tuple[str, torch.Tensor]], lr: float) -> None:
+        for name, p in params:
+            g = p.grad
+            if g is None:
+                continue
+            if self.weight_decay:
+                g = g.add(p, alpha=self.weight_decay)
+            if self.momentum:
+                buf = self.state.get(name)
+                if buf is None:
+                    buf = self.state[name] = g.clone()
+                else:
+                    buf.mul_(self.momentum).add_(g)
+                g = buf
+            p.add_(g, alpha=-lr)
+
+    def forget(self, name: str) -> None:
+        self.state.pop(name, None)
