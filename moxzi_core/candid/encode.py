@@ -3,21 +3,16 @@
 from __future__ import annotations
 
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .errors import CandidError
 from .types import (FUNC_MODES, NAT8, CandidType, FuncType, Opt, Primitive, Record, Service, Variant, Vec,
                     resolve)
 from .values import Principal, Some
-from .wire import MAGIC, leb128, sleb128
+from .wire import FIXED_FORMATS, MAGIC, leb128, sleb128
 
-# struct formats of the fixed-size number types (little-endian, as Candid sends them)
-FIXED_FORMATS = {
-    "nat8": "<B", "nat16": "<H", "nat32": "<I", "nat64": "<Q",
-    "int8": "<b", "int16": "<h", "int32": "<i", "int64": "<q",
-    "float32": "<f", "float64": "<d",
-}
+ValueWriter = Callable[[Any, bytearray], None]  # appends one value's bytes, or raises CandidError
 
 
 def encode_args(types: Sequence[CandidType], values: Sequence[Any]) -> bytes:
@@ -27,36 +22,30 @@ def encode_args(types: Sequence[CandidType], values: Sequence[Any]) -> bytes:
     """
     if len(types) != len(values):
         raise CandidError(f"{len(types)} argument types but {len(values)} values")
-    encoder = _Encoder()
-    refs = [encoder.type_ref(t) for t in types]
+    table = _TypeTable()
+    refs = [table.ref(t) for t in types]
+    writers = _Writers()
     body = bytearray()
     for i, (t, v) in enumerate(zip(types, values)):
         try:
-            encoder.value(t, v, body)
+            writers.get(t)(v, body)
         except CandidError as e:
             raise e.within(f"argument {i}") from None
         except RecursionError:
             raise CandidError("value nested too deeply").within(f"argument {i}") from None
-    head = b"".join([MAGIC, leb128(len(encoder.entries)), *encoder.entries,
+    head = b"".join([MAGIC, leb128(len(table.entries)), *table.entries,
                      leb128(len(refs)), *(sleb128(r) for r in refs)])
     return head + body
 
 
-def _mismatch(t: CandidType, v: Any) -> CandidError:
-    shown = repr(v)
-    return CandidError(f"expected {t}, got {shown if len(shown) <= 60 else shown[:57] + '...'}")
+class _TypeTable:
+    """The type table a message's values are written in: one entry per compound type used."""
 
-
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-class _Encoder:
     def __init__(self):
         self.index: dict[CandidType, int] = {}
         self.entries: list[bytes] = []
 
-    def type_ref(self, t: CandidType) -> int:
+    def ref(self, t: CandidType) -> int:
         """The type's opcode (primitives) or its type-table index, adding entries as needed."""
         t = resolve(t)
         if isinstance(t, Primitive):
@@ -68,7 +57,7 @@ class _Encoder:
         return self.index[t]
 
     def entry(self, t: CandidType) -> bytes:
-        ref = lambda component: sleb128(self.type_ref(component))  # noqa: E731
+        ref = lambda component: sleb128(self.ref(component))  # noqa: E731
         if isinstance(t, Opt):
             return sleb128(-18) + ref(t.type)
         if isinstance(t, Vec):
@@ -86,109 +75,14 @@ class _Encoder:
                              *(_text(name) + ref(m) for name, m in t.methods.items())])
         raise CandidError(f"not a Candid type: {t!r}")
 
-    def value(self, t: CandidType, v: Any, out: bytearray) -> None:
-        t = resolve(t)
-        if isinstance(t, Primitive):
-            out += self.primitive(t, v)
-        elif isinstance(t, Opt):
-            if v is None:
-                out.append(0)
-            elif isinstance(v, Some):
-                out.append(1)
-                self.value(t.type, v.value, out)
-            else:
-                raise CandidError(f"expected {t} as None or Some(...), got {v!r}")
-        elif isinstance(t, Vec):
-            self.vec(t, v, out)
-        elif isinstance(t, Record):
-            self.record(t, v, out)
-        elif isinstance(t, Variant):
-            if not isinstance(v, dict) or len(v) != 1 or next(iter(v)) not in t.index_by_key:
-                raise _mismatch(t, v)
-            (tag, payload), = v.items()
-            out += leb128(t.index_by_key[tag])
-            try:
-                self.value(t.by_key[tag].type, payload, out)
-            except CandidError as e:
-                raise e.within(f".{tag}") from None
-        elif isinstance(t, FuncType):
-            if not (isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], Principal) and isinstance(v[1], str)):
-                raise _mismatch(t, v)
-            out += b"\x01\x01" + leb128(len(v[0].bytes)) + v[0].bytes + _text(v[1])
-        elif isinstance(t, Service):
-            if not isinstance(v, Principal):
-                raise _mismatch(t, v)
-            out += b"\x01" + leb128(len(v.bytes)) + v.bytes
-        else:
-            raise CandidError(f"not a Candid type: {t!r}")
 
-    def primitive(self, t: Primitive, v: Any) -> bytes:
-        name = t.name
-        if name in FIXED_FORMATS:
-            if not (_is_int(v) or (isinstance(v, float) and name.startswith("float"))):
-                raise _mismatch(t, v)
-            try:
-                return struct.pack(FIXED_FORMATS[name], v)
-            except (struct.error, OverflowError):
-                raise _mismatch(t, v) from None
-        if name == "nat" and _is_int(v) and v >= 0:
-            return leb128(v)
-        if name == "int" and _is_int(v):
-            return sleb128(v)
-        if name == "text" and isinstance(v, str):
-            return _text(v)
-        if name == "bool" and isinstance(v, bool):
-            return b"\x01" if v else b"\x00"
-        if name in ("null", "reserved") and v is None:
-            return b""
-        if name == "principal" and isinstance(v, Principal):
-            return b"\x01" + leb128(len(v.bytes)) + v.bytes
-        raise _mismatch(t, v)
+def _mismatch(t: CandidType, v: Any) -> CandidError:
+    shown = repr(v)
+    return CandidError(f"expected {t}, got {shown if len(shown) <= 60 else shown[:57] + '...'}")
 
-    def vec(self, t: Vec, v: Any, out: bytearray) -> None:
-        if resolve(t.type) == NAT8:
-            if not isinstance(v, (bytes, bytearray)):
-                raise _mismatch(t, v)
-            out += leb128(len(v)) + v
-            return
-        if not isinstance(v, (list, tuple)):
-            raise _mismatch(t, v)
-        out += leb128(len(v))
-        element = resolve(t.type)
-        if isinstance(element, Primitive) and element.name in FIXED_FORMATS:
-            # a fast path for numeric vectors; a value that doesn't fit falls through to the per-item
-            # loop below, which names it
-            accepted = (int, float) if element.name.startswith("float") else (int,)
-            if all(type(item) in accepted for item in v):
-                try:
-                    out += struct.pack(f"<{len(v)}{FIXED_FORMATS[element.name][-1]}", *v)
-                    return
-                except (struct.error, OverflowError):
-                    pass
-        for i, item in enumerate(v):
-            try:
-                self.value(t.type, item, out)
-            except CandidError as e:
-                raise e.within(f"[{i}]") from None
 
-    def record(self, t: Record, v: Any, out: bytearray) -> None:
-        if t.is_tuple:
-            if not isinstance(v, tuple) or len(v) != len(t.fields):
-                raise _mismatch(t, v)
-            items = v
-        else:
-            if not isinstance(v, dict):
-                raise _mismatch(t, v)
-            missing = [f.key for f in t.fields if f.key not in v]
-            unknown = [k for k in v if k not in t.by_key]
-            if missing or unknown:
-                raise CandidError(f"expected {t}, but fields {missing} are missing and {unknown} unknown")
-            items = [v[f.key] for f in t.fields]
-        for f, item in zip(t.fields, items):
-            try:
-                self.value(f.type, item, out)
-            except CandidError as e:
-                raise e.within(f".{f.key}") from None
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def _text(s: str) -> bytes:
@@ -197,3 +91,193 @@ def _text(s: str) -> bytes:
     except UnicodeEncodeError:
         raise CandidError(f"text {s!r} cannot be encoded as UTF-8") from None
     return leb128(len(raw)) + raw
+
+
+def _principal(v: Principal) -> bytes:
+    return b"\x01" + leb128(len(v.bytes)) + v.bytes
+
+
+class _Writers:
+    """One writer per type, built when the type is first met (recursive types reach themselves)."""
+
+    def __init__(self):
+        self.built: dict[int, ValueWriter] = {}  # by the id of a resolved type; the types outlive this
+
+    def get(self, t: CandidType) -> ValueWriter:
+        t = resolve(t)
+        key = id(t)
+        if key not in self.built:
+            self.built[key] = lambda v, out: self.built[key](v, out)
+            self.built[key] = self.build(t)
+        return self.built[key]
+
+    def build(self, t: CandidType) -> ValueWriter:
+        if isinstance(t, Primitive):
+            return self.primitive(t)
+        if isinstance(t, Opt):
+            return self.opt(t)
+        if isinstance(t, Vec):
+            return self.vec(t)
+        if isinstance(t, Record):
+            return self.tuple(t) if t.is_tuple else self.record(t)
+        if isinstance(t, Variant):
+            return self.variant(t)
+        if isinstance(t, FuncType):
+            return self.func_ref(t)
+        if isinstance(t, Service):
+            return self.service_ref(t)
+        raise CandidError(f"not a Candid type: {t!r}")
+
+    @staticmethod
+    def primitive(t: Primitive) -> ValueWriter:
+        if t.name in FIXED_FORMATS:
+            fixed = struct.Struct(FIXED_FORMATS[t.name])
+            is_float = t.name.startswith("float")
+
+            def write_fixed(v, out):
+                if not (_is_int(v) or (is_float and isinstance(v, float))):
+                    raise _mismatch(t, v)
+                try:
+                    out += fixed.pack(v)
+                except (struct.error, OverflowError):
+                    raise _mismatch(t, v) from None
+
+            return write_fixed
+        # (is this value acceptable, its bytes)
+        accepts, encode = {
+            "nat": (lambda v: _is_int(v) and v >= 0, leb128),
+            "int": (_is_int, sleb128),
+            "text": (lambda v: isinstance(v, str), _text),
+            "bool": (lambda v: isinstance(v, bool), lambda v: b"\x01" if v else b"\x00"),
+            "null": (lambda v: v is None, lambda v: b""),
+            "reserved": (lambda v: v is None, lambda v: b""),
+            "empty": (lambda v: False, None),
+            "principal": (lambda v: isinstance(v, Principal), _principal),
+        }[t.name]
+
+        def write(v, out):
+            if not accepts(v):
+                raise _mismatch(t, v)
+            out += encode(v)
+
+        return write
+
+    def opt(self, t: Opt) -> ValueWriter:
+        content = self.get(t.type)
+
+        def write(v, out):
+            if v is None:
+                out.append(0)
+            elif isinstance(v, Some):
+                out.append(1)
+                content(v.value, out)
+            else:
+                raise CandidError(f"expected {t} as None or Some(...), got {v!r}")
+
+        return write
+
+    def vec(self, t: Vec) -> ValueWriter:
+        element_type = resolve(t.type)
+        if element_type == NAT8:
+            def write_blob(v, out):
+                if not isinstance(v, (bytes, bytearray)):
+                    raise _mismatch(t, v)
+                out += leb128(len(v))
+                out += v
+
+            return write_blob
+        element = self.get(element_type)
+        numbers = element_type.name if isinstance(element_type, Primitive) else None
+        accepted = (int, float) if numbers in ("float32", "float64") else (int,)
+
+        def write(v, out):
+            if not isinstance(v, (list, tuple)):
+                raise _mismatch(t, v)
+            out += leb128(len(v))
+            if numbers in FIXED_FORMATS and all(type(item) in accepted for item in v):
+                # all at once; a value out of range falls through to the loop below, which names it
+                try:
+                    out += struct.pack(f"<{len(v)}{FIXED_FORMATS[numbers][-1]}", *v)
+                    return
+                except (struct.error, OverflowError):
+                    pass
+            for i, item in enumerate(v):
+                try:
+                    element(item, out)
+                except CandidError as e:
+                    raise e.within(f"[{i}]") from None
+
+        return write
+
+    def tuple(self, t: Record) -> ValueWriter:
+        fields = [(self.get(f.type), f".{f.id}") for f in t.fields]
+
+        def write(v, out):
+            if not isinstance(v, tuple) or len(v) != len(fields):
+                raise _mismatch(t, v)
+            for (field, segment), item in zip(fields, v):
+                try:
+                    field(item, out)
+                except CandidError as e:
+                    raise e.within(segment) from None
+
+        return write
+
+    def record(self, t: Record) -> ValueWriter:
+        fields = [(f.key, self.get(f.type), f".{f.key}") for f in t.fields]
+        keys = set(t.by_key)
+
+        def write(v, out):
+            if not isinstance(v, dict) or v.keys() != keys:
+                raise self.record_mismatch(t, v)
+            for key, field, segment in fields:
+                try:
+                    field(v[key], out)
+                except CandidError as e:
+                    raise e.within(segment) from None
+
+        return write
+
+    @staticmethod
+    def record_mismatch(t: Record, v: Any) -> CandidError:
+        if not isinstance(v, dict):
+            return _mismatch(t, v)
+        missing = [f.key for f in t.fields if f.key not in v]
+        unknown = [k for k in v if k not in t.by_key]
+        return CandidError(f"expected {t}, but fields {missing} are missing and {unknown} unknown")
+
+    def variant(self, t: Variant) -> ValueWriter:
+        tags = {f.key: (leb128(i), self.get(f.type)) for i, f in enumerate(t.fields)}
+
+        def write(v, out):
+            if not isinstance(v, dict) or len(v) != 1:
+                raise _mismatch(t, v)
+            (tag, payload), = v.items()
+            if tag not in tags:
+                raise _mismatch(t, v)
+            index, content = tags[tag]
+            out += index
+            try:
+                content(payload, out)
+            except CandidError as e:
+                raise e.within(f".{tag}") from None
+
+        return write
+
+    @staticmethod
+    def func_ref(t: FuncType) -> ValueWriter:
+        def write(v, out):
+            if not (isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], Principal) and isinstance(v[1], str)):
+                raise _mismatch(t, v)
+            out += b"\x01" + _principal(v[0]) + _text(v[1])
+
+        return write
+
+    @staticmethod
+    def service_ref(t: Service) -> ValueWriter:
+        def write(v, out):
+            if not isinstance(v, Principal):
+                raise _mismatch(t, v)
+            out += _principal(v)
+
+        return write

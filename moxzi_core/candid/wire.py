@@ -7,6 +7,13 @@ from .errors import CandidError
 MAGIC = b"DIDL"
 MAX_NUMBER_BYTES = 1024  # a nat/int of up to 7168 bits; longer LEB128 is refused as a resource attack
 
+# struct formats of the fixed-size number types (little-endian, as Candid sends them)
+FIXED_FORMATS = {
+    "nat8": "<B", "nat16": "<H", "nat32": "<I", "nat64": "<Q",
+    "int8": "<b", "int16": "<h", "int32": "<i", "int64": "<q",
+    "float32": "<f", "float64": "<d",
+}
+
 
 def leb128(n: int) -> bytes:
     """Unsigned LEB128 of ``n >= 0``."""
@@ -50,9 +57,9 @@ class Reader:
     def fail(self, reason: str, at: int | None = None) -> CandidError:
         return CandidError(reason, offset=self.pos if at is None else at)
 
-    def charge(self, units: int) -> None:
+    def charge(self, units: int, what: str = "") -> None:
         if units > self.budget:
-            raise self.fail("decode budget exceeded")
+            raise self.fail(f"decode budget exceeded{' by ' if what else ''}{what}")
         self.budget -= units
 
     @property
