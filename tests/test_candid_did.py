@@ -16,13 +16,13 @@ COUNTER = """service : {
 """
 
 # What the Motoko compiler (npm motoko 4.10.0) wrote for an actor using the device's kinds of types.
-COMPILED = """type Tensor = 
+COMPILED = """type Tensor =
  record {
    data: blob;
    elem: variant {u8;};
    shape: vec nat32;
  };
-type Op = 
+type Op =
  variant {
    input: nat32;
    narrow: record {
@@ -33,7 +33,7 @@ type Op =
            };
    param: text;
  };
-type List = 
+type List =
  opt record {
        nat;
        List;

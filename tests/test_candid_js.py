@@ -18,7 +18,7 @@ from moxzi_core.candid import (BLOB, BOOL, FLOAT32, FLOAT64, INT, INT8, INT16, I
                                NAT32, NAT64, NULL, PRINCIPAL, RESERVED, TEXT, CandidError, Field, FuncRef,
                                FuncType, Named, Opt, Principal, Record, Service, Some, Tuple, Variant, Vec,
                                decode_args, encode_args, idl_hash)
-from moxzi_core.candid.types import Primitive, resolve
+from moxzi_core.candid.types import FUNC_MODES, Primitive, resolve
 
 JS_DIR = Path(__file__).parent / "candid_js"
 CASES = 400
@@ -28,13 +28,14 @@ pytestmark = pytest.mark.skipif(
     reason="the JavaScript reference is not installed: run `npm ci --prefix tests/candid_js`",
 )
 
-PRIMITIVE_TYPES = [NULL, BOOL, NAT, INT, NAT8, NAT16, NAT32, NAT64, INT8, INT16, INT32, INT64, FLOAT32, FLOAT64,
-                   TEXT, RESERVED, PRINCIPAL]
+PRIMITIVE_TYPES = [NULL, BOOL, NAT, INT, NAT8, NAT16, NAT32, NAT64, INT8, INT16, INT32, INT64, FLOAT32,
+                   FLOAT64, TEXT, RESERVED, PRINCIPAL]
 FIXED_SIZE_NUMBERS = [NAT8, NAT16, NAT32, NAT64, INT8, INT16, INT32, INT64, FLOAT32, FLOAT64]
+NUMBERED = [0, 1, 7, 2**32 - 1]  # field ids without names
 LABELS = ["a", "b", "name", "shape", "data", "elem", "x", "dim", "start", "len", "ok", "err", "ünï", "_9_x"]
-INT_RANGES = {"nat8": (0, 2**8 - 1), "nat16": (0, 2**16 - 1), "nat32": (0, 2**32 - 1), "nat64": (0, 2**64 - 1),
-              "int8": (-2**7, 2**7 - 1), "int16": (-2**15, 2**15 - 1), "int32": (-2**31, 2**31 - 1),
-              "int64": (-2**63, 2**63 - 1), "nat": (0, 2**130), "int": (-2**130, 2**130)}
+INT_RANGES = {**{f"nat{bits}": (0, 2**bits - 1) for bits in (8, 16, 32, 64)},
+              **{f"int{bits}": (-2**(bits - 1), 2**(bits - 1) - 1) for bits in (8, 16, 32, 64)},
+              "nat": (0, 2**130), "int": (-2**130, 2**130)}
 FLOATS = [0.0, -0.0, 1.5, -2.25, 1e308, -5e-324, math.inf, -math.inf, math.nan]
 FLOAT32S = [0.0, -0.0, 1.5, 3.4028234663852886e38, -1e-45, math.inf, -math.inf, math.nan]
 
@@ -50,7 +51,8 @@ class Generator:
         rng = self.rng
         if depth == 0 or rng.random() < 0.3:
             return rng.choice(PRIMITIVE_TYPES)
-        kind = rng.choice(["opt", "vec", "blob", "record", "tuple", "variant", "func", "service", "list", "tree"])
+        kind = rng.choice(["opt", "vec", "blob", "record", "tuple", "variant", "func", "service", "list",
+                           "tree"])
         inner = lambda: self.type(depth - 1)  # noqa: E731
         if kind == "opt":
             return Opt(inner())
@@ -59,13 +61,13 @@ class Generator:
         if kind == "blob":
             return BLOB
         if kind in ("record", "variant"):
-            labels = rng.sample(LABELS, rng.randint(1, 4)) + rng.sample([0, 1, 7, 2**32 - 1], rng.randint(0, 2))
+            labels = rng.sample(LABELS, rng.randint(1, 4)) + rng.sample(NUMBERED, rng.randint(0, 2))
             fields = {label: inner() for label in labels}
             return Record(fields) if kind == "record" else Variant(fields)
         if kind == "tuple":
             return Tuple(*(inner() for _ in range(rng.randint(1, 3))))
         if kind == "func":
-            return FuncType([inner()], [inner()], rng.choice([(), ("query",), ("oneway",), ("composite_query",)]))
+            return FuncType([inner()], [inner()], rng.choice([(), *((mode,) for mode in FUNC_MODES)]))
         if kind == "service":
             return Service({"m": FuncType([inner()], []), "go": FuncType([], [NAT], {"query"})})
         named = Named(f"T{len(self.defs)}")
@@ -81,7 +83,8 @@ class Generator:
         if isinstance(t, Primitive):
             if t.name in INT_RANGES:
                 low, high = INT_RANGES[t.name]
-                return rng.choice([low, high, 0, rng.randint(low, high), rng.randint(max(low, -300), min(high, 300))])
+                small = rng.randint(max(low, -300), min(high, 300))
+                return rng.choice([low, high, 0, rng.randint(low, high), small])
             if t.name == "float64":
                 return rng.choice(FLOATS + [rng.uniform(-1e6, 1e6)])
             if t.name == "float32":
@@ -263,12 +266,13 @@ def test_both_read_each_others_encodings(javascript):
         if expected is not types:
             continue
         context = f"types {[str(t) for t in types]}, values {values!r}"
-        assert result["decodeError"] is result["encodeError"] is None, f"JavaScript failed on {context}: {result}"
+        failed = result["decodeError"] or result["encodeError"]
+        assert failed is None, f"JavaScript failed: {failed}, {context}"
         original = comparable_args(types, values)
         from_js = [exchange_comparable(t, x) for t, x in zip(types, result["decoded"])]
         assert from_js == original, f"JavaScript decoded our bytes differently: {context}"
         ours = decode_args(bytes.fromhex(result["hex"]), types)
-        assert comparable_args(types, ours) == original, f"we decoded JavaScript's bytes differently: {context}"
+        assert comparable_args(types, ours) == original, f"we read JavaScript's bytes differently: {context}"
 
 
 def test_both_coerce_to_other_expected_types_alike(javascript):

@@ -5,10 +5,10 @@ import math
 
 import pytest
 
-from moxzi_core.candid import (BLOB, BOOL, FLOAT32, FLOAT64, INT, INT64, NAT, NAT8, NAT32, NAT64, NULL, PRINCIPAL,
-                               RESERVED, TEXT, CandidError, FuncRef, FuncType, Named, Opt, Principal, Record,
-                               Service, Some, Tuple, Variant, Vec, args_from_json, decode_args, encode_args,
-                               parse_did, results_to_json)
+from moxzi_core.candid import (BLOB, BOOL, FLOAT32, FLOAT64, INT, INT64, NAT, NAT8, NAT32, NAT64, NULL,
+                               PRINCIPAL, RESERVED, TEXT, CandidError, FuncRef, FuncType, Named, Opt,
+                               Principal, Record, Service, Some, Tuple, Variant, Vec, args_from_json,
+                               decode_args, encode_args, parse_did, results_to_json)
 
 
 def round_trip(types, value):
@@ -125,7 +125,8 @@ def test_recursive_types():
     ([BLOB], ["not base64!"], "argument 0: expected blob as a base64 string"),
     ([BLOB], [[1, 2]], "argument 0: expected blob as a base64 string"),
     ([Vec(NAT32)], [[1, -1]], r"argument 0\[1\]: expected nat32, got -1"),
-    ([Record({"x": Record({"dim": NAT32})})], [{"x": {"dim": "0"}}], 'argument 0.x.dim: expected nat32, got "0"'),
+    ([Record({"x": Record({"dim": NAT32})})], [{"x": {"dim": "0"}}],
+     'argument 0.x.dim: expected nat32, got "0"'),
     ([Record({"x": NAT})], [{"x": 1, "y": 2}], "argument 0: record { x : nat } has no field 'y'"),
     ([Record({"x": NAT})], [{}], "argument 0: field 'x' of record { x : nat } is missing"),
     ([Tuple(NAT, TEXT)], [[1]], r"argument 0: expected record { nat; text } as an array of 2"),

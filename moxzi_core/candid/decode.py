@@ -20,7 +20,7 @@ from .errors import CandidError
 from .subtype import is_subtype
 from .typetable import read_type_table
 from .types import (EMPTY, INT, NAT, NAT8, NULL, RESERVED, CandidType, FuncType, Opt, Primitive, Record,
-                    Service, Variant, Vec, accepts_null, may_be_absent, resolve)
+                    Variant, Vec, accepts_null, may_be_absent, resolve)
 from .values import MAX_PRINCIPAL_BYTES, FuncRef, Principal, Some
 from .wire import FIXED_FORMATS, MAGIC, Reader
 

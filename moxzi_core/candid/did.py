@@ -6,8 +6,8 @@ import re
 from typing import NamedTuple
 
 from .errors import CandidError
-from .types import (BLOB, DID_KEYWORDS, FUNC_MODES, NULL, PRIMITIVES, CandidType, Field, FuncType, Named, Opt, Record,
-                    Service, Variant, Vec, idl_hash, resolve)
+from .types import (BLOB, DID_KEYWORDS, FUNC_MODES, NULL, PRIMITIVES, CandidType, Field, FuncType, Named, Opt,
+                    Record, Service, Variant, Vec, idl_hash, resolve)
 
 _TOKEN = re.compile(r"""
     (?P<space>\s+)
@@ -104,10 +104,10 @@ class _Parser:
                     raise CandidError(f"{line}:{col}: unknown escape {text[pos:pos + 2]!r} in text")
                 code, byte, simple = match.groups()
                 if code is not None:
-                    try:
-                        out += chr(int(code.replace("_", ""), 16)).encode("utf-8")
-                    except (ValueError, OverflowError):
-                        raise CandidError(f"{line}:{col}: \\u{{{code}}} is not a Unicode scalar value") from None
+                    scalar = int(code.replace("_", ""), 16)
+                    if scalar > 0x10FFFF or 0xD800 <= scalar <= 0xDFFF:
+                        raise CandidError(f"{line}:{col}: \\u{{{code}}} is not a Unicode scalar value")
+                    out += chr(scalar).encode("utf-8")
                 else:
                     out += bytes([int(byte, 16)]) if byte else _ESCAPES[simple].encode()
                 pos = match.end()

@@ -267,7 +267,8 @@ class _Writers:
     @staticmethod
     def func_ref(t: FuncType) -> ValueWriter:
         def write(v, out):
-            if not (isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], Principal) and isinstance(v[1], str)):
+            if not (isinstance(v, tuple) and len(v) == 2
+                    and isinstance(v[0], Principal) and isinstance(v[1], str)):
                 raise _mismatch(t, v)
             out += b"\x01" + _principal(v[0]) + _text(v[1])
 

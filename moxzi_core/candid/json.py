@@ -100,7 +100,8 @@ def from_json(t: CandidType, value: Any) -> Any:
             raise CandidError(f"{tag!r} is not a tag of {t}")
         return {field.key: _within(field.type, payload, f".{tag}")}
     if isinstance(t, FuncType):
-        if not isinstance(value, dict) or set(value) != {"service", "method"} or not isinstance(value["method"], str):
+        if not (isinstance(value, dict) and set(value) == {"service", "method"}
+                and isinstance(value["method"], str)):
             raise CandidError(f"expected a func reference as {{\"service\": principal, \"method\": name}}, "
                               f"got {_show(value)}")
         return FuncRef(_principal(value["service"]), value["method"])

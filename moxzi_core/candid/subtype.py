@@ -1,9 +1,10 @@
-"""Candid's subtype relation ``wire <: expected``, which decides how a value is coerced when decoded."""
+"""Candid's subtype relation ``wire <: expected`` between types, used where the spec decides by type
+rather than by value: whether a function or service reference may be read as the expected one."""
 
 from __future__ import annotations
 
 from .errors import CandidError
-from .types import (EMPTY, INT, NAT, NULL, RESERVED, CandidType, FuncType, Opt, Primitive, Record, Service,
+from .types import (EMPTY, INT, NAT, RESERVED, CandidType, FuncType, Opt, Primitive, Record, Service,
                     Variant, Vec, may_be_absent, resolve)
 
 MAX_TYPE_DEPTH = 200
@@ -13,8 +14,7 @@ def is_subtype(wire: CandidType, expected: CandidType) -> bool:
     """True when every value of ``wire`` can be read as a value of ``expected``.
 
     Recursive types are compared coinductively: a pair met again while it is being compared is assumed
-    to hold. Any type is a subtype of ``opt t`` (values that don't fit become null), so this is exactly
-    the check that decides whether an optional value is kept or dropped.
+    to hold. Any type is a subtype of ``opt t`` (values that don't fit become null).
     """
     return _Check().holds(wire, expected, 0)
 
@@ -28,10 +28,10 @@ class _Check:
         if depth > MAX_TYPE_DEPTH:
             raise CandidError(f"types nested deeper than {MAX_TYPE_DEPTH} levels")
         w, e = resolve(wire), resolve(expected)
-        if e is RESERVED or w is EMPTY or isinstance(e, Opt) or w == e:
+        if e == RESERVED or w in (EMPTY, e) or isinstance(e, Opt):
             return True
         if isinstance(e, Primitive) or isinstance(w, Primitive):
-            return w is NAT and e is INT
+            return w == NAT and e == INT
         pair = (id(w), id(e))
         if pair in self.assumed:
             return True
@@ -40,8 +40,8 @@ class _Check:
         if isinstance(e, Vec) and isinstance(w, Vec):
             return self.holds(w.type, e.type, depth)
         if isinstance(e, Record) and isinstance(w, Record):
-            return all(self.holds(w.by_id[f.id].type, f.type, depth) if f.id in w.by_id else may_be_absent(f.type)
-                       for f in e.fields)
+            return all(self.holds(w.by_id[f.id].type, f.type, depth) if f.id in w.by_id
+                       else may_be_absent(f.type) for f in e.fields)
         if isinstance(e, Variant) and isinstance(w, Variant):
             return all(f.id in e.by_id and self.holds(f.type, e.by_id[f.id].type, depth) for f in w.fields)
         if isinstance(e, FuncType) and isinstance(w, FuncType):
@@ -49,10 +49,12 @@ class _Check:
                     and self.sequence_holds(e.args, w.args, depth)
                     and self.sequence_holds(w.rets, e.rets, depth))
         if isinstance(e, Service) and isinstance(w, Service):
-            return all(name in w.methods and self.holds(w.methods[name], t, depth) for name, t in e.methods.items())
+            return all(name in w.methods and self.holds(w.methods[name], t, depth)
+                       for name, t in e.methods.items())
         return False
 
     def sequence_holds(self, sub: tuple, sup: tuple, depth: int) -> bool:
         """Argument/result sequences, like tuple records: extra ``sub`` entries are ignored, and missing
         ones must be optional."""
-        return all(self.holds(sub[i], t, depth) if i < len(sub) else may_be_absent(t) for i, t in enumerate(sup))
+        return all(self.holds(sub[i], t, depth) if i < len(sub) else may_be_absent(t)
+                   for i, t in enumerate(sup))

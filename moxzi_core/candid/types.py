@@ -75,6 +75,8 @@ PRIMITIVE_BY_OPCODE = {t.opcode: t for t in PRIMITIVES.values()}
 
 @dataclass(frozen=True, slots=True)
 class Opt(CandidType):
+    """``opt t``: a value of ``t`` or none."""
+
     type: CandidType
 
     def __str__(self) -> str:
@@ -83,6 +85,8 @@ class Opt(CandidType):
 
 @dataclass(frozen=True, slots=True)
 class Vec(CandidType):
+    """``vec t``: a sequence of values of ``t`` (``BLOB`` is ``vec nat8``)."""
+
     type: CandidType
 
     def __str__(self) -> str:
@@ -109,7 +113,6 @@ class Field:
 class _FieldsType(CandidType):
     """A record or variant: fields kept sorted by id, ids unique."""
 
-    __slots__ = ("fields", "__dict__")
     keyword = ""
 
     def __init__(self, fields: Mapping[str | int, CandidType] | Iterable[Field]):
@@ -145,6 +148,8 @@ class _FieldsType(CandidType):
 
 
 class Record(_FieldsType):
+    """``record { name : t; ... }``; ``Tuple`` builds the ones with numbered fields."""
+
     keyword = "record"
 
     @cached_property
@@ -159,12 +164,9 @@ class Record(_FieldsType):
 
 
 class Variant(_FieldsType):
-    keyword = "variant"
+    """``variant { tag : t; ... }``; a value is one tag and its payload."""
 
-    @cached_property
-    def index_by_key(self) -> dict[str | int, int]:
-        """A tag's position among the tags sorted by id: what the binary format sends."""
-        return {f.key: i for i, f in enumerate(self.fields)}
+    keyword = "variant"
 
     def __str__(self) -> str:
         return f"variant {{ {'; '.join(f'{_label(f)} : {f.type}' for f in self.fields)} }}"
@@ -181,7 +183,8 @@ def did_name(name: str) -> str:
     """``name`` as a field or method name in ``.did`` text: quoted unless it is a plain identifier."""
     if _IDENTIFIER.fullmatch(name) and name not in DID_KEYWORDS:
         return name
-    return '"' + "".join(c if c.isprintable() and c not in '"\\' else f"\\u{{{ord(c):x}}}" for c in name) + '"'
+    escaped = "".join(c if c.isprintable() and c not in '"\\' else f"\\u{{{ord(c):x}}}" for c in name)
+    return f'"{escaped}"'
 
 
 def _label(f: Field) -> str:
@@ -206,7 +209,8 @@ class FuncType(CandidType):
         object.__setattr__(self, "rets", tuple(self.rets))
         object.__setattr__(self, "modes", frozenset(self.modes))
         if not self.modes <= set(FUNC_MODES) or len(self.modes) > 1:
-            raise CandidError(f"a function has at most one of {', '.join(FUNC_MODES)}, got {sorted(self.modes)}")
+            raise CandidError(f"a function has at most one of {', '.join(FUNC_MODES)}, "
+                              f"got {sorted(self.modes)}")
 
     @property
     def signature(self) -> str:

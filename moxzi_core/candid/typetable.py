@@ -62,13 +62,14 @@ def read_type_table(r: Reader) -> Callable[[], CandidType]:
                 raise r.fail(f"a function has more than one annotation: {modes}", at=at)
             slot.define(FuncType(args, rets, modes))
         elif code == -23:
-            methods = {}
+            methods, previous = {}, None
             for _ in range(r.length("method list", 2)):
                 r.charge(1)
                 name_at = r.pos
                 name = r.text("method name")
-                if methods and name.encode() <= list(methods)[-1].encode():
+                if previous is not None and name.encode() <= previous:
                     raise r.fail(f"method {name!r} is out of order or repeated", at=name_at)
+                previous = name.encode()
                 methods[name] = ref()
                 method_refs.append((name_at, name, methods[name]))
             slot.define(Service(methods))

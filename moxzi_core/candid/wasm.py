@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from .did import parse_did
-from .errors import CandidError
 from .types import Service
 from .wire import Reader
 
