@@ -108,6 +108,7 @@ class PlanCache:
 
     def __init__(self, size: int = 64):
         self.size = size
+        self.hits = self.misses = 0
         self._plans: OrderedDict[bytes, Plan] = OrderedDict()
 
     @staticmethod
@@ -116,7 +117,10 @@ class PlanCache:
 
     def get(self, key: bytes) -> Plan | None:
         plan = self._plans.get(key)
-        if plan is not None:
+        if plan is None:
+            self.misses += 1
+        else:
+            self.hits += 1
             self._plans.move_to_end(key)
         return plan
 

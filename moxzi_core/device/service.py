@@ -177,6 +177,17 @@ class Device:
                 self.on_call(caller, method, arg, changed, time.perf_counter() - started)
         return Outcome(reply)
 
+    def request(self, method: str, caller: bytes, *args) -> Any:
+        """Call with Python values (``moxzi_core.candid``'s value model) instead of Candid bytes: the
+        decoded result (None for a method without one), or ``DeviceError`` with the reject message."""
+        name = method if method.startswith(METHOD_PREFIX) else METHOD_PREFIX + method
+        ftype = self.types[name]
+        outcome = self.call(name, caller, encode_args(ftype.args, list(args)))
+        if outcome.reply is None:
+            raise DeviceError(outcome.reject_message)
+        results = decode_args(outcome.reply, ftype.rets)
+        return results[0] if results else None
+
     def close(self) -> None:
         self._worker.shutdown(wait=True)
 

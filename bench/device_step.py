@@ -1,0 +1,231 @@
+"""One training step of nanoGPT's Shakespeare laptop config: plain eager PyTorch vs the tensor device.
+
+    python bench/device_step.py [--steps 30] [--rounds 5] [--threads 2]
+
+Both train the same model from the same weights on the same batches (the seed's gpt.mo: RMSNorm,
+rotary positions, ReLU, AdamW, clip 1.0). The device path is what an actor's call costs on the device:
+decoding the Candid argument, finding the checked plan, forward, backward, clip, AdamW, encoding the
+reply (encoding the argument is the actor's work and is not timed). Rounds alternate between the two so
+a busy machine slows both alike. Prints ms/step medians and the ratio, and checks the losses agree.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import statistics
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "tinyshakespeare.txt"
+ADAMW = dict(lr=1e-3, beta1=0.9, beta2=0.99, eps=1e-8, weight_decay=0.1)
+
+
+@dataclass(frozen=True)
+class Config:
+    vocab: int = 65
+    n_layer: int = 4
+    n_head: int = 4
+    n_embd: int = 128
+    block: int = 64
+    batch: int = 12
+
+
+def weights(cfg: Config, seed: int = 1337) -> dict[str, np.ndarray]:
+    """The seed's starting weights (normal, std 0.02; residual projections scaled by 1/sqrt(2 layers))."""
+    rng = np.random.default_rng(seed)
+    d, std = cfg.n_embd, 0.02
+    proj = std / math.sqrt(2 * cfg.n_layer)
+    shapes = {"wte": ((cfg.vocab, d), std)}
+    for i in range(cfg.n_layer):
+        shapes |= {f"h{i}.qkv": ((3 * d, d), std), f"h{i}.proj": ((d, d), proj),
+                   f"h{i}.fc": ((4 * d, d), std), f"h{i}.out": ((d, 4 * d), proj)}
+    shapes["head"] = ((cfg.vocab, d), std)
+    return {n: (rng.standard_normal(s) * sd).astype(np.float32) for n, (s, sd) in shapes.items()}
+
+
+def loss_program(cfg: Config) -> tuple[list[dict], int]:
+    """The seed's lossProgram: input 0 is [batch, block + 1] token ids; returns (ops, loss register)."""
+    ops: list[dict] = []
+
+    def op(tag, payload):
+        ops.append({tag: payload})
+        return len(ops) - 1
+
+    b, t, d, hd = cfg.batch, cfg.block, cfg.n_embd, cfg.n_embd // cfg.n_head
+
+    def heads(x):  # [b, t, d] -> [b, heads, t, head size]
+        return op("transpose", {"x": op("reshape", {"x": x, "shape": [b, t, cfg.n_head, hd]}), "a": 1, "b": 2})
+
+    def linear(x, w):
+        return op("linear", {"x": x, "w": op("param", w), "b": None})
+
+    seq = op("input", 0)
+    inputs = op("narrow", {"x": seq, "dim": 1, "start": 0, "len": t})
+    targets = op("reshape", {"x": op("narrow", {"x": seq, "dim": 1, "start": 1, "len": t}), "shape": [b * t]})
+    x = op("embedding", {"table": op("param", "wte"), "ids": inputs})
+    for i in range(cfg.n_layer):
+        qkv = linear(op("rms_norm", x), f"h{i}.qkv")
+        q = op("rope", heads(op("narrow", {"x": qkv, "dim": 2, "start": 0, "len": d})))
+        k = op("rope", heads(op("narrow", {"x": qkv, "dim": 2, "start": d, "len": d})))
+        v = heads(op("narrow", {"x": qkv, "dim": 2, "start": 2 * d, "len": d}))
+        att = op("causal_attention", {"q": q, "k": k, "v": v})
+        merged = op("reshape", {"x": op("transpose", {"x": att, "a": 1, "b": 2}), "shape": [b, t, d]})
+        x = op("add", {"a": x, "b": linear(merged, f"h{i}.proj")})
+        hidden = op("relu", linear(op("rms_norm", x), f"h{i}.fc"))
+        x = op("add", {"a": x, "b": linear(hidden, f"h{i}.out")})
+    logits = linear(op("rms_norm", x), "head")
+    flat = op("reshape", {"x": logits, "shape": [b * t, cfg.vocab]})
+    return ops, op("cross_entropy", {"logits": flat, "targets": targets})
+
+
+def batches(cfg: Config, steps: int, seed: int = 0) -> list[np.ndarray]:
+    """``steps`` batches of [batch, block + 1] token ids from tiny Shakespeare (random ids without it)."""
+    rng = np.random.default_rng(seed)
+    if DATA.exists():
+        text = np.frombuffer(DATA.read_bytes(), dtype=np.uint8)
+        ids = np.searchsorted(np.unique(text), text).astype(np.uint8)
+    else:
+        ids = rng.integers(0, cfg.vocab, 100_000, dtype=np.uint8)
+    starts = rng.integers(0, len(ids) - cfg.block - 1, (steps, cfg.batch))
+    return [np.stack([ids[s:s + cfg.block + 1] for s in row]) for row in starts]
+
+
+class EagerGPT:
+    """The same model as ``loss_program``, written directly in PyTorch."""
+
+    def __init__(self, cfg: Config, start: dict[str, np.ndarray]):
+        import torch
+        self.cfg = cfg
+        self.p = {n: torch.tensor(w, requires_grad=True) for n, w in start.items()}
+        self.opt = torch.optim.AdamW(self.p.values(), lr=ADAMW["lr"], betas=(ADAMW["beta1"], ADAMW["beta2"]),
+                                     eps=ADAMW["eps"], weight_decay=ADAMW["weight_decay"])
+
+    def loss(self, seq):
+        import torch
+        import torch.nn.functional as F
+        cfg, p = self.cfg, self.p
+        b, t, d = cfg.batch, cfg.block, cfg.n_embd
+        hd = d // cfg.n_head
+        half = hd // 2
+        inv = 10000.0 ** (-torch.arange(0, hd, 2, dtype=torch.float64) / hd)
+        ang = torch.arange(t, dtype=torch.float64)[:, None] * inv
+        cos, sin = ang.cos().float(), ang.sin().float()
+
+        def rope(x):  # [b, h, t, hd]
+            x1, x2 = x[..., :half], x[..., half:]
+            return torch.cat((x1 * cos - x2 * sin, x1 * sin + x2 * cos), -1)
+
+        def norm(x):
+            return F.rms_norm(x, (d,), eps=1e-5)
+
+        x = F.embedding(seq[:, :t], p["wte"])  # [b, t, d]
+        for i in range(cfg.n_layer):
+            q, k, v = F.linear(norm(x), p[f"h{i}.qkv"]).split(d, dim=2)  # each [b, t, d]
+            q, k, v = (z.reshape(b, t, cfg.n_head, hd).transpose(1, 2) for z in (q, k, v))
+            att = F.scaled_dot_product_attention(rope(q), rope(k), v, is_causal=True)  # [b, h, t, hd]
+            x = x + F.linear(att.transpose(1, 2).reshape(b, t, d), p[f"h{i}.proj"])
+            x = x + F.linear(F.relu(F.linear(norm(x), p[f"h{i}.fc"])), p[f"h{i}.out"])
+        logits = F.linear(norm(x), p["head"])  # [b, t, vocab]
+        return F.cross_entropy(logits.reshape(b * t, cfg.vocab), seq[:, 1:].reshape(b * t))
+
+    def step(self, seq, lr: float) -> float:
+        import torch
+        loss = self.loss(seq)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(list(self.p.values()), 1.0, foreach=False)
+        for g in self.opt.param_groups:
+            g["lr"] = lr
+        self.opt.step()
+        self.opt.zero_grad(set_to_none=True)
+        return loss.item()
+
+
+class DeviceGPT:
+    """The model on the tensor device, called as an actor would: Candid bytes in, Candid bytes out."""
+
+    CALLER = b"bench\x01"
+
+    def __init__(self, cfg: Config, start: dict[str, np.ndarray], spec: str = "torch:cpu"):
+        from moxzi_core import device, plugins
+        from moxzi_core.candid import Some, decode_args, encode_args
+        self.cfg, self.Some, self.encode, self.decode = cfg, Some, encode_args, decode_args
+        registry, _ = plugins.load(["torch"])
+        self.device = device.open_device(registry, spec)
+        for name, w in start.items():
+            self.device.request("params", self.CALLER, [{"name": name, "shape": list(w.shape),
+                                                         "init": {"values": w.tobytes()}}])
+        self.device.request("optimizer", self.CALLER, {"name": "adamw", "params": list(start), "kind": None,
+                                                       **ADAMW})
+        self.program, self.loss_reg = loss_program(cfg)
+        self.run_type = self.device.types["moxzi_device_run"]
+
+    def arg(self, seq: np.ndarray, lr: float) -> bytes:
+        """What the actor sends for one training step."""
+        return self.encode(self.run_type.args, [{
+            "inputs": [{"data": seq.astype(np.uint8).tobytes(), "elem": {"u8": None}, "shape": list(seq.shape)}],
+            "program": self.program,
+            "train": self.Some({"loss": self.loss_reg, "optimizer": "adamw", "clip": self.Some(1.0),
+                                "lr": self.Some(lr), "also": None}),
+            "scalars": [self.loss_reg], "tensors": []}])
+
+    def step(self, arg: bytes) -> float:
+        outcome = self.device.call("moxzi_device_run", self.CALLER, arg)
+        if outcome.reply is None:
+            raise RuntimeError(outcome.reject_message)
+        return self.decode(outcome.reply, self.run_type.rets)[0]["scalars"][0]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=20, help="steps per round and path")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args()
+    os.environ["MOXZI_TORCH_THREADS"] = str(args.threads)
+    import torch
+    torch.set_num_threads(args.threads)
+
+    cfg = Config()
+    start = weights(cfg)
+    data = batches(cfg, args.steps * args.rounds + 3)
+    eager, dev = EagerGPT(cfg, start), DeviceGPT(cfg, start)
+    nparams = sum(w.size for w in start.values())
+    lr = ADAMW["lr"]
+
+    # Warm up both (the device checks and caches the program on its first step) and compare losses.
+    first = [(eager.step(torch.from_numpy(s.astype(np.int64)), lr), dev.step(dev.arg(s, lr))) for s in data[:3]]
+    times = {"eager PyTorch": [], "device (Candid in/out)": []}
+    at = 3
+    for _ in range(args.rounds):
+        chunk = data[at:at + args.steps]
+        at += args.steps
+        seqs = [torch.from_numpy(s.astype(np.int64)) for s in chunk]
+        for s in seqs:
+            t0 = time.perf_counter()
+            eager.step(s, lr)
+            times["eager PyTorch"].append(time.perf_counter() - t0)
+        encoded = [dev.arg(s, lr) for s in chunk]
+        for a in encoded:
+            t0 = time.perf_counter()
+            dev.step(a)
+            times["device (Candid in/out)"].append(time.perf_counter() - t0)
+
+    print(f"nanoGPT Shakespeare laptop config: {cfg.n_layer} layers, {cfg.n_head} heads, {cfg.n_embd} wide, "
+          f"block {cfg.block}, batch {cfg.batch}, {nparams:,} params; torch {torch.__version__}, "
+          f"{args.threads} threads, {args.rounds} x {args.steps} steps each")
+    print(f"first 3 losses  eager {[round(a, 6) for a, _ in first]}  device {[round(b, 6) for _, b in first]}")
+    base = statistics.median(times["eager PyTorch"])
+    print(f"{'path':<26}{'ms/step (median)':>18}{'p10':>8}{'p90':>8}{'ratio':>8}")
+    for name, ts in times.items():
+        q = statistics.quantiles(ts, n=10)
+        med = statistics.median(ts)
+        print(f"{name:<26}{med * 1e3:>18.2f}{q[0] * 1e3:>8.2f}{q[-1] * 1e3:>8.2f}{med / base:>8.3f}")
+
+
+if __name__ == "__main__":
+    main()
