@@ -12,6 +12,7 @@ import os
 import secrets
 import shutil
 import subprocess
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,7 @@ COMPILER_DIR = Path(__file__).parent / "compiler"
 SETUP_COMMAND = f"npm ci --prefix {COMPILER_DIR}"
 
 _COMPILE_JS = COMPILER_DIR / "compile.js"
+_STABLE_COMPATIBLE_JS = COMPILER_DIR / "stable_compatible.js"
 _MOTOKO_DIR = COMPILER_DIR / "node_modules" / "motoko"
 _MOC_JS = _MOTOKO_DIR / "versions" / "latest" / "moc.min.js"
 _CORE_LIBRARY = _MOTOKO_DIR / "packages" / "latest" / "core.json"
@@ -172,3 +174,20 @@ def _crash_summary(stderr: str) -> str:
     # node prints the offending source line first, and the compiler is one minified line of 2.8 MB.
     lines = [line for line in stderr.splitlines() if line.strip() and len(line) < 500]
     return "\n".join(lines[-10:])
+
+
+def stable_incompatibilities(before: str, after: str) -> list[str]:
+    """Why an actor with stable signature `before` cannot be upgraded to code with `after` (the
+    `motoko:stable-types` sections of the two modules), by the compiler's own rule; [] if it can."""
+    if before == after:
+        return []
+    node = _require_compiler()
+    with tempfile.TemporaryDirectory() as scratch:
+        old, new = Path(scratch, "before.most"), Path(scratch, "after.most")
+        old.write_text(before)
+        new.write_text(after)
+        run = subprocess.run([node, _STABLE_COMPATIBLE_JS, old, new], capture_output=True, text=True)
+    if run.returncode != 0:
+        raise BuildError(f"the Motoko compiler failed checking stable compatibility:\n"
+                         f"{_crash_summary(run.stderr)}")
+    return json.loads(run.stdout)

@@ -139,7 +139,7 @@ async def test_principal_is_stable_and_derived_from_the_name(pair):
 async def test_timers_fire(pair):
     await update(pair, "a", "tickOnce", [NAT], [0], rets=[])
     await eventually(lambda: _equals(query(pair, "a", "getTicks"), [1]))
-    await update(pair, "b", "tickEvery", [NAT], [0], rets=[])
+    await update(pair, "b", "tickEvery", [NAT], [20], rets=[])
     await eventually(lambda: _at_least(query(pair, "b", "getTicks"), 3))
     await update(pair, "b", "stopTicking", rets=[])
 

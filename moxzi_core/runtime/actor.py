@@ -162,8 +162,10 @@ class Actor:
                 return
             try:
                 self._dispatch(message)
-            except Exception:  # a bug here must not kill the actor's thread
+            except Exception as error:  # a bug here must not kill the actor's thread, nor hang a caller
                 log.exception("actor %s: internal error handling %r", self.name, type(message).__name__)
+                if isinstance(message, Call):
+                    message.answer(Outcome.reject(SYS_FATAL, f"moxzid internal error in {self.name}: {error}"))
 
     def _timer_wait(self) -> float | None:
         if self.instance.timer == 0 or self._stopping:

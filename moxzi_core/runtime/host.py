@@ -16,6 +16,7 @@ from typing import Awaitable, Callable
 import wasmtime
 
 from .. import errors
+from ..build import BuildError, stable_incompatibilities
 from ..candid import Principal, Service, parse_did, service_from_wasm
 from .actor import (ANONYMOUS, DESTINATION_INVALID, MANAGEMENT, SYS_TRANSIENT, Actor, Call, Outcome,
                     Response, Upgrade)
@@ -62,6 +63,7 @@ class Host:
         self._actors: dict[str, Actor] = {}
         self._by_principal: dict[bytes, Actor] = {}
         self._interfaces: dict[str, Service] = {}
+        self._upgrading: dict[str, asyncio.Lock] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
 
     # --- life cycle --------------------------------------------------------------------------
@@ -132,18 +134,20 @@ class Host:
     async def upgrade(self, name: str, wasm: bytes) -> None:
         """Replace actor ``name``'s code keeping its state, or raise UpgradeRefused and change nothing."""
         actor = self._actor(name)
-        try:
-            prepared, module = await asyncio.to_thread(self._compile, wasm, name)
-            interface = _interface(prepared, None, name)
-        except (UnsupportedModule, ValueError) as error:
-            raise errors.UpgradeRefused(str(error)) from None
-        done = self._loop.create_future()
-        actor.post(Upgrade(prepared, module, self._resolver(done)))
-        refusal = await done
-        if refusal is not None:
-            log.warning("upgrade of %s refused: %s", name, refusal)
-            raise errors.UpgradeRefused(f"upgrade of {name} refused: {refusal}")
-        self._interfaces[name] = interface
+        async with self._upgrading.setdefault(name, asyncio.Lock()):
+            try:
+                prepared, module = await asyncio.to_thread(self._compile, wasm, name)
+                interface = _interface(prepared, None, name)
+            except (UnsupportedModule, ValueError) as error:
+                raise errors.UpgradeRefused(str(error)) from None
+            await asyncio.to_thread(_check_stable_variables, actor.prepared, prepared, name)
+            done = self._loop.create_future()
+            actor.post(Upgrade(prepared, module, self._resolver(done)))
+            refusal = await done
+            if refusal is not None:
+                log.warning("upgrade of %s refused: %s", name, refusal)
+                raise errors.UpgradeRefused(f"upgrade of {name} refused: {refusal}")
+            self._interfaces[name] = interface
         log.info("upgraded %s (%d bytes, %s persistence)", name, len(wasm), prepared.persistence)
 
     def _resolver(self, future: asyncio.Future) -> Callable:
@@ -184,6 +188,30 @@ class Host:
             answer(outcome)
 
         self._loop.create_task(run())
+
+
+STABLE_TYPES = "icp:private motoko:stable-types"
+
+
+def _check_stable_variables(old: PreparedModule, new: PreparedModule, name: str) -> None:
+    """Refuse an upgrade whose stable variables cannot take over the old ones, by the Motoko compiler's
+    rule. Enhanced persistence also has the runtime's own check; classic persistence has none and would
+    silently reset incompatible variables, so there the check is required."""
+    before = old.custom_sections.get(STABLE_TYPES)
+    after = new.custom_sections.get(STABLE_TYPES)
+    if before is None or after is None:
+        return  # not Motoko, or built without the signature: the runtime decides
+    try:
+        problems = stable_incompatibilities(before.decode(), after.decode())
+    except BuildError as error:
+        if new.memory64:
+            log.warning("upgrade of %s: stable variables not checked (%s); the runtime will", name, error)
+            return
+        raise errors.UpgradeRefused(f"upgrade of {name} refused: cannot check its stable variables: "
+                                    f"{error}") from None
+    if problems:
+        raise errors.UpgradeRefused(f"upgrade of {name} refused: the new code is incompatible with the "
+                                    f"actor's stable variables:\n" + "\n".join(problems))
 
 
 def _interface(prepared: PreparedModule, did: str | None, name: str) -> Service:

@@ -85,7 +85,7 @@ class Instance:
     def read(self, start: int, size: int) -> bytes:
         if start < 0 or size < 0 or start + size > self.memory.size:
             raise ActorTrap(f"reading bytes {start}..{start + size} beyond memory of {self.memory.size}")
-        return self.memory.read(start, size)
+        return bytes(self.memory.read(start, size))
 
     def write(self, start: int, data: bytes) -> None:
         if start < 0 or start + len(data) > self.memory.size:

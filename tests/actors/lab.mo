@@ -37,8 +37,8 @@ persistent actor Self {
 
   transient var recurring : ?Timer.TimerId = null;
 
-  public func tickEvery(seconds : Nat) : async () {
-    recurring := ?Timer.recurringTimer<system>(#seconds seconds, func() : async () { ticks += 1 });
+  public func tickEvery(milliseconds : Nat) : async () {
+    recurring := ?Timer.recurringTimer<system>(#nanoseconds(milliseconds * 1_000_000), func() : async () { ticks += 1 });
   };
 
   public func stopTicking() : async () {
