@@ -9,7 +9,7 @@ from moxzi_core.candid import (BLOB, BOOL, EMPTY, FLOAT32, FLOAT64, INT, INT8, I
                                NAT64, NULL, PRINCIPAL, RESERVED, TEXT, CandidError, FuncRef, FuncType, Named,
                                Opt, Principal, Record, Service, Some, Tuple, Variant, Vec, decode_args,
                                encode_args, idl_hash)
-from moxzi_core.candid.wire import leb128
+from moxzi_core.candid.wire import leb128, sleb128
 
 
 def didl(text: str) -> bytes:
@@ -224,6 +224,14 @@ def test_deep_nesting_is_refused():
     data = encode_args([t], [value])
     with pytest.raises(CandidError, match="nested deeper"):
         decode_args(data, [t])
+
+
+def test_a_deeply_nested_type_table_is_refused():
+    n = 5000
+    entries = "".join(f"6e{sleb128(i + 1).hex()}" for i in range(n - 1)) + "6e7d"  # opt opt ... opt nat
+    data = message(leb128(n).hex() + entries + "0100" + "01" * n + "00")
+    with pytest.raises(CandidError, match="nested"):
+        decode_args(data, [Opt(NAT)])
 
 
 def test_a_huge_vector_of_nothing_fails_fast():

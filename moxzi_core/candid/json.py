@@ -15,16 +15,18 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import json
 import math
+import sys
 from collections.abc import Sequence
 from typing import Any
 
 from .decode import DEFAULT_BUDGET, decode_args
 from .encode import encode_args
 from .errors import CandidError
-from .types import (NAT8, CandidType, FuncType, Opt, Primitive, Record, Service, Variant, Vec, accepts_null,
-                    resolve)
+from .types import (NAT8, CandidType, Field, FuncType, Opt, Primitive, Record, Service, Variant, Vec,
+                    accepts_null, resolve)
 from .values import FuncRef, Principal, Some
 
 _FLOAT_NAMES = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
@@ -95,7 +97,7 @@ def from_json(t: CandidType, value: Any) -> Any:
         if not isinstance(value, dict) or len(value) != 1:
             raise CandidError(f"expected {t} as a one-key object {{\"tag\": value}}, got {_show(value)}")
         (tag, payload), = value.items()
-        field = t.by_key.get(int(tag) if tag.isdigit() else tag)
+        field = _json_keys(t).get(tag)
         if field is None:
             raise CandidError(f"{tag!r} is not a tag of {t}")
         return {field.key: _within(field.type, payload, f".{tag}")}
@@ -108,6 +110,12 @@ def from_json(t: CandidType, value: Any) -> Any:
     if isinstance(t, Service):
         return _principal(value)
     raise CandidError(f"not a Candid type: {t!r}")
+
+
+@functools.lru_cache(maxsize=1024)
+def _json_keys(t: Record | Variant) -> dict[str, Field]:
+    """Fields by their JSON object key: the name, or the decimal id of an unnamed field."""
+    return {str(f.key): f for f in t.fields}
 
 
 def _within(t: CandidType, value: Any, segment: str) -> Any:
@@ -129,7 +137,9 @@ def _primitive_from_json(t: Primitive, value: Any) -> Any:
     if name in _INTEGER_TYPES and integer:
         return value
     if name in ("float32", "float64"):
-        if integer or isinstance(value, float):
+        if isinstance(value, float):
+            return value
+        if integer and abs(value) <= sys.float_info.max:
             return float(value)
         if isinstance(value, str) and value in _FLOAT_NAMES:
             return _FLOAT_NAMES[value]
@@ -149,7 +159,7 @@ def _record_from_json(t: Record, value: Any) -> Any:
         return tuple(_within(f.type, item, f".{f.id}") for f, item in zip(t.fields, value))
     if not isinstance(value, dict):
         raise CandidError(f"expected {t} as an object, got {_show(value)}")
-    names = {str(f.key): f for f in t.fields}
+    names = _json_keys(t)
     unknown = [key for key in value if key not in names]
     if unknown:
         raise CandidError(f"{t} has no field {unknown[0]!r}")
