@@ -1,0 +1,120 @@
+"""What a state store must provide, and the store that keeps everything in memory.
+
+moxzid keeps everything it must not lose (modules, actor snapshots, inboxes, pending calls) as keys and
+values in one store; the layout is the core's business (`runtime/journal.py`). A store plugin provides
+only atomic batches of writes, reads, prefix scans, and a flush that makes committed batches survive
+a power loss. Batches committed (without a flush) must survive the process being killed.
+"""
+
+from __future__ import annotations
+
+import threading
+from abc import ABC, abstractmethod
+from bisect import bisect_left
+from dataclasses import dataclass, field
+from typing import Iterator
+
+
+class StoreError(Exception):
+    """The store cannot be used: incompatible, corrupt, full, or in use by another moxzid. The message
+    says which, and what to do; nothing in the store was changed."""
+
+
+@dataclass
+class Batch:
+    """Writes that take effect together or not at all. ``None`` as a value deletes the key."""
+
+    writes: dict[bytes, bytes | None] = field(default_factory=dict)
+    cleared_prefixes: list[bytes] = field(default_factory=list)  # applied before ``writes``
+
+    def put(self, key: bytes, value: bytes) -> None:
+        self.writes[key] = value
+
+    def delete(self, key: bytes) -> None:
+        self.writes[key] = None
+
+    def clear_prefix(self, prefix: bytes) -> None:
+        """Delete every key that starts with ``prefix`` (before this batch's own writes)."""
+        self.cleared_prefixes.append(prefix)
+        for key in [k for k in self.writes if k.startswith(prefix)]:
+            del self.writes[key]
+
+
+class Store(ABC):
+    """A transactional key-value store. Its methods may be called from any thread."""
+
+    @abstractmethod
+    def get(self, key: bytes) -> bytes | None:
+        """The committed value of ``key``, or None."""
+
+    @abstractmethod
+    def scan(self, prefix: bytes) -> Iterator[tuple[bytes, bytes]]:
+        """Every committed (key, value) whose key starts with ``prefix``, in key order."""
+
+    @abstractmethod
+    def commit(self, batch: Batch) -> None:
+        """Apply ``batch`` atomically. Raises StoreError (nothing applied) if it cannot."""
+
+    @abstractmethod
+    def flush(self) -> None:
+        """Make every committed batch durable on disk (fsync)."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release the store; no call may follow."""
+
+    @property
+    @abstractmethod
+    def description(self) -> str:
+        """Where the data lives, for the start-up log."""
+
+
+class MemoryStore(Store):
+    """Keeps everything in a sorted in-memory table: gone at exit. For runs without ``-s``, and tests."""
+
+    def __init__(self):
+        self._keys: list[bytes] = []
+        self._values: dict[bytes, bytes] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: bytes) -> bytes | None:
+        return self._values.get(key)
+
+    def scan(self, prefix: bytes) -> Iterator[tuple[bytes, bytes]]:
+        with self._lock:
+            start = bisect_left(self._keys, prefix)
+            found = []
+            for key in self._keys[start:]:
+                if not key.startswith(prefix):
+                    break
+                found.append((key, self._values[key]))
+        return iter(found)
+
+    def commit(self, batch: Batch) -> None:
+        with self._lock:
+            for prefix in batch.cleared_prefixes:
+                start = bisect_left(self._keys, prefix)
+                end = start
+                while end < len(self._keys) and self._keys[end].startswith(prefix):
+                    del self._values[self._keys[end]]
+                    end += 1
+                del self._keys[start:end]
+            for key, value in batch.writes.items():
+                if value is None:
+                    if self._values.pop(key, None) is not None:
+                        del self._keys[bisect_left(self._keys, key)]
+                else:
+                    if key not in self._values:
+                        self._keys.insert(bisect_left(self._keys, key), key)
+                    self._values[key] = bytes(value)
+
+    def flush(self) -> None:
+        pass  # nothing outlives the process anyway
+
+    def close(self) -> None:
+        self._keys.clear()
+        self._values.clear()
+
+    @property
+    def description(self) -> str:
+        return "in memory: state is lost when moxzid exits (use -s DIR to keep it)"
