@@ -39,13 +39,13 @@ def main(argv: list[str] | None = None) -> None:
             print("\n".join(_describe_installed()))
             return
         config = config_module.from_sources(vars(args))
+        if config.manifest is None:
+            raise StartupError("no manifest: give -m FILE, or manifest = \"FILE\" in the --config file")
+        specs = load_manifest(config.manifest)
         registry, loaded = plugins.load(config.plugins)
         refusals = _unsupported(config, registry)
         if refusals:
             raise StartupError("\n".join(refusals))
-        if config.manifest is None:
-            raise StartupError("no manifest: give -m FILE, or manifest = \"FILE\" in the --config file")
-        specs = load_manifest(config.manifest)
     except (ConfigError, plugins.PluginError, ManifestError, StartupError) as exc:
         for line in str(exc).splitlines():
             print(f"moxzid: error: {line}", file=sys.stderr)
@@ -103,6 +103,12 @@ def _unsupported(config: Config, registry: plugins.Registry) -> list[str]:
 
 async def _serve(config: Config, registry: plugins.Registry, specs) -> int:
     """Run the host and the gateways until a stop signal; the exit status."""
+    # A signal during start-up is kept and acted on once everything started, so every stop is clean.
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    # Always so for now: _unsupported refuses -s until a store can be attached to the host.
     log.info("no -s DIR: actor state lives in memory and is lost at exit")
     host = Host(specs, Limits(max_message_bytes=config.max_message_bytes))
     try:
@@ -114,10 +120,6 @@ async def _serve(config: Config, registry: plugins.Registry, specs) -> int:
         info = host.info(name)
         log.info("actor %s: principal %s, %s persistence, %d methods",
                  name, info.principal, info.mode, len(info.interface.methods))
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, stop.set)
     gateways = []
     try:
         for name, factory in registry.gateways.items():

@@ -153,7 +153,7 @@ def test_bad_config_is_a_startup_error(tmp_path):
 
 
 def test_actor_that_cannot_start_is_named(garbage_actor):
-    done = moxzid("-m", str(garbage_actor))
+    done = moxzid("-m", str(garbage_actor), "--plugins", "http")
     assert done.returncode == 1
     assert "cannot start the actors" in done.stderr and "junk" in done.stderr
 
@@ -188,12 +188,12 @@ class Daemon:
 
 @contextlib.contextmanager
 def running_moxzid(*args, cwd: Path):
-    """moxzid started with ``args`` (and ``--listen 127.0.0.1:0``), once its gateway serves; killed
-    at exit if still running."""
+    """moxzid started with ``args`` (and ``--plugins http --listen 127.0.0.1:0``), once its gateway
+    serves; killed at exit if still running."""
     log = cwd / "moxzid.log"
     with log.open("w") as stderr:
-        process = subprocess.Popen([sys.executable, "-m", "moxzi_core.daemon", "--listen", "127.0.0.1:0",
-                                    *args], cwd=cwd, stdout=subprocess.DEVNULL, stderr=stderr)
+        process = subprocess.Popen([sys.executable, "-m", "moxzi_core.daemon", "--plugins", "http",
+                                    "--listen", "127.0.0.1:0", *args], cwd=cwd, stdout=subprocess.DEVNULL, stderr=stderr)
     try:
         deadline = time.monotonic() + 60
         while not (serving := re.search(r"serving on (http://\S+)", log.read_text())):
@@ -239,6 +239,6 @@ def test_listen_address_in_use(tmp_path):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        done = moxzid("-m", "actors.json", "--listen", f"127.0.0.1:{port}", cwd=tmp_path)
+        done = moxzid("-m", "actors.json", "--plugins", "http", "--listen", f"127.0.0.1:{port}", cwd=tmp_path)
     assert done.returncode == 1
     assert "gateway http cannot start" in done.stderr and "Traceback" not in done.stderr

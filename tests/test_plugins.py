@@ -134,7 +134,17 @@ def test_moxzid_plugins_lists_installed_plugins(site):
 
 def test_moxzid_unknown_plugin_is_a_short_error(site, tmp_path):
     site.install("fake", BACKEND_PLUGIN)
+    (tmp_path / "a.wasm").write_bytes(b"\0asm")
+    (tmp_path / "actors.json").write_text('{"actors": [{"name": "a", "wasm": "a.wasm"}]}')
     done = _moxzid(site, "-m", str(tmp_path / "actors.json"), "--plugins", "http,nope")
     assert done.returncode == 2
     assert "moxzid: error: unknown plugin(s): nope; installed:" in done.stderr
     assert "fake" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_moxzid_plugins_names_a_plugin_that_fails_to_import(site):
+    site.install("broken", "raise ImportError('needs libfoo')\n")
+    done = _moxzid(site, "plugins")
+    assert done.returncode == 2
+    assert "moxzid: error: plugin 'broken' failed to import: needs libfoo" in done.stderr
+    assert "Traceback" not in done.stderr
