@@ -243,6 +243,26 @@ def test_a_huge_vector_of_nothing_fails_fast():
     assert time.perf_counter() - start < 0.1
 
 
+def test_a_tree_of_nulls_fails_fast():
+    # entry k is record { 0 : entry k-1; 1 : entry k-1 }: a value of entry 20 is 2^20 nulls in 0 bytes
+    entries = ["6c02007f017f"] + [f"6c0200{k - 1:02x}01{k - 1:02x}" for k in range(1, 21)]
+    data = message(f"{len(entries) + 2:02x}" + "".join(entries) + "6e14" + "6d15" + "0116" + "05" + "01" * 5)
+    start = time.perf_counter()
+    with pytest.raises(CandidError, match="decode budget exceeded"):
+        decode_args(data, [Vec(Opt(Record({})))])
+    assert time.perf_counter() - start < 1
+
+
+def test_the_default_budget_grows_with_the_message():
+    pairs = Vec(Tuple(NAT8, NAT8))
+    many = [(i % 256, 7) for i in range(60_000)]  # 180_000 units: more than DEFAULT_BUDGET alone
+    assert decode_args(encode_args([pairs], [many]), [pairs]) == [many]
+    nulls = Vec(NULL)
+    assert decode_args(encode_args([nulls], [[None] * 50_000]), [nulls]) == [[None] * 50_000]
+    with pytest.raises(CandidError, match="decode budget exceeded"):
+        decode_args(encode_args([nulls], [[None] * 200_000]), [nulls])
+
+
 def test_budget_counts_values():
     data = encode_args([Vec(Opt(NAT))], [[Some(i) for i in range(1000)]])
     assert len(decode_args(data, [Vec(Opt(NAT))], budget=3000)[0]) == 1000

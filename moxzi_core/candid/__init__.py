@@ -32,7 +32,7 @@ JSON (``args_from_json``/``results_to_json``) has its own mapping, described in 
 then keyed by their numeric ids.
 """
 
-from .decode import DEFAULT_BUDGET, decode_args
+from .decode import BUDGET_PER_BYTE, DEFAULT_BUDGET, decode_args
 from .did import parse_did
 from .encode import encode_args
 from .errors import CandidError
@@ -45,7 +45,7 @@ from .wasm import service_from_wasm
 
 __all__ = [
     "CandidError", "Principal", "Some", "FuncRef", "parse_did", "Service", "FuncType", "encode_args",
-    "decode_args", "DEFAULT_BUDGET", "args_from_json", "results_to_json", "service_from_wasm",
+    "decode_args", "DEFAULT_BUDGET", "BUDGET_PER_BYTE", "args_from_json", "results_to_json", "service_from_wasm",
     "CandidType", "Field", "Named", "Opt", "Record", "Tuple", "Variant", "Vec",
     "idl_hash", "BLOB", "BOOL", "EMPTY", "FLOAT32", "FLOAT64", "INT", "INT8", "INT16", "INT32", "INT64",
     "NAT", "NAT8", "NAT16", "NAT32", "NAT64", "NULL", "PRINCIPAL", "RESERVED", "TEXT",

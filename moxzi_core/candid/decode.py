@@ -24,24 +24,29 @@ from .types import (EMPTY, INT, NAT, NAT8, NULL, RESERVED, CandidType, FuncType,
 from .values import MAX_PRINCIPAL_BYTES, FuncRef, Principal, Some
 from .wire import FIXED_FORMATS, MAGIC, Reader
 
-DEFAULT_BUDGET = 2_000_000
+# The default budget is DEFAULT_BUDGET plus BUDGET_PER_BYTE per byte of the message: room for any
+# message whose values take bytes, so only messages of many byte-less values (nulls, empty records)
+# use up the constant, and a 13-byte `vec null` of length 10^9 fails at once.
+DEFAULT_BUDGET = 100_000
+BUDGET_PER_BYTE = 2
 MAX_DEPTH = 256
 
 ValueReader = Callable[[int], Any]  # reads one value; the argument is the nesting depth
 
 
 def decode_args(data: bytes, types: Sequence[CandidType] | None = None, *,
-                budget: int = DEFAULT_BUDGET) -> list[Any]:
+                budget: int | None = None) -> list[Any]:
     """The arguments in ``data``, one Python value per type in ``types``.
 
     Without ``types`` each argument is read as the type the message declares, so record fields and
     variant tags are keyed by their numeric ids (use this for debugging only).
 
-    ``budget`` bounds the work: one unit per value decoded or skipped and per type-table item; a vector
-    whose length alone exceeds what is left fails before it is read. Any malformed, mistyped or
-    over-budget input raises ``CandidError`` with the byte offset and the argument/field path.
+    ``budget`` bounds the work: one unit per value decoded or skipped and per type-table item, by
+    default ``DEFAULT_BUDGET + BUDGET_PER_BYTE * len(data)``; a vector whose length alone exceeds what
+    is left fails before it is read. Any malformed, mistyped or over-budget input raises
+    ``CandidError`` with the byte offset and the argument/field path.
     """
-    reader = Reader(data, budget)
+    reader = Reader(data, DEFAULT_BUDGET + BUDGET_PER_BYTE * len(data) if budget is None else budget)
     try:
         return _decode(reader, types)
     except RecursionError:

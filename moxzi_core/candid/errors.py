@@ -22,6 +22,7 @@ class CandidError(ValueError):
         return self
 
     def __str__(self) -> str:
-        where = f"{''.join(self.path)}: " if self.path else ""
+        path = self.path if len(self.path) <= 12 else [*self.path[:6], "...", *self.path[-5:]]
+        where = f"{''.join(path)}: " if path else ""
         at = f" (at byte {self.offset})" if self.offset is not None else ""
         return f"{where}{self.reason}{at}"

@@ -22,7 +22,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from .decode import DEFAULT_BUDGET, decode_args
+from .decode import decode_args
 from .encode import encode_args
 from .errors import CandidError
 from .types import (NAT8, CandidType, Field, FuncType, Opt, Primitive, Record, Service, Variant, Vec,
@@ -50,8 +50,9 @@ def args_from_json(types: Sequence[CandidType], value: Any) -> bytes:
     return encode_args(types, values)
 
 
-def results_to_json(types: Sequence[CandidType], data: bytes, *, budget: int = DEFAULT_BUDGET) -> list:
-    """Decodes a Candid message against ``types`` into a JSON-ready list, one element per type."""
+def results_to_json(types: Sequence[CandidType], data: bytes, *, budget: int | None = None) -> list:
+    """Decodes a Candid message against ``types`` (with ``decode_args``'s ``budget``) into a JSON-ready
+    list, one element per type."""
     return [to_json(t, v) for t, v in zip(types, decode_args(data, types, budget=budget))]
 
 
