@@ -6,7 +6,8 @@ Python value model (what ``decode_args`` returns and ``encode_args`` accepts):
 ============================== ==============================================================
 Candid                         Python
 ============================== ==============================================================
-nat, int, nat8..64, int8..64   ``int`` (range-checked when encoding; ``bool`` is refused)
+nat, int, nat8..64, int8..64   ``int`` (range-checked when encoding; ``bool`` is refused;
+                               ``nat``/``int`` up to 7168 bits on the wire)
 float32, float64               ``float`` (``int`` accepted when encoding)
 bool                           ``bool``
 text                           ``str``
@@ -16,7 +17,7 @@ blob (``vec nat8``)            ``bytes`` (``bytearray`` accepted when encoding)
 vec t                          ``list`` (``tuple`` accepted when encoding)
 record with named fields       ``dict`` keyed by field name (by numeric id for unnamed fields)
 record { t0; t1; ... }         ``tuple`` (fields numbered 0, 1, ... without names)
-variant                        a one-key ``dict``: ``{tag: value}``, ``{"none": None}`` for null
+variant                        a one-key ``dict``: ``{tag: value}``; ``{tag: None}`` for a null tag
 opt t                          ``None`` when absent, ``Some(value)`` when present, so
                                ``opt opt null`` has three distinct values: None, Some(None),
                                Some(Some(None))
@@ -44,9 +45,9 @@ from .values import FuncRef, Principal, Some
 from .wasm import service_from_wasm
 
 __all__ = [
-    "CandidError", "Principal", "Some", "FuncRef", "parse_did", "Service", "FuncType", "encode_args",
-    "decode_args", "DEFAULT_BUDGET", "BUDGET_PER_BYTE", "args_from_json", "results_to_json", "service_from_wasm",
-    "CandidType", "Field", "Named", "Opt", "Record", "Tuple", "Variant", "Vec",
-    "idl_hash", "BLOB", "BOOL", "EMPTY", "FLOAT32", "FLOAT64", "INT", "INT8", "INT16", "INT32", "INT64",
+    "CandidError", "Principal", "Some", "FuncRef", "parse_did", "Service", "FuncType", "service_from_wasm",
+    "encode_args", "decode_args", "DEFAULT_BUDGET", "BUDGET_PER_BYTE", "args_from_json", "results_to_json",
+    "CandidType", "Field", "Named", "Opt", "Record", "Tuple", "Variant", "Vec", "idl_hash",
+    "BLOB", "BOOL", "EMPTY", "FLOAT32", "FLOAT64", "INT", "INT8", "INT16", "INT32", "INT64",
     "NAT", "NAT8", "NAT16", "NAT32", "NAT64", "NULL", "PRINCIPAL", "RESERVED", "TEXT",
 ]
