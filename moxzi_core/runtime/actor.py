@@ -2,8 +2,10 @@
 
 Each actor processes one message at a time on its own thread, so a long message holds up only its own
 actor. Messages arrive on a queue: calls (from HTTP or other actors), responses to the actor's own
-calls, upgrades, and the actor's global timer when it comes due. What a message produces (a response,
-outgoing calls, a new timer) takes effect only if it did not trap.
+calls, upgrades, queries, and the actor's global timer when it comes due. What a message produces (a
+response, outgoing calls, a new timer) takes effect only if it did not trap; it leaves the actor as
+data (answers to origins, calls to callees, a snapshot delta) handed to the host's `settle`, which
+writes it durably and delivers it.
 """
 
 from __future__ import annotations
@@ -13,13 +15,15 @@ import queue
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-import wasmtime
-
-from .instance import EMPTY_ARGS, Instance, Limits
+from .instance import EMPTY_ARGS, Instance
+from .journal import Delta
+from .memory import PAGE
 from .system_api import Execution, OutgoingCall
-from .wasm_rewrite import PreparedModule
+
+if TYPE_CHECKING:
+    from .host import Host
 
 # Reject codes, as on the IC.
 SYS_FATAL, SYS_TRANSIENT, DESTINATION_INVALID, CANISTER_REJECT, CANISTER_ERROR = 1, 2, 3, 4, 5
@@ -42,16 +46,19 @@ class Outcome:
         return cls(None, code, message)
 
 
+# Who waits for a call's answer: ["ingress", request id] (outside: HTTP), ["actor", name, callback id],
+# or ["system"] (the actor's own timer: nobody).
+Origin = list
+
+
 @dataclass
 class Call:
-    """An incoming call. ``answer`` is called once, from the actor's thread, with the outcome."""
+    """An incoming update call (recorded in the actor's inbox before it runs)."""
 
     method: str
     arg: bytes
     caller: bytes
-    answer: Callable[[Outcome], None]
-    ingress: bool = False  # from outside (HTTP): canister_inspect_message applies
-    query: bool = False  # asked for as a query: runs only a query method
+    origin: Origin
 
 
 @dataclass
@@ -64,9 +71,40 @@ class Response:
 
 @dataclass
 class Upgrade:
-    prepared: PreparedModule
-    module: wasmtime.Module
-    done: Callable[[str | None], None]  # None, or why the upgrade was refused
+    module: bytes  # sha256 of the new wasm, kept in the store
+    origin: Origin
+
+
+@dataclass
+class Query:
+    """A query from outside: never recorded, answered through ``answer`` (from the actor's thread)."""
+
+    method: str
+    arg: bytes
+    caller: bytes
+    answer: Callable[[Outcome], None]
+
+
+def to_record(message) -> list:
+    """A message as plain data for the journal."""
+    if isinstance(message, Call):
+        return ["call", message.method, message.arg, message.caller, message.origin]
+    if isinstance(message, Response):
+        o = message.outcome
+        return ["response", message.callback, o.reply, o.reject_code, o.reject_message]
+    return ["upgrade", message.module, message.origin]
+
+
+def from_record(record: list):
+    kind, *fields = record
+    if kind == "call":
+        return Call(*fields)
+    if kind == "response":
+        callback, reply, code, text = fields
+        return Response(callback, Outcome(reply, code, text))
+    if kind == "upgrade":
+        return Upgrade(*fields)
+    raise ValueError(f"unknown message kind {kind!r}")
 
 
 @dataclass
@@ -74,10 +112,21 @@ class _Context:
     """A call being answered: by this actor's method and whatever callbacks it leads to."""
 
     caller: bytes
-    answer: Callable[[Outcome], None] | None  # None for system tasks: nobody waits
+    origin: Origin
     outstanding: int = 0
     responded: bool = False
     last_trap: str | None = None
+
+
+@dataclass
+class _Step:
+    """What handling one message produced, for the host to settle."""
+
+    answers: list[tuple[Origin, Outcome]] = field(default_factory=list)
+    calls: list[tuple[int, OutgoingCall]] = field(default_factory=list)
+    memory_pages: set[int] = field(default_factory=set)
+    stable_pages: set[int] = field(default_factory=set)
+    full: bool = False
 
 
 _STOP = object()
@@ -86,36 +135,37 @@ _STOP = object()
 class Actor:
     """A hosted actor. ``post`` is thread-safe; everything else runs on the actor's own thread."""
 
-    def __init__(self, name: str, principal: bytes, engine: wasmtime.Engine, prepared: PreparedModule,
-                 module: wasmtime.Module, limits: Limits, send: Callable[["Actor", OutgoingCall, int], None]):
+    def __init__(self, name: str, principal: bytes, host: Host, instance: Instance, module: bytes):
         self.name = name
         self.principal = principal
-        self.prepared = prepared
-        self._engine = engine
-        self._limits = limits
-        self._send = send
+        self.instance = instance
+        self.module = module  # sha256 of the running wasm
+        self._host = host
+        self._limits = host.limits
         self._queue: queue.Queue = queue.Queue()
         self._contexts: dict[int, _Context] = {}
         self._callbacks: dict[int, tuple[int, OutgoingCall]] = {}
         self._ids = 0
-        self._deferred: list = []  # calls and upgrades waiting for outstanding callbacks to finish
+        self._deferred: list[tuple[int, object]] = []  # waiting for outstanding callbacks (an upgrade)
         self._thread: threading.Thread | None = None
-        self.instance = self._instantiate(prepared, module)
+        self._step = _Step()
+
+    @property
+    def prepared(self):
+        return self.instance.prepared
 
     # --- life cycle --------------------------------------------------------------------------
-    def _instantiate(self, prepared: PreparedModule, module: wasmtime.Module, stable=None) -> Instance:
-        return Instance(self._engine, module, prepared, self.principal, self._limits,
-                        lambda text: log.info("[%s] %s", self.name, text), stable)
-
-    def install(self) -> None:
-        """Run the start function and canister_init; raises RuntimeError if either traps."""
+    def install(self) -> Delta:
+        """Run the start function and canister_init; raises RuntimeError if either traps. Returns the
+        whole state, for the first snapshot."""
         trap = self.instance.run_start()
         if trap is None:
-            trap = self._run_system(self.instance, "canister_init")
+            trap = self._run_init(self.instance, "canister_init")
         if trap is not None:
             raise RuntimeError(f"actor {self.name}: installation trapped: {trap}")
+        return self._delta(_Step(full=True))
 
-    def _run_system(self, instance: Instance, export: str) -> str | None:
+    def _run_init(self, instance: Instance, export: str) -> str | None:
         """Run init / post_upgrade in its own transaction, keeping it unless it traps."""
         if not instance.has_export(export):
             return None
@@ -128,17 +178,46 @@ class Actor:
             instance.rollback()
         return trap
 
+    def restore(self, state: dict) -> None:
+        """Take back the call contexts and callbacks of a saved state (the instance restores itself)."""
+        self._ids = state["ids"]
+        self._contexts = {cid: _Context(*fields) for cid, fields in state["contexts"].items()}
+        self._callbacks = {cb: (cid, OutgoingCall(callee, method, tuple(reply), tuple(reject),
+                                                  tuple(cleanup) if cleanup else None))
+                           for cb, (cid, callee, method, reply, reject, cleanup) in state["callbacks"].items()}
+
+    def _state(self) -> dict:
+        return {
+            **self.instance.state(),
+            "module": self.module,
+            "ids": self._ids,
+            "contexts": {cid: [c.caller, c.origin, c.outstanding, c.responded, c.last_trap]
+                         for cid, c in self._contexts.items()},
+            "callbacks": {cb: [cid, call.callee, call.method, list(call.reply), list(call.reject),
+                               list(call.cleanup) if call.cleanup else None]
+                          for cb, (cid, call) in self._callbacks.items()},
+        }
+
+    def _delta(self, step: _Step) -> Delta:
+        memory, stable = self.instance.memory, self.instance.stable
+        if step.full:
+            return Delta(self._state(), _pages(memory.image()), _pages(stable.image()), full=True)
+        return Delta(self._state(),
+                     dict(zip(sorted(step.memory_pages), memory.pages(sorted(step.memory_pages)))),
+                     {n: stable.page(n) for n in sorted(step.stable_pages)})
+
     def start(self) -> None:
         self._thread = threading.Thread(target=self._loop, name=f"actor-{self.name}", daemon=True)
         self._thread.start()
 
     def stop(self) -> None:
-        self._queue.put(_STOP)
+        self._queue.put((None, _STOP))
         if self._thread:
             self._thread.join()
 
-    def post(self, message) -> None:
-        self._queue.put(message)
+    def post(self, seq: int | None, message) -> None:
+        """Queue a message: ``seq`` is its place in the actor's inbox (None for queries)."""
+        self._queue.put((seq, message))
 
     def method_kind(self, method: str) -> str | None:
         """'update', 'query', or None when the actor exports no such method."""
@@ -152,79 +231,95 @@ class Actor:
         while True:
             wait = self._timer_wait()
             if wait == 0:
-                message = None  # the timer is due: it goes before queued messages, never starved
+                seq, message = None, None  # the timer is due: it goes before queued messages
             else:
                 try:
-                    message = self._queue.get(timeout=wait)
+                    seq, message = self._queue.get(timeout=wait)
                 except queue.Empty:
                     continue
             if message is _STOP:
                 return
             try:
-                self._dispatch(message)
+                self._dispatch(seq, message)
             except Exception as error:  # a bug here must not kill the actor's thread, nor hang a caller
                 log.exception("actor %s: internal error handling %r", self.name, type(message).__name__)
-                if isinstance(message, Call):
-                    message.answer(Outcome.reject(SYS_FATAL, f"moxzid internal error in {self.name}: {error}"))
+                self._fail(seq, message, error)
+
+    def _fail(self, seq: int | None, message, error: Exception) -> None:
+        outcome = Outcome.reject(SYS_FATAL, f"moxzid internal error in {self.name}: {error}")
+        if isinstance(message, Query):
+            message.answer(outcome)
+        elif isinstance(message, (Call, Upgrade)):
+            self._host.settle(self, seq, [(message.origin, outcome)], [], None)
 
     def _timer_wait(self) -> float | None:
-        if self.instance.timer == 0 or self._stopping:
+        if self.instance.timer == 0 or self._deferred:
             return None
         return max(0.0, (self.instance.timer - time.time_ns()) / 1e9)
 
-    @property
-    def _stopping(self) -> bool:
-        """An upgrade waits for outstanding callbacks; meanwhile only responses run."""
-        return any(isinstance(m, Upgrade) for m in self._deferred)
-
-    def _dispatch(self, message) -> None:
-        if isinstance(message, Response):
-            self._on_response(message)
-        elif self._stopping:
-            self._deferred.append(message)
-        elif message is None:
+    def _dispatch(self, seq: int | None, message) -> None:
+        if isinstance(message, Query):
+            message.answer(self._run_query(message.method, message.arg, message.caller))
+            return
+        if self._deferred and not isinstance(message, Response):
+            self._deferred.append((seq, message))  # an upgrade is waiting: only responses run
+            return
+        self._step = _Step()
+        if message is None:
             self._on_timer()
         elif isinstance(message, Call):
             self._on_call(message)
+        elif isinstance(message, Response):
+            self._on_response(message)
         elif isinstance(message, Upgrade):
-            self._deferred.append(message)
-        if self._stopping and not self._callbacks:
-            self._drain_deferred()
+            if self._callbacks:
+                self._deferred.append((seq, message))
+                return
+            self._on_upgrade(message)
+        self._settle(seq)
+        if self._deferred and not self._callbacks:
+            waiting, self._deferred = self._deferred, []
+            for entry in waiting:
+                self._dispatch(*entry)
 
-    def _drain_deferred(self) -> None:
-        waiting, self._deferred = self._deferred, []
-        upgrade = waiting.pop(next(i for i, m in enumerate(waiting) if isinstance(m, Upgrade)))
-        upgrade.done(self._upgrade(upgrade))
-        for message in waiting:
-            self._dispatch(message)
+    def _settle(self, seq: int | None) -> None:
+        step = self._step
+        changed = seq is not None or step.memory_pages or step.stable_pages or step.full or step.calls
+        self._host.settle(self, seq, step.answers, step.calls, self._delta(step) if changed else None)
 
     # --- calls -------------------------------------------------------------------------------
     def _new_id(self) -> int:
         self._ids += 1
         return self._ids
 
+    def _answer(self, origin: Origin, outcome: Outcome) -> None:
+        self._step.answers.append((origin, outcome))
+
     def _on_call(self, call: Call) -> None:
         kind = self.method_kind(call.method)
-        if kind is None or (call.query and kind != "query"):
-            what = "query method" if call.query else "method"
-            call.answer(Outcome.reject(DESTINATION_INVALID, f"actor {self.name} has no {what} {call.method!r}"))
+        if kind is None:
+            self._answer(call.origin, Outcome.reject(
+                DESTINATION_INVALID, f"actor {self.name} has no method {call.method!r}"))
             return
-        if kind == "query":
-            call.answer(self._run_query(call))
+        if kind == "query":  # a query method called as an update runs as a query: no trace
+            self._answer(call.origin, self._run_query(call.method, call.arg, call.caller))
             return
-        if call.ingress and not self._inspect(call):
-            call.answer(Outcome.reject(CANISTER_REJECT,
-                                       f"actor {self.name} did not accept the message ({call.method})"))
+        if call.origin[0] == "ingress" and not self._inspect(call):
+            self._answer(call.origin, Outcome.reject(
+                CANISTER_REJECT, f"actor {self.name} did not accept the message ({call.method})"))
             return
         context_id = self._new_id()
-        self._contexts[context_id] = _Context(call.caller, call.answer)
+        self._contexts[context_id] = _Context(call.caller, call.origin)
         execution = Execution("U", arg=call.arg, caller=call.caller, may_respond=True)
         self._execute(context_id, execution, export=f"canister_update {call.method}")
+        self._close_if_done(context_id)
 
-    def _run_query(self, call: Call) -> Outcome:
-        execution = Execution("Q", arg=call.arg, caller=call.caller, may_respond=True)
+    def _run_query(self, method: str, arg: bytes, caller: bytes) -> Outcome:
+        if self.method_kind(method) != "query":
+            return Outcome.reject(DESTINATION_INVALID, f"actor {self.name} has no query method {method!r}")
+        execution = Execution("Q", arg=arg, caller=caller, may_respond=True)
         self.instance.begin()
-        trap = self.instance.invoke(execution, f"canister_query {call.method}",
+        trap = self.instance.invoke(execution, f"canister_query {method}",
                                     fuel=self._limits.instructions_per_query)
         self.instance.rollback()  # a query leaves no trace
         if trap is not None:
@@ -246,8 +341,9 @@ class Actor:
         if not self.instance.has_export("canister_global_timer"):
             return
         context_id = self._new_id()
-        self._contexts[context_id] = _Context(MANAGEMENT, None)
+        self._contexts[context_id] = _Context(MANAGEMENT, ["system"])
         self._execute(context_id, Execution("T", caller=MANAGEMENT), export="canister_global_timer")
+        self._close_if_done(context_id)
 
     def _on_response(self, response: Response) -> None:
         entry = self._callbacks.pop(response.callback, None)
@@ -262,16 +358,15 @@ class Actor:
         execution = Execution("Ry" if replied else "Rt", arg=outcome.reply or b"", caller=context.caller,
                               may_respond=not context.responded, reject_code=outcome.reject_code,
                               reject_message=outcome.reject_message)
-        trap = self._execute(context_id, execution, callback=call.reply if replied else call.reject,
-                             close=False)
+        trap = self._execute(context_id, execution, callback=call.reply if replied else call.reject)
         if trap is not None and call.cleanup is not None:
             cleanup = Execution("C", caller=context.caller, reject_code=outcome.reject_code)
-            self._execute(context_id, cleanup, callback=call.cleanup, close=False)
+            self._execute(context_id, cleanup, callback=call.cleanup)
         self._close_if_done(context_id)
 
     def _execute(self, context_id: int, execution: Execution, *, export: str | None = None,
-                 callback: tuple[int, int] | None = None, close: bool = True) -> str | None:
-        """Run one entry point for a call context and apply its effects if it did not trap."""
+                 callback: tuple[int, int] | None = None) -> str | None:
+        """Run one entry point for a call context and keep its effects if it did not trap."""
         instance = self.instance
         instance.begin()
         trap = instance.invoke(execution, export, callback, fuel=self._limits.instructions_per_message)
@@ -279,37 +374,47 @@ class Actor:
         if trap is not None:
             instance.rollback()
             context.last_trap = trap
-        else:
-            instance.commit()
-            if execution.response is not None:
-                context.responded = True
-                if context.answer is not None:
-                    context.answer(_outcome(execution))
-            for call in execution.calls:
-                callback_id = self._new_id()
-                self._callbacks[callback_id] = (context_id, call)
-                context.outstanding += 1
-                self._send(self, call, callback_id)
-        if close:
-            self._close_if_done(context_id)
-        return trap
+            return trap
+        memory_pages, stable_pages = instance.commit()
+        self._step.memory_pages.update(memory_pages)
+        self._step.stable_pages.update(stable_pages)
+        if execution.response is not None:
+            context.responded = True
+            self._answer(context.origin, _outcome(execution))
+        for call in execution.calls:
+            callback_id = self._new_id()
+            self._callbacks[callback_id] = (context_id, call)
+            context.outstanding += 1
+            self._step.calls.append((callback_id, call))
+        return None
 
     def _close_if_done(self, context_id: int) -> None:
         context = self._contexts[context_id]
         if context.outstanding:
             return
         del self._contexts[context_id]
-        if context.responded or context.answer is None:
-            if context.last_trap and context.answer is None:
-                log.warning("actor %s: system task trapped: %s", self.name, context.last_trap)
+        if context.responded:
+            return
+        if context.origin[0] == "system":
+            if context.last_trap:
+                log.warning("actor %s: timer task trapped: %s", self.name, context.last_trap)
             return
         if context.last_trap is not None:
-            context.answer(Outcome.reject(CANISTER_ERROR, f"actor {self.name} trapped: {context.last_trap}"))
+            outcome = Outcome.reject(CANISTER_ERROR, f"actor {self.name} trapped: {context.last_trap}")
         else:
-            context.answer(Outcome.reject(CANISTER_ERROR, f"actor {self.name} did not reply to the call"))
+            outcome = Outcome.reject(CANISTER_ERROR, f"actor {self.name} did not reply to the call")
+        self._answer(context.origin, outcome)
 
     # --- upgrades ----------------------------------------------------------------------------
-    def _upgrade(self, upgrade: Upgrade) -> str | None:
+    def _on_upgrade(self, upgrade: Upgrade) -> None:
+        refusal = self._upgrade(upgrade.module)
+        if refusal is None:
+            self._step.full = True
+            self._answer(upgrade.origin, Outcome(b""))
+        else:
+            self._answer(upgrade.origin, Outcome.reject(CANISTER_REJECT, refusal))
+
+    def _upgrade(self, module: bytes) -> str | None:
         """Replace the code, keeping the state; on any trap keep the old code and state untouched."""
         old = self.instance
         old.begin()
@@ -320,15 +425,15 @@ class Actor:
                 old.rollback()
                 return f"canister_pre_upgrade trapped: {trap}"
         try:
-            new = self._instantiate(upgrade.prepared, upgrade.module, stable=old.stable)
+            new = self._host.instantiate(module, self.name, stable=old.stable)
         except Exception as error:
             old.rollback()
             return str(error)
-        if upgrade.prepared.memory64 != old.prepared.memory64:
+        if new.prepared.memory64 != old.prepared.memory64:
             old.rollback()
-            return (f"the new module uses {upgrade.prepared.persistence} persistence, "
+            return (f"the new module uses {new.prepared.persistence} persistence, "
                     f"the running one {old.prepared.persistence}")
-        if upgrade.prepared.memory64:  # enhanced persistence: the heap itself is kept
+        if new.prepared.memory64:  # enhanced persistence: the heap itself is kept
             new.memory.load(old.memory.read(0, old.memory.size))
         new.now = old.now
         trap = new.run_start()
@@ -341,7 +446,7 @@ class Actor:
             old.rollback()  # also undoes stable-memory writes of pre- and post-upgrade: one undo log
             return f"the new code trapped while taking over the state: {trap}"
         new.commit()
-        self.instance, self.prepared = new, upgrade.prepared
+        self.instance, self.module = new, module
         return None
 
 
@@ -352,3 +457,7 @@ def _outcome(execution: Execution) -> Outcome | None:
     if kind == "reply":
         return Outcome(data)
     return Outcome.reject(CANISTER_REJECT, data.decode("utf-8", "replace"))
+
+
+def _pages(image: bytes) -> dict[int, bytes]:
+    return {n: image[n * PAGE:(n + 1) * PAGE] for n in range(len(image) // PAGE)}

@@ -3,6 +3,11 @@
 Calls between actors travel as messages on the callee's queue; the answer comes back as a message on
 the caller's. Calls to the management canister (``aaaaa-aa``) go to the system methods plugins provide
 (the tensor device's ``moxzi_device_*``), which run on the host's event loop, off every actor's thread.
+
+Every message is recorded in the store before it runs, and everything a completed message did (its
+snapshot delta, the messages it sent, its inbox entry consumed) is written in one batch (`settle`).
+Answers to the outside wait until that batch is flushed to disk. At start-up each actor comes back as
+its last completed message left it, and what its inbox still holds runs again.
 """
 
 from __future__ import annotations
@@ -10,6 +15,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import secrets
+import threading
 from dataclasses import dataclass
 from typing import Awaitable, Callable
 
@@ -18,9 +25,12 @@ import wasmtime
 from .. import errors
 from ..build import BuildError, stable_incompatibilities
 from ..candid import Principal, Service, parse_did, service_from_wasm
-from .actor import (ANONYMOUS, DESTINATION_INVALID, MANAGEMENT, SYS_TRANSIENT, Actor, Call, Outcome,
-                    Response, Upgrade)
-from .instance import Limits, UnsupportedModule, new_engine
+from ..store import Batch, MemoryStore, Store, StoreError
+from .actor import (ANONYMOUS, DESTINATION_INVALID, MANAGEMENT, SYS_TRANSIENT, Actor, Call, Origin,
+                    Outcome, Query, Response, Upgrade, from_record, to_record)
+from .instance import Instance, Limits, UnsupportedModule, new_engine
+from .journal import Delta, Journal
+from .memory import StableMemory
 from .system_api import OutgoingCall
 from .wasm_rewrite import PreparedModule, prepare
 
@@ -54,47 +64,88 @@ def actor_principal(name: str) -> bytes:
 
 class Host:
     def __init__(self, specs: list[ActorSpec], limits: Limits = Limits(),
-                 system_methods: dict[str, SystemMethod] | None = None):
+                 system_methods: dict[str, SystemMethod] | None = None, store: Store | None = None):
         self.limits = limits
         self.system_methods = dict(system_methods or {})
+        self.store = store or MemoryStore()
+        self._journal = Journal(self.store)
         self._specs = specs
         self._engine = new_engine()
-        self._modules: dict[bytes, wasmtime.Module] = {}
+        self._modules: dict[bytes, tuple[PreparedModule, wasmtime.Module]] = {}
         self._actors: dict[str, Actor] = {}
         self._by_principal: dict[bytes, Actor] = {}
         self._interfaces: dict[str, Service] = {}
+        self._next_seq: dict[str, int] = {}
+        self._waiting: dict[str, asyncio.Future] = {}  # ingress request id -> its caller's future
         self._upgrading: dict[str, asyncio.Lock] = {}
+        self._lock = threading.Lock()  # orders inbox appends: a message's place = its delivery order
         self._loop: asyncio.AbstractEventLoop | None = None
 
     # --- life cycle --------------------------------------------------------------------------
     async def start(self) -> None:
-        """Instantiate and install every actor (in parallel threads), then start their loops."""
+        """Install new actors and restore saved ones (in parallel threads), then start their loops,
+        re-running what their inboxes hold and re-issuing pending system calls."""
         self._loop = asyncio.get_running_loop()
-        await asyncio.gather(*(asyncio.to_thread(self._add, spec) for spec in self._specs))
+        restored = await asyncio.gather(*(asyncio.to_thread(self._add, spec) for spec in self._specs))
         for actor in self._actors.values():
             actor.start()
+        for saved in filter(None, restored):
+            actor, inbox, pending = saved
+            for seq, record in inbox:
+                actor.post(seq, from_record(record))
+            for callback, (method, data) in pending:
+                self._loop.call_soon(self._call_system, actor, callback, method, data)
 
-    def _add(self, spec: ActorSpec) -> None:
-        prepared, module = self._compile(spec.wasm, spec.name)
-        actor = Actor(spec.name, actor_principal(spec.name), self._engine, prepared, module,
-                      self.limits, self._send)
-        actor.install()
-        self._interfaces[spec.name] = _interface(prepared, spec.did, spec.name)
+    def _add(self, spec: ActorSpec):
+        principal = actor_principal(spec.name)
+        saved = self._journal.load(spec.name)
+        if saved is None:
+            batch = Batch()
+            module = Journal.add_module(batch, spec.wasm)
+            self._remember(module, spec.wasm, spec.name)
+            actor = Actor(spec.name, principal, self, self.instantiate(module, spec.name), module)
+            Journal.snapshot(batch, spec.name, actor.install())
+            self.store.commit(batch)
+            self._next_seq[spec.name] = 0
+            did, result = spec.did, None
+        else:
+            module = saved.state["module"]
+            self._remember(module, self._journal.module(module), spec.name)
+            stable = StableMemory(saved.stable, max_pages=self.limits.stable_memory_pages)
+            instance = self.instantiate(module, spec.name, stable)
+            instance.restore(saved.state, saved.memory)
+            actor = Actor(spec.name, principal, self, instance, module)
+            actor.restore(saved.state)
+            self._next_seq[spec.name] = saved.inbox[-1][0] + 1 if saved.inbox else 0
+            did = spec.did if hashlib.sha256(spec.wasm).digest() == module else None
+            result = (actor, saved.inbox, saved.pending)
+            log.info("actor %s restored: %d message(s) to run, %d system call(s) pending",
+                     spec.name, len(saved.inbox), len(saved.pending))
+        self._interfaces[spec.name] = _interface(self._modules[module][0], did, spec.name)
         self._actors[spec.name] = actor
-        self._by_principal[actor.principal] = actor
+        self._by_principal[principal] = actor
+        return result
 
-    def _compile(self, wasm: bytes, name: str) -> tuple[PreparedModule, wasmtime.Module]:
+    def _remember(self, digest: bytes, wasm: bytes, name: str) -> None:
+        """Prepare and compile a module once, keyed by the sha256 of its original wasm."""
+        if digest in self._modules:
+            return
         try:
             prepared = prepare(wasm)
         except ValueError as error:
             raise UnsupportedModule(f"actor {name}: {error}") from None
-        key = hashlib.sha256(prepared.wasm).digest()
-        if key not in self._modules:
-            try:
-                self._modules[key] = wasmtime.Module(self._engine, prepared.wasm)
-            except wasmtime.WasmtimeError as error:
-                raise UnsupportedModule(f"actor {name}: the module does not compile: {error}") from None
-        return prepared, self._modules[key]
+        try:
+            module = wasmtime.Module(self._engine, prepared.wasm)
+        except wasmtime.WasmtimeError as error:
+            raise UnsupportedModule(f"actor {name}: the module does not compile: {error}") from None
+        self._modules[digest] = (prepared, module)
+
+    def instantiate(self, module: bytes, name: str, stable: StableMemory | None = None) -> Instance:
+        """A fresh instance of a remembered module for actor ``name`` (its start function not yet run)."""
+        prepared, compiled = self._modules[module]
+        principal = actor_principal(name)
+        return Instance(self._engine, compiled, prepared, principal, self.limits,
+                        lambda text: log.info("[%s] %s", name, text), stable)
 
     async def stop(self) -> None:
         await asyncio.gather(*(asyncio.to_thread(a.stop) for a in self._actors.values()))
@@ -127,28 +178,43 @@ class Host:
         if len(arg) > self.limits.max_message_bytes:
             raise errors.MessageTooLarge(f"the argument is {len(arg)} bytes; the limit is "
                                          f"{self.limits.max_message_bytes}")
-        answer = self._loop.create_future()
-        actor.post(Call(method, arg, caller, self._resolver(answer), ingress=True, query=query))
-        return await answer
+        if query:
+            answer = self._loop.create_future()
+            actor.post(None, Query(method, arg, caller, self._resolver(answer)))
+            return await answer
+        return await self._ingress(actor, lambda origin: Call(method, arg, caller, origin))
+
+    async def _ingress(self, actor: Actor, message: Callable[[Origin], object],
+                       batch: Batch | None = None) -> Outcome:
+        """Record a message from outside in ``actor``'s inbox, and wait for its answer."""
+        request = secrets.token_hex(8)
+        answer = self._waiting[request] = self._loop.create_future()
+        try:
+            self._deliver(batch or Batch(), [(actor, message(["ingress", request]))])
+            return await answer
+        finally:
+            del self._waiting[request]
 
     async def upgrade(self, name: str, wasm: bytes) -> None:
         """Replace actor ``name``'s code keeping its state, or raise UpgradeRefused and change nothing."""
         actor = self._actor(name)
         async with self._upgrading.setdefault(name, asyncio.Lock()):
+            digest = hashlib.sha256(wasm).digest()
             try:
-                prepared, module = await asyncio.to_thread(self._compile, wasm, name)
+                await asyncio.to_thread(self._remember, digest, wasm, name)
+                prepared = self._modules[digest][0]
                 interface = _interface(prepared, None, name)
             except (UnsupportedModule, ValueError) as error:
                 raise errors.UpgradeRefused(str(error)) from None
             await asyncio.to_thread(_check_stable_variables, actor.prepared, prepared, name)
-            done = self._loop.create_future()
-            actor.post(Upgrade(prepared, module, self._resolver(done)))
-            refusal = await done
-            if refusal is not None:
-                log.warning("upgrade of %s refused: %s", name, refusal)
-                raise errors.UpgradeRefused(f"upgrade of {name} refused: {refusal}")
+            batch = Batch()
+            Journal.add_module(batch, wasm)
+            outcome = await self._ingress(actor, lambda origin: Upgrade(digest, origin), batch)
+            if outcome.reply is None:
+                log.warning("upgrade of %s refused: %s", name, outcome.reject_message)
+                raise errors.UpgradeRefused(f"upgrade of {name} refused: {outcome.reject_message}")
             self._interfaces[name] = interface
-        log.info("upgraded %s (%d bytes, %s persistence)", name, len(wasm), prepared.persistence)
+            log.info("upgraded %s (%d bytes, %s persistence)", name, len(wasm), prepared.persistence)
 
     def _resolver(self, future: asyncio.Future) -> Callable:
         """A thread-safe callback that settles ``future`` on the event loop (once)."""
@@ -157,35 +223,85 @@ class Host:
                 future.set_result(value)
         return lambda value: self._loop.call_soon_threadsafe(settle, value)
 
-    # --- between actors ----------------------------------------------------------------------
-    def _send(self, sender: Actor, call: OutgoingCall, callback: int) -> None:
-        """Deliver ``sender``'s call; its answer comes back to ``sender`` as a Response."""
-        def answer(outcome: Outcome) -> None:
-            sender.post(Response(callback, outcome))
+    # --- durable delivery --------------------------------------------------------------------
+    def _deliver(self, batch: Batch, messages: list[tuple[Actor, object]]) -> None:
+        """Commit ``batch`` with ``messages`` appended to their actors' inboxes, then queue them."""
+        with self._lock:
+            queued = []
+            for actor, message in messages:
+                seq = self._next_seq[actor.name]
+                self._next_seq[actor.name] = seq + 1
+                Journal.record(batch, actor.name, seq, to_record(message))
+                queued.append((actor, seq, message))
+            self._commit(batch)
+            for actor, seq, message in queued:
+                actor.post(seq, message)
 
-        if call.callee == MANAGEMENT:
-            self._loop.call_soon_threadsafe(self._call_system, sender.principal, call, answer)
-            return
-        target = self._by_principal.get(call.callee)
-        if target is None:
-            answer(Outcome.reject(DESTINATION_INVALID, f"no actor with principal {Principal(call.callee)}"))
-            return
-        target.post(Call(call.method, bytes(call.data), sender.principal, answer))
+    def _commit(self, batch: Batch) -> None:
+        try:
+            self.store.commit(batch)
+        except StoreError as error:
+            # Going on would run messages whose effects are not recorded: stop, losing nothing.
+            log.critical("cannot write state: %s; moxzid stops", error)
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            raise
 
-    def _call_system(self, caller: bytes, call: OutgoingCall, answer: Callable[[Outcome], None]) -> None:
-        method = self.system_methods.get(call.method)
-        if method is None:
-            answer(Outcome.reject(DESTINATION_INVALID, f"the management canister has no method "
-                                                       f"{call.method!r} on this host"))
+    def settle(self, actor: Actor, consumed: int | None, answers: list[tuple[Origin, Outcome]],
+               calls: list[tuple[int, OutgoingCall]], delta: Delta | None) -> None:
+        """Make one handled message final: consume it, write the actor's delta and what it sent in one
+        batch, deliver the sent messages, start system calls, then (after a flush) answer outsiders."""
+        if consumed is None and delta is None and not answers and not calls:
             return
+        batch = Batch()
+        if consumed is not None:
+            Journal.consume(batch, actor.name, consumed)
+        if delta is not None:
+            Journal.snapshot(batch, actor.name, delta)
+        messages, outside, system = [], [], []
+        for origin, outcome in answers:
+            if origin[0] == "ingress":
+                outside.append((origin[1], outcome))
+            elif origin[0] == "actor":
+                messages.append((self._actors[origin[1]], Response(origin[2], outcome)))
+        for callback, call in calls:
+            if call.callee == MANAGEMENT:
+                Journal.pending(batch, actor.name, callback, [call.method, bytes(call.data)])
+                system.append((callback, call.method, bytes(call.data)))
+                continue
+            target = self._by_principal.get(call.callee)
+            if target is None:
+                messages.append((actor, Response(callback, Outcome.reject(
+                    DESTINATION_INVALID, f"no actor with principal {Principal(call.callee)}"))))
+            else:
+                messages.append((target, Call(call.method, bytes(call.data), actor.principal,
+                                              ["actor", actor.name, callback])))
+        self._deliver(batch, messages)
+        for callback, method, data in system:
+            self._loop.call_soon_threadsafe(self._call_system, actor, callback, method, data)
+        if outside:
+            self.store.flush()
+            for request, outcome in outside:
+                waiting = self._waiting.get(request)
+                if waiting is not None:  # else its caller went away, or it predates a restart
+                    self._resolver(waiting)(outcome)
+
+    # --- the management canister -------------------------------------------------------------
+    def _call_system(self, actor: Actor, callback: int, method_name: str, data: bytes) -> None:
+        method = self.system_methods.get(method_name)
 
         async def run() -> None:
-            try:
-                outcome = await method(caller, bytes(call.data))
-            except Exception as error:  # a failing system method rejects the call, never the host
-                log.exception("system method %s failed", call.method)
-                outcome = Outcome.reject(SYS_TRANSIENT, f"{call.method} failed: {error}")
-            answer(outcome)
+            if method is None:
+                outcome = Outcome.reject(DESTINATION_INVALID, f"the management canister has no method "
+                                                              f"{method_name!r} on this host")
+            else:
+                try:
+                    outcome = await method(actor.principal, data)
+                except Exception as error:  # a failing system method rejects the call, never the host
+                    log.exception("system method %s failed", method_name)
+                    outcome = Outcome.reject(SYS_TRANSIENT, f"{method_name} failed: {error}")
+            batch = Batch()
+            Journal.answered(batch, actor.name, callback)
+            self._deliver(batch, [(actor, Response(callback, outcome))])
 
         self._loop.create_task(run())
 

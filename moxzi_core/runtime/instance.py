@@ -144,6 +144,23 @@ class Instance:
         self.stable.rollback()
         self._saved = None
 
+    def state(self) -> dict:
+        """The committed state besides the memories' contents, as plain data (between messages)."""
+        return {
+            "memory_size": self.memory.size,
+            "stable_size": self.stable.size,
+            "globals": [g.value(self._store) for g in self._globals],
+            "timer": self.timer,
+            "now": self.now,
+        }
+
+    def restore(self, state: dict, memory: bytes) -> None:
+        """Become the instance a saved state describes (instead of running start and init)."""
+        self.memory.load(memory)
+        for g, value in zip(self._globals, state["globals"], strict=True):
+            g.set_value(self._store, value)
+        self.timer, self.now = state["timer"], state["now"]
+
     def run_start(self) -> str | None:
         """Run the module's deferred start function (outside any message)."""
         if not self.prepared.has_start:

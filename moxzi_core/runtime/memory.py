@@ -139,5 +139,13 @@ class StableMemory:
         del self._data[self._pages_before * self.PAGE:]
         self._undo.clear()
 
+    @property
+    def size(self) -> int:
+        return len(self._data)
+
+    def page(self, number: int) -> bytes:
+        """The contents of one 4 KiB page (call between messages: the committed contents)."""
+        return bytes(self._data[number * PAGE:(number + 1) * PAGE])
+
     def image(self) -> bytes:
         return bytes(self._data)

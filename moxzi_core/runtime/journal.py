@@ -1,0 +1,167 @@
+"""How the host's state lies in a store: modules, actor snapshots, inboxes and pending system calls.
+
+Every key starts with what it belongs to, so one actor's data is one prefix:
+
+    meta/layout                      the layout version below
+    module/<sha256>                  a module's wasm, as installed or uploaded
+    actor/<name>/state               the actor's small state (CBOR): module, sizes, globals, timer,
+                                     time, call contexts and callbacks
+    actor/<name>/mem/<page>          a non-zero 4 KiB page of main memory (absent pages are zero)
+    actor/<name>/stable/<page>       a non-zero 4 KiB page of stable memory
+    actor/<name>/inbox/<seq>         a message recorded and not yet completed, in arrival order
+    actor/<name>/pending/<callback>  a call to a system method whose answer has not arrived
+
+A message's completion is one batch: its inbox entry goes, its snapshot delta and the messages it
+sends are written. So after a crash each actor is exactly as its last completed message left it, and
+its inbox holds what it still has to run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import cbor2
+
+from ..store import Batch, Store, StoreError
+from .memory import PAGE
+
+LAYOUT = b"1"
+_ZERO_PAGE = bytes(PAGE)
+
+
+def _u64(n: int) -> bytes:
+    return n.to_bytes(8, "big")
+
+
+def _actor(name: str, *parts: bytes) -> bytes:
+    return b"/".join([b"actor", name.encode(), *parts])
+
+
+@dataclass
+class Delta:
+    """What one completed message changed in an actor, ready to be written."""
+
+    state: dict
+    memory_pages: dict[int, bytes] = field(default_factory=dict)
+    stable_pages: dict[int, bytes] = field(default_factory=dict)
+    full: bool = False  # the pages are the whole memory (install, upgrade): earlier pages go
+
+
+@dataclass
+class Saved:
+    """An actor as the store holds it."""
+
+    state: dict
+    memory: bytes
+    stable: bytes
+    inbox: list[tuple[int, object]]
+    pending: list[tuple[int, object]]
+
+
+class Journal:
+    def __init__(self, store: Store):
+        self.store = store
+        layout = store.get(b"meta/layout")
+        if layout is None:
+            if next(store.scan(b""), None) is not None:
+                raise StoreError(f"{store.description}: holds data but no moxzi layout version")
+            batch = Batch()
+            batch.put(b"meta/layout", LAYOUT)
+            store.commit(batch)
+        elif layout != LAYOUT:
+            raise StoreError(f"{store.description}: written by a moxzid with state layout "
+                             f"{layout.decode(errors='replace')}, this one reads layout {LAYOUT.decode()}")
+
+    # --- writing -----------------------------------------------------------------------------
+    @staticmethod
+    def add_module(batch: Batch, wasm: bytes) -> bytes:
+        digest = hashlib.sha256(wasm).digest()
+        batch.put(b"module/" + digest, wasm)
+        return digest
+
+    @staticmethod
+    def record(batch: Batch, name: str, seq: int, message) -> None:
+        batch.put(_actor(name, b"inbox", _u64(seq)), cbor2.dumps(message))
+
+    @staticmethod
+    def consume(batch: Batch, name: str, seq: int) -> None:
+        batch.delete(_actor(name, b"inbox", _u64(seq)))
+
+    @staticmethod
+    def pending(batch: Batch, name: str, callback: int, call) -> None:
+        batch.put(_actor(name, b"pending", _u64(callback)), cbor2.dumps(call))
+
+    @staticmethod
+    def answered(batch: Batch, name: str, callback: int) -> None:
+        batch.delete(_actor(name, b"pending", _u64(callback)))
+
+    @staticmethod
+    def snapshot(batch: Batch, name: str, delta: Delta) -> None:
+        if delta.full:
+            batch.clear_prefix(_actor(name, b"mem", b""))
+            batch.clear_prefix(_actor(name, b"stable", b""))
+        for kind, pages in ((b"mem", delta.memory_pages), (b"stable", delta.stable_pages)):
+            for number, content in pages.items():
+                key = _actor(name, kind, _u64(number))
+                if content == _ZERO_PAGE:
+                    batch.delete(key)
+                else:
+                    batch.put(key, content)
+        batch.put(_actor(name, b"state"), cbor2.dumps(delta.state))
+
+    # --- reading -----------------------------------------------------------------------------
+    def module(self, digest: bytes) -> bytes:
+        wasm = self.store.get(b"module/" + digest)
+        if wasm is None:
+            raise StoreError(f"{self.store.description}: module {digest.hex()} is missing")
+        return wasm
+
+    def load(self, name: str) -> Saved | None:
+        """The actor's saved state, or None if it was never installed."""
+        raw = self.store.get(_actor(name, b"state"))
+        if raw is None:
+            return None
+        try:
+            state = _plain(cbor2.loads(raw))
+            return Saved(
+                state=state,
+                memory=self._image(name, b"mem", state["memory_size"]),
+                stable=self._image(name, b"stable", state["stable_size"]),
+                inbox=self._entries(name, b"inbox"),
+                pending=self._entries(name, b"pending"),
+            )
+        except (cbor2.CBORDecodeError, KeyError, ValueError, TypeError) as error:
+            raise StoreError(f"{self.store.description}: the saved state of actor {name} is corrupt: "
+                             f"{error}") from None
+
+    def _image(self, name: str, kind: bytes, size: int) -> bytes:
+        image = bytearray(size)
+        prefix = _actor(name, kind, b"")
+        for key, content in self.store.scan(prefix):
+            at = int.from_bytes(key[len(prefix):], "big") * PAGE
+            if at + len(content) > size or len(content) != PAGE:
+                raise ValueError(f"page at {at} lies outside {size} bytes")
+            image[at:at + PAGE] = content
+        return bytes(image)
+
+    def _entries(self, name: str, kind: bytes) -> list[tuple[int, object]]:
+        prefix = _actor(name, kind, b"")
+        return [(int.from_bytes(key[len(prefix):], "big"), _plain(cbor2.loads(value)))
+                for key, value in self.store.scan(prefix)]
+
+    def actor_names(self) -> list[str]:
+        names = set()
+        for key, _ in self.store.scan(b"actor/"):
+            names.add(key.split(b"/")[1].decode())
+        return sorted(names)
+
+
+def _plain(value):
+    """cbor2 returns frozendicts and tuples in places: give back plain dicts and lists."""
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value

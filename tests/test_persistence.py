@@ -1,0 +1,97 @@
+"""Actors come back from their store as their last completed message left them: state, upgrades,
+timers, and the messages still waiting in their inboxes. (Kill -9 of a real moxzid: test_crash.py.)"""
+
+import pytest
+
+from moxzi_core.candid import NAT, PRINCIPAL, TEXT, Principal, encode_args
+from moxzi_core.runtime.actor import Call, to_record
+from moxzi_core.runtime.host import Host, actor_principal
+from moxzi_core.runtime.journal import Journal
+from moxzi_core.store import Batch, MemoryStore, StoreError
+from test_runtime import NO_ARGS, eventually, query, spec, update
+from actorbuild import build_actor
+
+
+async def restarted(store, *specs):
+    host = Host(list(specs), store=store)
+    await host.start()
+    return host
+
+
+@pytest.mark.parametrize("classic", [False, True], ids=["enhanced", "classic"])
+async def test_state_and_upgrades_survive_a_restart(classic):
+    store = MemoryStore()
+    first = await restarted(store, spec("a", classic=classic))
+    for _ in range(3):
+        await update(first, "a", "inc")
+    await first.upgrade("a", build_actor("lab_v2", classic=classic).wasm)
+    assert await update(first, "a", "inc") == [13]
+    await first.stop()
+
+    second = await restarted(store, spec("a", classic=classic))
+    try:
+        assert await query(second, "a", "get") == [13]
+        assert await query(second, "a", "version", rets=[TEXT]) == ["v2"]  # the upgraded code runs
+        assert "version" in second.info("a").interface.methods
+        assert await update(second, "a", "inc") == [23]
+    finally:
+        await second.stop()
+
+
+async def test_a_timer_set_before_the_restart_fires_after_it():
+    store = MemoryStore()
+    first = await restarted(store, spec("a"))
+    await update(first, "a", "tickOnce", [NAT], [1], rets=[])
+    await first.stop()  # before the timer is due
+
+    second = await restarted(store, spec("a"))
+    try:
+        await eventually(lambda: _is(query(second, "a", "getTicks"), [1]), seconds=15)
+    finally:
+        await second.stop()
+
+
+async def test_recorded_messages_that_never_ran_run_at_start_up():
+    store = MemoryStore()
+    first = await restarted(store, spec("a"), spec("b"))
+    await update(first, "a", "inc")
+    await first.stop()
+    # As if moxzid died right after recording two calls: one from outside, one from actor b.
+    batch = Batch()
+    Journal.record(batch, "a", 0, to_record(Call("inc", NO_ARGS, b"\x04", ["ingress", "gone"])))
+    Journal.record(batch, "a", 1, to_record(Call("inc", NO_ARGS, actor_principal("b"), ["actor", "b", 99])))
+    store.commit(batch)
+
+    second = await restarted(store, spec("a"), spec("b"))
+    try:
+        await eventually(lambda: _is(query(second, "a", "get"), [3]))
+        assert await update(second, "a", "inc") == [4]
+    finally:
+        await second.stop()
+
+
+async def test_calls_between_actors_survive_a_restart():
+    store = MemoryStore()
+    first = await restarted(store, spec("a"), spec("b"))
+    b = Principal(actor_principal("b"))
+    assert await update(first, "a", "incPeer", [PRINCIPAL], [b]) == [1]
+    await first.stop()
+    second = await restarted(store, spec("a"), spec("b"))
+    try:
+        assert await query(second, "b", "get") == [1]
+        assert await update(second, "a", "incPeer", [PRINCIPAL], [b]) == [2]
+    finally:
+        await second.stop()
+
+
+async def test_a_store_from_another_layout_is_refused():
+    store = MemoryStore()
+    batch = Batch()
+    batch.put(b"meta/layout", b"999")
+    store.commit(batch)
+    with pytest.raises(StoreError, match="layout 999"):
+        Host([spec("a")], store=store)
+
+
+async def _is(result, expected):
+    return await result == expected
