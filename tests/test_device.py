@@ -505,3 +505,34 @@ def test_short_shakespeare_training_matches_eager_pytorch():
     np.testing.assert_allclose(dev_losses[:5], eager_losses, rtol=1e-5)
     assert dev_losses[0] > 4.0 and np.mean(dev_losses[-5:]) < dev_losses[0] - 0.8
     dev.device.close()
+
+
+def test_kernels_from_plugins_replace_an_ops_kernel_and_the_optimizer(registry):
+    calls = []
+
+    class Counting:
+        def __init__(self, hyper):
+            self.hyper = hyper
+
+        def step(self, params, lr):
+            calls.append(("step", [n for n, _ in params], lr))
+
+        def forget(self, name):
+            pass
+
+    overrides = {
+        k.name: k for k in (
+            device.Kernel("relu", "torch", lambda p, x: x * 0 + 7, "family"),
+            device.Kernel("relu", "torch:cpu", lambda p, x: x * 0 + 9, "exact"),  # the more specific wins
+            device.Kernel("gelu", "torch:cuda", lambda p, x: x * 0 + 5, "elsewhere"),  # not this backend
+            device.Kernel("optimizer:adamw", "torch:cpu", Counting, "fused"))}
+    d = device.Device(registry.backends["torch"]("torch:cpu"), dict(registry.ops) | overrides)
+    d.request("params", A, [{"name": "w", "shape": [2], "init": {"ones": None}}])
+    relu, gelu = read(d, A, {"param": "w"}, {"relu": 0}, {"gelu": 0})[1:]
+    assert relu.tolist() == [9, 9] and gelu.tolist() != [5, 5]
+    d.request("optimizer", A, ADAM | {"params": ["w"]})
+    d.request("run", A, {"inputs": [], "program": [{"param": "w"}, {"sum": {"x": 0, "dim": None}}], "scalars": [],
+                         "tensors": [], "train": Some({"loss": 1, "optimizer": "adam", "clip": None,
+                                                       "lr": Some(0.25), "also": None})})
+    assert calls == [("step", ["w"], 0.25)]
+    d.close()

@@ -13,6 +13,8 @@ the operands it read, in order, are what the kernel receives::
 
 A ``Kernel`` registered through the same hook replaces an op's kernel on one backend (``torch:cuda``)
 or a whole family (``torch``), so a plugin can add e.g. a Triton attention without redefining the op.
+A ``Kernel`` for ``optimizer:adamw`` (or ``optimizer:sgd``) replaces the optimizer: its ``fn(hyper)``
+returns an object with ``step(params, lr)`` and ``forget(name)`` (see ``service.Optimizer``).
 """
 
 from __future__ import annotations

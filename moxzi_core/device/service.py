@@ -10,6 +10,7 @@ changes and for billing).
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import logging
 import math
@@ -30,6 +31,7 @@ log = logging.getLogger("moxzid.device")
 
 CANISTER_REJECT = 4
 METHOD_PREFIX = "moxzi_device_"
+OPTIMIZER_KINDS = ("adamw", "sgd")  # the `kind` variant of interface.did
 
 
 @dataclass(frozen=True)
@@ -62,7 +64,8 @@ class Backend(Protocol):
     def weighted_sum(self, terms: list[tuple[float, Any]]) -> Any: ...
     def to_bytes(self, t: Any) -> bytes: ...  # little-endian float32
     def to_scalar(self, t: Any) -> float: ...
-    def optimizer(self, kind: str, hyper: dict) -> Optimizer: ...
+    def optimizer(self, kind: str, hyper: dict) -> Optimizer:
+        """A new optimizer of ``kind`` (``OPTIMIZER_KINDS``); ``hyper``: beta1, beta2, eps, weight_decay."""
 
     def execute(self, plan: Plan, sources: list[Any], wanted: list[int],
                 train: "TrainStep | None") -> list[Any]:
@@ -242,7 +245,7 @@ class Device:
             if not math.isfinite(v) or v < 0:
                 raise DeviceError(f"optimizer {name!r}: {k} is {v}; expected a finite number >= 0")
         space.optimizers[name] = OptimizerEntry(kind, list(dict.fromkeys(spec["params"])), spec["lr"],
-                                                self.backend.optimizer(kind, hyper))
+                                                self.kernels[f"optimizer:{kind}"](hyper))
         return None, True
 
     # --- moxzi_device_run ---------------------------------------------------------------------
@@ -457,9 +460,10 @@ def _readers_value(readers) -> dict:
 
 
 def _choose_kernels(backend: Backend, registered: dict) -> dict[str, Callable]:
-    """Each op's kernel on ``backend``: an override for this exact backend beats one for its family,
-    which beats the op's own kernel for the family. Ops without a kernel here are left out."""
-    chosen = {}
+    """Each op's kernel on ``backend``, and each optimizer kind's factory (``optimizer:adamw``): an
+    override for this exact backend beats one for its family, which beats the op's own kernel for the
+    family (or the backend's optimizer). Ops without a kernel here are left out."""
+    chosen = {f"optimizer:{kind}": (0, functools.partial(backend.optimizer, kind)) for kind in OPTIMIZER_KINDS}
     for name, op in registered.items():
         if isinstance(op, Op) and backend.family in op.kernels:
             chosen[name] = (0, op.kernels[backend.family])
