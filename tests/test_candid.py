@@ -84,6 +84,14 @@ def test_references_round_trip():
     assert decode_args(encode_args([f, s], [ref, Principal(b"\x02")]), [f, s]) == [ref, Principal(b"\x02")]
 
 
+def test_values_of_future_types_are_skipped():
+    # entry 0 is a future type (code -25) with a 2-byte description; its value has 3 bytes, 0 references
+    data = message("01 67 02 abcd 02 00 7d 03 00 010203 2a")
+    assert decode_args(data, [Opt(NAT), NAT]) == [None, 42]
+    assert decode_args(data, [RESERVED, NAT]) == [None, 42]
+    assert decode_args(data) == [None, 42]
+
+
 def test_untyped_decoding_keys_fields_by_id():
     data = encode_args([Record({"a": NAT}), Variant({"b": NULL}), Tuple(NAT)], [{"a": 1}, {"b": None}, (7,)])
     assert decode_args(data) == [{idl_hash("a"): 1}, {idl_hash("b"): None}, (7,)]
@@ -199,7 +207,10 @@ def test_encode_rejects(t, value, message):
     (message("00017a01"), [NAT16], "ends early"),
     (message("0001 05"), [NAT], "type index 5 is outside the type table"),
     (message("0001 60"), [NAT], "type code -32 is not a primitive"),
-    (message("01 7d 01 00"), [NAT], "not a compound type code"),
+    (message("01 7d 01 00"), [NAT], "not a compound or future type code"),
+    (message("01 67 09 00 01 00 0000"), [RESERVED], "future type of length 9 runs past the end"),
+    (message("01 67 00 01 00 05 00 00"), [RESERVED], "message ends early: expected 5 bytes"),
+    (message("01 67 00 01 00 00 00"), [NAT], "expected nat, but the message has future type -25"),
     (message("01 6c 02 01 7d 01 7d 0100 0101"), [], "field id 1 is not a 32-bit number above"),
     (message("01 6d 7f 01 00 ffffffff0f"), [Vec(NULL)], "vector of 4294967295 elements"),
     (message("01 6d 7d 01 00 05 01"), [Vec(NAT)], "vector of length 5 runs past the end"),

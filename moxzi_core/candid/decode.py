@@ -19,8 +19,8 @@ from typing import Any
 from .errors import CandidError
 from .subtype import is_subtype
 from .typetable import read_type_table
-from .types import (EMPTY, INT, NAT, NAT8, NULL, RESERVED, CandidType, FuncType, Opt, Primitive, Record,
-                    Variant, Vec, accepts_null, may_be_absent, resolve)
+from .types import (EMPTY, INT, NAT, NAT8, NULL, RESERVED, CandidType, FuncType, FutureType, Opt, Primitive,
+                    Record, Variant, Vec, accepts_null, may_be_absent, resolve)
 from .values import MAX_PRINCIPAL_BYTES, FuncRef, Principal, Some
 from .wire import FIXED_FORMATS, MAGIC, Reader
 
@@ -114,6 +114,8 @@ class _Readers:
             return self.dropped(w)
         if isinstance(e, Opt):
             return self.opt(w, e)
+        if isinstance(w, FutureType) and w == e:
+            return self.future_value
         if isinstance(e, Primitive):
             if w == e or (w == NAT and e == INT):
                 return self.primitive(w)
@@ -185,6 +187,12 @@ class _Readers:
         self.reference_flag()
         service = self.principal()
         return FuncRef(service, self.r.text("method name"))
+
+    def future_value(self, depth: int) -> None:
+        """Skips a value of a future type: its byte count, its reference count, its bytes."""
+        size = self.r.leb128()
+        self.r.leb128()
+        self.r.take(size)
 
     def deeper(self, depth: int) -> int:
         if depth >= MAX_DEPTH:

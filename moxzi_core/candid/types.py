@@ -159,8 +159,8 @@ class Record(_FieldsType):
 
     def __str__(self) -> str:
         if self.is_tuple:
-            return f"record {{ {'; '.join(str(f.type) for f in self.fields)} }}"
-        return f"record {{ {'; '.join(f'{_label(f)} : {f.type}' for f in self.fields)} }}"
+            return "record " + _braces(str(f.type) for f in self.fields)
+        return "record " + _braces(f"{_label(f)} : {f.type}" for f in self.fields)
 
 
 class Variant(_FieldsType):
@@ -169,7 +169,7 @@ class Variant(_FieldsType):
     keyword = "variant"
 
     def __str__(self) -> str:
-        return f"variant {{ {'; '.join(f'{_label(f)} : {f.type}' for f in self.fields)} }}"
+        return "variant " + _braces(f"{_label(f)} : {f.type}" for f in self.fields)
 
 
 FUNC_MODES = ("query", "oneway", "composite_query")  # binary codes 1, 2, 3
@@ -185,6 +185,11 @@ def did_name(name: str) -> str:
         return name
     escaped = "".join(c if c.isprintable() and c not in '"\\' else f"\\u{{{ord(c):x}}}" for c in name)
     return f'"{escaped}"'
+
+
+def _braces(items: Iterable[str]) -> str:
+    body = "; ".join(items)
+    return f"{{ {body} }}" if body else "{}"
 
 
 def _label(f: Field) -> str:
@@ -239,11 +244,21 @@ class Service(CandidType):
         return hash((tuple(self.methods.items()), self.init_args))
 
     def __str__(self) -> str:
-        methods = (f"{did_name(name)} : {t.signature if isinstance(t, FuncType) else t};"
-                   for name, t in self.methods.items())
-        return f"service {{ {' '.join(methods)} }}"
+        return "service " + _braces(f"{did_name(name)} : {t.signature if isinstance(t, FuncType) else t}"
+                                    for name, t in self.methods.items())
 
     __repr__ = __str__
+
+
+@dataclass(frozen=True, slots=True)
+class FutureType(CandidType):
+    """A type from a later version of Candid (a type-table code below -24), met only in received
+    messages: its values are skipped, and read only as ``reserved`` or as an absent ``opt``."""
+
+    opcode: int
+
+    def __str__(self) -> str:
+        return f"future type {self.opcode}"
 
 
 class Named(CandidType):

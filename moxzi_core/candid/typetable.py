@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .types import (FUNC_MODES, PRIMITIVE_BY_OPCODE, CandidType, Field, FuncType, Named, Opt, Record, Service,
-                    Variant, Vec, resolve)
+from .types import (FUNC_MODES, PRIMITIVE_BY_OPCODE, CandidType, Field, FuncType, FutureType, Named, Opt,
+                    Record, Service, Variant, Vec, resolve)
 from .wire import Reader
 
 
@@ -73,8 +73,11 @@ def read_type_table(r: Reader) -> Callable[[], CandidType]:
                 methods[name] = ref()
                 method_refs.append((name_at, name, methods[name]))
             slot.define(Service(methods))
+        elif code < -24:  # a future type: its description is skipped by its length
+            r.take(r.length("future type"))
+            slot.define(FutureType(code))
         else:
-            raise r.fail(f"type table entry has code {code}, not a compound type code (-18 to -23)", at=at)
+            raise r.fail(f"type table entry has code {code}, not a compound or future type code", at=at)
     for at, name, method in method_refs:
         if not isinstance(resolve(method), FuncType):
             raise r.fail(f"method {name!r} has type {resolve(method)}, not a function type", at=at)
