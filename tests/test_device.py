@@ -217,7 +217,7 @@ def test_a_rejected_call_changes_nothing(dev):
     before = read(dev, A, {"param": "embed"})[0]
     msg = rejected(dev, A, "params", [{"name": "embed", "shape": [256, 16], "init": {"zeros": None}},
                                       {"name": "bad", "shape": [3], "init": {"values": b"\0" * 8}}])
-    assert msg == "moxzi_device_params: parameter 'bad': init values has 8 bytes; (3,) float32 needs 12"
+    assert msg == "moxzi_device_params: parameter 'bad': init values has 8 bytes; [3] float32 needs 12"
     assert (read(dev, A, {"param": "embed"})[0] == before).all()
     assert {e["name"] for e in dev.request("list", A)} == {"embed", "head", "adam"}
 

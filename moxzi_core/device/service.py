@@ -136,7 +136,7 @@ class Device:
         self.types = method_types({n: o.payload for n, o in self.ops.items()})
         self.spaces: dict[bytes, Space] = {}
         self.publications: dict[tuple[bytes, str], Publication] = {}
-        self.plans = PlanCache()
+        self.plans = PlanCache(256)  # generation alone uses one plan per context length
         self._lock = threading.Lock()
         self._worker = ThreadPoolExecutor(1, thread_name_prefix="moxzi-device")
         self._handlers = {
@@ -222,7 +222,12 @@ class Device:
             (kind, value), = spec["init"].items()
             if kind == "values" and len(value) != 4 * math.prod(shape):
                 raise DeviceError(f"parameter {name!r}: init values has {len(value)} bytes; "
-                                  f"{shape} float32 needs {4 * math.prod(shape)}")
+                                  f"{list(shape)} float32 needs {4 * math.prod(shape)}")
+            if kind == "normal" and not (math.isfinite(value) and value >= 0):
+                raise DeviceError(f"parameter {name!r}: normal std is {value}; expected a finite number >= 0")
+            if kind == "uniform" and not (math.isfinite(value["low"]) and math.isfinite(value["high"])
+                                          and value["low"] <= value["high"]):
+                raise DeviceError(f"parameter {name!r}: uniform needs finite low <= high, got {value}")
             made[name] = (shape, spec["init"])
         self._room(space, sum(n not in space.params for n in made))
         for name, (shape, init) in made.items():
@@ -270,6 +275,7 @@ class Device:
             self.plans.put(key, plan)
             values = self._sources(caller, space, inputs, plan)
         step = None if train is None else self._train_step(space, plan, train)
+        self._room(space, len({name for _, name in plan.stores} - set(space.stored)))
         wanted = [*scalars, *tensors, *(r for r, _ in plan.stores)]
         try:
             out = self.backend.execute(plan, values, wanted, step)
@@ -278,7 +284,6 @@ class Device:
         except Exception as error:  # e.g. an id out of range: the backend names the op when it can
             raise DeviceError(str(error)) from None
         stores = out[len(scalars) + len(tensors):]
-        self._room(space, sum(name not in space.stored for _, name in plan.stores))
         for (r, name), value in zip(plan.stores, stores):
             space.stored[name] = (value, plan.metas[r])
         result = {
