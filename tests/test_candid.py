@@ -227,6 +227,15 @@ def test_decode_rejects(data, types, message):
         decode_args(data, types)
 
 
+def test_encoding_a_value_that_contains_itself_is_refused():
+    cycle = Named("Cycle")
+    cycle.define(Vec(cycle))
+    value = []
+    value.append(value)
+    with pytest.raises(CandidError, match="nested too deeply"):
+        encode_args([cycle], [value])
+
+
 def test_deep_nesting_is_refused():
     t = NAT
     value = 1

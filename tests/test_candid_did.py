@@ -137,6 +137,11 @@ def test_parse_errors_say_where(text, message):
         parse_did(text)
 
 
+def test_absurdly_nested_types_are_refused():
+    with pytest.raises(CandidError, match="nested too deeply"):
+        parse_did("type T = " + "opt " * 5000 + "nat;")
+
+
 # ---- interfaces in wasm custom sections ----
 
 def section(section_id: int, payload: bytes) -> bytes:

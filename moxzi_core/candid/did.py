@@ -35,12 +35,14 @@ def parse_did(text: str) -> Service:
     Method types are resolved to ``FuncType``; argument, result and field types may be ``Named`` (the
     file's type definitions, possibly recursive). Raises ``CandidError`` with ``line:column`` on error.
     """
-    return _Parser(text).program()
+    try:
+        return _Parser(text).program()
+    except RecursionError:
+        raise CandidError("types nested too deeply") from None
 
 
 class _Parser:
     def __init__(self, text: str):
-        self.source = text
         self.tokens = list(self.tokenize(text))
         self.at = 0
         self.names: dict[str, Named] = {}
@@ -127,6 +129,11 @@ class _Parser:
         token = token or self.peek()
         found = token.value if token.kind != "text" else f'"{token.value}"'
         return CandidError(f"{token.line}:{token.col}: expected {expected}, found {found}")
+
+    def labels_next(self) -> bool:
+        """Whether the next tokens are ``name :`` (a labelled field or argument)."""
+        after = self.peek(1)
+        return self.peek().kind in ("name", "text", "number") and after.kind == "punct" and after.value == ":"
 
     def is_(self, *values: str) -> bool:
         token = self.peek()
@@ -254,7 +261,7 @@ class _Parser:
         self.expect("(")
 
         def argument():
-            if self.peek().kind in ("name", "text") and self.peek(1).value == ":":
+            if self.labels_next() and self.peek().kind != "number":
                 self.at += 2  # an argument's name is documentation only
             return self.datatype()
 
@@ -287,8 +294,7 @@ class _Parser:
 
         def field() -> Field:
             token = self.peek()
-            labelled = token.kind in ("name", "text", "number") and self.peek(1).value == ":"
-            if labelled or kind is Variant:
+            if self.labels_next() or kind is Variant:
                 if token.kind == "number":
                     self.at += 1
                     field_id, name = token.value, None

@@ -22,17 +22,18 @@ def encode_args(types: Sequence[CandidType], values: Sequence[Any]) -> bytes:
     """
     if len(types) != len(values):
         raise CandidError(f"{len(types)} argument types but {len(values)} values")
-    table = _TypeTable()
-    refs = [table.ref(t) for t in types]
-    writers = _Writers()
-    body = bytearray()
-    for i, (t, v) in enumerate(zip(types, values)):
-        try:
-            writers.get(t)(v, body)
-        except CandidError as e:
-            raise e.within(f"argument {i}") from None
-        except RecursionError:
-            raise CandidError("value nested too deeply").within(f"argument {i}") from None
+    try:
+        table = _TypeTable()
+        refs = [table.ref(t) for t in types]
+        writers = _Writers()
+        body = bytearray()
+        for i, (t, v) in enumerate(zip(types, values)):
+            try:
+                writers.get(t)(v, body)
+            except CandidError as e:
+                raise e.within(f"argument {i}") from None
+    except RecursionError:
+        raise CandidError("types or values nested too deeply") from None
     head = b"".join([MAGIC, leb128(len(table.entries)), *table.entries,
                      leb128(len(refs)), *(sleb128(r) for r in refs)])
     return head + body

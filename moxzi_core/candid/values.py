@@ -13,9 +13,9 @@ from .errors import CandidError
 MAX_PRINCIPAL_BYTES = 29
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, order=True)
 class Principal:
-    """An Internet-Computer principal: up to 29 opaque bytes.
+    """An Internet-Computer principal: up to 29 opaque bytes, ordered by those bytes.
 
     Its textual form is base32 (lowercase, unpadded) of a big-endian CRC-32 of the bytes followed by the
     bytes, in dash-separated groups of five: ``Principal(b"\\x04")`` is ``"2vxpx-eai"`` (anonymous),
