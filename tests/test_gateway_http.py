@@ -33,7 +33,7 @@ async def host():
 
 @pytest.fixture
 async def http(host):
-    """A client session for the gateway serving ``host``; ``http.url`` is its base URL."""
+    """An aiohttp session whose base URL is a gateway serving ``host`` on a free port."""
     gateway = HttpGateway(host, Config(listen=Address("127.0.0.1", 0), max_message_bytes=LIMIT))
     await gateway.start()
     async with aiohttp.ClientSession(f"http://{gateway.address}") as session:

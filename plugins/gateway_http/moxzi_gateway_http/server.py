@@ -12,6 +12,8 @@ from .routes import build_app
 
 log = logging.getLogger("moxzi.http")
 
+STOP_GRACE_SECONDS = 5.0
+
 
 class HttpGateway:
     """Serves ``host`` over HTTP on ``config.listen``; request bodies over ``config.max_message_bytes``
@@ -25,7 +27,9 @@ class HttpGateway:
 
     async def start(self) -> None:
         """Bind and serve; raises OSError when the address cannot be bound."""
-        runner = web.AppRunner(self._app, access_log=None)
+        # A call may run for minutes (training); at stop, give in-flight calls a moment, not aiohttp's
+        # default minute, before closing their connections.
+        runner = web.AppRunner(self._app, access_log=None, shutdown_timeout=STOP_GRACE_SECONDS)
         await runner.setup()
         try:
             await web.TCPSite(runner, self._listen.host, self._listen.port).start()
@@ -38,7 +42,7 @@ class HttpGateway:
         log.info("serving on http://%s", self.address)
 
     async def stop(self) -> None:
-        """Stop accepting requests and finish the ones in flight."""
+        """Stop accepting requests; calls still in flight after STOP_GRACE_SECONDS lose their connection."""
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
