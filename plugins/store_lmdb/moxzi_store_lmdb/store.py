@@ -1,0 +1,252 @@
+"""The LMDB store: everything moxzid must not lose, in one LMDB environment in the ``-s`` directory.
+
+The directory holds:
+
+- ``FORMAT``: the layout of this plugin's files (``moxzi-lmdb 1``), written once, when the store is made;
+- ``data.mdb`` and ``lock.mdb``: the LMDB environment (the keys and values in it are the core's);
+- ``moxzid.lock``: ``flock``-ed by the moxzid that uses the directory, and holding its pid.
+
+A committed batch has been written to the OS (not only to this process's memory) when ``commit``
+returns, so it survives the process being killed; ``flush`` fsyncs it, so it survives a power loss too.
+To back a store up, copy the directory while no moxzid uses it.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+from pathlib import Path
+from typing import Iterator
+
+import lmdb
+
+from moxzi_core.store import Batch, Store, StoreError
+
+FORMAT = "moxzi-lmdb 1"
+FORMAT_FILE = "FORMAT"
+LOCK_FILE = "moxzid.lock"
+# What an opener that stopped before ``FORMAT`` was in place leaves behind: a directory holding only
+# these is still a new store, not someone else's directory.
+_UNFINISHED = {LOCK_FILE, FORMAT_FILE + ".new"}
+DEFAULT_MAP_SIZE = 1 << 40  # a cap, not an allocation: data.mdb stays sparse and grows with what it holds
+MAX_READERS = 1024  # read transactions open at once: one per get or scan in progress, in any thread
+
+
+class LmdbStore(Store):
+    """The store in ``directory`` (made if missing), held by this process until ``close``.
+
+    Opening raises StoreError, leaving the directory as it was, when another moxzid holds it, when it
+    holds another format (or is a non-empty directory that is not a store at all), when LMDB finds it
+    corrupt, or when this process may not use it. ``commit`` raises StoreError, applying nothing, when
+    the disk (or ``map_size``, the most the store may hold) is full."""
+
+    def __init__(self, directory: Path | str, map_size: int = DEFAULT_MAP_SIZE):
+        self._directory = Path(directory)
+        _prepare(self._directory)
+        self._lock_fd = _lock(self._directory)
+        try:
+            _check_format(self._directory)
+            self._env = _open_environment(self._directory, map_size)
+        except BaseException:
+            os.close(self._lock_fd)
+            raise
+
+    def get(self, key: bytes) -> bytes | None:
+        try:
+            with self._env.begin() as txn:
+                return txn.get(key)
+        except (lmdb.CorruptedError, lmdb.PageNotFoundError) as exc:
+            raise _corrupt(self._directory, exc) from exc
+
+    def scan(self, prefix: bytes) -> Iterator[tuple[bytes, bytes]]:
+        # Read whole inside one transaction: the caller sees one committed state, and no transaction
+        # outlives this call (an abandoned one would pin old pages and a reader slot).
+        found = []
+        try:
+            with self._env.begin() as txn:
+                cursor = txn.cursor()
+                if cursor.set_range(prefix):
+                    for key, value in cursor.iternext():
+                        if not key.startswith(prefix):
+                            break
+                        found.append((key, value))
+        except (lmdb.CorruptedError, lmdb.PageNotFoundError) as exc:
+            raise _corrupt(self._directory, exc) from exc
+        return iter(found)
+
+    def commit(self, batch: Batch) -> None:
+        # Leaving the ``with`` by an exception aborts the transaction, and a failed commit is aborted
+        # by LMDB: either way nothing of the batch is applied.
+        try:
+            with self._env.begin(write=True) as txn:
+                for prefix in batch.cleared_prefixes:
+                    _delete_prefix(txn, prefix)
+                for key, value in batch.writes.items():
+                    if value is None:
+                        txn.delete(key)
+                    else:
+                        txn.put(key, value)
+        except lmdb.MapFullError as exc:
+            raise StoreError(
+                f"the disk is full: {self._directory} holds the most it may ({self._env.info()['map_size']} "
+                "bytes, its map size); nothing of this batch was applied") from exc
+        except lmdb.BadValsizeError as exc:
+            raise StoreError(
+                f"a key in this batch is not 1 to {self._env.max_key_size()} bytes long, as LMDB "
+                "keys must be; nothing of this batch was applied") from exc
+        except lmdb.Error as exc:
+            if _out_of_space(self._directory, batch, exc):
+                raise StoreError(f"the disk is full: {self._directory} cannot grow ({exc}); free some "
+                                 "space; nothing of this batch was applied") from exc
+            raise StoreError(f"{self._directory}: LMDB failed to commit ({exc}); "
+                             "nothing of this batch was applied") from exc
+
+    def flush(self) -> None:
+        try:
+            self._env.sync(True)
+        except lmdb.Error as exc:
+            raise StoreError(f"{self._directory}: the committed batches could not be made durable "
+                             f"({exc}); they may be lost if the machine stops") from exc
+
+    def close(self) -> None:
+        self._env.close()
+        os.close(self._lock_fd)  # releases the flock
+
+    @property
+    def description(self) -> str:
+        return f"LMDB in {self._directory} ({FORMAT}): state is kept across restarts"
+
+
+def _prepare(directory: Path) -> None:
+    """Make ``directory`` if missing; refuse one that holds anything but a store of ours."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        foreign = set(os.listdir(directory)) - _UNFINISHED
+    except OSError as exc:
+        raise _unusable(directory, exc) from exc
+    if foreign and FORMAT_FILE not in foreign:
+        raise StoreError(
+            f"{directory} is not empty and is not a moxzi state directory (it has no {FORMAT_FILE} "
+            "file); give -s a new or empty directory; nothing was changed")
+
+
+def _lock(directory: Path) -> int:
+    """Take the directory for this process: an exclusive flock on its lock file, which gets our pid."""
+    path = directory / LOCK_FILE
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise _unusable(directory, exc) from exc
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
+        os.close(fd)
+        raise StoreError(f"{directory} is in use by another moxzid (pid {holder}); stop that one, or "
+                         "give this one another -s directory; nothing was changed") from None
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    except OSError as exc:
+        os.close(fd)
+        raise _unusable(directory, exc) from exc
+    return fd
+
+
+def _check_format(directory: Path) -> None:
+    """Refuse a store of another format; give a new store ours (written whole or not at all)."""
+    path = directory / FORMAT_FILE
+    try:
+        found = path.read_bytes().decode("utf-8", "replace").strip()
+    except FileNotFoundError:
+        _write_format(directory)
+        return
+    except OSError as exc:
+        raise _unusable(directory, exc) from exc
+    if found != FORMAT:
+        raise StoreError(
+            f"{directory} holds a store of format {found!r}, but this moxzi-store-lmdb reads "
+            f"{FORMAT!r} only: open it with the moxzi that wrote it; nothing was changed")
+
+
+def _write_format(directory: Path) -> None:
+    new = directory / (FORMAT_FILE + ".new")
+    try:
+        with open(new, "w") as file:
+            file.write(FORMAT + "\n")
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(new, directory / FORMAT_FILE)
+        fd = os.open(directory, os.O_RDONLY)  # make the rename itself durable
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        raise _unusable(directory, exc) from exc
+
+
+def _open_environment(directory: Path, map_size: int) -> lmdb.Environment:
+    try:
+        # No syncing at commit: the write to the OS is what survives kill -9; ``flush`` does the fsync.
+        # ``lock=True`` lets any thread read; py-lmdb serializes the writers.
+        env = lmdb.open(str(directory), map_size=map_size, sync=False, metasync=False, lock=True,
+                        max_readers=MAX_READERS)
+    except (lmdb.CorruptedError, lmdb.InvalidError, lmdb.VersionMismatchError) as exc:
+        raise _corrupt(directory, exc) from exc
+    except lmdb.ReadonlyError as exc:  # LMDB's EACCES
+        raise StoreError(f"{directory} cannot be used: {exc}") from exc
+    except lmdb.Error as exc:
+        raise StoreError(f"{directory} cannot be opened by LMDB: {exc}") from exc
+    try:
+        _check_pages(directory, env)
+    except BaseException:
+        env.close()
+        raise
+    return env
+
+
+def _check_pages(directory: Path, env: lmdb.Environment) -> None:
+    """Refuse a data file shorter than its pages (reading past its end would kill the process with
+    SIGBUS) and a root page that is not one; LMDB has no checksums to find damage elsewhere."""
+    needed = (env.info()["last_pgno"] + 1) * env.stat()["psize"]
+    size = (directory / "data.mdb").stat().st_size
+    if size < needed:
+        raise _corrupt(directory, f"data.mdb is {size} bytes, but its pages reach {needed}")
+    try:
+        with env.begin() as txn:
+            txn.cursor().first()
+    except lmdb.Error as exc:
+        raise _corrupt(directory, exc) from exc
+
+
+def _out_of_space(directory: Path, batch: Batch, exc: lmdb.Error) -> bool:
+    """Whether a failed commit ran out of disk: ENOSPC, or the EIO LMDB reports for a write the disk
+    cut short, when the batch no longer fits."""
+    if exc.code == errno.ENOSPC:
+        return True
+    if exc.code != errno.EIO:
+        return False
+    disk = os.statvfs(directory)
+    needed = sum(len(key) + len(value or b"") for key, value in batch.writes.items())
+    return disk.f_bavail * disk.f_frsize < needed
+
+
+def _delete_prefix(txn: lmdb.Transaction, prefix: bytes) -> None:
+    cursor = txn.cursor()
+    present = cursor.set_range(prefix)
+    while present and cursor.key().startswith(prefix):
+        present = cursor.delete()  # and moves to the next key
+
+
+def _corrupt(directory: Path, why) -> StoreError:
+    return StoreError(f"{directory} is corrupt or not an LMDB store: {why}; restore it from a backup; "
+                      "nothing was changed")
+
+
+def _unusable(directory: Path, exc: OSError) -> StoreError:
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return StoreError(f"{directory} cannot be used: {exc.strerror} ({exc.filename}); "
+                          "give moxzid a directory it may write")
+    return StoreError(f"{directory} cannot be used: {exc}")
