@@ -320,7 +320,8 @@ def tmpfs(mount_point: Path, options: str):
     try:
         yield mount_point
     finally:
-        subprocess.run(["umount", str(mount_point)], check=True)
+        # lazily: a store a failed test left open would keep the mount busy and hide the failure
+        subprocess.run(["umount", "--lazy", str(mount_point)], check=True)
 
 
 def test_a_full_disk_refuses_the_batch_and_keeps_the_rest(tmp_path):
