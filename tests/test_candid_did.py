@@ -1,5 +1,7 @@
 """The .did parser and reading interfaces out of compiled wasm modules."""
 
+import random
+
 import pytest
 
 from moxzi_core.candid import (BLOB, EMPTY, FLOAT32, INT, INT8, NAT, NAT32, NULL, PRINCIPAL, RESERVED, TEXT,
@@ -98,6 +100,7 @@ def test_every_construct():
     init_nat, shorthand = service.init_args
     assert init_nat == NAT
     assert shorthand == Record([Field(0, None, TEXT), Field(5, None, NAT), Field(6, None, NAT)])
+    assert parse_did("type T = record { 007 : nat; 0x1_0 : text };") == Service({})
     assert parse_did("type T = nat;") == Service({})
 
 
@@ -135,6 +138,27 @@ def test_types_print_as_parseable_did():
 def test_parse_errors_say_where(text, message):
     with pytest.raises(CandidError, match=message):
         parse_did(text)
+
+
+def test_damaged_interfaces_fail_only_with_candid_errors():
+    rng = random.Random(4)
+    pieces = [*"{}();:,=->\"/*\\ \nabx0_", "opt ", "record ", "func ", "service ", "type ", "query", "0x",
+              "\\ff", "\\u{d800}"]
+    outcomes = {"parsed": 0, "refused": 0}
+    for _ in range(600):
+        text = list(COMPILED)
+        for _ in range(rng.randint(1, 3)):
+            at = rng.randrange(len(text))
+            if rng.random() < 0.5:
+                del text[at:at + rng.randint(1, 5)]
+            else:
+                text.insert(at, rng.choice(pieces))
+        try:
+            parse_did("".join(text))
+            outcomes["parsed"] += 1
+        except CandidError:
+            outcomes["refused"] += 1
+    assert min(outcomes.values()) > 50, outcomes
 
 
 def test_absurdly_nested_types_are_refused():

@@ -6,18 +6,18 @@ sides must see the original values. One node process handles the whole batch.
 
 import json
 import math
-import random
 import struct
 import subprocess
 from pathlib import Path
 
 import pytest
+from test_candid_values import INT_RANGES, PRIMITIVE_TYPES, RandomCandid
 
-from moxzi_core.candid import (BLOB, BOOL, FLOAT32, FLOAT64, INT, INT8, INT16, INT32, INT64, NAT, NAT8, NAT16,
-                               NAT32, NAT64, NULL, PRINCIPAL, RESERVED, TEXT, CandidError, Field, FuncRef,
-                               FuncType, Named, Opt, Principal, Record, Service, Some, Tuple, Variant, Vec,
-                               decode_args, encode_args, idl_hash)
-from moxzi_core.candid.types import FUNC_MODES, Primitive, resolve
+from moxzi_core.candid import (BLOB, FLOAT32, FLOAT64, INT, INT8, INT16, INT32, INT64, NAT, NAT8, NAT16,
+                               NAT32, NAT64, NULL, PRINCIPAL, RESERVED, TEXT, CandidError, Field, FuncType,
+                               Named, Opt, Principal, Record, Some, Variant, Vec, decode_args, encode_args,
+                               idl_hash)
+from moxzi_core.candid.types import Primitive, resolve
 
 JS_DIR = Path(__file__).parent / "candid_js"
 CASES = 400
@@ -27,120 +27,36 @@ pytestmark = pytest.mark.skipif(
     reason="the JavaScript reference is not installed: run `npm ci --prefix tests/candid_js`",
 )
 
-PRIMITIVE_TYPES = [NULL, BOOL, NAT, INT, NAT8, NAT16, NAT32, NAT64, INT8, INT16, INT32, INT64, FLOAT32,
-                   FLOAT64, TEXT, RESERVED, PRINCIPAL]
 FIXED_SIZE_NUMBERS = [NAT8, NAT16, NAT32, NAT64, INT8, INT16, INT32, INT64, FLOAT32, FLOAT64]
-NUMBERED = [0, 1, 7, 2**32 - 1]  # field ids without names
-LABELS = ["a", "b", "name", "shape", "data", "elem", "x", "dim", "start", "len", "ok", "err", "ünï", "_9_x"]
-INT_RANGES = {**{f"nat{bits}": (0, 2**bits - 1) for bits in (8, 16, 32, 64)},
-              **{f"int{bits}": (-2**(bits - 1), 2**(bits - 1) - 1) for bits in (8, 16, 32, 64)},
-              "nat": (0, 2**130), "int": (-2**130, 2**130)}
-FLOATS = [0.0, -0.0, 1.5, -2.25, 1e308, -5e-324, math.inf, -math.inf, math.nan]
-FLOAT32S = [0.0, -0.0, 1.5, 3.4028234663852886e38, -1e-45, math.inf, -math.inf, math.nan]
 
 
-class Generator:
-    """Random Candid types (with named recursive ones) and random values of them, from one seed."""
-
-    def __init__(self, seed: int):
-        self.rng = random.Random(seed)
-        self.defs: dict[str, Named] = {}
-
-    def type(self, depth: int = 3):
-        rng = self.rng
-        if depth == 0 or rng.random() < 0.3:
-            return rng.choice(PRIMITIVE_TYPES)
-        kind = rng.choice(["opt", "vec", "blob", "record", "tuple", "variant", "func", "service", "list",
-                           "tree"])
-        inner = lambda: self.type(depth - 1)  # noqa: E731
-        if kind == "opt":
-            return Opt(inner())
-        if kind == "vec":
-            return Vec(inner())
-        if kind == "blob":
-            return BLOB
-        if kind in ("record", "variant"):
-            labels = rng.sample(LABELS, rng.randint(1, 4)) + rng.sample(NUMBERED, rng.randint(0, 2))
-            fields = {label: inner() for label in labels}
-            return Record(fields) if kind == "record" else Variant(fields)
-        if kind == "tuple":
-            return Tuple(*(inner() for _ in range(rng.randint(1, 3))))
-        if kind == "func":
-            return FuncType([inner()], [inner()], rng.choice([(), *((mode,) for mode in FUNC_MODES)]))
-        if kind == "service":
-            return Service({"m": FuncType([inner()], []), "go": FuncType([], [NAT], {"query"})})
-        named = Named(f"T{len(self.defs)}")
-        self.defs[named.name] = named
-        element = inner()
-        if kind == "list":
-            return named.define(Opt(Record({"head": element, "tail": named})))
-        return named.define(Variant({"leaf": element, "node": Record({"left": named, "right": named})}))
-
-    def value(self, t, depth: int = 0):
-        rng = self.rng
-        t = resolve(t)
-        if isinstance(t, Primitive):
-            if t.name in INT_RANGES:
-                low, high = INT_RANGES[t.name]
-                small = rng.randint(max(low, -300), min(high, 300))
-                return rng.choice([low, high, 0, rng.randint(low, high), small])
-            if t.name == "float64":
-                return rng.choice(FLOATS + [rng.uniform(-1e6, 1e6)])
-            if t.name == "float32":
-                return struct.unpack("<f", struct.pack("<f", rng.choice(FLOAT32S + [rng.uniform(-9, 9)])))[0]
-            if t.name == "bool":
-                return rng.random() < 0.5
-            if t.name == "text":
-                return "".join(rng.choice("ab é\n\"\\😀中") for _ in range(rng.randint(0, 8)))
-            if t.name == "principal":
-                return self.principal()
-            return None
-        deeper = depth + 1
-        if isinstance(t, Opt):
-            return None if rng.random() < 0.3 or depth > 6 else Some(self.value(t.type, deeper))
-        if isinstance(t, Vec):
-            if resolve(t.type) == NAT8:
-                return rng.randbytes(rng.randint(0, 40))
-            return [self.value(t.type, deeper) for _ in range(rng.randint(0, 0 if depth > 4 else 4))]
-        if isinstance(t, Record):
-            if t.is_tuple:
-                return tuple(self.value(f.type, deeper) for f in t.fields)
-            return {f.key: self.value(f.type, deeper) for f in t.fields}
-        if isinstance(t, Variant):
-            field = t.fields[0] if depth > 6 else rng.choice(t.fields)  # trees: "leaf" sorts first
-            return {field.key: self.value(field.type, deeper)}
-        if isinstance(t, FuncType):
-            return FuncRef(self.principal(), rng.choice(["m", "go", "métho d"]))
-        return self.principal()
-
-    def expected_type(self, t, depth: int = 0):
-        """A type to read values of ``t`` as: often ``t`` itself, else one the coercion rules must
-        bridge (opt, reserved, fields and tags added or dropped) or refuse."""
-        rng = self.rng
-        if depth > 3 or isinstance(t, Named) or rng.random() < 0.4:
-            return t
-        roll = rng.random()
-        if roll < 0.1:
-            return Opt(t)
-        if roll < 0.15:
-            return RESERVED
-        narrower = lambda inner: self.expected_type(inner, depth + 1)  # noqa: E731
-        if isinstance(t, Primitive):
-            other = rng.choice(PRIMITIVE_TYPES)
-            return t if (t, other) == (NAT, INT) else other  # 3.4.3 refuses nat as int (the spec allows it)
-        if isinstance(t, Vec) and resolve(t.type) in FIXED_SIZE_NUMBERS:
-            return t  # @dfinity/candid 3.4.3 reads these without checking the element type on the wire
-        if isinstance(t, (Opt, Vec)):
-            return type(t)(narrower(t.type))
-        if isinstance(t, (Record, Variant)):
-            fields = [Field(f.id, f.name, narrower(f.type)) for f in t.fields if rng.random() < 0.85]
-            if rng.random() < 0.3:
-                fields.append(Field(idl_hash("added"), "added", Opt(NAT) if isinstance(t, Record) else NAT))
-            return type(t)(fields)
-        return t  # references keep their types
-
-    def principal(self) -> Principal:
-        return Principal(self.rng.randbytes(self.rng.choice([0, 1, 10, 29])))
+def expected_type(gen: RandomCandid, t, depth: int = 0):
+    """A type to read values of ``t`` as: often ``t`` itself, else one the coercion rules must bridge
+    (opt, reserved, fields and tags added or dropped) or refuse. Avoids where 3.4.3 departs from the
+    spec: it refuses nat as int, and reads vectors of fixed-size numbers without checking the element
+    type on the wire."""
+    rng = gen.rng
+    if depth > 3 or isinstance(t, Named) or rng.random() < 0.4:
+        return t
+    roll = rng.random()
+    if roll < 0.1:
+        return Opt(t)
+    if roll < 0.15:
+        return RESERVED
+    narrower = lambda inner: expected_type(gen, inner, depth + 1)  # noqa: E731
+    if isinstance(t, Primitive):
+        other = rng.choice(PRIMITIVE_TYPES)
+        return t if (t, other) == (NAT, INT) else other
+    if isinstance(t, Vec) and resolve(t.type) in FIXED_SIZE_NUMBERS:
+        return t
+    if isinstance(t, (Opt, Vec)):
+        return type(t)(narrower(t.type))
+    if isinstance(t, (Record, Variant)):
+        fields = [Field(f.id, f.name, narrower(f.type)) for f in t.fields if rng.random() < 0.85]
+        if rng.random() < 0.3:
+            fields.append(Field(idl_hash("added"), "added", Opt(NAT) if isinstance(t, Record) else NAT))
+        return type(t)(fields)
+    return t  # references keep their types
 
 
 # ---- the JavaScript side's forms of types and values ----
@@ -248,13 +164,13 @@ def device_interface_case():
 @pytest.fixture(scope="module")
 def javascript():
     """One node run over every case: (types, values, expected types, JavaScript's result) each."""
-    gen = Generator(seed=20261129)
+    gen = RandomCandid(seed=20261129)
     batch = [device_interface_case()]
     for _ in range(CASES):
         types = [gen.type() for _ in range(gen.rng.randint(1, 3))]
         batch.append((types, [gen.value(t) for t in types]))
     batch = [(types, values, types) for types, values in batch]
-    batch += [(types, values, [gen.expected_type(t) for t in types]) for types, values, _ in batch]
+    batch += [(types, values, [expected_type(gen, t) for t in types]) for types, values, _ in batch]
     defs = {name: describe(named.type) for name, named in gen.defs.items()}
     results = run_node(defs, [case(*item) for item in batch])
     return [(*item, result) for item, result in zip(batch, results, strict=True)]

@@ -67,7 +67,9 @@ class _Parser:
                 value, end = self.text_literal(text, end, line, col)
                 yield _Token("text", value, line, col)
             elif kind == "number":
-                yield _Token("number", int(match.group().replace("_", ""), 0), line, col)
+                digits = match.group().replace("_", "")
+                value = int(digits[2:], 16) if digits.startswith("0x") else int(digits)
+                yield _Token("number", value, line, col)
             elif kind in ("name", "punct", "arrow"):
                 yield _Token("name" if kind == "name" else "punct", match.group(), line, col)
             newlines = text.count("\n", pos, end)
