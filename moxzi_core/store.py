@@ -91,6 +91,9 @@ class MemoryStore(Store):
         return iter(found)
 
     def commit(self, batch: Batch) -> None:
+        for value in batch.writes.values():  # refuse a bad batch before changing anything
+            if value is not None and not isinstance(value, (bytes, bytearray, memoryview)):
+                raise StoreError(f"a store value must be bytes, not {type(value).__name__}")
         with self._lock:
             for prefix in batch.cleared_prefixes:
                 start = bisect_left(self._keys, prefix)

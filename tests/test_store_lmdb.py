@@ -94,11 +94,7 @@ def test_cleared_prefixes_go_before_the_writes_of_the_same_batch(store):
     assert contents(store) == {}
 
 
-def test_a_batch_that_fails_applies_nothing(store, request):
-    if isinstance(store, MemoryStore):
-        request.applymarker(pytest.mark.xfail(
-            strict=True, reason="MemoryStore.commit applies the cleared prefixes and earlier writes "
-                                "before it reaches a bad value"))
+def test_a_batch_that_fails_applies_nothing(store):
     commit(store, {b"p/1": b"1", b"q": b"q"})
     batch = Batch()
     batch.clear_prefix(b"p/")
