@@ -102,6 +102,10 @@ class EagerGPT:
         import torch
         self.cfg = cfg
         self.p = {n: torch.tensor(w, requires_grad=True) for n, w in start.items()}
+        hd = cfg.n_embd // cfg.n_head  # rotary tables for positions 0..block-1, [block, hd / 2]
+        angles = torch.arange(cfg.block, dtype=torch.float64)[:, None] * 10000.0 ** (
+            -torch.arange(0, hd, 2, dtype=torch.float64) / hd)
+        self.cos, self.sin = angles.cos().float(), angles.sin().float()
         self.opt = torch.optim.AdamW(self.p.values(), lr=ADAMW["lr"], betas=(ADAMW["beta1"], ADAMW["beta2"]),
                                      eps=ADAMW["eps"], weight_decay=ADAMW["weight_decay"])
 
@@ -112,9 +116,7 @@ class EagerGPT:
         b, t, d = cfg.batch, cfg.block, cfg.n_embd
         hd = d // cfg.n_head
         half = hd // 2
-        inv = 10000.0 ** (-torch.arange(0, hd, 2, dtype=torch.float64) / hd)
-        ang = torch.arange(t, dtype=torch.float64)[:, None] * inv
-        cos, sin = ang.cos().float(), ang.sin().float()
+        cos, sin = self.cos[:t], self.sin[:t]
 
         def rope(x):  # [b, h, t, hd]
             x1, x2 = x[..., :half], x[..., half:]

@@ -528,6 +528,7 @@ def test_kernels_from_plugins_replace_an_ops_kernel_and_the_optimizer(registry):
             device.Kernel("optimizer:adamw", "torch:cpu", Counting, "fused"))}
     d = device.Device(registry.backends["torch"]("torch:cpu"), dict(registry.ops) | overrides)
     d.request("params", A, [{"name": "w", "shape": [2], "init": {"ones": None}}])
+    assert (d.providers["relu"], d.providers["gelu"], d.providers["optimizer:adamw"]) == ("exact", "torch", "fused")
     relu, gelu = read(d, A, {"param": "w"}, {"relu": 0}, {"gelu": 0})[1:]
     assert relu.tolist() == [9, 9] and gelu.tolist() != [5, 5]
     d.request("optimizer", A, ADAM | {"params": ["w"]})

@@ -131,7 +131,9 @@ class Device:
                  on_call: Callable[[bytes, str, bytes, bool, float], None] | None = None):
         self.backend, self.seed, self.limits, self.on_call = backend, seed, limits, on_call
         self.ops = {n: o for n, o in ops.items() if isinstance(o, Op)}
-        self.kernels = _choose_kernels(backend, ops)
+        chosen = _choose_kernels(backend, ops)
+        self.kernels = {name: fn for name, (fn, _) in chosen.items()}
+        self.providers = {name: provider for name, (_, provider) in chosen.items()}  # for `moxzid plugins`
         self.ops = {n: o for n, o in self.ops.items() if n in self.kernels}
         self.types = method_types({n: o.payload for n, o in self.ops.items()})
         self.spaces: dict[bytes, Space] = {}
@@ -464,17 +466,18 @@ def _readers_value(readers) -> dict:
     return {"principals": [Principal(b) for b in sorted(readers)]}
 
 
-def _choose_kernels(backend: Backend, registered: dict) -> dict[str, Callable]:
-    """Each op's kernel on ``backend``, and each optimizer kind's factory (``optimizer:adamw``): an
-    override for this exact backend beats one for its family, which beats the op's own kernel for the
-    family (or the backend's optimizer). Ops without a kernel here are left out."""
-    chosen = {f"optimizer:{kind}": (0, functools.partial(backend.optimizer, kind)) for kind in OPTIMIZER_KINDS}
+def _choose_kernels(backend: Backend, registered: dict) -> dict[str, tuple[Callable, str]]:
+    """Each op's kernel on ``backend``, and each optimizer kind's factory (``optimizer:adamw``), with
+    who provides it: an override for this exact backend beats one for its family, which beats the op's
+    own kernel for the family (or the backend's optimizer). Ops without a kernel here are left out."""
+    chosen = {f"optimizer:{kind}": (0, functools.partial(backend.optimizer, kind), backend.name)
+              for kind in OPTIMIZER_KINDS}
     for name, op in registered.items():
         if isinstance(op, Op) and backend.family in op.kernels:
-            chosen[name] = (0, op.kernels[backend.family])
+            chosen[name] = (0, op.kernels[backend.family], backend.family)
     for k in registered.values():
         if isinstance(k, Kernel) and k.backend in (backend.family, backend.name):
             rank = 2 if k.backend == backend.name else 1
             if k.op in chosen and rank >= chosen[k.op][0]:
-                chosen[k.op] = (rank, k.fn)
-    return {name: fn for name, (_, fn) in chosen.items()}
+                chosen[k.op] = (rank, k.fn, k.provider)
+    return {name: (fn, provider) for name, (_, fn, provider) in chosen.items()}
