@@ -148,6 +148,16 @@ def test_bad_json_says_where_and_what(types, value, message):
         args_from_json(types, value)
 
 
+def test_absurdly_deep_json_is_refused():
+    lst = Named("List")
+    lst.define(Opt(Tuple(NAT, lst)))
+    value = None
+    for i in range(900):
+        value = [i, value]
+    with pytest.raises(CandidError, match="argument 0: value nested too deeply"):
+        args_from_json([lst], [value])
+
+
 def test_results_that_do_not_fit_the_interface_are_errors():
     with pytest.raises(CandidError, match="argument 0: expected nat, but the message has text"):
         results_to_json([NAT], encode_args([TEXT], ["x"]))

@@ -47,13 +47,19 @@ def args_from_json(types: Sequence[CandidType], value: Any) -> bytes:
             values.append(from_json(t, value[i]) if i < len(value) else None)
         except CandidError as e:
             raise e.within(f"argument {i}") from None
+        except RecursionError:
+            raise CandidError("value nested too deeply").within(f"argument {i}") from None
     return encode_args(types, values)
 
 
 def results_to_json(types: Sequence[CandidType], data: bytes, *, budget: int | None = None) -> list:
     """Decodes a Candid message against ``types`` (with ``decode_args``'s ``budget``) into a JSON-ready
     list, one element per type."""
-    return [to_json(t, v) for t, v in zip(types, decode_args(data, types, budget=budget))]
+    values = decode_args(data, types, budget=budget)
+    try:
+        return [to_json(t, v) for t, v in zip(types, values)]
+    except RecursionError:
+        raise CandidError("value nested too deeply") from None
 
 
 def _show(value: Any) -> str:
