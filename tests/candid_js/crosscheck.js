@@ -44,9 +44,21 @@ function builder(defs) {
   return build;
 }
 
-const bitsOf = (f) => { const v = new DataView(new ArrayBuffer(8)); v.setFloat64(0, f); return v.getBigUint64(0).toString(16).padStart(16, '0'); };
-const floatOf = (h) => { const v = new DataView(new ArrayBuffer(8)); v.setBigUint64(0, BigInt('0x' + h)); return v.getFloat64(0); };
+function bitsOf(f) {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, f);
+  return view.getBigUint64(0).toString(16).padStart(16, '0');
+}
+
+function floatOf(bits) {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setBigUint64(0, BigInt('0x' + bits));
+  return view.getFloat64(0);
+}
+
 const hexOf = (bytes) => Buffer.from(bytes).toString('hex');
+// a copy: Buffer.from may hand out a view into a shared pool, which the decoder does not expect
+const bytesOf = (hex) => Uint8Array.from(Buffer.from(hex, 'hex'));
 
 // JS value -> exchange form
 function toX(t, v, defs) {
@@ -83,7 +95,7 @@ function fromX(t, x, defs) {
   }
   switch (t[0]) {
     case 'opt': return x.length ? [fromX(t[1], x[0], defs)] : [];
-    case 'vec': return t[1] === 'nat8' ? Uint8Array.from(Buffer.from(x, 'hex')) : x.map((item) => fromX(t[1], item, defs));
+    case 'vec': return t[1] === 'nat8' ? bytesOf(x) : x.map((item) => fromX(t[1], item, defs));
     case 'record': return Object.fromEntries(t[1].map(([label, ft]) => [label, fromX(ft, x[label], defs)]));
     case 'tuple': return t[1].map((ft, i) => fromX(ft, x[i], defs));
     case 'variant': {
@@ -98,11 +110,19 @@ function fromX(t, x, defs) {
 
 const { defs, cases } = JSON.parse(require('fs').readFileSync(0, 'utf8'));
 const build = builder(defs);
-const attempt = (f) => { try { return [f(), null]; } catch (e) { return [null, String(e && e.stack || e)]; } };
+function attempt(f) {
+  try {
+    return [f(), null];
+  } catch (e) {
+    return [null, String((e && e.stack) || e)];
+  }
+}
+
 const results = cases.map(({ types, expected = types, hex, values }) => {
-  const [decoded, decodeError] = attempt(() => IDL.decode(expected.map(build), Uint8Array.from(Buffer.from(hex, 'hex')))
-    .map((v, i) => toX(expected[i], v, defs)));
-  const [encoded, encodeError] = attempt(() => hexOf(IDL.encode(types.map(build), values.map((x, i) => fromX(types[i], x, defs)))));
+  const [decoded, decodeError] = attempt(() =>
+    IDL.decode(expected.map(build), bytesOf(hex)).map((v, i) => toX(expected[i], v, defs)));
+  const [encoded, encodeError] = attempt(() =>
+    hexOf(IDL.encode(types.map(build), values.map((x, i) => fromX(types[i], x, defs)))));
   return { decoded, decodeError, hex: encoded, encodeError };
 });
 process.stdout.write(JSON.stringify(results));
