@@ -399,6 +399,20 @@ def test_two_runs_give_identical_bytes(registry):
     assert session(1)[1] != first[1]  # another device seed draws other weights
 
 
+def test_a_gpt_trains_to_identical_bytes_twice():
+    """Attention, rope, norms and their gradients too, on the threads torch:cpu runs with."""
+    cfg = device_step.Config(n_layer=1, n_head=2, n_embd=16, block=8, batch=2)
+    start, data = device_step.weights(cfg), device_step.batches(cfg, 5)
+
+    def session():
+        dev = device_step.DeviceGPT(cfg, start)
+        losses = [dev.step(dev.arg(s, 1e-2)) for s in data]
+        weights = read(dev.device, dev.CALLER, *({"param": n} for n in start))
+        dev.device.close()
+        return losses, [w.tobytes() for w in weights]
+    assert session() == session()
+
+
 def test_normal_init_depends_on_actor_and_name(dev):
     spec = [{"name": "w", "shape": [4], "init": {"normal": 1.0}}, {"name": "u", "shape": [4], "init": {"normal": 1.0}}]
     dev.request("params", A, spec)
