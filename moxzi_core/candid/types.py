@@ -45,6 +45,9 @@ class Primitive(CandidType):
     def __str__(self) -> str:
         return self.name
 
+    def __repr__(self) -> str:
+        return self.name.upper()  # the constant's name
+
 
 NULL = Primitive("null", -1)
 BOOL = Primitive("bool", -2)
