@@ -3,21 +3,27 @@
 ``moxzid -m actors.json`` starts the host, then every gateway a plugin registered, and runs until
 SIGINT or SIGTERM, when it stops the gateways and then the host. ``moxzid plugins`` lists the
 installed plugins and what each registers. Start-up errors (settings, plugins, manifest, a setting no
-loaded component can honor) print one line and exit with status 2.
+loaded component can honor) print one line each and exit with status 2.
+
+With ``-s DIR`` actor state lives in the store a loaded plugin registers (the ``lmdb`` plugin), opened
+on DIR; without it, in memory.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import logging
 import signal
 import sys
+from collections.abc import Callable
 
 from . import __version__, config as config_module, plugins
 from .config import Config, ConfigError
 from .manifest import ManifestError, load_manifest
 from .runtime.host import Host, Limits
+from .store import MemoryStore, Store, StoreError
 
 log = logging.getLogger("moxzid")
 
@@ -29,8 +35,8 @@ class StartupError(Exception):
 
 
 def main(argv: list[str] | None = None) -> None:
-    """The ``moxzid`` console script. Exits 0 after a clean shutdown, 1 when the actors or a gateway
-    fail to start, 2 for a start-up error that a change of flags, config or manifest fixes."""
+    """The ``moxzid`` console script. Exits 0 after a clean shutdown, 1 when the store, the actors or a
+    gateway fail to start, 2 for a start-up error that a change of flags, config or manifest fixes."""
     args = _parser().parse_args(argv)
     logging.basicConfig(stream=sys.stderr, level=logging.INFO,
                         format="%(asctime)s %(name)s: %(message)s", datefmt="%H:%M:%S")
@@ -46,12 +52,26 @@ def main(argv: list[str] | None = None) -> None:
         refusals = _unsupported(config, registry)
         if refusals:
             raise StartupError("\n".join(refusals))
+        opener = _store_opener(config, registry, loaded)
     except (ConfigError, plugins.PluginError, ManifestError, StartupError) as exc:
-        for line in str(exc).splitlines():
-            print(f"moxzid: error: {line}", file=sys.stderr)
+        _print_error(exc)
         sys.exit(USAGE_ERROR)
     log.info("moxzid %s; plugins: %s", __version__, ", ".join(loaded) or "none")
-    sys.exit(asyncio.run(_serve(config, registry, specs)))
+    try:
+        store = opener()
+    except StoreError as exc:  # e.g. another moxzid holds DIR: not something a flag fixes
+        _print_error(exc)
+        sys.exit(1)
+    try:
+        status = asyncio.run(_serve(config, registry, specs, store))
+    finally:
+        store.close()
+    sys.exit(status)
+
+
+def _print_error(exc: Exception) -> None:
+    for line in str(exc).splitlines():
+        print(f"moxzid: error: {line}", file=sys.stderr)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -77,8 +97,8 @@ def _describe_installed() -> list[str]:
 
 def _unsupported(config: Config, registry: plugins.Registry) -> list[str]:
     """One line per setting that asks for something this moxzid cannot do, so it refuses to start
-    rather than run without it. The host has no device, store or billing yet; a backend or store a
-    plugin registers cannot be attached to it."""
+    rather than run without it. The host has no device or billing yet; a backend a plugin registers
+    cannot be attached to it."""
     defaults = Config()
     refusals = []
     if config.device is not None:
@@ -93,24 +113,34 @@ def _unsupported(config: Config, registry: plugins.Registry) -> list[str]:
         attribute = flag.replace("-", "_")
         if getattr(config, attribute) != getattr(defaults, attribute):
             refusals.append(f"--{flag}: there is no device to apply it to")
-    if config.state is not None:
-        refusals.append(f"-s {config.state}: this moxzid cannot keep state on disk yet (installed stores: "
-                        f"{', '.join(registry.stores) or 'none'}); run without -s to keep state in memory")
     if config.cycles != defaults.cycles:
         refusals.append(f"--cycles {config.cycles}: this moxzid cannot charge cycles yet; use --cycles 0")
     return refusals
 
 
-async def _serve(config: Config, registry: plugins.Registry, specs) -> int:
+def _store_opener(config: Config, registry: plugins.Registry, loaded) -> Callable[[], Store]:
+    """What opens the store: a memory store without -s, else the one store a loaded plugin registers,
+    on the -s directory."""
+    if config.state is None:
+        return MemoryStore
+    if not registry.stores:
+        raise StartupError(f"-s {config.state}: no loaded plugin registers a store (loaded: "
+                           f"{', '.join(loaded) or 'none'}); `moxzid plugins` shows which one does")
+    if len(registry.stores) > 1:
+        raise StartupError(f"-s {config.state}: several stores are loaded ({', '.join(registry.stores)}); "
+                           "choose one with --plugins")
+    return functools.partial(next(iter(registry.stores.values())), config.state)
+
+
+async def _serve(config: Config, registry: plugins.Registry, specs, store: Store) -> int:
     """Run the host and the gateways until a stop signal; the exit status."""
     # A signal during start-up is kept and acted on once everything started, so every stop is clean.
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
-    # Always so for now: _unsupported refuses -s until a store can be attached to the host.
-    log.info("no -s DIR: actor state lives in memory and is lost at exit")
-    host = Host(specs, Limits(max_message_bytes=config.max_message_bytes))
+    log.info("state: %s", store.description)
+    host = Host(specs, Limits(max_message_bytes=config.max_message_bytes), store=store)
     try:
         await host.start()
     except Exception as exc:  # an actor that cannot install must say which and why, not crash

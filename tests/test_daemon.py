@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -112,10 +113,10 @@ def garbage_actor(tmp_path):
     (["--device-checkpoint-secs", "5", "--device-listen", "0.0.0.0:7001"],
      ["--device-checkpoint-secs: there is no device to apply it to",
       "--device-listen: there is no device to apply it to"]),
-    (["-s", "state"], ["-s state: this moxzid cannot keep state on disk yet"]),
+    (["-s", "state"], ["-s state: no loaded plugin registers a store (loaded: http)"]),
     (["--cycles", "1000"], ["--cycles 1000: this moxzid cannot charge cycles yet"]),
 ])
-def test_settings_nothing_can_honor_stop_startup(garbage_actor, flags, lines):
+def test_settings_nothing_loaded_can_honor_stop_startup(garbage_actor, flags, lines):
     done = moxzid("-m", str(garbage_actor), "--plugins", "http", *flags)
     assert done.returncode == 2, done.stderr
     for line in lines:
@@ -214,7 +215,7 @@ def test_starts_logs_each_actor_and_stops_cleanly(tmp_path, signum):
         assert daemon.stop(signum) == 0
     log = daemon.log.read_text()
     assert re.search(r"moxzid: actor counter: principal [a-z0-9-]+, enhanced persistence, 2 methods", log), log
-    assert "state lives in memory and is lost at exit" in log
+    assert "moxzid: state: in memory: state is lost when moxzid exits" in log
     assert "moxzid: stopping" in log and "Traceback" not in log
 
 
@@ -242,3 +243,29 @@ def test_listen_address_in_use(tmp_path):
         done = moxzid("-m", "actors.json", "--plugins", "http", "--listen", f"127.0.0.1:{port}", cwd=tmp_path)
     assert done.returncode == 1
     assert "gateway http cannot start" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_state_survives_a_restart_and_a_kill(tmp_path):
+    pytest.importorskip("moxzi_store_lmdb")
+    counter_project(tmp_path)
+    flags = ("-m", "actors.json", "-s", "state", "--plugins", "http,lmdb")
+
+    def call(daemon, route):
+        request = urllib.request.Request(f"{daemon.url}/{route}", data=b"[]")
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.loads(response.read())
+
+    with running_moxzid(*flags, cwd=tmp_path) as daemon:
+        assert "state: LMDB in state" in daemon.log.read_text()
+        assert call(daemon, "call-json/counter/inc") == [1]
+        assert daemon.stop() == 0
+    with running_moxzid(*flags, cwd=tmp_path) as daemon:
+        assert call(daemon, "call-json/counter/inc") == [2]
+        daemon.process.kill()  # as `pkill -9 moxzid`: an answered call must already be durable
+        daemon.process.wait()
+    with running_moxzid(*flags, cwd=tmp_path) as daemon:
+        assert call(daemon, "query-json/counter/get") == [2]
+        second = moxzid(*flags, cwd=tmp_path)  # the same -s directory while the first holds it
+        assert second.returncode == 1
+        assert "moxzid: error: state is in use by another moxzid" in second.stderr
+        assert call(daemon, "query-json/counter/get") == [2]

@@ -148,3 +148,24 @@ def test_moxzid_plugins_names_a_plugin_that_fails_to_import(site):
     assert done.returncode == 2
     assert "moxzid: error: plugin 'broken' failed to import: needs libfoo" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+STORE_PLUGIN = """
+    from moxzi_core.hookspecs import hookimpl
+    from moxzi_core.store import MemoryStore
+
+    @hookimpl
+    def register_stores(register):
+        register("{name}", lambda directory: MemoryStore())
+"""
+
+
+def test_moxzid_state_with_two_stores_loaded_asks_to_choose(site, tmp_path):
+    site.install("mem1", STORE_PLUGIN.format(name="mem1"))
+    site.install("mem2", STORE_PLUGIN.format(name="mem2"))
+    (tmp_path / "a.wasm").write_bytes(b"\0asm")
+    (tmp_path / "actors.json").write_text('{"actors": [{"name": "a", "wasm": "a.wasm"}]}')
+    done = _moxzid(site, "-m", str(tmp_path / "actors.json"), "-s", "state", "--plugins", "http,mem1,mem2")
+    assert done.returncode == 2
+    assert "moxzid: error: -s state: several stores are loaded (mem1, mem2); choose one with --plugins" \
+        in done.stderr
