@@ -6,7 +6,8 @@ Both train the same model from the same weights on the same batches (the seed's 
 rotary positions, ReLU, AdamW, clip 1.0). The device path is what an actor's call costs on the device:
 decoding the Candid argument, finding the checked plan, forward, backward, clip, AdamW, encoding the
 reply (encoding the argument is the actor's work and is not timed). Rounds alternate between the two so
-a busy machine slows both alike. Prints ms/step medians and the ratio, and checks the losses agree.
+a busy machine slows both alike. Prints wall-clock and CPU ms/step medians and the ratios (CPU time of
+the process is the steadier number on a shared machine), and the first losses of both.
 """
 
 from __future__ import annotations
@@ -201,32 +202,35 @@ def main() -> None:
 
     # Warm up both (the device checks and caches the program on its first step) and compare losses.
     first = [(eager.step(torch.from_numpy(s.astype(np.int64)), lr), dev.step(dev.arg(s, lr))) for s in data[:3]]
-    times = {"eager PyTorch": [], "device (Candid in/out)": []}
+    # Wall-clock time, and CPU time of this process, which a busy machine disturbs less.
+    times = {"eager PyTorch": ([], []), "device (Candid in/out)": ([], [])}
+
+    def timed(name, fn, arg):
+        wall, cpu = time.perf_counter(), time.process_time()
+        fn(arg)
+        times[name][0].append(time.perf_counter() - wall)
+        times[name][1].append(time.process_time() - cpu)
+
     at = 3
     for _ in range(args.rounds):
         chunk = data[at:at + args.steps]
         at += args.steps
-        seqs = [torch.from_numpy(s.astype(np.int64)) for s in chunk]
-        for s in seqs:
-            t0 = time.perf_counter()
-            eager.step(s, lr)
-            times["eager PyTorch"].append(time.perf_counter() - t0)
-        encoded = [dev.arg(s, lr) for s in chunk]
-        for a in encoded:
-            t0 = time.perf_counter()
-            dev.step(a)
-            times["device (Candid in/out)"].append(time.perf_counter() - t0)
+        for s in [torch.from_numpy(s.astype(np.int64)) for s in chunk]:
+            timed("eager PyTorch", lambda x: eager.step(x, lr), s)
+        for a in [dev.arg(s, lr) for s in chunk]:
+            timed("device (Candid in/out)", dev.step, a)
 
     print(f"nanoGPT Shakespeare laptop config: {cfg.n_layer} layers, {cfg.n_head} heads, {cfg.n_embd} wide, "
           f"block {cfg.block}, batch {cfg.batch}, {nparams:,} params; torch {torch.__version__}, "
           f"{args.threads} threads, {args.rounds} x {args.steps} steps each")
     print(f"first 3 losses  eager {[round(a, 6) for a, _ in first]}  device {[round(b, 6) for _, b in first]}")
-    base = statistics.median(times["eager PyTorch"])
-    print(f"{'path':<26}{'ms/step (median)':>18}{'p10':>8}{'p90':>8}{'ratio':>8}")
-    for name, ts in times.items():
-        q = statistics.quantiles(ts, n=10)
-        med = statistics.median(ts)
-        print(f"{name:<26}{med * 1e3:>18.2f}{q[0] * 1e3:>8.2f}{q[-1] * 1e3:>8.2f}{med / base:>8.3f}")
+    base_wall, base_cpu = (statistics.median(t) for t in times["eager PyTorch"])
+    print(f"{'path':<26}{'wall ms/step':>14}{'p10':>8}{'p90':>8}{'ratio':>8}{'cpu ms/step':>13}{'ratio':>8}")
+    for name, (wall, cpu) in times.items():
+        q = statistics.quantiles(wall, n=10)
+        w, c = statistics.median(wall), statistics.median(cpu)
+        print(f"{name:<26}{w * 1e3:>14.2f}{q[0] * 1e3:>8.2f}{q[-1] * 1e3:>8.2f}{w / base_wall:>8.3f}"
+              f"{c * 1e3:>13.2f}{c / base_cpu:>8.3f}")
 
 
 if __name__ == "__main__":
