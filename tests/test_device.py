@@ -40,6 +40,18 @@ ADAM = {"name": "adam", "params": ["embed", "head"], "lr": 0.05, "beta1": 0.9, "
         "weight_decay": 0.0, "kind": Some({"adamw": None})}
 
 
+@pytest.fixture(scope="module", autouse=True)
+def one_torch_thread():
+    """One intra-op thread: these shapes are tiny, and a second thread only waits on a busy machine."""
+    import torch
+    before = torch.get_num_threads()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("MOXZI_TORCH_THREADS", "1")
+        torch.set_num_threads(1)
+        yield
+    torch.set_num_threads(before)
+
+
 @pytest.fixture(scope="module")
 def registry():
     return plugins.load(["torch"])[0]

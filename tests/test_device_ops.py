@@ -18,6 +18,18 @@ from moxzi_core.candid import Some
 CALLER = b"ops\x01"
 
 
+@pytest.fixture(scope="module", autouse=True)
+def one_torch_thread():
+    """One intra-op thread: these shapes are tiny, and a second thread only waits on a busy machine."""
+    import torch
+    before = torch.get_num_threads()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("MOXZI_TORCH_THREADS", "1")
+        torch.set_num_threads(1)
+        yield
+    torch.set_num_threads(before)
+
+
 @pytest.fixture(scope="module")
 def registry():
     return plugins.load(["torch"])[0]
