@@ -10,7 +10,6 @@ import math
 import numpy as np
 import pytest
 import torch
-import torch.nn.functional as F
 
 from moxzi_core import device, plugins
 from moxzi_core.candid import Some

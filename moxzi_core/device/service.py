@@ -24,7 +24,7 @@ from typing import Any, Protocol
 from ..candid import DEFAULT_BUDGET, CandidError, Principal, Some, decode_args, encode_args
 from ..runtime.actor import Outcome
 from .interface import method_types
-from .ops import ELEM_SIZES, FLOAT, DeviceError, Kernel, Meta, Op, Source
+from .ops import ELEM_SIZES, DeviceError, Kernel, Meta, Op, Source
 from .program import Plan, PlanCache, check
 
 log = logging.getLogger("moxzid.device")
