@@ -62,25 +62,28 @@ class Setting:
 SETTINGS = (
     Setting("manifest", "path", "the manifest naming the actors to host (JSON)", "-m", "FILE"),
     Setting("state", "path", "keep actor state in DIR across restarts and crashes, in the store a plugin "
-            "registers (lmdb); without it state lives in memory and is lost at exit", "-s", "DIR"),
+            "registers (lmdb); without it state lives in memory and is lost at exit. Not with --device "
+            "yet: the device's contents are not kept", "-s", "DIR"),
     Setting("plugins", "names", "comma-separated plugins to load (default: every installed plugin; "
             "see `moxzid plugins`)", metavar="NAMES"),
     Setting("listen", "address", "address the HTTP gateway serves on (default 127.0.0.1:7000; port 0 "
             "picks a free port)", metavar="HOST:PORT"),
     Setting("max-message-bytes", "count", "largest request body and message argument accepted "
             f"(default {Config.max_message_bytes})", metavar="N"),
-    Setting("device", "text", "tensor device backend, e.g. torch:cpu (not supported yet: moxzid refuses "
-            "to start with it)", metavar="SPEC"),
-    Setting("cycles", "count", "charge actors cycles when greater than 0 (not supported yet: moxzid "
-            "refuses to start with a value other than 0)", metavar="N"),
+    Setting("device", "text", "give the actors a tensor device on this backend: torch:cpu or torch:cuda "
+            "(its plugin must be loaded)", metavar="SPEC"),
+    Setting("cycles", "count", "charge actors cycles when greater than 0 (not implemented yet: a value "
+            "other than 0 is refused)", metavar="N"),
     Setting("device-cycles-per-ms", "count", "cycles a device call costs per millisecond (default "
-            f"{Config.device_cycles_per_ms}; needs --device)", metavar="N"),
+            f"{Config.device_cycles_per_ms}; not charged yet: another value is refused)", metavar="N"),
     Setting("device-checkpoint-secs", "amount", "copy the device once recorded calls took this much "
-            f"device time (default {Config.device_checkpoint_secs:g}; needs --device)", metavar="SECS"),
+            f"device time (default {Config.device_checkpoint_secs:g}; not implemented yet: another value "
+            "is refused)", metavar="SECS"),
     Setting("device-checkpoint-mb", "amount", "copy the device once the call record passes this size "
-            f"(default {Config.device_checkpoint_mb:g}; needs --device)", metavar="MB"),
-    Setting("device-listen", "address", "address to serve device exports on (needs --device)",
-            metavar="HOST:PORT"),
+            f"(default {Config.device_checkpoint_mb:g}; not implemented yet: another value is refused)",
+            metavar="MB"),
+    Setting("device-listen", "address", "address to serve device exports on (not implemented yet: "
+            "refused)", metavar="HOST:PORT"),
 )
 
 

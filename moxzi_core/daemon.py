@@ -6,13 +6,15 @@ installed plugins and what each registers. Start-up errors (settings, plugins, m
 loaded component can honor) print one line each and exit with status 2.
 
 With ``-s DIR`` actor state lives in the store a loaded plugin registers (the ``lmdb`` plugin), opened
-on DIR; without it, in memory.
+on DIR; without it, in memory. With ``--device SPEC`` the actors reach a tensor device on the backend
+a loaded plugin registers (``torch:cpu``) through the management canister's ``moxzi_device_*``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import functools
 import logging
 import signal
@@ -21,6 +23,7 @@ from collections.abc import Callable
 
 from . import __version__, config as config_module, plugins
 from .config import Config, ConfigError
+from .device import Device, DeviceError, open_device
 from .manifest import ManifestError, load_manifest
 from .runtime.host import Host, Limits
 from .store import MemoryStore, Store, StoreError
@@ -40,32 +43,32 @@ def main(argv: list[str] | None = None) -> None:
     args = _parser().parse_args(argv)
     logging.basicConfig(stream=sys.stderr, level=logging.INFO,
                         format="%(asctime)s %(name)s: %(message)s", datefmt="%H:%M:%S")
-    try:
-        if args.command == "plugins":
-            print("\n".join(_describe_installed()))
-            return
-        config = config_module.from_sources(vars(args))
-        if config.manifest is None:
-            raise StartupError("no manifest: give -m FILE, or manifest = \"FILE\" in the --config file")
-        specs = load_manifest(config.manifest)
-        registry, loaded = plugins.load(config.plugins)
-        refusals = _unsupported(config, registry)
-        if refusals:
-            raise StartupError("\n".join(refusals))
-        opener = _store_opener(config, registry, loaded)
-    except (ConfigError, plugins.PluginError, ManifestError, StartupError) as exc:
-        _print_error(exc)
-        sys.exit(USAGE_ERROR)
-    log.info("moxzid %s; plugins: %s", __version__, ", ".join(loaded) or "none")
-    try:
-        store = opener()
-    except StoreError as exc:  # e.g. another moxzid holds DIR: not something a flag fixes
-        _print_error(exc)
-        sys.exit(1)
-    try:
-        status = asyncio.run(_serve(config, registry, specs, store))
-    finally:
-        store.close()
+    with contextlib.ExitStack() as resources:
+        try:
+            if args.command == "plugins":
+                print("\n".join(_describe_installed()))
+                return
+            config = config_module.from_sources(vars(args))
+            if config.manifest is None:
+                raise StartupError("no manifest: give -m FILE, or manifest = \"FILE\" in the --config file")
+            specs = load_manifest(config.manifest)
+            registry, loaded = plugins.load(config.plugins)
+            refusals = _unsupported(config)
+            if refusals:
+                raise StartupError("\n".join(refusals))
+            open_store = _store_opener(config, registry, loaded)
+            device = _open_device(config, registry, resources)
+        except (ConfigError, plugins.PluginError, ManifestError, StartupError, DeviceError) as exc:
+            _print_error(exc)
+            sys.exit(USAGE_ERROR)
+        log.info("moxzid %s; plugins: %s", __version__, ", ".join(loaded) or "none")
+        try:
+            store = open_store()
+        except StoreError as exc:  # e.g. another moxzid holds DIR: not something a flag fixes
+            _print_error(exc)
+            sys.exit(1)
+        resources.callback(store.close)
+        status = asyncio.run(_serve(config, registry, specs, store, device))
     sys.exit(status)
 
 
@@ -95,26 +98,27 @@ def _describe_installed() -> list[str]:
     return plugins.describe(registry, loaded)
 
 
-def _unsupported(config: Config, registry: plugins.Registry) -> list[str]:
+# Settings whose feature does not exist yet: a value other than the default is refused, not ignored.
+NOT_YET = {
+    "cycles": "moxzid does not charge cycles yet; use --cycles 0",
+    "device_cycles_per_ms": "moxzid does not charge cycles yet",
+    "device_checkpoint_secs": "the device is not checkpointed yet",
+    "device_checkpoint_mb": "the device is not checkpointed yet",
+    "device_listen": "device exports (moxzi_device_export / moxzi_device_fetch) do not exist yet",
+}
+
+
+def _unsupported(config: Config) -> list[str]:
     """One line per setting that asks for something this moxzid cannot do, so it refuses to start
-    rather than run without it. The host has no device or billing yet; a backend a plugin registers
-    cannot be attached to it."""
+    rather than run without it."""
     defaults = Config()
-    refusals = []
-    if config.device is not None:
-        backend = config.device.partition(":")[0]
-        have = ", ".join(registry.backends) or "none"
-        if backend in registry.backends:
-            refusals.append(f"--device {config.device}: backend {backend!r} is installed, but this moxzid "
-                            "cannot attach a device to actors yet")
-        else:
-            refusals.append(f"--device {config.device}: no backend {backend!r}; installed backends: {have}")
-    for flag in ("device-cycles-per-ms", "device-checkpoint-secs", "device-checkpoint-mb", "device-listen"):
-        attribute = flag.replace("-", "_")
-        if getattr(config, attribute) != getattr(defaults, attribute):
-            refusals.append(f"--{flag}: there is no device to apply it to")
-    if config.cycles != defaults.cycles:
-        refusals.append(f"--cycles {config.cycles}: this moxzid cannot charge cycles yet; use --cycles 0")
+    refusals = [f"--{attribute.replace('_', '-')} {getattr(config, attribute)}: {why}"
+                for attribute, why in NOT_YET.items()
+                if getattr(config, attribute) != getattr(defaults, attribute)]
+    if config.device is not None and config.state is not None:
+        refusals.append(f"-s {config.state} with --device {config.device}: the device's contents are not "
+                        "kept across restarts yet (only the actors' are), so restored actors would find "
+                        "it empty; drop one of the two")
     return refusals
 
 
@@ -132,7 +136,16 @@ def _store_opener(config: Config, registry: plugins.Registry, loaded) -> Callabl
     return functools.partial(next(iter(registry.stores.values())), config.state)
 
 
-async def _serve(config: Config, registry: plugins.Registry, specs, store: Store) -> int:
+def _open_device(config: Config, registry: plugins.Registry, resources: contextlib.ExitStack) -> Device | None:
+    """The device for --device (closed when ``resources`` closes), or None without it."""
+    if config.device is None:
+        return None
+    device = open_device(registry, config.device)
+    resources.callback(device.close)
+    return device
+
+
+async def _serve(config: Config, registry: plugins.Registry, specs, store: Store, device: Device | None) -> int:
     """Run the host and the gateways until a stop signal; the exit status."""
     # A signal during start-up is kept and acted on once everything started, so every stop is clean.
     stop = asyncio.Event()
@@ -140,7 +153,10 @@ async def _serve(config: Config, registry: plugins.Registry, specs, store: Store
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
     log.info("state: %s", store.description)
-    host = Host(specs, Limits(max_message_bytes=config.max_message_bytes), store=store)
+    if device is not None:
+        log.info("device: %s, %d ops", device.backend.name, len(device.ops))
+    host = Host(specs, Limits(max_message_bytes=config.max_message_bytes),
+                system_methods=device.system_methods() if device else None, store=store)
     try:
         await host.start()
     except Exception as exc:  # an actor that cannot install must say which and why, not crash

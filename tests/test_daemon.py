@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from actorbuild import build_actor
+from moxzi_core.build import build
 from moxzi_core.config import Address, Config, ConfigError, add_arguments, from_sources
 
 
@@ -109,12 +111,14 @@ def garbage_actor(tmp_path):
 
 
 @pytest.mark.parametrize("flags, lines", [
-    (["--device", "warp:gpu"], ["--device warp:gpu: no backend 'warp'; installed backends: "]),
+    (["--device", "warp:gpu"], ["--device warp:gpu: no backend 'warp'; loaded backends: none"]),
     (["--device-checkpoint-secs", "5", "--device-listen", "0.0.0.0:7001"],
-     ["--device-checkpoint-secs: there is no device to apply it to",
-      "--device-listen: there is no device to apply it to"]),
+     ["--device-checkpoint-secs 5.0: the device is not checkpointed yet",
+      "--device-listen 0.0.0.0:7001: device exports (moxzi_device_export / moxzi_device_fetch) do not exist"]),
     (["-s", "state"], ["-s state: no loaded plugin registers a store (loaded: http)"]),
-    (["--cycles", "1000"], ["--cycles 1000: this moxzid cannot charge cycles yet"]),
+    (["-s", "state", "--device", "torch:cpu"], ["-s state with --device torch:cpu: the device's contents are "
+                                                "not kept across restarts yet"]),
+    (["--cycles", "1000"], ["--cycles 1000: moxzid does not charge cycles yet; use --cycles 0"]),
 ])
 def test_settings_nothing_loaded_can_honor_stop_startup(garbage_actor, flags, lines):
     done = moxzid("-m", str(garbage_actor), "--plugins", "http", *flags)
@@ -269,3 +273,46 @@ def test_state_survives_a_restart_and_a_kill(tmp_path):
         assert second.returncode == 1
         assert "moxzid: error: state is in use by another moxzid" in second.stderr
         assert call(daemon, "query-json/counter/get") == [2]
+
+
+DEVICE_ACTOR = """
+// Makes a parameter on the tensor device and counts what its space holds.
+persistent actor {
+  type Param = { name : Text; shape : [Nat32]; init : { #ones } };
+  type Entry = { name : Text; shape : [Nat32] };
+  transient let device = actor "aaaaa-aa" : actor {
+    moxzi_device_params : ([Param]) -> async ();
+    moxzi_device_list : () -> async [Entry];
+  };
+
+  public func make(name : Text) : async Nat {
+    await device.moxzi_device_params([{ name; shape = [2, 3]; init = #ones }]);
+    (await device.moxzi_device_list()).size()
+  };
+};
+"""
+
+
+def test_device_reaches_the_actors_only_with_device(tmp_path):
+    pytest.importorskip("moxzi_device_torch")
+    (tmp_path / "dev.mo").write_text(DEVICE_ACTOR)
+    build(tmp_path / "dev.mo")
+    (tmp_path / "actors.json").write_text(json.dumps({"actors": [{"name": "dev", "wasm": "dev.wasm"}]}))
+
+    def make(daemon, name):
+        request = urllib.request.Request(f"{daemon.url}/call-json/dev/make", data=json.dumps([name]).encode())
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read())
+
+    with running_moxzid("-m", "actors.json", "--device", "torch:cpu", "--plugins", "http,torch",
+                        cwd=tmp_path) as daemon:
+        assert make(daemon, "w") == (200, [1])
+        assert make(daemon, "v") == (200, [2])
+        assert "moxzid: device: torch:cpu" in daemon.log.read_text()
+    with running_moxzid("-m", "actors.json", cwd=tmp_path) as daemon:
+        status, error = make(daemon, "w")
+        assert (status, error["reject_code"]) == (422, 4)  # the actor passes the reject on
+        assert "no method 'moxzi_device_params'" in error["reject_message"]
