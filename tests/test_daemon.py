@@ -198,7 +198,8 @@ def running_moxzid(*args, cwd: Path):
     log = cwd / "moxzid.log"
     with log.open("w") as stderr:
         process = subprocess.Popen([sys.executable, "-m", "moxzi_core.daemon", "--plugins", "http",
-                                    "--listen", "127.0.0.1:0", *args], cwd=cwd, stdout=subprocess.DEVNULL, stderr=stderr)
+                                    "--listen", "127.0.0.1:0", *args],
+                                   cwd=cwd, stdout=subprocess.DEVNULL, stderr=stderr)
     try:
         deadline = time.monotonic() + 60
         while not (serving := re.search(r"serving on (http://\S+)", log.read_text())):
