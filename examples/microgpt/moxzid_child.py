@@ -1,0 +1,146 @@
+"""moxzid as a child process, for the example scripts: build actors, start moxzid on a manifest, call
+and upgrade its actors through the HTTP gateway's JSON routes, stop it or kill it with SIGKILL.
+
+The scripts of examples/letters, examples/shakespeare and examples/islands import it from here too.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+START_SECONDS = 120
+TRAINING_SECONDS = 1800  # the longest wait for a training target
+STEP = re.compile(r"step (\d+)\b")
+
+
+def say(line: str) -> None:
+    print(line, flush=True)
+
+
+def build_example(sources: list[Path], manifest: Path, workdir: Path) -> Path:
+    """Compile `sources` into `workdir` (in parallel) beside a copy of `manifest`; return the copy."""
+    from moxzi_core.build import build
+
+    say(f"building {', '.join(source.name for source in sources)}")
+    with concurrent.futures.ThreadPoolExecutor(len(sources)) as pool:
+        for result in pool.map(lambda source: build(source, out_dir=workdir), sources):
+            say(f"  {result.wasm_path.name}: {result.wasm_size} bytes, {result.seconds:.1f}s")
+    return Path(shutil.copy(manifest, workdir / manifest.name))
+
+
+class Moxzid:
+    """``moxzid -m MANIFEST [-s STATE] [--device DEVICE]`` on a free local port, its output appended
+    to `log_path`. Use as a context manager, or call start() and stop()."""
+
+    def __init__(self, manifest: Path, log_path: Path, *, state: Path | None = None, device: str | None = None):
+        self.manifest = manifest
+        self.log_path = log_path
+        self.state = state
+        self.device = device
+        self.port = _free_port()
+        self.process: subprocess.Popen | None = None
+
+    def __enter__(self) -> "Moxzid":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def start(self) -> "Moxzid":
+        """Start moxzid and return once its gateway answers; raise RuntimeError if it exits first."""
+        command = [sys.executable, "-m", "moxzi_core.daemon", "-m", str(self.manifest),
+                   "--listen", f"127.0.0.1:{self.port}"]
+        if self.state is not None:
+            command += ["-s", str(self.state)]
+        if self.device is not None:
+            command += ["--device", self.device]
+        with open(self.log_path, "a") as log:
+            log.write(f"$ {' '.join(command)}\n")
+            log.flush()
+            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + START_SECONDS
+        while time.monotonic() < deadline:
+            self._check_alive()
+            try:
+                urllib.request.urlopen(self._url("/actors"), timeout=5).read()
+                return self
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError(f"moxzid did not start serving within {START_SECONDS} s; see {self.log_path}")
+
+    def kill9(self) -> None:
+        """SIGKILL, as `pkill -9 moxzid` would: no chance to save anything."""
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.kill9()
+
+    def call(self, actor: str, method: str, *args, timeout: float = 600):
+        """POST /call-json/ACTOR/METHOD with the arguments as a JSON array; the results, decoded."""
+        return self._post(f"/call-json/{actor}/{method}", json.dumps(list(args)).encode(), timeout=timeout)
+
+    def query(self, actor: str, method: str, *args):
+        return self._post(f"/query-json/{actor}/{method}", json.dumps(list(args)).encode())
+
+    def upgrade(self, actor: str, wasm: Path, timeout: float = 120) -> str:
+        return self._post(f"/upgrade/{actor}", wasm.read_bytes(), as_json=False, timeout=timeout)
+
+    def _post(self, path: str, body: bytes, as_json: bool = True, timeout: float = 600):
+        self._check_alive()
+        request = urllib.request.Request(self._url(path), data=body, method="POST")
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                answer = response.read().decode()
+        except urllib.error.HTTPError as error:
+            raise RuntimeError(f"POST {path}: HTTP {error.code}: {error.read().decode()}") from None
+        except TimeoutError:
+            raise RuntimeError(f"POST {path}: no answer in {timeout:.0f} s; see {self.log_path}") from None
+        return json.loads(answer) if as_json else answer
+
+    def _url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def _check_alive(self) -> None:
+        if self.process.poll() is not None:
+            tail = self.log_path.read_text().splitlines()[-15:]
+            raise RuntimeError(f"moxzid exited with status {self.process.returncode}:\n" + "\n".join(tail))
+
+
+def wait_for_step(daemon: Moxzid, actor: str, target: int, *, beyond: bool = False) -> str:
+    """Poll `actor`'s status query ("step N ...") until N is `target`, or past it with `beyond`;
+    print it every 100 steps. Returns the last status."""
+    deadline = time.monotonic() + TRAINING_SECONDS
+    shown = -1
+    while time.monotonic() < deadline:
+        status = daemon.query(actor, "status")[0]
+        step = int(STEP.match(status).group(1))
+        if step // 100 != shown // 100 or step == target:
+            say(f"  {status}")
+            shown = step
+        if step == target or (beyond and step > target):
+            return status
+        time.sleep(0.25)
+    raise RuntimeError(f"{actor}: step {target} not reached in {TRAINING_SECONDS} s; see {daemon.log_path}")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
