@@ -278,12 +278,14 @@ class Host:
         self._deliver(batch, messages)
         for callback, method, data in system:
             self._loop.call_soon_threadsafe(self._call_system, actor, callback, method, data)
-        if outside:
+        # Answers to callers still waiting (not those of a caller gone, or from before a restart) go
+        # out once what they report is on disk.
+        waiting = [(self._waiting.get(request), outcome) for request, outcome in outside]
+        waiting = [(future, outcome) for future, outcome in waiting if future is not None]
+        if waiting:
             self.store.flush()
-            for request, outcome in outside:
-                waiting = self._waiting.get(request)
-                if waiting is not None:  # else its caller went away, or it predates a restart
-                    self._resolver(waiting)(outcome)
+            for future, outcome in waiting:
+                self._resolver(future)(outcome)
 
     # --- the management canister -------------------------------------------------------------
     def _call_system(self, actor: Actor, callback: int, method_name: str, data: bytes) -> None:
