@@ -2,7 +2,7 @@
 
 ``moxzid -m actors.json`` starts the host, then every gateway a plugin registered, and runs until
 SIGINT or SIGTERM, when it stops the gateways and then the host. ``moxzid plugins`` lists the
-installed plugins and what each registers. Start-up errors (settings, plugins, manifest, a setting no
+installed plugins and what each registers (exit 1 if one cannot load). Start-up errors (settings, plugins, manifest, a setting no
 loaded component can honor) print one line each and exit with status 2.
 
 With ``-s DIR`` actor state lives in the store a loaded plugin registers (the ``lmdb`` plugin), opened
@@ -46,8 +46,9 @@ def main(argv: list[str] | None = None) -> None:
     with contextlib.ExitStack() as resources:
         try:
             if args.command == "plugins":
-                print("\n".join(_describe_installed()))
-                return
+                lines, all_loaded = _describe_installed()
+                print("\n".join(lines))
+                sys.exit(0 if all_loaded else 1)
             config = config_module.from_sources(vars(args))
             if config.manifest is None:
                 raise StartupError("no manifest: give -m FILE, or manifest = \"FILE\" in the --config file")
@@ -91,11 +92,20 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _describe_installed() -> list[str]:
-    registry, loaded = plugins.load(None)
-    if not loaded:
-        return [f"no plugins installed (entry-point group {plugins.ENTRY_POINT_GROUP!r})"]
-    return plugins.describe(registry, loaded)
+def _describe_installed() -> tuple[list[str], bool]:
+    """One line per installed plugin, and whether every one loads. Each is loaded on its own, so one
+    that fails to load is listed with the reason and the others are still described."""
+    installed = plugins.installed_plugins()
+    if not installed:
+        return [f"no plugins installed (entry-point group {plugins.ENTRY_POINT_GROUP!r})"], True
+    lines, all_loaded = [], True
+    for name, info in installed.items():
+        try:
+            lines += plugins.describe(*plugins.load([name]))
+        except plugins.PluginError as exc:
+            lines.append(f"{name:<8} {info.distribution} {info.version}: cannot load: {exc}")
+            all_loaded = False
+    return lines, all_loaded
 
 
 # Settings whose feature does not exist yet: a value other than the default is refused, not ignored.
