@@ -13,7 +13,7 @@ import wasmtime
 
 from .memory import MainMemory, StableMemory
 from .system_api import ActorTrap, Execution, SystemApi
-from .wasm_rewrite import START_EXPORT, PreparedModule
+from .wasm_rewrite import DIRTY_PAGES_EXPORT, START_EXPORT, PreparedModule
 
 EMPTY_ARGS = b"DIDL\x00\x00"  # Candid encoding of no arguments
 
@@ -35,6 +35,7 @@ def new_engine() -> wasmtime.Engine:
     config.wasm_memory64 = True
     config.wasm_bulk_memory = True
     config.wasm_multi_value = True
+    config.wasm_multi_memory = True  # the dirty-page map is a second memory (wasm_dirty)
     config.consume_fuel = True
     return wasmtime.Engine(config)
 
@@ -68,13 +69,16 @@ class Instance:
             except LookupError:
                 raise UnsupportedModule(f"the module imports {imp.module}.{imp.name}, "
                                         "which moxzid does not provide") from None
+        # With two memories (the dirty-page map), wasmtime evaluates data-segment offsets as code,
+        # which costs fuel.
+        self._store.set_fuel(limits.instructions_per_message)
         self._wasm = linker.instantiate(self._store, module)
         exports = self._wasm.exports(self._store)
-        memories = [e for e in exports if isinstance(exports[e], wasmtime.Memory)]
+        memories = [e for e in exports if isinstance(exports[e], wasmtime.Memory) and e != DIRTY_PAGES_EXPORT]
         if len(memories) != 1:
             raise UnsupportedModule(f"expected one exported memory, found {len(memories)}")
         self._exports = exports
-        self.memory = MainMemory(exports[memories[0]], self._store)
+        self.memory = MainMemory(exports[memories[0]], self._store, exports[DIRTY_PAGES_EXPORT])
         self._table = next((exports[e] for e in exports if isinstance(exports[e], wasmtime.Table)), None)
         self._globals = [g for g in (exports[n] for n in prepared.global_exports)
                          if g.type(self._store).mutable]

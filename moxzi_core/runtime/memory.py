@@ -13,54 +13,90 @@ import numpy as np
 import wasmtime
 
 from .system_api import ActorTrap
+from .wasm_dirty import PAGE_BITS
 
-PAGE = 4096  # granularity of change tracking (the OS page, not wasm's 64 KiB page)
+PAGE = 1 << PAGE_BITS  # granularity of change tracking (the OS page, not wasm's 64 KiB page)
 _WORDS = PAGE // 8
+_WASM_PAGE = 65536
 
 
 class MainMemory:
     """Wasm linear memory with a shadow copy of its committed contents.
 
-    Comparing the live memory with the shadow (a vectorised memcmp) finds the changed pages; only those
-    are copied, either into the shadow (commit) or back into the memory (rollback)."""
+    The module marks each 4 KiB page it writes in its dirty-page map (a second memory, see
+    `wasm_dirty`), and `write` marks the pages the host writes. Commit copies the marked pages into
+    the shadow, rollback copies them back from it; both clear the map. Either costs what the message
+    wrote, plus a scan of the map (one byte per page). Pages the memory grew by count as written."""
 
-    def __init__(self, memory: wasmtime.Memory, store: wasmtime.Store):
+    def __init__(self, memory: wasmtime.Memory, store: wasmtime.Store, dirty_map: wasmtime.Memory):
         self._memory = memory
         self._store = store
-        self._shadow = self._live().copy()
+        self._map = dirty_map
+        self._memory_bytes = _Bytes(memory, store)
+        self._map_bytes = _Bytes(dirty_map, store)
+        self._cover()
+        live = self._live()
+        self._shadow_pages = np.empty_like(live)  # capacity; the first `_committed` pages are the shadow
+        self._shadow_pages[:] = live
+        self._committed = len(live)
 
     def _live(self) -> np.ndarray:
-        length = self._memory.data_len(self._store)
-        ptr = ctypes.cast(self._memory.data_ptr(self._store), ctypes.POINTER(ctypes.c_uint64))
-        return np.ctypeslib.as_array(ptr, shape=(length // PAGE, _WORDS))
+        """The live memory as (pages, words); a view, valid until the memory grows."""
+        return self._memory_bytes().view(np.uint64).reshape(-1, _WORDS)
 
-    def _changed(self, live: np.ndarray) -> np.ndarray:
-        """Indices of committed pages that differ from the live memory."""
-        old = len(self._shadow)
-        return np.flatnonzero((live[:old] != self._shadow).any(axis=1))
+    def _cover(self) -> None:
+        """Grow the map to cover the whole memory (the module does so itself when it grows memory)."""
+        missing = self.size // PAGE - self._map.data_len(self._store)
+        if missing > 0:
+            self._map.grow(self._store, -(-missing // _WASM_PAGE))
+
+    @property
+    def _shadow(self) -> np.ndarray:
+        return self._shadow_pages[: self._committed]
+
+    def _take_marks(self) -> np.ndarray:
+        """The committed pages marked since the last commit or rollback; clears every mark.
+
+        A store that trapped may have marked a page beyond the memory: those marks are cleared too."""
+        # Scan 8 marks at a time (the map is whole 64 KiB pages). `!= 0` first: numpy's nonzero is
+        # many times slower on integers than on booleans.
+        words = self._map_bytes().view(np.uint64)
+        hit = np.flatnonzero(words != 0)
+        marked = words[hit].view(np.uint8).reshape(-1, 8) != 0  # (words hit, their 8 marks)
+        words[hit] = 0
+        pages = (hit[:, None] * 8 + np.arange(8))[marked]
+        return pages[pages < self._committed]
 
     def commit(self) -> list[int]:
-        """Make the live contents the committed state; return the changed (and new) page numbers."""
+        """Make the live contents the committed state; return the written (and new) page numbers."""
         live = self._live()
-        old = len(self._shadow)
-        changed = self._changed(live)
+        changed = self._take_marks()
         self._shadow[changed] = live[changed]
-        if len(live) > old:  # the memory grew: new pages join the shadow as they are
-            self._shadow = np.concatenate([self._shadow, live[old:]])
-            changed = np.concatenate([changed, np.arange(old, len(live))])
+        old, new = self._committed, len(live)
+        if new > old:  # the memory grew: new pages join the shadow as they are
+            if new > len(self._shadow_pages):
+                grown = np.empty((max(new, old + old // 4), _WORDS), dtype=np.uint64)
+                grown[:old] = self._shadow
+                self._shadow_pages = grown
+            self._shadow_pages[old:new] = live[old:]
+            self._committed = new
+            changed = np.concatenate([changed, np.arange(old, new)])
         return changed.tolist()
 
     def rollback(self) -> None:
         """Put back every committed byte. Wasm memory cannot shrink: pages grown since are zeroed."""
         live = self._live()
-        changed = self._changed(live)
+        changed = self._take_marks()
         live[changed] = self._shadow[changed]
-        live[len(self._shadow):] = 0
+        live[self._committed:] = 0
 
     def read(self, start: int, size: int) -> bytes:
         return self._memory.read(self._store, start, start + size)
 
     def write(self, start: int, data: bytes) -> None:
+        """Write as the host (the System API); the pages written are marked like the module's."""
+        if data:
+            self._map_bytes()[start // PAGE : (start + len(data) - 1) // PAGE + 1] = 1
         self._memory.write(self._store, data, start)
 
     @property
@@ -73,18 +109,37 @@ class MainMemory:
 
     def load(self, image: bytes) -> None:
         """Replace the whole memory with ``image`` (an upgrade's kept heap, or a restored snapshot)."""
-        wasm_page = 65536
         missing = len(image) - self.size
         if missing > 0:
-            self._memory.grow(self._store, -(-missing // wasm_page))
+            self._memory.grow(self._store, -(-missing // _WASM_PAGE))
+            self._cover()
         live = self._live().reshape(-1)
         live[: len(image) // 8] = np.frombuffer(image, dtype=np.uint64)
         live[len(image) // 8:] = 0
-        self._shadow = self._live().copy()
+        self._map_bytes()[:] = 0
+        self._shadow_pages = self._live().copy()
+        self._committed = len(self._shadow_pages)
 
     def image(self) -> bytes:
         """The committed contents, whole."""
         return self._shadow.tobytes()
+
+
+class _Bytes:
+    """A numpy view of a wasm memory's bytes, made again only when the memory moves or grows."""
+
+    def __init__(self, memory: wasmtime.Memory, store: wasmtime.Store):
+        self._memory, self._store = memory, store
+        self._where: tuple[int, int] | None = None  # (address, length) the view was made for
+        self._view = np.empty(0, dtype=np.uint8)
+
+    def __call__(self) -> np.ndarray:
+        where = (ctypes.cast(self._memory.data_ptr(self._store), ctypes.c_void_p).value,
+                 self._memory.data_len(self._store))
+        if where != self._where:
+            self._view = np.frombuffer((ctypes.c_uint8 * where[1]).from_address(where[0]), dtype=np.uint8)
+            self._where = where
+        return self._view
 
 
 class StableMemory:

@@ -1,32 +1,42 @@
-"""Prepare a WebAssembly module for hosting: expose its globals and defer its start function.
+"""Prepare a WebAssembly module for hosting: expose its globals, defer its start function, and make
+it record which pages of its memory it writes.
 
 wasmtime can only read and write globals that a module exports, and it runs the start function
 during instantiation. The host needs both under its control: it snapshots every global around
 messages, and for an enhanced-persistence upgrade it must copy the old heap into memory *before*
 the start function runs (copy heap -> call ``__moxzi_start`` -> ``canister_post_upgrade``).
+To snapshot at the cost of what a message wrote rather than of the whole heap, the module gets a
+second memory, the dirty-page map exported as ``__moxzi_dirty_pages``, and every function body
+marks in it the pages it writes (`wasm_dirty`).
 
-`prepare` rewrites only the export and start sections and copies every other section byte for
-byte; wasmtime validates the rest when it compiles the result. Anything this module has to parse
-is checked strictly: a malformed module raises ValueError naming the byte offset.
+`prepare` rewrites the memory, export, start and code sections (in the code, only the function
+bodies that write memory) and copies every other section byte for byte; wasmtime validates the
+result when it compiles it. Anything this module has to parse is checked strictly: a malformed or
+unsupported module raises ValueError naming the byte offset.
 """
 
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Mapping, NoReturn
 
+from .wasm_dirty import instrument_body, map_pages, uleb
+
 GLOBAL_EXPORT_PREFIX = "__moxzi_global_"
 START_EXPORT = "__moxzi_start"
+DIRTY_PAGES_EXPORT = "__moxzi_dirty_pages"  # the dirty-page map (memory 1), see wasm_dirty
 
 _HEADER = b"\0asm\x01\0\0\0"
 
-_CUSTOM, _IMPORT, _MEMORY, _GLOBAL, _EXPORT, _START = 0, 2, 5, 6, 7, 8
+_CUSTOM, _TYPE, _IMPORT, _FUNCTION, _MEMORY, _GLOBAL, _EXPORT, _START, _CODE = 0, 1, 2, 3, 5, 6, 7, 8, 10
 # Non-custom sections must appear in this order, each at most once (tag = 13 and
 # data count = 12 are out of numeric order).
 _SECTION_ORDER = (1, 2, 3, 4, 5, 13, 6, 7, 8, 9, 12, 10, 11)
-_EXPORT_AND_LATER = _SECTION_ORDER[_SECTION_ORDER.index(_EXPORT) :]
 
 # External kinds of import and export entries.
 _FUNC, _TABLE, _MEM, _GLOBAL_KIND, _TAG = 0, 1, 2, 3, 4
+
+_FUNC_TYPE = 0x60
+_LIMITS_64 = 4  # limits flag: 64-bit (memory64)
 
 _NUMBER_TYPES = range(0x7B, 0x80)  # v128, f64, f32, i64, i32
 _ABSTRACT_HEAP_TYPES = range(0x69, 0x75)  # exn .. noexn, including func and extern
@@ -53,12 +63,16 @@ class PreparedModule:
 
 
 def prepare(wasm: bytes) -> PreparedModule:
-    """Export every defined global and the start function, and drop the start section."""
+    """Export every defined global, the start function and the dirty-page map; drop the start section;
+    make every write to memory 0 mark the map (`wasm_dirty`)."""
     wasm = bytes(wasm)
     sections = _split_sections(wasm)
 
-    imported_globals, memory64 = 0, None
+    imported_globals, memories = 0, []
+    type_params: list[int] = []
+    function_types: list[int] = []
     defined_globals, export_entries, start_function = 0, None, None
+    memory_section, code_section = None, None
     custom_sections: dict[str, bytes] = {}
     for section_id, body in sections:
         reader = _Reader(wasm, body.start, body.stop)
@@ -67,10 +81,14 @@ def prepare(wasm: bytes) -> PreparedModule:
             if name in custom_sections:
                 raise ValueError(f"malformed wasm: duplicate custom section {name!r}")
             custom_sections[name] = wasm[reader.pos : body.stop]
+        elif section_id == _TYPE:
+            type_params = _read_type_params(reader)
         elif section_id == _IMPORT:
-            imported_globals, memory64 = _read_imports(reader)
+            imported_globals, memories = _read_imports(reader)
+        elif section_id == _FUNCTION:
+            function_types = _read_function_types(reader, len(type_params))
         elif section_id == _MEMORY:
-            memory64 = _read_memories(reader, memory64)
+            memory_section = _read_memories(reader, memories)
         elif section_id == _GLOBAL:
             defined_globals = _read_global_count(reader)
         elif section_id == _EXPORT:
@@ -78,6 +96,11 @@ def prepare(wasm: bytes) -> PreparedModule:
         elif section_id == _START:
             start_function = reader.uleb(32)
             reader.expect_end("start section")
+        elif section_id == _CODE:
+            code_section = body
+    if len(memories) > 1:
+        raise ValueError(f"the module has {len(memories)} memories; moxzid hosts modules with one")
+    memory64 = bool(memories) and memories[0].is_64
 
     added: list[tuple[str, int, int]] = [
         (f"{GLOBAL_EXPORT_PREFIX}{index}", _GLOBAL_KIND, index)
@@ -85,35 +108,54 @@ def prepare(wasm: bytes) -> PreparedModule:
     ]
     if start_function is not None:
         added.append((START_EXPORT, _FUNC, start_function))
+    replaced: dict[int, bytes | None] = {_START: None}
+    if memories:  # the dirty-page map becomes memory 1
+        map_limits = b"\x00" + uleb(map_pages(memories[0].minimum))  # 32-bit, no maximum
+        count, entries = memory_section or (0, b"")
+        replaced[_MEMORY] = uleb(count + 1) + entries + map_limits
+        if code_section is not None:
+            replaced[_CODE] = _instrument_code(wasm, code_section, type_params, function_types,
+                                               memory64, map_index=1)
+        added.append((DIRTY_PAGES_EXPORT, _MEM, 1))
     existing_names, existing_entries = export_entries or ((), b"")
     for name, _, _ in added:
         if name in existing_names:
             raise ValueError(f"module already exports {name!r}, a name reserved for the host")
-
-    export_body = _uleb(len(existing_names) + len(added)) + existing_entries
-    export_body += b"".join(_name(name) + bytes([kind]) + _uleb(index) for name, kind, index in added)
+    replaced[_EXPORT] = uleb(len(existing_names) + len(added)) + existing_entries + b"".join(
+        _name(name) + bytes([kind]) + uleb(index) for name, kind, index in added)
 
     return PreparedModule(
-        wasm=_assemble(wasm, sections, export_body),
-        memory64=bool(memory64),
+        wasm=_assemble(wasm, sections, replaced),
+        memory64=memory64,
         global_exports=tuple(name for name, kind, _ in added if kind == _GLOBAL_KIND),
         has_start=start_function is not None,
         custom_sections=MappingProxyType(custom_sections),
     )
 
 
-def _assemble(wasm: bytes, sections: list[tuple[int, range]], export_body: bytes) -> bytes:
-    """The module with `export_body` as its export section and without a start section."""
+def _assemble(wasm: bytes, sections: list[tuple[int, range]], replaced: dict[int, bytes | None]) -> bytes:
+    """The module with the sections in `replaced` given new bodies (None: dropped); a replaced
+    section the module lacks is added in its place in the section order."""
+    pending = dict(replaced)
     out = bytearray(_HEADER)
-    export_written = False
+
+    def add_pending(before_rank: int) -> None:
+        for section_id in sorted(pending, key=_SECTION_ORDER.index):
+            if _SECTION_ORDER.index(section_id) < before_rank:
+                body = pending.pop(section_id)
+                if body is not None:
+                    out.extend(_section(section_id, body))
+
     for section_id, body in sections:
-        if not export_written and section_id in _EXPORT_AND_LATER:
-            out += _section(_EXPORT, export_body)
-            export_written = True
-        if section_id not in (_EXPORT, _START):
-            out += _section(section_id, wasm[body.start : body.stop])
-    if not export_written:
-        out += _section(_EXPORT, export_body)
+        if section_id != _CUSTOM:
+            add_pending(_SECTION_ORDER.index(section_id))
+            if section_id in pending:
+                new_body = pending.pop(section_id)
+                if new_body is not None:
+                    out += _section(section_id, new_body)
+                continue
+        out += _section(section_id, wasm[body.start : body.stop])
+    add_pending(len(_SECTION_ORDER))
     return bytes(out)
 
 
@@ -143,9 +185,45 @@ def _split_sections(wasm: bytes) -> list[tuple[int, range]]:
     return sections
 
 
-def _read_imports(reader: "_Reader") -> tuple[int, bool | None]:
-    """Number of imported globals, and whether the first imported memory is 64-bit."""
-    globals_count, memory64 = 0, None
+def _read_type_params(reader: "_Reader") -> list[int]:
+    """The number of parameters of each function type."""
+    params = []
+    for _ in range(reader.uleb(32)):
+        offset = reader.pos
+        if reader.byte() != _FUNC_TYPE:
+            raise ValueError(f"unsupported wasm at byte {offset}: a type that is not a function type")
+        count = reader.uleb(32)
+        for _ in range(count):
+            reader.value_type()
+        for _ in range(reader.uleb(32)):
+            reader.value_type()
+        params.append(count)
+    reader.expect_end("type section")
+    return params
+
+
+def _read_function_types(reader: "_Reader", type_count: int) -> list[int]:
+    """The type index of each function the module defines."""
+    types = []
+    for _ in range(reader.uleb(32)):
+        offset = reader.pos
+        index = reader.uleb(32)
+        if index >= type_count:
+            raise ValueError(f"malformed wasm at byte {offset}: type {index} of {type_count}")
+        types.append(index)
+    reader.expect_end("function section")
+    return types
+
+
+@dataclass(frozen=True)
+class _Memory:
+    is_64: bool
+    minimum: int  # in 64 KiB pages
+
+
+def _read_imports(reader: "_Reader") -> tuple[int, list[_Memory]]:
+    """Number of imported globals, and the imported memories."""
+    globals_count, memories = 0, []
     for _ in range(reader.uleb(32)):
         reader.name()
         reader.name()
@@ -157,8 +235,7 @@ def _read_imports(reader: "_Reader") -> tuple[int, bool | None]:
             reader.value_type()
             reader.limits()
         elif kind == _MEM:
-            is_64 = reader.limits()
-            memory64 = is_64 if memory64 is None else memory64
+            memories.append(_Memory(*reader.limits()))
         elif kind == _GLOBAL_KIND:
             reader.value_type()
             reader.mutability()
@@ -169,17 +246,36 @@ def _read_imports(reader: "_Reader") -> tuple[int, bool | None]:
         else:
             raise ValueError(f"malformed wasm at byte {kind_offset}: unknown import kind {kind}")
     reader.expect_end("import section")
-    return globals_count, memory64
+    return globals_count, memories
 
 
-def _read_memories(reader: "_Reader", imported_memory64: bool | None) -> bool | None:
-    """Whether memory 0 is 64-bit, given what the imports said about it."""
-    memory64 = imported_memory64
-    for _ in range(reader.uleb(32)):
-        is_64 = reader.limits()
-        memory64 = is_64 if memory64 is None else memory64
+def _read_memories(reader: "_Reader", memories: list[_Memory]) -> tuple[int, bytes]:
+    """Append the defined memories to `memories`; return their count and raw entries."""
+    count = reader.uleb(32)
+    entries_start = reader.pos
+    for _ in range(count):
+        memories.append(_Memory(*reader.limits()))
     reader.expect_end("memory section")
-    return memory64
+    return count, reader.data[entries_start : reader.end]
+
+
+def _instrument_code(wasm: bytes, body: range, type_params: list[int], function_types: list[int],
+                     memory64: bool, map_index: int) -> bytes:
+    """The code section with every function's writes to memory 0 marking memory `map_index`."""
+    reader = _Reader(wasm, body.start, body.stop)
+    count = reader.uleb(32)
+    if count != len(function_types):
+        raise ValueError(f"malformed wasm: {count} function bodies for {len(function_types)} functions")
+    out = [uleb(count)]
+    for type_index in function_types:
+        size = reader.uleb(32)
+        start = reader.pos
+        reader.skip(size, "function body")
+        new_body = instrument_body(_Reader(wasm, start, reader.pos), type_params[type_index],
+                                   memory64, map_index)
+        out += (uleb(len(new_body)), new_body)
+    reader.expect_end("code section")
+    return b"".join(out)
 
 
 def _read_global_count(reader: "_Reader") -> int:
@@ -245,6 +341,9 @@ class _Reader:
     def uleb(self, bits: int) -> int:
         return self._leb(bits, signed=False)
 
+    def sleb(self, bits: int) -> int:
+        return self._leb(bits, signed=True)
+
     def _leb(self, bits: int, signed: bool) -> int:
         start, result, shift = self.pos, 0, 0
         while True:
@@ -285,38 +384,26 @@ class _Reader:
         if self.byte() not in (0, 1):
             self._fail("bad global mutability flag", self.pos - 1)
 
-    def limits(self) -> bool:
-        """Read memory or table limits; True when they are 64-bit."""
+    def limits(self) -> tuple[bool, int]:
+        """Read memory or table limits: whether they are 64-bit, and the minimum."""
         offset = self.pos
         flags = self.byte()
         # Bits: 1 = has maximum, 2 = shared, 4 = 64-bit, 8 = custom page size.
         if flags & ~0x0F:
             self._fail(f"bad limits flags {flags:#x}", offset)
-        is_64 = bool(flags & 4)
-        self.uleb(64 if is_64 else 32)
+        is_64 = bool(flags & _LIMITS_64)
+        minimum = self.uleb(64 if is_64 else 32)
         if flags & 1:
             self.uleb(64 if is_64 else 32)
         if flags & 8:
             self.uleb(32)
-        return is_64
-
-
-def _uleb(value: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
+        return is_64, minimum
 
 
 def _name(name: str) -> bytes:
     encoded = name.encode("utf-8")
-    return _uleb(len(encoded)) + encoded
+    return uleb(len(encoded)) + encoded
 
 
 def _section(section_id: int, body: bytes) -> bytes:
-    return bytes([section_id]) + _uleb(len(body)) + body
+    return bytes([section_id]) + uleb(len(body)) + body
