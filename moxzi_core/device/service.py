@@ -180,7 +180,7 @@ class Device:
             reply = encode_args(ftype.rets, [] if result is None else [result])
             if self.on_call is not None:
                 self.on_call(caller, method, arg, changed, time.perf_counter() - started)
-        return Outcome(reply)
+        return Outcome(reply, changed=changed)
 
     def request(self, method: str, caller: bytes, *args) -> Any:
         """Call with Python values (``moxzi_core.candid``'s value model) instead of Candid bytes: the

@@ -40,6 +40,9 @@ class Outcome:
     reply: bytes | None
     reject_code: int = 0
     reject_message: str = ""
+    # Set by a system method whose call changed the system's state (the device's): the host records
+    # such calls and re-runs them, in order, at start-up, before any actor runs.
+    changed: bool = False
 
     @classmethod
     def reject(cls, code: int, message: str) -> "Outcome":

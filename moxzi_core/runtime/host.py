@@ -17,6 +17,7 @@ import hashlib
 import logging
 import secrets
 import threading
+import time
 from dataclasses import dataclass
 from typing import Awaitable, Callable
 
@@ -80,12 +81,14 @@ class Host:
         self._upgrading: dict[str, asyncio.Lock] = {}
         self._lock = threading.Lock()  # orders inbox appends: a message's place = its delivery order
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._system_seq = 0  # the next recorded system call's place
 
     # --- life cycle --------------------------------------------------------------------------
     async def start(self) -> None:
         """Install new actors and restore saved ones (in parallel threads), then start their loops,
         re-running what their inboxes hold and re-issuing pending system calls."""
         self._loop = asyncio.get_running_loop()
+        await self._rerun_system_calls()
         restored = await asyncio.gather(*(asyncio.to_thread(self._add, spec) for spec in self._specs))
         for actor in self._actors.values():
             actor.start()
@@ -95,6 +98,26 @@ class Host:
                 actor.post(seq, from_record(record))
             for callback, (method, data) in pending:
                 self._loop.call_soon(self._call_system, actor, callback, method, data)
+
+    async def _rerun_system_calls(self) -> None:
+        """Rebuild the system's state (the device's) by re-running, in order, every recorded call that
+        changed it. The calls are deterministic, so this gives back the state the actors saw."""
+        recorded = self._journal.system_calls()
+        self._system_seq = recorded[-1][0] + 1 if recorded else 0
+        if not recorded:
+            return
+        log.info("re-running %d recorded system call(s)", len(recorded))
+        started = time.perf_counter()
+        for seq, (caller, method_name, arg) in recorded:
+            method = self.system_methods.get(method_name)
+            if method is None:
+                raise StoreError(f"{self.store.description}: recorded call {seq} is to {method_name!r}, "
+                                 "which no loaded plugin provides (start with the same --device)")
+            outcome = await method(caller, arg)
+            if not outcome.changed:
+                log.warning("recorded system call %d (%s) did not change anything when re-run: %s",
+                            seq, method_name, outcome.reject_message or "no change")
+        log.info("re-ran %d system call(s) in %.1fs", len(recorded), time.perf_counter() - started)
 
     def _add(self, spec: ActorSpec):
         principal = actor_principal(spec.name)
@@ -303,6 +326,9 @@ class Host:
                     outcome = Outcome.reject(SYS_TRANSIENT, f"{method_name} failed: {error}")
             batch = Batch()
             Journal.answered(batch, actor.name, callback)
+            if outcome.changed:  # recorded with its answer: either both are kept or the call re-runs
+                Journal.system_call(batch, self._system_seq, actor.principal, method_name, data)
+                self._system_seq += 1
             self._deliver(batch, [(actor, Response(callback, outcome))])
 
         self._loop.create_task(run())

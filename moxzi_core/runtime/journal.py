@@ -10,6 +10,8 @@ Every key starts with what it belongs to, so one actor's data is one prefix:
     actor/<name>/stable/<page>       a non-zero 4 KiB page of stable memory
     actor/<name>/inbox/<seq>         a message recorded and not yet completed, in arrival order
     actor/<name>/pending/<callback>  a call to a system method whose answer has not arrived
+    system/<seq>                     a system-method call that changed the system (the device), in
+                                     the order they ran: re-run at start-up to rebuild that state
 
 A message's completion is one batch: its inbox entry goes, its snapshot delta and the messages it
 sends are written. So after a crash each actor is exactly as its last completed message left it, and
@@ -96,6 +98,15 @@ class Journal:
     @staticmethod
     def answered(batch: Batch, name: str, callback: int) -> None:
         batch.delete(_actor(name, b"pending", _u64(callback)))
+
+    @staticmethod
+    def system_call(batch: Batch, seq: int, caller: bytes, method: str, arg: bytes) -> None:
+        batch.put(b"system/" + _u64(seq), cbor2.dumps([caller, method, arg]))
+
+    def system_calls(self) -> list[tuple[int, list]]:
+        """The recorded system-method calls, in the order they ran: [(seq, [caller, method, arg])]."""
+        return [(int.from_bytes(key[7:], "big"), _plain(cbor2.loads(value)))
+                for key, value in self.store.scan(b"system/")]
 
     @staticmethod
     def snapshot(batch: Batch, name: str, delta: Delta) -> None:
