@@ -122,14 +122,9 @@ def _unsupported(config: Config) -> list[str]:
     """One line per setting that asks for something this moxzid cannot do, so it refuses to start
     rather than run without it."""
     defaults = Config()
-    refusals = [f"--{attribute.replace('_', '-')} {getattr(config, attribute)}: {why}"
-                for attribute, why in NOT_YET.items()
-                if getattr(config, attribute) != getattr(defaults, attribute)]
-    if config.device is not None and config.state is not None:
-        refusals.append(f"-s {config.state} with --device {config.device}: the device's contents are not "
-                        "kept across restarts yet (only the actors' are), so restored actors would find "
-                        "it empty; drop one of the two")
-    return refusals
+    return [f"--{attribute.replace('_', '-')} {getattr(config, attribute)}: {why}"
+            for attribute, why in NOT_YET.items()
+            if getattr(config, attribute) != getattr(defaults, attribute)]
 
 
 def _store_opener(config: Config, registry: plugins.Registry, loaded) -> Callable[[], Store]:

@@ -116,8 +116,6 @@ def garbage_actor(tmp_path):
      ["--device-checkpoint-secs 5.0: the device is not checkpointed yet",
       "--device-listen 0.0.0.0:7001: device exports (moxzi_device_export / moxzi_device_fetch) do not exist"]),
     (["-s", "state"], ["-s state: no loaded plugin registers a store (loaded: http)"]),
-    (["-s", "state", "--device", "torch:cpu"], ["-s state with --device torch:cpu: the device's contents are "
-                                                "not kept across restarts yet"]),
     (["--cycles", "1000"], ["--cycles 1000: moxzid does not charge cycles yet; use --cycles 0"]),
 ])
 def test_settings_nothing_loaded_can_honor_stop_startup(garbage_actor, flags, lines):
