@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Four islands of "Serve and train with several actors", run against moxzid with a tensor device:
+island0 leads 25 rounds in which every island trains 10 steps on its own batches and all average
+their weights, 250 steps each. A single trainer then trains 250 steps alone. The islands' validation
+loss must beat the single trainer's; exits 1 if it does not.
+
+    python3 examples/islands/run_islands.py [TEXT] [--device torch:cpu] [--workdir DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+EXAMPLE = Path(__file__).resolve().parent
+sys.path.insert(0, str(EXAMPLE.parent / "microgpt"))
+from moxzid_child import Moxzid, build_example, say  # noqa: E402
+
+DEFAULT_TEXT = EXAMPLE.parents[1] / ".." / "shared" / "data" / "tinyshakespeare.txt"
+ISLANDS = [f"island{i}" for i in range(4)]
+ROUNDS, EVERY = 25, 10
+LEAD_SECONDS = 3600
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("text", nargs="?", type=Path, default=DEFAULT_TEXT,
+                        help="the text (default: ../shared/data/tinyshakespeare.txt from the repo root)")
+    parser.add_argument("--device", default="torch:cpu", help="the device backend (default torch:cpu)")
+    parser.add_argument("--workdir", type=Path,
+                        help="where to build and keep the log (default: a temporary folder, removed after a pass)")
+    args = parser.parse_args()
+    text = args.text.read_text()
+    workdir = args.workdir or Path(tempfile.mkdtemp(prefix="islands-"))
+    workdir.mkdir(parents=True, exist_ok=True)
+
+    manifest = build_example([EXAMPLE / "trainer.mo", EXAMPLE / "writer.mo"], EXAMPLE / "actors.json", workdir)
+    with Moxzid(manifest, workdir / "moxzid.log", device=args.device) as daemon:
+        for i, island in enumerate(ISLANDS):
+            say(f"{island}.load: {daemon.call(island, 'load', text)[0]}")
+            daemon.call(island, "setIsland", i)
+        peers = [daemon.query(island, "id")[0] for island in ISLANDS[1:]]
+        say(f"island0.lead({ROUNDS} rounds of {EVERY} steps) with peers {', '.join(peers)}")
+        started = time.monotonic()
+        islands = daemon.call("island0", "lead", peers, ROUNDS, EVERY, timeout=LEAD_SECONDS)[0]
+        say(f"islands: {islands}  ({time.monotonic() - started:.0f} s)")
+
+        say(f"trainer.load: {daemon.call('trainer', 'load', text)[0]}")
+        started = time.monotonic()
+        say(f"  {daemon.call('trainer', 'train', ROUNDS * EVERY)[0]}")
+        single = daemon.call("trainer", "evaluate")[0]
+        say(f"single: {single}  ({time.monotonic() - started:.0f} s)")
+
+    def val_loss(evaluation: str) -> float:
+        return float(re.search(r"val loss (\S+)", evaluation).group(1))
+
+    if val_loss(islands) >= val_loss(single):
+        say(f"FAILED: the islands did not beat a single trainer at step {ROUNDS * EVERY} (log in {workdir})")
+        return 1
+    say(f"the islands beat a single trainer at step {ROUNDS * EVERY}")
+    if args.workdir is None:
+        shutil.rmtree(workdir)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""The trainer and the writer of "Serve and train with several actors", run against moxzid with a
+tensor device. The trainer trains in the background and publishes its weights after every 10 steps;
+the writer writes from the latest publication while training goes on. island0, the same code, trains
+the same way beside it and is never read: at step 1,000 both must report the same losses, since
+reading a publication changes nothing of its owner's training. Exits 1 if they differ.
+
+    python3 examples/islands/run_writer.py [TEXT] [--device torch:cpu] [--workdir DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+EXAMPLE = Path(__file__).resolve().parent
+sys.path.insert(0, str(EXAMPLE.parent / "microgpt"))
+from moxzid_child import Moxzid, build_example, say, wait_for_step  # noqa: E402
+
+DEFAULT_TEXT = EXAMPLE.parents[1] / ".." / "shared" / "data" / "tinyshakespeare.txt"
+TRAINERS = ("trainer", "island0")  # island0: the control nobody reads
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("text", nargs="?", type=Path, default=DEFAULT_TEXT,
+                        help="the text (default: ../shared/data/tinyshakespeare.txt from the repo root)")
+    parser.add_argument("--device", default="torch:cpu", help="the device backend (default torch:cpu)")
+    parser.add_argument("--workdir", type=Path,
+                        help="where to build and keep the log (default: a temporary folder, removed after a pass)")
+    args = parser.parse_args()
+    text = args.text.read_text()
+    workdir = args.workdir or Path(tempfile.mkdtemp(prefix="writer-"))
+    workdir.mkdir(parents=True, exist_ok=True)
+
+    manifest = build_example([EXAMPLE / "trainer.mo", EXAMPLE / "writer.mo"], EXAMPLE / "actors.json", workdir)
+    with Moxzid(manifest, workdir / "moxzid.log", device=args.device) as daemon:
+        for actor in TRAINERS:
+            say(f"{actor}.load: {daemon.call(actor, 'load', text)[0]}")
+        trainer = daemon.query("trainer", "id")[0]
+        daemon.call("writer", "follow", trainer)
+        say(f"writer follows trainer {trainer}")
+
+        for actor in TRAINERS:
+            daemon.call(actor, "trainInBackground", 250)
+        for actor in TRAINERS:
+            wait_for_step(daemon, actor, 250)
+        say(daemon.call("trainer", "evaluate")[0])
+        say("writer.write(200, 0.8) from the step-250 weights:")
+        say(daemon.call("writer", "write", 200, 0.8)[0])
+
+        for actor in TRAINERS:
+            daemon.call(actor, "trainInBackground", 1000)
+        before = daemon.query("trainer", "status")[0]
+        written = daemon.call("writer", "write", 200, 0.8)[0]
+        after = daemon.query("trainer", "status")[0]
+        say(f"writer.write(200, 0.8) while the trainer trains (trainer before: {before}; after: {after}):")
+        say(written)
+
+        final = {}
+        for actor in TRAINERS:
+            status = wait_for_step(daemon, actor, 1000)
+            final[actor] = (status, daemon.call(actor, "evaluate")[0])
+            say(f"{actor}: {final[actor][1]}")
+        say("writer.write(200, 0.8) from the step-1000 weights:")
+        say(daemon.call("writer", "write", 200, 0.8)[0])
+
+    if final["trainer"] != final["island0"]:
+        say(f"DIFFERENT: the trainer the writer read ended unlike the one nobody read (log in {workdir})")
+        return 1
+    say("the reads changed nothing: the trainer and the unread control report the same losses")
+    if args.workdir is None:
+        shutil.rmtree(workdir)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

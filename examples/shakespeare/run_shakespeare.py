@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""The Shakespeare GPT of "Train a Shakespeare GPT on the GPU", run against moxzid with a tensor device:
+load tiny Shakespeare, train 2,000 steps (evaluating at 1,000 and 2,000), then generate 500
+characters. Exits 1 if the validation loss after training is above 1.75 (the seed: 1.7135).
+
+    python3 examples/shakespeare/run_shakespeare.py [TEXT] [--device torch:cpu] [--workdir DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+EXAMPLE = Path(__file__).resolve().parent
+sys.path.insert(0, str(EXAMPLE.parent / "microgpt"))
+from moxzid_child import Moxzid, build_example, say  # noqa: E402
+
+DEFAULT_TEXT = EXAMPLE.parents[1] / ".." / "shared" / "data" / "tinyshakespeare.txt"
+STEPS = 2000
+EVALUATE_EVERY = 1000
+CALL_STEPS = 100  # steps per train call: one call per progress line
+MAX_VAL_LOSS = 1.75
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("text", nargs="?", type=Path, default=DEFAULT_TEXT,
+                        help="the text (default: ../shared/data/tinyshakespeare.txt from the repo root)")
+    parser.add_argument("--device", default="torch:cpu", help="the device backend (default torch:cpu)")
+    parser.add_argument("--workdir", type=Path,
+                        help="where to build and keep the log (default: a temporary folder, removed after a pass)")
+    args = parser.parse_args()
+    text = args.text.read_text()
+    workdir = args.workdir or Path(tempfile.mkdtemp(prefix="shakespeare-"))
+    workdir.mkdir(parents=True, exist_ok=True)
+
+    manifest = build_example([EXAMPLE / "gpt.mo"], EXAMPLE / "actors.json", workdir)
+    with Moxzid(manifest, workdir / "moxzid.log", device=args.device) as daemon:
+        say(f"load: {daemon.call('gpt', 'load', text)[0]}")
+        started = time.monotonic()
+        evaluation = ""
+        for done in range(CALL_STEPS, STEPS + 1, CALL_STEPS):
+            status = daemon.call("gpt", "train", CALL_STEPS)[0]
+            say(f"  {status}  ({(time.monotonic() - started) / done * 1000:.0f} ms/step)")
+            if done % EVALUATE_EVERY == 0:
+                evaluation = daemon.call("gpt", "evaluate")[0]
+                say(evaluation)
+        say(f"{STEPS} steps in {time.monotonic() - started:.0f} s (with the evaluations)")
+        say("generate(500, 0.8):")
+        say(daemon.call("gpt", "generate", 500, 0.8)[0])
+
+    val_loss = float(re.search(r"val loss (\S+)", evaluation).group(1))
+    if val_loss > MAX_VAL_LOSS:
+        say(f"FAILED: val loss {val_loss:.4f} is above {MAX_VAL_LOSS} (log in {workdir})")
+        return 1
+    if args.workdir is None:
+        shutil.rmtree(workdir)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
