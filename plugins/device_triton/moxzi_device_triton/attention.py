@@ -1,0 +1,331 @@
+"""Flash attention (FlashAttention-2 style) forward and backward in Triton, as an autograd Function.
+
+``flash_attention(q, k, v, causal)`` attends ``q [b, h, tq, d]`` to ``k, v [b, h, tk, d]`` with scale
+``1/sqrt(d)``; causal, query ``i`` sits at position ``tk - tq + i`` and sees keys ``0..tk - tq + i``
+(the device's ``attention`` op: ``tq == tk`` is ``causal_attention``, ``tq < tk`` a key/value cache).
+
+Forward: one program per (block of queries, batch x head) keeps its queries' running max and sum of
+``exp`` (the online softmax) and never holds more than a [BLOCK_M, BLOCK_N] tile of scores; it writes
+the output and, per query, the log-sum-exp (base 2), which is all the backward needs. Key blocks that
+every query of the block may see run without a mask; only those on the causal diagonal or past the
+end of the keys are masked. Backward: ``delta = rowsum(dO * O)``, then one kernel per key block
+accumulates dK and dV over the query blocks that see it, and one per query block accumulates dQ, so no
+atomics are needed. Every score tile is recomputed from q, k and the saved log-sum-exp.
+
+Any lengths (tiles past the end are masked), head sizes up to 128 (a compile-time constant, padded to
+a power of two >= 16 with masked loads), float32, float16 and bfloat16; float32 matmuls run in full
+precision (no TF32), the halves in their own precision with float32 accumulation. In Triton's
+interpreter, loads are upcast to float32 at once (its bfloat16 arithmetic is wrong). Anything else
+(other dtypes, head sizes over 128, v's head size not q's) goes to the torch kernel.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+import triton
+import triton.language as tl
+
+from .mode import INTERPRETING
+
+LOG2E = 1.4426950408889634
+DTYPES = (torch.float32, torch.float16, torch.bfloat16)
+MAX_HEAD = 128
+
+
+@triton.jit
+def _fwd_tile(acc, m_i, l_i, q, k_ptrs, v_ptrs, start_n, offs_m, offs_n, offs_d, n_keys, head_dim,
+              shift, qk_scale, stride_kn, stride_vn, MASK: tl.constexpr, CAUSAL: tl.constexpr,
+              UPCAST: tl.constexpr, PRECISION: tl.constexpr):
+    """One key block's contribution to the running (acc, max, sum) of a query block."""
+    cols = start_n + offs_n
+    k = tl.load(k_ptrs + start_n * stride_kn, mask=(cols[None, :] < n_keys) & (offs_d[:, None] < head_dim),
+                other=0.0)  # [D, BLOCK_N]
+    v = tl.load(v_ptrs + start_n * stride_vn, mask=(cols[:, None] < n_keys) & (offs_d[None, :] < head_dim),
+                other=0.0)  # [BLOCK_N, D]
+    if UPCAST:
+        k, v = k.to(tl.float32), v.to(tl.float32)
+    qk = tl.dot(q, k, input_precision=PRECISION) * qk_scale  # [BLOCK_M, BLOCK_N], log2 units
+    if MASK:
+        keep = cols[None, :] < n_keys
+        if CAUSAL:
+            keep = keep & (cols[None, :] <= offs_m[:, None] + shift)
+        qk = tl.where(keep, qk, float("-inf"))
+    m_new = tl.maximum(m_i, tl.max(qk, 1))
+    p = tl.math.exp2(qk - m_new[:, None])
+    alpha = tl.math.exp2(m_i - m_new)
+    l_i = l_i * alpha + tl.sum(p, 1)
+    acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v, input_precision=PRECISION)
+    return acc, m_new, l_i
+
+
+@triton.jit
+def _fwd_kernel(Q, K, V, O, LSE, qk_scale, n_queries, n_keys, HEAD_DIM: tl.constexpr, n_heads,
+                s_qb, s_qh, s_qm, s_qd, s_kb, s_kh, s_kn, s_kd, s_vb, s_vh, s_vn, s_vd,
+                s_ob, s_oh, s_om, s_od,
+                CAUSAL: tl.constexpr, UPCAST: tl.constexpr, PRECISION: tl.constexpr,
+                BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_D: tl.constexpr):
+    start_m = tl.program_id(0) * BLOCK_M
+    bh = tl.program_id(1)
+    b, h = bh // n_heads, bh % n_heads
+    offs_m = start_m + tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    offs_d = tl.arange(0, BLOCK_D)
+    shift = n_keys - n_queries  # query i sits at key position i + shift
+    q = tl.load(Q + b * s_qb + h * s_qh + offs_m[:, None] * s_qm + offs_d[None, :] * s_qd,
+                mask=(offs_m[:, None] < n_queries) & (offs_d[None, :] < HEAD_DIM), other=0.0)
+    if UPCAST:
+        q = q.to(tl.float32)
+    k_ptrs = K + b * s_kb + h * s_kh + offs_n[None, :] * s_kn + offs_d[:, None] * s_kd
+    v_ptrs = V + b * s_vb + h * s_vh + offs_n[:, None] * s_vn + offs_d[None, :] * s_vd
+
+    acc = tl.zeros([BLOCK_M, BLOCK_D], dtype=tl.float32)
+    m_i = tl.full([BLOCK_M], -1.0e30, dtype=tl.float32)  # finite: rows past the end see no key at all
+    l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
+    if CAUSAL:  # keys every query of the block sees, then the diagonal
+        seen_by_all = tl.minimum(start_m + shift + 1, n_keys)
+        end = tl.minimum(start_m + BLOCK_M + shift, n_keys)
+    else:
+        seen_by_all = n_keys
+        end = n_keys
+    unmasked_end = seen_by_all // BLOCK_N * BLOCK_N
+    for start_n in range(0, unmasked_end, BLOCK_N):
+        acc, m_i, l_i = _fwd_tile(acc, m_i, l_i, q, k_ptrs, v_ptrs, start_n, offs_m, offs_n, offs_d, n_keys,
+                                  HEAD_DIM, shift, qk_scale, s_kn, s_vn, False, CAUSAL, UPCAST, PRECISION)
+    for start_n in range(unmasked_end, end, BLOCK_N):
+        acc, m_i, l_i = _fwd_tile(acc, m_i, l_i, q, k_ptrs, v_ptrs, start_n, offs_m, offs_n, offs_d, n_keys,
+                                  HEAD_DIM, shift, qk_scale, s_kn, s_vn, True, CAUSAL, UPCAST, PRECISION)
+
+    l_i = tl.where(l_i == 0.0, 1.0, l_i)  # only rows past the end, which are not stored
+    out = acc / l_i[:, None]
+    row = offs_m < n_queries
+    tl.store(LSE + bh * n_queries + offs_m, m_i + tl.math.log2(l_i), mask=row)
+    tl.store(O + b * s_ob + h * s_oh + offs_m[:, None] * s_om + offs_d[None, :] * s_od,
+             out.to(O.dtype.element_ty), mask=row[:, None] & (offs_d[None, :] < HEAD_DIM))
+
+
+@triton.jit
+def _delta_kernel(O, DO, DELTA, n_queries, HEAD_DIM: tl.constexpr, n_heads,
+                  s_ob, s_oh, s_om, s_od, s_dob, s_doh, s_dom, s_dod,
+                  BLOCK_M: tl.constexpr, BLOCK_D: tl.constexpr):
+    """delta[i] = sum_d dO[i, d] * O[i, d]: the softmax backward's row term."""
+    offs_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    bh = tl.program_id(1)
+    b, h = bh // n_heads, bh % n_heads
+    offs_d = tl.arange(0, BLOCK_D)
+    mask = (offs_m[:, None] < n_queries) & (offs_d[None, :] < HEAD_DIM)
+    o = tl.load(O + b * s_ob + h * s_oh + offs_m[:, None] * s_om + offs_d[None, :] * s_od, mask=mask, other=0.0)
+    do = tl.load(DO + b * s_dob + h * s_doh + offs_m[:, None] * s_dom + offs_d[None, :] * s_dod, mask=mask,
+                 other=0.0)
+    tl.store(DELTA + bh * n_queries + offs_m, tl.sum(o.to(tl.float32) * do.to(tl.float32), 1),
+             mask=offs_m < n_queries)
+
+
+@triton.jit
+def _dkdv_tile(dk, dv, k, v, q_ptrs, do_ptrs, lse_ptr, delta_ptr, start_m, offs_m, offs_n, offs_d,
+               n_queries, head_dim, shift, qk_scale, s_qm, s_dom,
+               MASK: tl.constexpr, UPCAST: tl.constexpr, PRECISION: tl.constexpr):
+    """One query block's contribution to a key block's dK and dV (scores transposed: [BLOCK_N, BLOCK_M])."""
+    rows = start_m + offs_m
+    in_rows = rows < n_queries
+    qT = tl.load(q_ptrs + start_m * s_qm, mask=in_rows[None, :] & (offs_d[:, None] < head_dim), other=0.0)
+    do = tl.load(do_ptrs + start_m * s_dom, mask=in_rows[:, None] & (offs_d[None, :] < head_dim), other=0.0)
+    if UPCAST:
+        qT, do = qT.to(tl.float32), do.to(tl.float32)
+    lse = tl.load(lse_ptr + rows, mask=in_rows, other=float("inf"))  # rows past the end: p = 0
+    delta = tl.load(delta_ptr + rows, mask=in_rows, other=0.0)
+    pT = tl.math.exp2(tl.dot(k, qT, input_precision=PRECISION) * qk_scale - lse[None, :])
+    if MASK:
+        pT = tl.where(offs_n[:, None] <= rows[None, :] + shift, pT, 0.0)
+    dv += tl.dot(pT.to(do.dtype), do, input_precision=PRECISION)
+    dpT = tl.dot(v, tl.trans(do), input_precision=PRECISION)
+    dsT = pT * (dpT - delta[None, :])
+    dk += tl.dot(dsT.to(qT.dtype), tl.trans(qT), input_precision=PRECISION)
+    return dk, dv
+
+
+@triton.jit
+def _dkdv_kernel(Q, K, V, DO, DK, DV, LSE, DELTA, qk_scale, sm_scale, n_queries, n_keys, HEAD_DIM: tl.constexpr,
+                 n_heads,
+                 s_qb, s_qh, s_qm, s_qd, s_kb, s_kh, s_kn, s_kd, s_vb, s_vh, s_vn, s_vd,
+                 s_dob, s_doh, s_dom, s_dod,
+                 CAUSAL: tl.constexpr, UPCAST: tl.constexpr, PRECISION: tl.constexpr,
+                 BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_D: tl.constexpr):
+    start_n = tl.program_id(0) * BLOCK_N
+    bh = tl.program_id(1)
+    b, h = bh // n_heads, bh % n_heads
+    offs_n = start_n + tl.arange(0, BLOCK_N)
+    offs_m = tl.arange(0, BLOCK_M)
+    offs_d = tl.arange(0, BLOCK_D)
+    shift = n_keys - n_queries
+    kv_mask = (offs_n[:, None] < n_keys) & (offs_d[None, :] < HEAD_DIM)
+    k = tl.load(K + b * s_kb + h * s_kh + offs_n[:, None] * s_kn + offs_d[None, :] * s_kd, mask=kv_mask, other=0.0)
+    v = tl.load(V + b * s_vb + h * s_vh + offs_n[:, None] * s_vn + offs_d[None, :] * s_vd, mask=kv_mask, other=0.0)
+    if UPCAST:
+        k, v = k.to(tl.float32), v.to(tl.float32)
+    q_ptrs = Q + b * s_qb + h * s_qh + offs_m[None, :] * s_qm + offs_d[:, None] * s_qd  # q transposed
+    do_ptrs = DO + b * s_dob + h * s_doh + offs_m[:, None] * s_dom + offs_d[None, :] * s_dod
+    lse_ptr = LSE + bh * n_queries
+    delta_ptr = DELTA + bh * n_queries
+    dk = tl.zeros([BLOCK_N, BLOCK_D], dtype=tl.float32)
+    dv = tl.zeros([BLOCK_N, BLOCK_D], dtype=tl.float32)
+    if CAUSAL:  # queries before start_n - shift see none of these keys; from sees_all on, all of them
+        first = tl.maximum(start_n - shift, 0) // BLOCK_M * BLOCK_M
+        sees_all = tl.minimum(tl.cdiv(tl.maximum(start_n + BLOCK_N - 1 - shift, 0), BLOCK_M) * BLOCK_M, n_queries)
+    else:
+        first = 0
+        sees_all = 0
+    for start_m in range(first, sees_all, BLOCK_M):
+        dk, dv = _dkdv_tile(dk, dv, k, v, q_ptrs, do_ptrs, lse_ptr, delta_ptr, start_m, offs_m, offs_n, offs_d,
+                            n_queries, HEAD_DIM, shift, qk_scale, s_qm, s_dom, True, UPCAST, PRECISION)
+    for start_m in range(tl.maximum(sees_all, first), n_queries, BLOCK_M):
+        dk, dv = _dkdv_tile(dk, dv, k, v, q_ptrs, do_ptrs, lse_ptr, delta_ptr, start_m, offs_m, offs_n, offs_d,
+                            n_queries, HEAD_DIM, shift, qk_scale, s_qm, s_dom, False, UPCAST, PRECISION)
+    # DK and DV are contiguous like fresh tensors of k's shape: [b, h, n, d]
+    out = bh * n_keys * HEAD_DIM + offs_n[:, None] * HEAD_DIM + offs_d[None, :]
+    tl.store(DK + out, (dk * sm_scale).to(DK.dtype.element_ty), mask=kv_mask)
+    tl.store(DV + out, dv.to(DV.dtype.element_ty), mask=kv_mask)
+
+
+@triton.jit
+def _dq_tile(dq, q, do, lse, delta, k_ptrs, v_ptrs, start_n, offs_m, offs_n, offs_d, n_keys, head_dim, shift,
+             qk_scale, s_kn, s_vn, MASK: tl.constexpr, CAUSAL: tl.constexpr, UPCAST: tl.constexpr,
+             PRECISION: tl.constexpr):
+    """One key block's contribution to a query block's dQ."""
+    cols = start_n + offs_n
+    kT = tl.load(k_ptrs + start_n * s_kn, mask=(cols[None, :] < n_keys) & (offs_d[:, None] < head_dim), other=0.0)
+    vT = tl.load(v_ptrs + start_n * s_vn, mask=(cols[None, :] < n_keys) & (offs_d[:, None] < head_dim), other=0.0)
+    if UPCAST:
+        kT, vT = kT.to(tl.float32), vT.to(tl.float32)
+    p = tl.math.exp2(tl.dot(q, kT, input_precision=PRECISION) * qk_scale - lse[:, None])
+    if MASK:
+        keep = cols[None, :] < n_keys
+        if CAUSAL:
+            keep = keep & (cols[None, :] <= offs_m[:, None] + shift)
+        p = tl.where(keep, p, 0.0)
+    dp = tl.dot(do, vT, input_precision=PRECISION)
+    ds = p * (dp - delta[:, None])
+    dq += tl.dot(ds.to(kT.dtype), tl.trans(kT), input_precision=PRECISION)
+    return dq
+
+
+@triton.jit
+def _dq_kernel(Q, K, V, DO, DQ, LSE, DELTA, qk_scale, sm_scale, n_queries, n_keys, HEAD_DIM: tl.constexpr, n_heads,
+               s_qb, s_qh, s_qm, s_qd, s_kb, s_kh, s_kn, s_kd, s_vb, s_vh, s_vn, s_vd,
+               s_dob, s_doh, s_dom, s_dod,
+               CAUSAL: tl.constexpr, UPCAST: tl.constexpr, PRECISION: tl.constexpr,
+               BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_D: tl.constexpr):
+    start_m = tl.program_id(0) * BLOCK_M
+    bh = tl.program_id(1)
+    b, h = bh // n_heads, bh % n_heads
+    offs_m = start_m + tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    offs_d = tl.arange(0, BLOCK_D)
+    shift = n_keys - n_queries
+    row = offs_m < n_queries
+    q_mask = row[:, None] & (offs_d[None, :] < HEAD_DIM)
+    q = tl.load(Q + b * s_qb + h * s_qh + offs_m[:, None] * s_qm + offs_d[None, :] * s_qd, mask=q_mask, other=0.0)
+    do = tl.load(DO + b * s_dob + h * s_doh + offs_m[:, None] * s_dom + offs_d[None, :] * s_dod, mask=q_mask,
+                 other=0.0)
+    if UPCAST:
+        q, do = q.to(tl.float32), do.to(tl.float32)
+    lse = tl.load(LSE + bh * n_queries + offs_m, mask=row, other=float("inf"))
+    delta = tl.load(DELTA + bh * n_queries + offs_m, mask=row, other=0.0)
+    k_ptrs = K + b * s_kb + h * s_kh + offs_n[None, :] * s_kn + offs_d[:, None] * s_kd  # k transposed
+    v_ptrs = V + b * s_vb + h * s_vh + offs_n[None, :] * s_vn + offs_d[:, None] * s_vd
+    dq = tl.zeros([BLOCK_M, BLOCK_D], dtype=tl.float32)
+    if CAUSAL:
+        seen_by_all = tl.minimum(start_m + shift + 1, n_keys)
+        end = tl.minimum(start_m + BLOCK_M + shift, n_keys)
+    else:
+        seen_by_all = n_keys
+        end = n_keys
+    unmasked_end = seen_by_all // BLOCK_N * BLOCK_N
+    for start_n in range(0, unmasked_end, BLOCK_N):
+        dq = _dq_tile(dq, q, do, lse, delta, k_ptrs, v_ptrs, start_n, offs_m, offs_n, offs_d, n_keys, HEAD_DIM,
+                      shift, qk_scale, s_kn, s_vn, False, CAUSAL, UPCAST, PRECISION)
+    for start_n in range(unmasked_end, end, BLOCK_N):
+        dq = _dq_tile(dq, q, do, lse, delta, k_ptrs, v_ptrs, start_n, offs_m, offs_n, offs_d, n_keys, HEAD_DIM,
+                      shift, qk_scale, s_kn, s_vn, True, CAUSAL, UPCAST, PRECISION)
+    # DQ is contiguous like a fresh tensor of q's shape
+    out = bh * n_queries * HEAD_DIM + offs_m[:, None] * HEAD_DIM + offs_d[None, :]
+    tl.store(DQ + out, (dq * sm_scale).to(DQ.dtype.element_ty), mask=q_mask)
+
+
+def _config(HEAD_DIM: int) -> dict:
+    """Tile sizes: large in the interpreter (each tile costs Python time), else sized for the GPU's
+    shared memory at this head size."""
+    if INTERPRETING:
+        return {"BLOCK_M": 64, "BLOCK_N": 64}
+    return {"BLOCK_M": 128, "BLOCK_N": 64 if HEAD_DIM <= 64 else 32, "num_warps": 8 if HEAD_DIM > 64 else 4,
+            "num_stages": 3}
+
+
+def _backward_config(HEAD_DIM: int) -> dict:
+    if INTERPRETING:
+        return {"BLOCK_M": 64, "BLOCK_N": 64}
+    return {"BLOCK_M": 64, "BLOCK_N": 64 if HEAD_DIM <= 64 else 32, "num_warps": 4, "num_stages": 2}
+
+
+def _launch_args(q: torch.Tensor, k: torch.Tensor, causal: bool) -> dict:
+    d = q.shape[-1]
+    return {"CAUSAL": causal, "UPCAST": INTERPRETING,
+            "PRECISION": "ieee" if q.dtype == torch.float32 else "tf32",  # tf32 is ignored for halves
+            "BLOCK_D": max(16, triton.next_power_of_2(d))}
+
+
+class FlashAttention(torch.autograd.Function):
+    """``flash_attention`` with its backward; see the module's docstring."""
+
+    @staticmethod
+    def forward(ctx, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool) -> torch.Tensor:
+        b, h, tq, d = q.shape
+        tk = k.shape[2]
+        o = torch.empty_like(q)
+        lse = torch.empty((b, h, tq), device=q.device, dtype=torch.float32)
+        sm_scale = 1.0 / math.sqrt(d)
+        cfg = _config(d)
+        grid = (triton.cdiv(tq, cfg["BLOCK_M"]), b * h)
+        _fwd_kernel[grid](q, k, v, o, lse, sm_scale * LOG2E, tq, tk, d, h,
+                          *q.stride(), *k.stride(), *v.stride(), *o.stride(),
+                          **_launch_args(q, k, causal), **cfg)
+        ctx.save_for_backward(q, k, v, o, lse)
+        ctx.causal = causal
+        return o
+
+    @staticmethod
+    def backward(ctx, do: torch.Tensor):
+        q, k, v, o, lse = ctx.saved_tensors
+        b, h, tq, d = q.shape
+        tk = k.shape[2]
+        sm_scale = 1.0 / math.sqrt(d)
+        args = _launch_args(q, k, ctx.causal)
+        delta = torch.empty_like(lse)
+        _delta_kernel[(triton.cdiv(tq, 64), b * h)](o, do, delta, tq, d, h, *o.stride(), *do.stride(),
+                                                     BLOCK_M=64, BLOCK_D=args["BLOCK_D"])
+        dq = torch.empty(q.shape, device=q.device, dtype=q.dtype)
+        dk = torch.empty(k.shape, device=k.device, dtype=k.dtype)
+        dv = torch.empty(v.shape, device=v.device, dtype=v.dtype)
+        cfg = _backward_config(d)
+        common = (q, k, v, do)
+        strides = (*q.stride(), *k.stride(), *v.stride(), *do.stride())
+        _dkdv_kernel[(triton.cdiv(tk, cfg["BLOCK_N"]), b * h)](
+            *common, dk, dv, lse, delta, sm_scale * LOG2E, sm_scale, tq, tk, d, h, *strides, **args, **cfg)
+        _dq_kernel[(triton.cdiv(tq, cfg["BLOCK_M"]), b * h)](
+            *common, dq, lse, delta, sm_scale * LOG2E, sm_scale, tq, tk, d, h, *strides, **args, **cfg)
+        return dq, dk, dv, None
+
+
+def supports(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> bool:
+    """Whether the kernels take these operands (else the caller uses torch's attention)."""
+    d = q.shape[-1]
+    return (q.dim() == k.dim() == v.dim() == 4 and q.dtype == k.dtype == v.dtype and q.dtype in DTYPES
+            and k.shape[-1] == v.shape[-1] == d and 1 <= d <= MAX_HEAD
+            and q.shape[2] > 0 and k.shape[2] > 0 and (q.is_cuda or INTERPRETING))
+
+
+def flash_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool = True) -> torch.Tensor:
+    """softmax(q k^T / sqrt(d), causal mask aligned to the last key) v, differentiable in q, k, v.
+    The operands must satisfy ``supports``."""
+    return FlashAttention.apply(q, k, v, causal)
