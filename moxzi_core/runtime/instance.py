@@ -82,7 +82,8 @@ class Instance:
         self._table = next((exports[e] for e in exports if isinstance(exports[e], wasmtime.Table)), None)
         self._globals = [g for g in (exports[n] for n in prepared.global_exports)
                          if g.type(self._store).mutable]
-        self._saved: tuple | None = None
+        self._committed_globals: list | None = None  # as of the last commit or restore
+        self._saved_timer = 0
         self._fuel_given = 0
 
     # --- memory access for the System API ---------------------------------------------------
@@ -104,8 +105,14 @@ class Instance:
 
     # --- transactions ------------------------------------------------------------------------
     def begin(self) -> None:
-        self._saved = ([g.value(self._store) for g in self._globals], self.timer)
+        if self._committed_globals is None:  # a fresh instance: its start function set them
+            self._committed_globals = self._read_globals()
+        self._saved_timer = self.timer
         self.now = max(time.time_ns(), self.now + 1)
+
+    def _read_globals(self) -> list:
+        # ~20 µs a global through wasmtime-py, and Motoko modules have dozens: read once per message.
+        return [g.value(self._store) for g in self._globals]
 
     def invoke(self, execution: Execution | None, export: str | None = None,
                callback: tuple[int, int] | None = None, *, fuel: int) -> str | None:
@@ -137,23 +144,22 @@ class Instance:
 
     def commit(self) -> tuple[list[int], list[int]]:
         """Keep the message's effects; return the changed pages of (main, stable) memory."""
-        self._saved = None
+        self._committed_globals = self._read_globals()
         return self.memory.commit(), self.stable.commit()
 
     def rollback(self) -> None:
-        globals_before, self.timer = self._saved
-        for g, value in zip(self._globals, globals_before):
+        self.timer = self._saved_timer
+        for g, value in zip(self._globals, self._committed_globals):
             g.set_value(self._store, value)
         self.memory.rollback()
         self.stable.rollback()
-        self._saved = None
 
     def state(self) -> dict:
         """The committed state besides the memories' contents, as plain data (between messages)."""
         return {
             "memory_size": self.memory.size,
             "stable_size": self.stable.size,
-            "globals": [g.value(self._store) for g in self._globals],
+            "globals": self._committed_globals,
             "timer": self.timer,
             "now": self.now,
         }
@@ -163,6 +169,7 @@ class Instance:
         self.memory.load(memory)
         for g, value in zip(self._globals, state["globals"], strict=True):
             g.set_value(self._store, value)
+        self._committed_globals = list(state["globals"])
         self.timer, self.now = state["timer"], state["now"]
 
     def run_start(self) -> str | None:
