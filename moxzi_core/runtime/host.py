@@ -316,8 +316,10 @@ class Host:
 
         async def run() -> None:
             if method is None:
+                hint = " (start moxzid with --device to give actors the tensor device)" \
+                    if method_name.startswith("moxzi_device_") else ""
                 outcome = Outcome.reject(DESTINATION_INVALID, f"the management canister has no method "
-                                                              f"{method_name!r} on this host")
+                                                              f"{method_name!r} on this host{hint}")
             else:
                 try:
                     outcome = await method(actor.principal, data)
