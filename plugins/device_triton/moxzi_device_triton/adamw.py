@@ -58,7 +58,10 @@ def _sum_squares_kernel(addresses, numels, block_tensor, block_start, n_tensors,
 def _adamw_block(p_ptr, g_ptr, m_ptr, v_ptr, offs, n, scale, neg_step_size, bc2_sqrt,
                  decay, weight, b2, one_minus_b2, eps,
                  WEIGHT_SMALL: tl.constexpr, CLIP: tl.constexpr, MASKED: tl.constexpr):
-    mask = offs < n if MASKED else None
+    if MASKED:
+        mask = offs < n
+    else:
+        mask = None
     p = tl.load(p_ptr + offs, mask=mask)
     g = tl.load(g_ptr + offs, mask=mask)
     m = tl.load(m_ptr + offs, mask=mask)
