@@ -563,3 +563,37 @@ def test_kernels_from_plugins_replace_an_ops_kernel_and_the_optimizer(registry):
                                                        "lr": Some(0.25), "also": None})})
     assert calls == [("step", ["w"], 0.25)]
     d.close()
+
+
+def test_a_snapshot_restored_continues_bit_for_bit(registry):
+    """What device checkpoints need: snapshot, restore on a fresh device, and the same later calls give
+    the same bytes as the device that kept going."""
+    first = device.open_device(registry, "torch:cpu")
+    letters_setup(first)
+    letters_setup(first, B, init={"uniform": {"low": -0.1, "high": 0.1}})
+    dev_sgd = ADAM | {"name": "sgd", "params": ["head"], "kind": Some({"sgd": None}), "beta1": 0.9}
+    first.request("optimizer", B, dev_sgd)
+    for _ in range(3):
+        first.request("run", A, letters_run())
+        first.request("run", B, letters_run(train=Some({"loss": 9, "optimizer": "sgd", "clip": None, "lr": None,
+                                                         "also": None})))
+    first.request("run", A, {"inputs": [{"data": TEXT, "elem": {"u8": None}, "shape": [1, 65]}],
+                             "program": [{"input": 0}, {"store": {"x": 0, "name": "ids"}}], "train": None,
+                             "scalars": [], "tensors": []})
+    first.request("publish", A, {"names": ["head"], "prefix": "p/", "readers": Some({"principals": [Principal(B)]})})
+    snap = first.snapshot()
+    second = device.open_device(registry, "torch:cpu")
+    second.restore(snap)
+    assert second.request("list", A) == first.request("list", A)
+
+    def go(d):
+        losses = [d.request("run", A, letters_run())["scalars"][0] for _ in range(3)]
+        ids = read(d, A, {"load": "ids"})[0]
+        return losses, ids.tolist(), [w.tobytes() for w in read(d, B, {"param": "head"}, shared(A, "p/head"))]
+    assert go(first) == go(second)
+    assert second.snapshot() == first.snapshot()
+    other_seed = device.open_device(registry, "torch:cpu", seed=7)
+    with pytest.raises(device.DeviceError, match="device seed 0 cannot be restored on format 1 with seed 7"):
+        other_seed.restore(snap)
+    for d in (first, second, other_seed):
+        d.close()

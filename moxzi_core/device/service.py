@@ -21,16 +21,19 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import cbor2
+
 from ..candid import DEFAULT_BUDGET, CandidError, Principal, Some, decode_args, encode_args
 from ..runtime.actor import Outcome
 from .interface import method_types
-from .ops import ELEM_SIZES, DeviceError, Kernel, Meta, Op, Source
+from .ops import ELEM_SIZES, FLOAT, DeviceError, Kernel, Meta, Op, Source
 from .program import Plan, PlanCache, check
 
 log = logging.getLogger("moxzid.device")
 
 CANISTER_REJECT = 4
 METHOD_PREFIX = "moxzi_device_"
+SNAPSHOT_FORMAT = 1
 OPTIMIZER_KINDS = ("adamw", "sgd")  # the `kind` variant of interface.did
 
 
@@ -51,6 +54,12 @@ class Optimizer(Protocol):
     def forget(self, name: str) -> None:
         """Drop the state kept for parameter ``name`` (it was replaced or deleted)."""
 
+    def export(self) -> dict:
+        """Its state as plain values (ints, floats, bytes, lists; by parameter name), for a snapshot."""
+
+    def restore(self, state: dict) -> None:
+        """Take back the state ``export`` gave."""
+
 
 class Backend(Protocol):
     """What a backend plugin provides (``register_backends``). Tensors are opaque to the core."""
@@ -63,6 +72,7 @@ class Backend(Protocol):
     def copy(self, t: Any) -> Any: ...
     def weighted_sum(self, terms: list[tuple[float, Any]]) -> Any: ...
     def to_bytes(self, t: Any) -> bytes: ...  # little-endian float32
+    def save(self, t: Any) -> bytes: ...  # little-endian, float32 or (integer tensors) int64: see tensor()
     def to_scalar(self, t: Any) -> float: ...
     def optimizer(self, kind: str, hyper: dict) -> Optimizer:
         """A new optimizer of ``kind`` (``OPTIMIZER_KINDS``); ``hyper``: beta1, beta2, eps, weight_decay."""
@@ -92,6 +102,7 @@ class OptimizerEntry:
     kind: str
     params: list[str]
     lr: float
+    hyper: dict  # beta1, beta2, eps, weight_decay
     state: Optimizer
 
 
@@ -193,6 +204,52 @@ class Device:
         results = decode_args(outcome.reply, ftype.rets)
         return results[0] if results else None
 
+    # --- snapshots ------------------------------------------------------------------------------
+    def snapshot(self) -> bytes:
+        """Everything the device holds (every space's parameters, optimizers with their state, stored
+        tensors, and the publications), as CBOR. ``restore`` on a device with the same seed and ops
+        continues exactly where this one was: the same later calls give the same bytes."""
+        def tensor(value, meta: Meta):
+            return [meta.dtype, list(meta.shape), self.backend.save(value)]
+
+        with self._lock:
+            spaces = {caller: {
+                "params": {n: tensor(*pm) for n, pm in space.params.items()},
+                "optimizers": {n: [e.kind, e.params, e.lr, e.hyper, e.state.export()]
+                               for n, e in space.optimizers.items()},
+                "stored": {n: tensor(*sm) for n, sm in space.stored.items()},
+            } for caller, space in self.spaces.items()}
+            publications = [[owner, name, tensor(p.tensor, p.meta), _readers_state(p.readers)]
+                            for (owner, name), p in self.publications.items()]
+            return cbor2.dumps({"format": SNAPSHOT_FORMAT, "seed": self.seed, "spaces": spaces,
+                                "publications": publications})
+
+    def restore(self, data: bytes) -> None:
+        """Replace everything the device holds with a ``snapshot``."""
+        snap = cbor2.loads(data)
+        if snap.get("format") != SNAPSHOT_FORMAT or snap.get("seed") != self.seed:
+            raise DeviceError(f"a snapshot of format {snap.get('format')} and device seed {snap.get('seed')} "
+                              f"cannot be restored on format {SNAPSHOT_FORMAT} with seed {self.seed}")
+
+        def tensor(dtype, shape, raw):
+            return self.backend.tensor(raw, FLOAT if dtype == FLOAT else "i64", tuple(shape)), Meta(tuple(shape), dtype)
+
+        with self._lock:
+            self.spaces, self.publications = {}, {}
+            for caller, s in snap["spaces"].items():
+                space = self.spaces[caller] = Space()
+                for n, (_, shape, raw) in s["params"].items():
+                    space.params[n] = (self.backend.param(tuple(shape), {"values": raw}, 0), Meta(tuple(shape)))
+                for n, (kind, params, lr, hyper, state) in s["optimizers"].items():
+                    entry = OptimizerEntry(kind, list(params), lr, dict(hyper),
+                                           self.kernels[f"optimizer:{kind}"](dict(hyper)))
+                    entry.state.restore(state)
+                    space.optimizers[n] = entry
+                space.stored = {n: tensor(*t) for n, t in s["stored"].items()}
+            for owner, name, t, readers in snap["publications"]:
+                value, meta = tensor(*t)
+                self.publications[(owner, name)] = Publication(value, meta, _readers_from_state(readers))
+
     def close(self) -> None:
         self._worker.shutdown(wait=True)
 
@@ -251,7 +308,7 @@ class Device:
         for k, v in (("lr", spec["lr"]), *hyper.items()):
             if not math.isfinite(v) or v < 0:
                 raise DeviceError(f"optimizer {name!r}: {k} is {v}; expected a finite number >= 0")
-        space.optimizers[name] = OptimizerEntry(kind, list(dict.fromkeys(spec["params"])), spec["lr"],
+        space.optimizers[name] = OptimizerEntry(kind, list(dict.fromkeys(spec["params"])), spec["lr"], hyper,
                                                 self.kernels[f"optimizer:{kind}"](hyper))
         return None, True
 
@@ -456,6 +513,14 @@ def _readers(value) -> None | str | frozenset:
         return None
     (kind, principals), = value.items()
     return "anyone" if kind == "anyone" else frozenset(p.bytes for p in principals)
+
+
+def _readers_state(readers) -> None | str | list:
+    return sorted(readers) if isinstance(readers, frozenset) else readers
+
+
+def _readers_from_state(state) -> None | str | frozenset:
+    return frozenset(state) if isinstance(state, list) else state
 
 
 def _readers_value(readers) -> dict:

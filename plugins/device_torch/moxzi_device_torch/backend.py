@@ -69,11 +69,15 @@ class TorchBackend:
     def to_bytes(self, t: torch.Tensor) -> bytes:
         return t.detach().to(torch.float32).cpu().contiguous().numpy().astype("<f4", copy=False).tobytes()
 
+    def save(self, t: torch.Tensor) -> bytes:
+        dtype = "<f4" if t.is_floating_point() else "<i8"
+        return t.detach().cpu().contiguous().numpy().astype(dtype, copy=False).tobytes()
+
     def to_scalar(self, t: torch.Tensor) -> float:
         return float(t.detach().reshape(()).item())
 
     def optimizer(self, kind: str, hyper: dict):
-        return AdamW(**hyper) if kind == "adamw" else SGD(**hyper)
+        return (AdamW if kind == "adamw" else SGD)(self.device, **hyper)
 
     # --- programs ---------------------------------------------------------------------------------
     def execute(self, plan: Plan, sources: list, wanted: list[int], train: TrainStep | None) -> list:
@@ -114,7 +118,8 @@ class TorchBackend:
 class AdamW:
     """torch.optim.AdamW's update (single-tensor form), with state kept by parameter name."""
 
-    def __init__(self, beta1: float, beta2: float, eps: float, weight_decay: float):
+    def __init__(self, device: torch.device, beta1: float, beta2: float, eps: float, weight_decay: float):
+        self.device = device
         self.beta1, self.beta2, self.eps, self.weight_decay = beta1, beta2, eps, weight_decay
         self.state: dict[str, list] = {}  # name -> [step, exp_avg, exp_avg_sq]
 
@@ -139,11 +144,18 @@ class AdamW:
     def forget(self, name: str) -> None:
         self.state.pop(name, None)
 
+    def export(self) -> dict:
+        return {name: [step, list(m.shape), _save(m), _save(v)] for name, (step, m, v) in self.state.items()}
+
+    def restore(self, state: dict) -> None:
+        self.state = {name: [step, _load(m, shape, self.device), _load(v, shape, self.device)] for name, (step, shape, m, v) in state.items()}
+
 
 class SGD:
     """torch.optim.SGD's update with momentum ``beta1`` and L2 ``weight_decay``."""
 
-    def __init__(self, beta1: float, beta2: float, eps: float, weight_decay: float):
+    def __init__(self, device: torch.device, beta1: float, beta2: float, eps: float, weight_decay: float):
+        self.device = device
         self.momentum, self.weight_decay = beta1, weight_decay
         self.state: dict[str, torch.Tensor] = {}
 
@@ -166,3 +178,17 @@ class SGD:
 
     def forget(self, name: str) -> None:
         self.state.pop(name, None)
+
+    def export(self) -> dict:
+        return {name: [list(buf.shape), _save(buf)] for name, buf in self.state.items()}
+
+    def restore(self, state: dict) -> None:
+        self.state = {name: _load(buf, shape, self.device) for name, (shape, buf) in state.items()}
+
+
+def _save(t: torch.Tensor) -> bytes:
+    return t.detach().cpu().contiguous().numpy().astype("<f4", copy=False).tobytes()
+
+
+def _load(raw: bytes, shape, device: torch.device) -> torch.Tensor:
+    return torch.from_numpy(np.frombuffer(raw, dtype="<f4").reshape(shape).copy()).to(device)
