@@ -1,0 +1,86 @@
+"""kill -9 of a real moxzid (LMDB store) at several points of a timer-driven workload: after each restart
+the actors carry on by themselves, and at the end every actor answers exactly what an uninterrupted run
+answers.
+
+The workload (tests/actors/crunch.mo): actor `a` runs a loop of timer callbacks, each a batch of
+arithmetic followed by an awaited call to actor `b` whose answer it folds in; `b` folds each call into
+its own number. Messages between actors, timers, self-calls and callbacks are all in flight when the
+process dies."""
+
+import json
+import random
+import shutil
+import time
+import urllib.request
+
+import pytest
+
+from actorbuild import build_actor
+from moxzi_core.candid import Principal
+from moxzi_core.runtime.host import actor_principal
+from test_daemon import running_moxzid
+
+pytest.importorskip("moxzi_store_lmdb")
+
+TARGET = 60  # timer callbacks of actor a
+FLAGS = ("-m", "actors.json", "-s", "state", "--plugins", "http,lmdb")
+
+
+def project(folder):
+    built = build_actor("crunch")
+    for name in ("a", "b"):
+        shutil.copy(built.wasm_path, folder / f"{name}.wasm")
+        shutil.copy(built.did_path, folder / f"{name}.did")
+    (folder / "actors.json").write_text(json.dumps(
+        {"actors": [{"name": "a", "wasm": "a.wasm"}, {"name": "b", "wasm": "b.wasm"}]}))
+
+
+def call(daemon, route, args=()):
+    request = urllib.request.Request(f"{daemon.url}/{route}", data=json.dumps(list(args)).encode())
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.loads(response.read())
+
+
+def status(daemon):
+    return {name: call(daemon, f"query-json/{name}/status") for name in ("a", "b")}
+
+
+def start_work(daemon):
+    b = Principal(actor_principal("b")).to_text()
+    assert call(daemon, "call-json/a/run", [TARGET, b]) == []
+
+
+def finished(daemon, seconds=120):
+    deadline = time.monotonic() + seconds
+    while (now := status(daemon))["a"][0] < TARGET:
+        assert time.monotonic() < deadline, f"stuck at {now}"
+        time.sleep(0.05)
+    return now
+
+
+def test_kill_at_several_points_ends_as_an_uninterrupted_run(tmp_path):
+    uninterrupted, crashed = tmp_path / "uninterrupted", tmp_path / "crashed"
+    for folder in (uninterrupted, crashed):
+        folder.mkdir()
+        project(folder)
+    with running_moxzid(*FLAGS, cwd=uninterrupted) as daemon:
+        start_work(daemon)
+        expected = finished(daemon)
+
+    rng = random.Random(7)
+    with running_moxzid(*FLAGS, cwd=crashed) as daemon:
+        start_work(daemon)
+        time.sleep(rng.uniform(0.05, 0.3))
+        daemon.process.kill()
+    steps_seen = []
+    for _ in range(3):  # killed again at a random point of each run, while the loop runs by itself
+        with running_moxzid(*FLAGS, cwd=crashed) as daemon:
+            steps_seen.append(status(daemon)["a"][0])
+            time.sleep(rng.uniform(0.05, 0.5))
+            daemon.process.kill()
+    with running_moxzid(*FLAGS, cwd=crashed) as daemon:
+        assert finished(daemon) == expected
+        time.sleep(0.2)  # nothing runs twice: the numbers stay put once the loop ends
+        assert status(daemon) == expected
+    assert steps_seen == sorted(steps_seen)  # progress is never lost across a kill
+    assert steps_seen[-1] < TARGET, "the kills came too late to interrupt the loop"
