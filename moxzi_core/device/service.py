@@ -212,11 +212,16 @@ class Device:
         def tensor(value, meta: Meta):
             return [meta.dtype, list(meta.shape), self.backend.save(value)]
 
+        def optimizer(e: OptimizerEntry):
+            if not hasattr(e.state, "export"):
+                raise DeviceError(f"the {e.kind} optimizer {self.providers[f'optimizer:{e.kind}']!r} provides "
+                                  f"cannot be snapshotted: it has no export()")
+            return [e.kind, e.params, e.lr, e.hyper, e.state.export()]
+
         with self._lock:
             spaces = {caller: {
                 "params": {n: tensor(*pm) for n, pm in space.params.items()},
-                "optimizers": {n: [e.kind, e.params, e.lr, e.hyper, e.state.export()]
-                               for n, e in space.optimizers.items()},
+                "optimizers": {n: optimizer(e) for n, e in space.optimizers.items()},
                 "stored": {n: tensor(*sm) for n, sm in space.stored.items()},
             } for caller, space in self.spaces.items()}
             publications = [[owner, name, tensor(p.tensor, p.meta), _readers_state(p.readers)]
