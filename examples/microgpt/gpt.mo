@@ -331,6 +331,7 @@ persistent actor {
   };
 
   public func trainInBackground(until : Nat) : async () {
+    if (params.size() == 0) Runtime.trap("no model yet: call load first");
     target := Nat.min(until, numSteps);
     schedule<system>();
   };
