@@ -9,6 +9,7 @@ from moxzi_core.candid import FLOAT64, NAT, Vec
 from moxzi_core.device import open_device
 from moxzi_core.runtime.host import Host
 from moxzi_core.runtime.journal import Journal
+from moxzi_core.runtime.system_calls import CheckpointPolicy
 from moxzi_core.store import MemoryStore
 from test_runtime import spec, update
 
@@ -65,5 +66,53 @@ async def test_reads_are_not_recorded(registry):
         before = len(Journal(store).system_calls())
         device.request("list", b"\x04")  # a call that changes nothing
         assert len(Journal(store).system_calls()) == before
+    finally:
+        await stopped(host, device)
+
+
+async def started_with(registry, store, policy):
+    device = open_device(registry, "torch:cpu")
+    host = Host([spec("learner", "learner")], system_methods=device.system_methods(), store=store,
+                system_state=device, checkpoint=policy)
+    await host.start()
+    return host, device
+
+
+@pytest.mark.parametrize("policy", [
+    CheckpointPolicy(seconds=1e-9, megabytes=1e9, spacing=0),  # by device time: after every call
+    CheckpointPolicy(seconds=0, megabytes=1e-6, spacing=0),  # by size only: after every call
+], ids=["by-time", "by-size"])
+async def test_copies_of_the_device_replace_the_record(registry, policy):
+    host, device = await started(registry, MemoryStore())
+    uninterrupted = await learn(host, 3) + await learn(host, 3)
+    await stopped(host, device)
+
+    store = MemoryStore()
+    host, device = await started_with(registry, store, policy)
+    first = await learn(host, 3)
+    await stopped(host, device)
+    copy = Journal(store).system_checkpoint()
+    assert copy is not None
+    assert copy[0] >= 4 and len(Journal(store).system_calls()) <= 1  # the record before the copy went
+
+    host, device = await started_with(registry, store, policy)
+    try:
+        assert first + await learn(host, 3) == uninterrupted
+    finally:
+        await stopped(host, device)
+
+
+async def test_a_long_record_is_copied_right_after_start_up(registry):
+    store = MemoryStore()
+    never = CheckpointPolicy(seconds=0, megabytes=1e9)
+    host, device = await started_with(registry, store, never)
+    await learn(host, 3)
+    await stopped(host, device)
+    assert Journal(store).system_checkpoint() is None
+
+    host, device = await started_with(registry, store, CheckpointPolicy(seconds=0, megabytes=1e-6))
+    try:
+        assert Journal(store).system_checkpoint()[0] == 5  # params, optimizer, 3 runs: copied at start
+        assert Journal(store).system_calls() == []
     finally:
         await stopped(host, device)

@@ -189,9 +189,10 @@ class Device:
                 log.exception("%s from %s failed", method, _principal(caller))
                 return Outcome.reject(CANISTER_REJECT, f"{method}: the device failed: {error}")
             reply = encode_args(ftype.rets, [] if result is None else [result])
+            seconds = time.perf_counter() - started
             if self.on_call is not None:
-                self.on_call(caller, method, arg, changed, time.perf_counter() - started)
-        return Outcome(reply, changed=changed)
+                self.on_call(caller, method, arg, changed, seconds)
+        return Outcome(reply, changed=changed, seconds=seconds)
 
     def request(self, method: str, caller: bytes, *args) -> Any:
         """Call with Python values (``moxzi_core.candid``'s value model) instead of Candid bytes: the

@@ -43,6 +43,7 @@ class Outcome:
     # Set by a system method whose call changed the system's state (the device's): the host records
     # such calls and re-runs them, in order, at start-up, before any actor runs.
     changed: bool = False
+    seconds: float = 0.0  # the system time the call took (what device time is billed by)
 
     @classmethod
     def reject(cls, code: int, message: str) -> "Outcome":
@@ -130,6 +131,7 @@ class _Step:
     memory_pages: set[int] = field(default_factory=set)
     stable_pages: set[int] = field(default_factory=set)
     full: bool = False
+    instructions: int = 0  # wasm instructions its entry points ran (billed, trapped or not)
 
 
 _STOP = object()
@@ -288,7 +290,8 @@ class Actor:
     def _settle(self, seq: int | None) -> None:
         step = self._step
         changed = seq is not None or step.memory_pages or step.stable_pages or step.full or step.calls
-        self._host.settle(self, seq, step.answers, step.calls, self._delta(step) if changed else None)
+        self._host.settle(self, seq, step.answers, step.calls, self._delta(step) if changed else None,
+                          step.instructions)
 
     # --- calls -------------------------------------------------------------------------------
     def _new_id(self) -> int:
@@ -373,6 +376,7 @@ class Actor:
         instance = self.instance
         instance.begin()
         trap = instance.invoke(execution, export, callback, fuel=self._limits.instructions_per_message)
+        self._step.instructions += instance.instructions_used()
         context = self._contexts[context_id]
         if trap is not None:
             instance.rollback()

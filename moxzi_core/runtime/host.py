@@ -17,9 +17,8 @@ import hashlib
 import logging
 import secrets
 import threading
-import time
 from dataclasses import dataclass
-from typing import Awaitable, Callable
+from typing import Callable
 
 import wasmtime
 
@@ -27,19 +26,16 @@ from .. import errors
 from ..build import BuildError, stable_incompatibilities
 from ..candid import Principal, Service, parse_did, service_from_wasm
 from ..store import Batch, MemoryStore, Store, StoreError
-from .actor import (ANONYMOUS, DESTINATION_INVALID, MANAGEMENT, SYS_TRANSIENT, Actor, Call, Origin,
+from .actor import (ANONYMOUS, DESTINATION_INVALID, MANAGEMENT, Actor, Call, Origin,
                     Outcome, Query, Response, Upgrade, from_record, to_record)
 from .instance import Instance, Limits, UnsupportedModule, new_engine
 from .journal import Delta, Journal
 from .memory import StableMemory
 from .system_api import OutgoingCall
+from .system_calls import CheckpointPolicy, SystemCalls, SystemMethod, SystemState
 from .wasm_rewrite import PreparedModule, prepare
 
 log = logging.getLogger("moxzid")
-
-# A system method: (caller principal, Candid argument) -> outcome.
-SystemMethod = Callable[[bytes, bytes], Awaitable[Outcome]]
-
 
 @dataclass(frozen=True)
 class ActorSpec:
@@ -65,11 +61,17 @@ def actor_principal(name: str) -> bytes:
 
 class Host:
     def __init__(self, specs: list[ActorSpec], limits: Limits = Limits(),
-                 system_methods: dict[str, SystemMethod] | None = None, store: Store | None = None):
+                 system_methods: dict[str, SystemMethod] | None = None, store: Store | None = None, *,
+                 system_state: SystemState | None = None, checkpoint: CheckpointPolicy = CheckpointPolicy(),
+                 ledger=None):
+        """``system_methods`` are the management canister's methods plugins provide (the device's);
+        ``system_state`` is what they change, copied per ``checkpoint``; ``ledger`` (moxzi_core.billing)
+        charges actors for device time and instructions, if given."""
         self.limits = limits
-        self.system_methods = dict(system_methods or {})
         self.store = store or MemoryStore()
+        self.ledger = ledger
         self._journal = Journal(self.store)
+        self._system = SystemCalls(self._journal, dict(system_methods or {}), system_state, checkpoint, ledger)
         self._specs = specs
         self._engine = new_engine()
         self._modules: dict[bytes, tuple[PreparedModule, wasmtime.Module]] = {}
@@ -81,14 +83,13 @@ class Host:
         self._upgrading: dict[str, asyncio.Lock] = {}
         self._lock = threading.Lock()  # orders inbox appends: a message's place = its delivery order
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._system_seq = 0  # the next recorded system call's place
 
     # --- life cycle --------------------------------------------------------------------------
     async def start(self) -> None:
         """Install new actors and restore saved ones (in parallel threads), then start their loops,
         re-running what their inboxes hold and re-issuing pending system calls."""
         self._loop = asyncio.get_running_loop()
-        await self._rerun_system_calls()
+        await self._system.rebuild()
         restored = await asyncio.gather(*(asyncio.to_thread(self._add, spec) for spec in self._specs))
         for actor in self._actors.values():
             actor.start()
@@ -98,26 +99,6 @@ class Host:
                 actor.post(seq, from_record(record))
             for callback, (method, data) in pending:
                 self._loop.call_soon(self._call_system, actor, callback, method, data)
-
-    async def _rerun_system_calls(self) -> None:
-        """Rebuild the system's state (the device's) by re-running, in order, every recorded call that
-        changed it. The calls are deterministic, so this gives back the state the actors saw."""
-        recorded = self._journal.system_calls()
-        self._system_seq = recorded[-1][0] + 1 if recorded else 0
-        if not recorded:
-            return
-        log.info("re-running %d recorded system call(s)", len(recorded))
-        started = time.perf_counter()
-        for seq, (caller, method_name, arg) in recorded:
-            method = self.system_methods.get(method_name)
-            if method is None:
-                raise StoreError(f"{self.store.description}: recorded call {seq} is to {method_name!r}, "
-                                 "which no loaded plugin provides (start with the same --device)")
-            outcome = await method(caller, arg)
-            if not outcome.changed:
-                log.warning("recorded system call %d (%s) did not change anything when re-run: %s",
-                            seq, method_name, outcome.reject_message or "no change")
-        log.info("re-ran %d system call(s) in %.1fs", len(recorded), time.perf_counter() - started)
 
     def _add(self, spec: ActorSpec):
         principal = actor_principal(spec.name)
@@ -270,12 +251,15 @@ class Host:
             raise
 
     def settle(self, actor: Actor, consumed: int | None, answers: list[tuple[Origin, Outcome]],
-               calls: list[tuple[int, OutgoingCall]], delta: Delta | None) -> None:
-        """Make one handled message final: consume it, write the actor's delta and what it sent in one
-        batch, deliver the sent messages, start system calls, then (after a flush) answer outsiders."""
+               calls: list[tuple[int, OutgoingCall]], delta: Delta | None, instructions: int = 0) -> None:
+        """Make one handled message final: consume it, write the actor's delta, what it sent and what it
+        cost in one batch, deliver the sent messages, start system calls, then (after a flush) answer
+        outsiders."""
         if consumed is None and delta is None and not answers and not calls:
             return
         batch = Batch()
+        if self.ledger is not None and instructions:
+            self.ledger.charge(batch, actor.name, "instructions", instructions)
         if consumed is not None:
             Journal.consume(batch, actor.name, consumed)
         if delta is not None:
@@ -312,26 +296,14 @@ class Host:
 
     # --- the management canister -------------------------------------------------------------
     def _call_system(self, actor: Actor, callback: int, method_name: str, data: bytes) -> None:
-        method = self.system_methods.get(method_name)
-
         async def run() -> None:
-            if method is None:
-                hint = " (start moxzid with --device to give actors the tensor device)" \
-                    if method_name.startswith("moxzi_device_") else ""
-                outcome = Outcome.reject(DESTINATION_INVALID, f"the management canister has no method "
-                                                              f"{method_name!r} on this host{hint}")
-            else:
-                try:
-                    outcome = await method(actor.principal, data)
-                except Exception as error:  # a failing system method rejects the call, never the host
-                    log.exception("system method %s failed", method_name)
-                    outcome = Outcome.reject(SYS_TRANSIENT, f"{method_name} failed: {error}")
             batch = Batch()
+            outcome = await self._system.call(actor.name, actor.principal, method_name, data, batch)
             Journal.answered(batch, actor.name, callback)
-            if outcome.changed:  # recorded with its answer: either both are kept or the call re-runs
-                Journal.system_call(batch, self._system_seq, actor.principal, method_name, data)
-                self._system_seq += 1
-            self._deliver(batch, [(actor, Response(callback, outcome))])
+            try:
+                self._deliver(batch, [(actor, Response(callback, outcome))])
+            finally:
+                self._system.done()
 
         self._loop.create_task(run())
 

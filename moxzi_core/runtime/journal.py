@@ -10,8 +10,10 @@ Every key starts with what it belongs to, so one actor's data is one prefix:
     actor/<name>/stable/<page>       a non-zero 4 KiB page of stable memory
     actor/<name>/inbox/<seq>         a message recorded and not yet completed, in arrival order
     actor/<name>/pending/<callback>  a call to a system method whose answer has not arrived
-    system/<seq>                     a system-method call that changed the system (the device), in
+    system/log/<seq>                 a system-method call that changed the system (the device), in
                                      the order they ran: re-run at start-up to rebuild that state
+    system/copy/meta, system/copy/<n>  the last full copy of the system's state, in chunks, and the
+                                     place in the record it was taken at (the record before it goes)
 
 A message's completion is one batch: its inbox entry goes, its snapshot delta and the messages it
 sends are written. So after a crash each actor is exactly as its last completed message left it, and
@@ -30,6 +32,9 @@ from ..store import Batch, Store, StoreError
 from .memory import PAGE
 
 LAYOUT = b"1"
+_SYSTEM_LOG = b"system/log/"
+_SYSTEM_COPY = b"system/copy/"
+_CHUNK = 16 << 20  # a copy of the system's state is kept in pieces of this size
 _ZERO_PAGE = bytes(PAGE)
 
 
@@ -101,12 +106,35 @@ class Journal:
 
     @staticmethod
     def system_call(batch: Batch, seq: int, caller: bytes, method: str, arg: bytes) -> None:
-        batch.put(b"system/" + _u64(seq), cbor2.dumps([caller, method, arg]))
+        batch.put(_SYSTEM_LOG + _u64(seq), cbor2.dumps([caller, method, arg]))
 
-    def system_calls(self) -> list[tuple[int, list]]:
-        """The recorded system-method calls, in the order they ran: [(seq, [caller, method, arg])]."""
-        return [(int.from_bytes(key[7:], "big"), _plain(cbor2.loads(value)))
-                for key, value in self.store.scan(b"system/")]
+    def system_calls(self, start: int = 0) -> list[tuple[int, list]]:
+        """The recorded system-method calls from ``start`` on, in the order they ran:
+        [(seq, [caller, method, arg])]."""
+        calls = [(int.from_bytes(key[len(_SYSTEM_LOG):], "big"), value)
+                 for key, value in self.store.scan(_SYSTEM_LOG)]
+        return [(seq, _plain(cbor2.loads(value))) for seq, value in calls if seq >= start]
+
+    @staticmethod
+    def put_system_checkpoint(batch: Batch, seq: int, data: bytes) -> None:
+        """A full copy of the system's state after the recorded calls before ``seq``, which it replaces."""
+        batch.clear_prefix(_SYSTEM_LOG)
+        batch.clear_prefix(_SYSTEM_COPY)
+        chunks = range(0, len(data), _CHUNK)
+        for n, at in enumerate(chunks):
+            batch.put(_SYSTEM_COPY + _u64(n), data[at:at + _CHUNK])
+        batch.put(_SYSTEM_COPY + b"meta", cbor2.dumps([seq, len(chunks), hashlib.sha256(data).digest()]))
+
+    def system_checkpoint(self) -> tuple[int, bytes] | None:
+        """The last copy of the system's state and the record place it was taken at, or None."""
+        meta = self.store.get(_SYSTEM_COPY + b"meta")
+        if meta is None:
+            return None
+        seq, count, digest = cbor2.loads(meta)
+        data = b"".join(value for key, value in self.store.scan(_SYSTEM_COPY) if key != _SYSTEM_COPY + b"meta")
+        if hashlib.sha256(data).digest() != digest or count != -(-len(data) // _CHUNK):
+            raise StoreError(f"{self.store.description}: the copy of the device's state is damaged")
+        return seq, data
 
     @staticmethod
     def snapshot(batch: Batch, name: str, delta: Delta) -> None:

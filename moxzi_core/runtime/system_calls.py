@@ -1,0 +1,168 @@
+"""Calls to the management canister's system methods (the tensor device): running them, recording the
+ones that changed the system, copying the system's state, and rebuilding it at start-up.
+
+The system's state is a deterministic function of the calls that changed it, in the order they ran.
+Each such call is recorded with its answer, in the answer's batch, so a call is either recorded and
+answered or neither (then it is still pending for its actor and runs again after a restart). A full
+copy of the state (``snapshot``) saves re-running a long record: after enough recorded device time or
+record size, calls pause, those in flight finish and are recorded, and the copy is written with the
+record before it dropped, in one batch.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass
+from typing import Awaitable, Callable, Protocol
+
+from ..store import Batch, StoreError
+from .actor import CANISTER_REJECT, DESTINATION_INVALID, SYS_TRANSIENT, Outcome
+from .journal import Journal
+
+log = logging.getLogger("moxzid")
+
+# A system method: (caller principal, Candid argument) -> outcome.
+SystemMethod = Callable[[bytes, bytes], Awaitable[Outcome]]
+
+
+class SystemState(Protocol):
+    """What owns the state system methods change (the device), so it can be copied and put back."""
+
+    def snapshot(self) -> bytes: ...
+    def restore(self, data: bytes) -> None: ...
+
+
+@dataclass(frozen=True)
+class CheckpointPolicy:
+    """When to copy the system's state: once the calls recorded since the last copy took ``seconds``
+    of system time (0: never by time) or their record passed ``megabytes``; never more often than
+    every ``spacing`` copy-durations."""
+
+    seconds: float = 30.0
+    megabytes: float = 64.0
+    spacing: float = 10.0
+
+
+class SystemCalls:
+    def __init__(self, journal: Journal, methods: dict[str, SystemMethod], state: SystemState | None,
+                 policy: CheckpointPolicy, ledger=None):
+        self.methods = methods
+        self._journal = journal
+        self._state = state
+        self._policy = policy
+        self._ledger = ledger
+        self._seq = 0  # the next recorded call's place
+        self._since_seconds = 0.0  # system time of the calls recorded since the last copy
+        self._since_bytes = 0
+        self._last_copy_at = 0.0  # time.monotonic() of the last copy
+        self._last_copy_seconds = 0.0  # how long it took
+        self._open = asyncio.Event()  # cleared while a copy is taken: new calls wait
+        self._open.set()
+        self._in_flight = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._copying: asyncio.Task | None = None
+
+    # --- start-up ----------------------------------------------------------------------------
+    async def rebuild(self) -> None:
+        """Put back the last copy and re-run the calls recorded after it, before any actor runs."""
+        copy = self._journal.system_checkpoint()
+        start = 0
+        if copy is not None:
+            start, data = copy
+            self._require_state()
+            self._state.restore(data)
+            log.info("system state restored from its copy at call %d (%.1f MB)", start, len(data) / 2**20)
+        recorded = self._journal.system_calls(start)
+        self._seq = recorded[-1][0] + 1 if recorded else start
+        if not recorded:
+            return
+        log.info("re-running %d recorded system call(s)", len(recorded))
+        started = time.perf_counter()
+        for seq, (caller, method_name, arg) in recorded:
+            method = self.methods.get(method_name)
+            if method is None:
+                raise StoreError(f"recorded system call {seq} is to {method_name!r}, which no loaded plugin "
+                                 "provides (start moxzid with the same --device)")
+            outcome = await method(caller, arg)
+            if not outcome.changed:
+                log.warning("recorded system call %d (%s) changed nothing when re-run: %s",
+                            seq, method_name, outcome.reject_message or "no change")
+            self._since_seconds += outcome.seconds
+            self._since_bytes += len(arg)
+        log.info("re-ran %d system call(s) in %.1fs", len(recorded), time.perf_counter() - started)
+        if self._due(ignore_spacing=True):  # a record this long would be re-run again next time
+            await self._copy()
+
+    def _require_state(self) -> None:
+        if self._state is None:
+            raise StoreError("the state directory holds a copy of a device, but this moxzid has none "
+                             "(start it with the same --device)")
+
+    # --- calls -------------------------------------------------------------------------------
+    async def call(self, actor: str, caller: bytes, method_name: str, data: bytes, batch: Batch) -> Outcome:
+        """Run one call for ``actor``; add its record (if it changed the system) and its charge to
+        ``batch``, which the caller commits with the answer before it calls ``done``."""
+        await self._open.wait()
+        self._in_flight += 1
+        self._idle.clear()
+        method = self.methods.get(method_name)
+        if method is None:
+            hint = " (start moxzid with --device to give actors the tensor device)" \
+                if method_name.startswith("moxzi_device_") else ""
+            return Outcome.reject(DESTINATION_INVALID, f"the management canister has no method "
+                                                       f"{method_name!r} on this host{hint}")
+        if self._ledger is not None and not self._ledger.can_pay(actor):
+            return Outcome.reject(CANISTER_REJECT, f"{method_name}: actor {actor} cannot pay for device time: "
+                                                   f"its balance is {self._ledger.balance(actor)} cycles")
+        try:
+            outcome = await method(caller, data)
+        except Exception as error:  # a failing system method rejects the call, never the host
+            log.exception("system method %s failed", method_name)
+            return Outcome.reject(SYS_TRANSIENT, f"{method_name} failed: {error}")
+        if outcome.changed:
+            Journal.system_call(batch, self._seq, caller, method_name, data)
+            self._seq += 1
+            self._since_seconds += outcome.seconds
+            self._since_bytes += len(data)
+        if self._ledger is not None and outcome.seconds:
+            self._ledger.charge(batch, actor, "device_ms", outcome.seconds * 1000)
+        return outcome
+
+    def done(self) -> None:
+        """The answer of a call (and its record) is committed."""
+        self._in_flight -= 1
+        if self._in_flight == 0:
+            self._idle.set()
+        if self._copying is None and self._due():
+            self._copying = asyncio.get_running_loop().create_task(self._copy())
+
+    # --- copies ------------------------------------------------------------------------------
+    def _due(self, ignore_spacing: bool = False) -> bool:
+        if self._state is None:
+            return False
+        policy = self._policy
+        due = (policy.seconds > 0 and self._since_seconds >= policy.seconds) \
+            or self._since_bytes >= policy.megabytes * 2**20
+        spaced = time.monotonic() - self._last_copy_at >= policy.spacing * self._last_copy_seconds
+        return due and (spaced or ignore_spacing)
+
+    async def _copy(self) -> None:
+        """Pause new calls, let those in flight be recorded, copy the state, drop the record before it."""
+        self._open.clear()
+        try:
+            await self._idle.wait()
+            started = time.monotonic()
+            data = await asyncio.to_thread(self._state.snapshot)
+            batch = Batch()
+            self._journal.put_system_checkpoint(batch, self._seq, data)
+            self._journal.store.commit(batch)
+            self._last_copy_at, self._last_copy_seconds = time.monotonic(), time.monotonic() - started
+            log.info("system state copied at call %d: %.1f MB in %.2fs (%.1fs of device time since the "
+                     "last copy)", self._seq, len(data) / 2**20, self._last_copy_seconds, self._since_seconds)
+            self._since_seconds, self._since_bytes = 0.0, 0
+        finally:
+            self._open.set()
+            self._copying = None
