@@ -123,6 +123,7 @@ class SystemCalls:
             log.exception("system method %s failed", method_name)
             return Outcome.reject(SYS_TRANSIENT, f"{method_name} failed: {error}")
         if outcome.changed:
+            method_name, data = outcome.record_as or (method_name, data)
             Journal.system_call(batch, self._seq, caller, method_name, data)
             self._seq += 1
             self._since_seconds += outcome.seconds
