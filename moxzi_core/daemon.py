@@ -22,6 +22,7 @@ import sys
 from collections.abc import Callable
 
 from . import __version__, config as config_module, plugins
+from .billing import Ledger, choose_prices
 from .config import Config, ConfigError
 from .device import Device, DeviceError, open_device
 from .manifest import ManifestError, load_manifest
@@ -110,8 +111,6 @@ def _describe_installed() -> tuple[list[str], bool]:
 
 # Settings whose feature does not exist yet: a value other than the default is refused, not ignored.
 NOT_YET = {
-    "cycles": "moxzid does not charge cycles yet; use --cycles 0",
-    "device_cycles_per_ms": "moxzid does not charge cycles yet",
     "device_checkpoint_secs": "the device is not checkpointed yet",
     "device_checkpoint_mb": "the device is not checkpointed yet",
     "device_listen": "device exports (moxzi_device_export / moxzi_device_fetch) do not exist yet",
@@ -160,8 +159,14 @@ async def _serve(config: Config, registry: plugins.Registry, specs, store: Store
     log.info("state: %s", store.description)
     if device is not None:
         log.info("device: %s, %d ops", device.backend.name, len(device.ops))
+    ledger = Ledger(store, choose_prices(registry, config), config.cycles)
+    if ledger.charging:
+        log.info("charging cycles: each actor starts with %d; device time costs %d cycles/ms",
+                 config.cycles, ledger.prices.price("device_ms", 1))
+    else:
+        log.info("not charging cycles")
     host = Host(specs, Limits(max_message_bytes=config.max_message_bytes),
-                system_methods=device.system_methods() if device else None, store=store)
+                system_methods=device.system_methods() if device else None, store=store, ledger=ledger)
     try:
         await host.start()
     except Exception as exc:  # an actor that cannot install must say which and why, not crash

@@ -4,9 +4,10 @@ Statuses:
 
 - 200: the call replied; the body is the JSON array of its results (``/upgrade`` answers ``upgraded``).
 - 400: the body is not a JSON array, the arguments do not match the method's Candid type, or an update
-  method was called on ``/query-json``.
+  method was called on ``/query-json``; a ``/cycles/ACTOR`` body is not ``{"add": N}`` with N > 0.
 - 404: no such actor, method or route. 405: a route called with the wrong HTTP method.
-- 409: an upgrade was refused; the actor keeps its old code and state.
+- 409: an upgrade was refused; the actor keeps its old code and state. Cycles were added while moxzid
+  does not charge them (``--cycles 0``).
 - 413: the request body, or the Candid argument it encodes to, is over the size limit.
 - A rejected call answers by its IC reject code (REJECTS) with ``reject_code`` and
   ``reject_message`` beside ``error``: 422 when the actor rejected it (4, CANISTER_REJECT), 500 when
@@ -41,6 +42,8 @@ def build_app(host, max_body_bytes: int) -> web.Application:
     app.router.add_post("/query-json/{actor}/{method}", _query_json)
     app.router.add_post("/upgrade/{actor}", _upgrade)
     app.router.add_get("/actors", _actors)
+    app.router.add_get("/cycles", _cycles)
+    app.router.add_post("/cycles/{actor}", _add_cycles)
     return app
 
 
@@ -132,3 +135,29 @@ def _describe(info) -> dict:
         for name, func in sorted(info.interface.methods.items())
     }
     return {"name": info.name, "principal": str(info.principal), "mode": info.mode, "methods": methods}
+
+
+async def _cycles(request: web.Request) -> web.Response:
+    host = request.app[HOST]
+    return _json({name: _account(host.ledger, name) for name in host.actor_names()})
+
+
+async def _add_cycles(request: web.Request) -> web.Response:
+    host = request.app[HOST]
+    actor = request.match_info["actor"]
+    host.info(actor)  # an unknown actor is a 404 whatever the body
+    body = await request.read()
+    try:
+        value = json.loads(body)
+    except ValueError as exc:
+        return _error(400, f"cycles for {actor}: the body is not JSON: {exc}")
+    cycles = value.get("add") if isinstance(value, dict) and value.keys() == {"add"} else None
+    if isinstance(cycles, bool) or not isinstance(cycles, int) or cycles <= 0:
+        return _error(400, f'cycles for {actor}: the body must be {{"add": N}} with N a whole number > 0, '
+                           f"got {json.dumps(value)[:80]}")
+    host.ledger.add(actor, cycles)
+    return _json(_account(host.ledger, actor))
+
+
+def _account(ledger, actor: str) -> dict:
+    return {"balance": ledger.balance(actor), "spent": ledger.spent(actor)}
