@@ -253,22 +253,23 @@ def _dq_kernel(Q, K, V, DO, DQ, LSE, DELTA, qk_scale, sm_scale, n_queries, n_key
     tl.store(DQ + out, (dq * sm_scale).to(DQ.dtype.element_ty), mask=q_mask)
 
 
-def _config(HEAD_DIM: int) -> dict:
+def _config(head_dim: int) -> dict:
     """Tile sizes: large in the interpreter (each tile costs Python time), else sized for the GPU's
     shared memory at this head size."""
     if INTERPRETING:
         return {"BLOCK_M": 64, "BLOCK_N": 64}
-    return {"BLOCK_M": 128, "BLOCK_N": 64 if HEAD_DIM <= 64 else 32, "num_warps": 8 if HEAD_DIM > 64 else 4,
-            "num_stages": 3}
+    return {"BLOCK_M": 128, "BLOCK_N": 64 if head_dim <= 64 else 32, "num_warps": 8 if head_dim > 64 else 4,
+            "num_stages": 3, "enable_fp_fusion": True}
 
 
-def _backward_config(HEAD_DIM: int) -> dict:
+def _backward_config(head_dim: int) -> dict:
     if INTERPRETING:
         return {"BLOCK_M": 64, "BLOCK_N": 64}
-    return {"BLOCK_M": 64, "BLOCK_N": 64 if HEAD_DIM <= 64 else 32, "num_warps": 4, "num_stages": 2}
+    return {"BLOCK_M": 64, "BLOCK_N": 64 if head_dim <= 64 else 32, "num_warps": 4, "num_stages": 2,
+            "enable_fp_fusion": True}
 
 
-def _launch_args(q: torch.Tensor, k: torch.Tensor, causal: bool) -> dict:
+def _launch_args(q: torch.Tensor, causal: bool) -> dict:
     d = q.shape[-1]
     return {"CAUSAL": causal, "UPCAST": INTERPRETING,
             "PRECISION": "ieee" if q.dtype == torch.float32 else "tf32",  # tf32 is ignored for halves
@@ -289,7 +290,7 @@ class FlashAttention(torch.autograd.Function):
         grid = (triton.cdiv(tq, cfg["BLOCK_M"]), b * h)
         _fwd_kernel[grid](q, k, v, o, lse, sm_scale * LOG2E, tq, tk, d, h,
                           *q.stride(), *k.stride(), *v.stride(), *o.stride(),
-                          **_launch_args(q, k, causal), **cfg)
+                          **_launch_args(q, causal), **cfg)
         ctx.save_for_backward(q, k, v, o, lse)
         ctx.causal = causal
         return o
@@ -300,10 +301,10 @@ class FlashAttention(torch.autograd.Function):
         b, h, tq, d = q.shape
         tk = k.shape[2]
         sm_scale = 1.0 / math.sqrt(d)
-        args = _launch_args(q, k, ctx.causal)
+        args = _launch_args(q, ctx.causal)
         delta = torch.empty_like(lse)
         _delta_kernel[(triton.cdiv(tq, 64), b * h)](o, do, delta, tq, d, h, *o.stride(), *do.stride(),
-                                                     BLOCK_M=64, BLOCK_D=args["BLOCK_D"])
+                                                     BLOCK_M=64, BLOCK_D=args["BLOCK_D"], enable_fp_fusion=True)
         dq = torch.empty(q.shape, device=q.device, dtype=q.dtype)
         dk = torch.empty(k.shape, device=k.device, dtype=k.dtype)
         dv = torch.empty(v.shape, device=v.device, dtype=v.dtype)
