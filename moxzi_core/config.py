@@ -72,16 +72,16 @@ SETTINGS = (
             f"(default {Config.max_message_bytes})", metavar="N"),
     Setting("device", "text", "give the actors a tensor device on this backend: torch:cpu or torch:cuda "
             "(its plugin must be loaded)", metavar="SPEC"),
-    Setting("cycles", "count", "charge actors cycles when greater than 0 (not implemented yet: a value "
-            "other than 0 is refused)", metavar="N"),
-    Setting("device-cycles-per-ms", "count", "cycles a device call costs per millisecond (default "
-            f"{Config.device_cycles_per_ms}; not charged yet: another value is refused)", metavar="N"),
-    Setting("device-checkpoint-secs", "amount", "copy the device once recorded calls took this much "
-            f"device time (default {Config.device_checkpoint_secs:g}; not implemented yet: another value "
-            "is refused)", metavar="SECS"),
-    Setting("device-checkpoint-mb", "amount", "copy the device once the call record passes this size "
-            f"(default {Config.device_checkpoint_mb:g}; not implemented yet: another value is refused)",
-            metavar="MB"),
+    Setting("cycles", "count", "charge actors cycles when greater than 0: each actor starts with N "
+            "cycles, and device calls are refused once its balance is spent (default 0: no charging)",
+            metavar="N"),
+    Setting("device-cycles-per-ms", "count", "cycles a device call costs per millisecond it took "
+            f"(default {Config.device_cycles_per_ms})", metavar="N"),
+    Setting("device-checkpoint-secs", "amount", "with -s, copy the device once the calls recorded since "
+            f"the last copy took this much device time (default {Config.device_checkpoint_secs:g}; 0: by "
+            "size only)", metavar="SECS"),
+    Setting("device-checkpoint-mb", "amount", "with -s, copy the device once the call record passes this "
+            f"size (default {Config.device_checkpoint_mb:g})", metavar="MB"),
     Setting("device-listen", "address", "address to serve device exports on (not implemented yet: "
             "refused)", metavar="HOST:PORT"),
 )

@@ -27,6 +27,7 @@ from .config import Config, ConfigError
 from .device import Device, DeviceError, open_device
 from .manifest import ManifestError, load_manifest
 from .runtime.host import Host, Limits
+from .runtime.system_calls import CheckpointPolicy
 from .store import MemoryStore, Store, StoreError
 
 log = logging.getLogger("moxzid")
@@ -111,8 +112,6 @@ def _describe_installed() -> tuple[list[str], bool]:
 
 # Settings whose feature does not exist yet: a value other than the default is refused, not ignored.
 NOT_YET = {
-    "device_checkpoint_secs": "the device is not checkpointed yet",
-    "device_checkpoint_mb": "the device is not checkpointed yet",
     "device_listen": "device exports (moxzi_device_export / moxzi_device_fetch) do not exist yet",
 }
 
@@ -166,7 +165,9 @@ async def _serve(config: Config, registry: plugins.Registry, specs, store: Store
     else:
         log.info("not charging cycles")
     host = Host(specs, Limits(max_message_bytes=config.max_message_bytes),
-                system_methods=device.system_methods() if device else None, store=store, ledger=ledger)
+                system_methods=device.system_methods() if device else None, store=store, ledger=ledger,
+                system_state=device,
+                checkpoint=CheckpointPolicy(config.device_checkpoint_secs, config.device_checkpoint_mb))
     try:
         await host.start()
     except Exception as exc:  # an actor that cannot install must say which and why, not crash

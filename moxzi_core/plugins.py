@@ -15,6 +15,7 @@ import pluggy
 from . import hookspecs
 
 ENTRY_POINT_GROUP = "moxzi"
+CORE_DISTRIBUTION = "moxzi"
 HOOK_NAMES = ("register_ops", "register_backends", "register_stores", "register_gateways", "register_billing")
 
 
@@ -84,6 +85,8 @@ def load(selected: list[str] | None = None) -> tuple[Registry, dict[str, Install
     moxzi does not define fails here (pluggy's ``check_pending``) rather than never running."""
     installed = installed_plugins()
     names = list(installed) if selected is None else selected
+    # moxzi's own plugins register first, so a third party's (a price list, say) can replace theirs.
+    names = sorted(names, key=lambda n: n not in installed or installed[n].distribution != CORE_DISTRIBUTION)
     unknown = [n for n in names if n not in installed]
     if unknown:
         have = ", ".join(installed) or "none"

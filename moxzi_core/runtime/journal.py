@@ -14,6 +14,8 @@ Every key starts with what it belongs to, so one actor's data is one prefix:
                                      the order they ran: re-run at start-up to rebuild that state
     system/copy/meta, system/copy/<n>  the last full copy of the system's state, in chunks, and the
                                      place in the record it was taken at (the record before it goes)
+    cycles/<name>                    the actor's cycle balance and what it spent, CBOR [balance,
+                                     spent] (written by moxzi_core.billing.Ledger)
 
 A message's completion is one batch: its inbox entry goes, its snapshot delta and the messages it
 sends are written. So after a crash each actor is exactly as its last completed message left it, and
