@@ -298,6 +298,8 @@ class FlashAttention(torch.autograd.Function):
     @staticmethod
     def backward(ctx, do: torch.Tensor):
         q, k, v, o, lse = ctx.saved_tensors
+        if do.stride(-1) != 1:  # e.g. the gradient of a transpose: rows of dO must be contiguous to load fast
+            do = do.contiguous()
         b, h, tq, d = q.shape
         tk = k.shape[2]
         sm_scale = 1.0 / math.sqrt(d)
