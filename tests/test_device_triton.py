@@ -3,16 +3,18 @@ forward and gradients against a float64 reference, fused AdamW against torch.opt
 training run through the device with and without the plugin, what ``moxzid plugins`` shows, and the
 refusal to load without a GPU.
 
-Triton decides interpreter or GPU when the ``@triton.jit`` functions are defined (and again in what it
-imports lazily at the first launch), so TRITON_INTERPRET=1 is set only while this module imports the
-plugin and while its tests run: other test modules never see it. The plugin is not installed in the
-test environment (without a GPU it refuses to load, which would break loading every installed plugin
-there); ``plugin_site`` gives it its entry point here.
+Triton decides interpreter or GPU when the ``@triton.jit`` functions are defined (its own included, when
+triton is first imported, and again in what it imports lazily at the first launch), so TRITON_INTERPRET=1
+is set only while this module imports triton and the plugin, and while its tests run: other test
+modules never see it. The plugin is not installed in the test environment (without a GPU it refuses to
+load, which would break loading every installed plugin there); ``plugin_site`` gives it its entry point
+here.
 
 Tolerances, as the largest error relative to the largest magnitude of the reference: float32 1e-5,
 float16 3e-3, bfloat16 2.5e-2 (the interpreter truncates float32 to bfloat16 where a GPU rounds).
 """
 
+import importlib.util
 import math
 import os
 import subprocess
@@ -27,7 +29,11 @@ import torch
 from moxzi_core import device, plugins
 from moxzi_core.candid import Some
 
-pytest.importorskip("triton", reason="the Triton plugin's tests need triton==3.9.0 (plugins/device_triton)")
+if importlib.util.find_spec("triton") is None:
+    pytest.skip("the Triton plugin's tests need triton==3.9.0 (plugins/device_triton)", allow_module_level=True)
+if "triton" in sys.modules and os.environ.get("TRITON_INTERPRET") != "1":
+    # triton.language defines its own @triton.jit helpers (tl.cdiv, tl.sum, ...) when first imported
+    raise RuntimeError("triton was imported before tests/test_device_triton.py could set TRITON_INTERPRET=1")
 
 ROOT = Path(__file__).resolve().parents[1]
 PLUGIN = ROOT / "plugins" / "device_triton"
