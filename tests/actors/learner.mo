@@ -25,7 +25,7 @@ persistent actor {
       train : ?{ loss : Nat32; optimizer : Text; clip : ?Float; lr : ?Float; also : ?[Text] };
       scalars : [Nat32];
       tensors : [Nat32];
-    }) -> async { scalars : [Float] };
+    }) -> async { scalars : [Float]; tensors : [Blob] };
   };
   transient let device : Device = actor "aaaaa-aa";
 
@@ -70,5 +70,16 @@ persistent actor {
       i += 1;
     };
     losses
+  };
+
+  // The losses so far (one per training step).
+  public query func progress() : async [Float] { losses };
+
+  // The head parameter's bytes (float32, little-endian), read back from the device.
+  public func weights() : async Blob {
+    let r = await device.moxzi_device_run({
+      inputs = []; program = [#param "head"]; train = null; scalars = []; tensors = [0];
+    });
+    r.tensors[0]
   };
 };

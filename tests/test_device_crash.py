@@ -1,0 +1,84 @@
+"""kill -9 of a real moxzid with -s and a device, in the middle of training (and of copies of the
+device): after restarts, training finishes with the same parameters, byte for byte, and the same losses
+as an uninterrupted run."""
+
+import base64
+import json
+import random
+import shutil
+import threading
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from actorbuild import build_actor
+from test_daemon import running_moxzid
+
+pytest.importorskip("moxzi_store_lmdb")
+pytest.importorskip("moxzi_device_torch")
+
+STEPS = 150
+# Copy the device after nearly every call, so kills land during copies too.
+FLAGS = ("-m", "actors.json", "-s", "state", "--plugins", "http,lmdb,torch", "--device", "torch:cpu",
+         "--device-checkpoint-secs", "0", "--device-checkpoint-mb", "0.001")
+
+
+def project(folder):
+    built = build_actor("learner")
+    shutil.copy(built.wasm_path, folder / "learner.wasm")
+    shutil.copy(built.did_path, folder / "learner.did")
+    (folder / "actors.json").write_text(json.dumps({"actors": [{"name": "learner", "wasm": "learner.wasm"}]}))
+
+
+def call(daemon, route, args=(), timeout=120):
+    request = urllib.request.Request(f"{daemon.url}/{route}", data=json.dumps(list(args)).encode())
+    with urllib.request.urlopen(request, timeout=timeout) as response:
+        return json.loads(response.read())
+
+
+def learn_in_background(daemon):
+    def learn():
+        try:
+            call(daemon, "call-json/learner/learn", [STEPS])
+        except (urllib.error.URLError, ConnectionError, OSError):
+            pass  # the daemon was killed under it; the call carries on after the restart
+    thread = threading.Thread(target=learn, daemon=True)
+    thread.start()
+    return thread
+
+
+def finished(daemon, seconds=180):
+    deadline = time.monotonic() + seconds
+    while len(losses := call(daemon, "query-json/learner/progress")[0]) < STEPS:
+        assert time.monotonic() < deadline, f"stuck at {len(losses)} steps"
+        time.sleep(0.05)
+    return losses, base64.b64decode(call(daemon, "call-json/learner/weights")[0])
+
+
+def test_killed_while_training_ends_with_the_same_parameters(tmp_path):
+    uninterrupted, crashed = tmp_path / "uninterrupted", tmp_path / "crashed"
+    for folder in (uninterrupted, crashed):
+        folder.mkdir()
+        project(folder)
+    with running_moxzid(*FLAGS, cwd=uninterrupted) as daemon:
+        learn_in_background(daemon)
+        expected = finished(daemon)
+
+    rng = random.Random(11)
+    with running_moxzid(*FLAGS, cwd=crashed) as daemon:
+        learn_in_background(daemon)
+        time.sleep(rng.uniform(0.3, 0.8))
+        daemon.process.kill()
+    seen = []
+    for _ in range(2):
+        with running_moxzid(*FLAGS, cwd=crashed) as daemon:
+            seen.append(len(call(daemon, "query-json/learner/progress")[0]))
+            time.sleep(rng.uniform(0.1, 0.4))
+            daemon.process.kill()
+    with running_moxzid(*FLAGS, cwd=crashed) as daemon:
+        assert finished(daemon) == expected
+        log = daemon.log.read_text()
+    assert seen == sorted(seen) and seen[-1] < STEPS, f"the kills did not interrupt training: {seen}"
+    assert "system state restored from its copy" in log
