@@ -1,4 +1,4 @@
-"""AdamW for every parameter of an optimizer in one Triton launch, and gradient clipping in one more.
+"""AdamW for every parameter of an optimizer in one Triton launch, and gradient clipping in two more.
 
 The update is ``torch.optim.AdamW``'s (single-tensor form, as the torch device's ``AdamW`` writes it),
 element by element, in the same order and with the same roundings where torch:cpu has them:
@@ -17,8 +17,9 @@ tables are rebuilt only when a tensor moves (gradients usually come back at the 
 changes every step (lr and the bias corrections, per tensor since a replaced parameter restarts its
 count) is one small table copied to the device.
 
-With ``clip``, a first launch writes each block's sum of squared gradients and the update scales the
-gradients by ``min(1, clip / (norm + 1e-6))``, ``torch.nn.utils.clip_grad_norm_``'s coefficient.
+With ``clip``, a first launch writes each block's sum of squared gradients, a one-program launch adds
+them up (in a fixed order: the same bits every run) into ``min(1, clip / (norm + 1e-6))``,
+``torch.nn.utils.clip_grad_norm_``'s coefficient, and the update scales the gradients by it.
 """
 
 from __future__ import annotations
@@ -48,10 +49,25 @@ def _sum_squares_kernel(addresses, numels, block_tensor, block_start, n_tensors,
                         ALIGNED: tl.constexpr, BLOCK: tl.constexpr):
     pid = tl.program_id(0)
     t = tl.load(block_tensor + pid)
-    offs = tl.load(block_start + pid) + tl.arange(0, BLOCK)
+    start = tl.multiple_of(tl.load(block_start + pid), BLOCK)
+    offs = start + tl.arange(0, BLOCK)
+    n = tl.load(numels + t)
     g_ptr = _tensor_pointer(addresses, n_tensors, t, 1, ALIGNED)
-    g = tl.load(g_ptr + offs, mask=offs < tl.load(numels + t), other=0.0)
+    if start + BLOCK <= n:  # a full block: no mask, vector loads
+        g = tl.load(g_ptr + offs)
+    else:
+        g = tl.load(g_ptr + offs, mask=offs < n, other=0.0)
     tl.store(partials + pid, tl.sum(g * g, axis=0))
+
+
+@triton.jit
+def _clip_scale_kernel(partials, n_partials, max_norm, scale, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    total = tl.zeros([BLOCK], dtype=tl.float32)
+    for start in range(0, n_partials, BLOCK):
+        total += tl.load(partials + start + offs, mask=start + offs < n_partials, other=0.0)
+    norm = tl.sqrt_rn(tl.sum(total, axis=0))
+    tl.store(scale, tl.minimum(tl.div_rn(max_norm, norm + 1e-6), 1.0))
 
 
 @triton.jit
@@ -82,11 +98,9 @@ def _adamw_block(p_ptr, g_ptr, m_ptr, v_ptr, offs, n, scale, neg_step_size, bc2_
 
 
 @triton.jit
-def _adamw_kernel(addresses, numels, block_tensor, block_start, n_tensors, per_tensor,
-                  partials, n_partials, max_norm,
+def _adamw_kernel(addresses, numels, block_tensor, block_start, n_tensors, per_tensor, clip_scale,
                   decay, weight, b2, one_minus_b2, eps,
-                  WEIGHT_SMALL: tl.constexpr, CLIP: tl.constexpr, ALIGNED: tl.constexpr,
-                  BLOCK: tl.constexpr, BLOCK_P: tl.constexpr):
+                  WEIGHT_SMALL: tl.constexpr, CLIP: tl.constexpr, ALIGNED: tl.constexpr, BLOCK: tl.constexpr):
     pid = tl.program_id(0)
     t = tl.load(block_tensor + pid)
     start = tl.multiple_of(tl.load(block_start + pid), BLOCK)
@@ -99,10 +113,8 @@ def _adamw_kernel(addresses, numels, block_tensor, block_start, n_tensors, per_t
     neg_step_size = tl.load(per_tensor + t)  # -lr / bc1
     bc2_sqrt = tl.load(per_tensor + n_tensors + t)
     scale = 1.0
-    if CLIP:  # every program sums the (few hundred) partial sums itself: no third launch
-        p_offs = tl.arange(0, BLOCK_P)
-        total = tl.sqrt_rn(tl.sum(tl.load(partials + p_offs, mask=p_offs < n_partials, other=0.0), axis=0))
-        scale = tl.minimum(tl.div_rn(max_norm, total + 1e-6), 1.0)
+    if CLIP:
+        scale = tl.load(clip_scale)
     if start + BLOCK <= n:  # a full block: no mask, vector loads
         _adamw_block(p_ptr, g_ptr, m_ptr, v_ptr, offs, n, scale, neg_step_size, bc2_sqrt,
                      decay, weight, b2, one_minus_b2, eps, WEIGHT_SMALL, CLIP, False)
@@ -126,6 +138,7 @@ class _Tables:
         self.block_tensor = torch.tensor([t for t, _ in blocks], dtype=torch.int32).to(device)
         self.block_start = torch.tensor([s for _, s in blocks], dtype=torch.int64).to(device)
         self.partials = torch.empty(len(blocks), dtype=torch.float32, device=device)
+        self.clip_scale = torch.empty(1, dtype=torch.float32, device=device)
 
     def args(self):
         return self.addresses, self.numels, self.block_tensor, self.block_start, self.n_tensors
@@ -133,7 +146,7 @@ class _Tables:
 
 class FusedAdamW:
     """AdamW with state kept by parameter name (the device's ``Optimizer`` protocol): ``step`` updates
-    every named float32 parameter that has a gradient in one kernel launch (two with ``clip``)."""
+    every named float32 parameter that has a gradient in one kernel launch (three with ``clip``)."""
 
     def __init__(self, beta1: float, beta2: float, eps: float, weight_decay: float):
         self.beta1, self.beta2, self.eps, self.weight_decay = beta1, beta2, eps, weight_decay
@@ -144,20 +157,19 @@ class FusedAdamW:
     def step(self, params: list[tuple[str, torch.Tensor]], lr: float, clip: float | None = None) -> None:
         """One AdamW step at ``lr`` for the parameters with gradients; with ``clip``, their gradients
         are first scaled together to global L2 norm at most ``clip`` (the gradients are not changed)."""
-        quads, per_step = [], []
-        for name, p in params:
-            g = p.grad
-            if g is None:
-                continue
+        params = [(name, p) for name, p in params if p.grad is not None]
+        for name, p in params:  # before any state changes
             if p.dtype != torch.float32 or not p.is_contiguous():
                 raise TypeError(f"fused AdamW: parameter {name!r} is {p.dtype} with strides {p.stride()}; "
                                 f"expected contiguous float32")
+        quads, per_step = [], []
+        for name, p in params:
             state = self.state.get(name)
             if state is None:
                 state = self.state[name] = [0, torch.zeros_like(p), torch.zeros_like(p)]
             state[0] += 1
             step = state[0]
-            quads.append((p, g.contiguous(), state[1], state[2]))
+            quads.append((p, p.grad.contiguous(), state[1], state[2]))
             per_step.append((-lr / (1 - self.beta1 ** step), (1 - self.beta2 ** step) ** 0.5))
         if not quads:
             return
@@ -167,14 +179,14 @@ class FusedAdamW:
         grid = (tables.n_blocks,)
         if clip is not None:
             _sum_squares_kernel[grid](*tables.args(), tables.partials, ALIGNED=tables.aligned, BLOCK=BLOCK,
-                                      num_warps=NUM_WARPS)
+                                      num_warps=NUM_WARPS, enable_fp_fusion=False)
+            _clip_scale_kernel[(1,)](tables.partials, tables.n_blocks, clip, tables.clip_scale, BLOCK=1024,
+                                     num_warps=4, enable_fp_fusion=False)
         weight = 1 - self.beta1
         _adamw_kernel[grid](
-            *tables.args(), per_tensor, tables.partials, tables.n_blocks, 0.0 if clip is None else clip,
-            1 - lr * self.weight_decay, weight, self.beta2, 1 - self.beta2, self.eps,
-            WEIGHT_SMALL=weight < 0.5, CLIP=clip is not None, ALIGNED=tables.aligned, BLOCK=BLOCK,
-            BLOCK_P=max(16, triton.next_power_of_2(tables.n_blocks)),
-            num_warps=NUM_WARPS, enable_fp_fusion=False)  # only the fmas written above
+            *tables.args(), per_tensor, tables.clip_scale, 1 - lr * self.weight_decay, weight, self.beta2,
+            1 - self.beta2, self.eps, WEIGHT_SMALL=weight < 0.5, CLIP=clip is not None, ALIGNED=tables.aligned,
+            BLOCK=BLOCK, num_warps=NUM_WARPS, enable_fp_fusion=False)  # only the fmas written above
 
     def _tables_for(self, quads) -> _Tables:
         key = tuple((q[0].numel(), *(t.data_ptr() for t in q)) for q in quads)
