@@ -82,8 +82,9 @@ SETTINGS = (
             "size only)", metavar="SECS"),
     Setting("device-checkpoint-mb", "amount", "with -s, copy the device once the call record passes this "
             f"size (default {Config.device_checkpoint_mb:g})", metavar="MB"),
-    Setting("device-listen", "address", "address to serve device exports on (not implemented yet: "
-            "refused)", metavar="HOST:PORT"),
+    Setting("device-listen", "address", "serve the device's exports (moxzi_device_export) to other "
+            "machines' devices on this address (port 0 picks a free port); put TLS in front of it on an "
+            "untrusted network", metavar="HOST:PORT"),
 )
 
 

@@ -111,9 +111,7 @@ def _describe_installed() -> tuple[list[str], bool]:
 
 
 # Settings whose feature does not exist yet: a value other than the default is refused, not ignored.
-NOT_YET = {
-    "device_listen": "device exports (moxzi_device_export / moxzi_device_fetch) do not exist yet",
-}
+NOT_YET: dict[str, str] = {}
 
 
 def _unsupported(config: Config) -> list[str]:
@@ -142,6 +140,9 @@ def _store_opener(config: Config, registry: plugins.Registry, loaded) -> Callabl
 def _open_device(config: Config, registry: plugins.Registry, resources: contextlib.ExitStack) -> Device | None:
     """The device for --device (closed when ``resources`` closes), or None without it."""
     if config.device is None:
+        if config.device_listen is not None:
+            raise StartupError(f"--device-listen {config.device_listen}: exports serve a device's publications; "
+                               "give --device too")
         return None
     device = open_device(registry, config.device)
     resources.callback(device.close)
@@ -179,6 +180,13 @@ async def _serve(config: Config, registry: plugins.Registry, specs, store: Store
                  name, info.principal, info.mode, len(info.interface.methods))
     gateways = []
     try:
+        if device is not None and config.device_listen is not None:
+            try:
+                url = await device.exports.start(config.device_listen.host, config.device_listen.port)
+            except OSError as exc:
+                log.error("device exports cannot start: %s", exc)
+                return 1
+            log.info("device exports at %s/export/", url)
         for name, factory in registry.gateways.items():
             gateway = factory(host, config)
             try:
@@ -194,6 +202,8 @@ async def _serve(config: Config, registry: plugins.Registry, specs, store: Store
     finally:
         for gateway in reversed(gateways):
             await gateway.stop()
+        if device is not None:
+            await device.exports.stop()
         await host.stop()
     return 0
 

@@ -113,7 +113,7 @@ def garbage_actor(tmp_path):
 @pytest.mark.parametrize("flags, lines", [
     (["--device", "warp:gpu"], ["--device warp:gpu: no backend 'warp'; loaded backends: none"]),
     (["--device-listen", "0.0.0.0:7001"],
-     ["--device-listen 0.0.0.0:7001: device exports (moxzi_device_export / moxzi_device_fetch) do not exist"]),
+     ["--device-listen 0.0.0.0:7001: exports serve a device's publications; give --device too"]),
     (["-s", "state"], ["-s state: no loaded plugin registers a store (loaded: http)"]),
 ])
 def test_settings_nothing_loaded_can_honor_stop_startup(garbage_actor, flags, lines):

@@ -103,8 +103,9 @@ def rejected(dev, caller, method, *args) -> str:
 def test_interface_file_declares_every_method_and_op(dev):
     methods = set(interface().methods)
     assert methods == {"moxzi_device_params", "moxzi_device_optimizer", "moxzi_device_run", "moxzi_device_publish",
-                       "moxzi_device_mix", "moxzi_device_list", "moxzi_device_delete"}
-    assert set(dev.system_methods()) == methods
+                       "moxzi_device_mix", "moxzi_device_list", "moxzi_device_delete", "moxzi_device_export",
+                       "moxzi_device_fetch"}
+    assert set(dev.system_methods()) == methods | {"moxzi_device_fetched"}  # what a fetch is recorded as
     payloads = builtin_payloads()
     assert {"input", "param", "shared", "narrow", "reshape", "transpose", "embedding", "linear", "rms_norm", "rope",
             "causal_attention", "relu", "add", "cross_entropy", "mul", "matmul", "softmax", "gelu", "silu",
@@ -473,7 +474,7 @@ async def test_system_methods_run_on_the_device_thread(registry):
 
 def test_attach_gives_the_host_its_system_methods(registry):
     methods = device.attach(registry, "torch:cpu")
-    assert sorted(methods) == sorted(interface().methods)
+    assert sorted(methods) == sorted([*interface().methods, "moxzi_device_fetched"])
     with pytest.raises(device.DeviceError, match="no backend 'jax'; loaded backends: torch"):
         device.attach(registry, "jax:tpu")
 

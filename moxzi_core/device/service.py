@@ -25,6 +25,7 @@ import cbor2
 
 from ..candid import DEFAULT_BUDGET, CandidError, Principal, Some, decode_args, encode_args
 from ..runtime.actor import Outcome
+from . import exports
 from .interface import method_types
 from .ops import ELEM_SIZES, FLOAT, DeviceError, Kernel, Meta, Op, Source
 from .program import Plan, PlanCache, check
@@ -33,6 +34,10 @@ log = logging.getLogger("moxzid.device")
 
 CANISTER_REJECT = 4
 METHOD_PREFIX = "moxzi_device_"
+FETCH = METHOD_PREFIX + "fetch"
+# What a fetch is recorded as: its argument is the fetch's prefix and the export's bytes (not Candid;
+# not in interface.did), so re-running the record stores the same tensors without the network.
+FETCHED = METHOD_PREFIX + "fetched"
 SNAPSHOT_FORMAT = 1
 OPTIMIZER_KINDS = ("adamw", "sgd")  # the `kind` variant of interface.did
 
@@ -45,6 +50,9 @@ class DeviceLimits:
     max_ops: int = 20_000  # per program
     max_name_bytes: int = 256
     max_entries: int = 100_000  # params + stored + publications of one actor
+    max_exports: int = 256  # live exports of one actor
+    max_fetch_bytes: int = 4 << 30  # one fetch's download
+    fetch_seconds: float = 600.0  # one fetch's download, start to end
 
 
 class Optimizer(Protocol):
@@ -152,9 +160,11 @@ class Device:
         self.plans = PlanCache(256)  # generation alone uses one plan per context length
         self._lock = threading.Lock()
         self._worker = ThreadPoolExecutor(1, thread_name_prefix="moxzi-device")
+        self.exports = exports.Exports(backend.save, limits.max_exports)  # served with --device-listen
         self._handlers = {
             "params": self._params, "optimizer": self._optimizer, "run": self._run,
             "publish": self._publish, "mix": self._mix, "list": self._list, "delete": self._delete,
+            "export": self._export, "fetched": self._fetched,
         }
 
     # --- calls ------------------------------------------------------------------------------------
@@ -165,30 +175,34 @@ class Device:
                 loop = asyncio.get_running_loop()
                 return await loop.run_in_executor(self._worker, self.call, name, caller, arg)
             return call
-        return {METHOD_PREFIX + n: method(METHOD_PREFIX + n) for n in self._handlers}
+        methods = {METHOD_PREFIX + n: method(METHOD_PREFIX + n) for n in self._handlers}
+        methods[FETCH] = self._fetch
+        return methods
 
-    def call(self, method: str, caller: bytes, arg: bytes) -> Outcome:
-        """Run one device call to completion on the calling thread (serialised with every other)."""
+    def call(self, method: str, caller: bytes, arg: bytes, *, label: str | None = None) -> Outcome:
+        """Run one device call to completion on the calling thread (serialised with every other).
+        Rejects name ``label`` (default: ``method``)."""
         handler = self._handlers.get(method.removeprefix(METHOD_PREFIX))
         if handler is None or not method.startswith(METHOD_PREFIX):
             return Outcome.reject(CANISTER_REJECT, f"the device has no method {method!r}")
-        ftype = self.types[method]
+        label = label or method
+        ftype = self.types.get(method)  # None for FETCHED, whose argument is not Candid
         with self._lock:
             started = time.perf_counter()
             try:
-                args = decode_args(arg, ftype.args, budget=DEFAULT_BUDGET + len(arg))
+                args = [arg] if ftype is None else decode_args(arg, ftype.args, budget=DEFAULT_BUDGET + len(arg))
             except CandidError as error:
-                return Outcome.reject(CANISTER_REJECT, f"{method}: the argument does not match "
+                return Outcome.reject(CANISTER_REJECT, f"{label}: the argument does not match "
                                                        f"interface.did: {error}")
             space = self.spaces.setdefault(caller, Space())
             try:
                 result, changed = handler(caller, space, *args)
             except DeviceError as error:
-                return Outcome.reject(CANISTER_REJECT, f"{method}: {error}")
+                return Outcome.reject(CANISTER_REJECT, f"{label}: {error}")
             except Exception as error:  # a backend failure rejects the call, the device keeps serving
-                log.exception("%s from %s failed", method, _principal(caller))
-                return Outcome.reject(CANISTER_REJECT, f"{method}: the device failed: {error}")
-            reply = encode_args(ftype.rets, [] if result is None else [result])
+                log.exception("%s from %s failed", label, _principal(caller))
+                return Outcome.reject(CANISTER_REJECT, f"{label}: the device failed: {error}")
+            reply = encode_args([] if ftype is None else ftype.rets, [] if result is None else [result])
             seconds = time.perf_counter() - started
             if self.on_call is not None:
                 self.on_call(caller, method, arg, changed, seconds)
@@ -477,6 +491,63 @@ class Device:
         self._room(space, len({i for i, _, _ in sums} - set(space.params)))
         for into, value, shape in sums:
             space.params[into] = (value, shape)
+        return None, True
+
+    # --- moxzi_device_export / moxzi_device_fetch (exports.py) ----------------------------------
+    def _export(self, caller: bytes, space: Space, spec: dict):
+        """Offer publications at a URL. It changes nothing a restart must rebuild: not recorded."""
+        names, prefix = spec["names"], spec["prefix"]
+        if not names:
+            raise DeviceError("names is empty; expected the publications to export")
+        if len(set(names)) != len(names):
+            raise DeviceError("names lists a publication twice")
+        missing = [prefix + n for n in names if (caller, prefix + n) not in self.publications]
+        if missing:
+            raise DeviceError(f"this actor has no publication named {', '.join(map(repr, missing))}")
+        uses = _opt(spec["uses"])
+        uses = 1 if uses is None else uses
+        if uses < 1:
+            raise DeviceError(f"uses is {uses}; expected at least 1")
+        seconds = _opt(spec["seconds"])
+        seconds = exports.LIFETIME_SECONDS if seconds is None else seconds
+        if not 1 <= seconds <= exports.LIFETIME_SECONDS:
+            raise DeviceError(f"seconds is {seconds}; expected 1 to {exports.LIFETIME_SECONDS} (an export "
+                              f"serves ten minutes at most)")
+        published = [(n, self.publications[(caller, prefix + n)]) for n in names]
+        return self.exports.offer(caller, [(n, p.meta, p.tensor) for n, p in published], uses, seconds), False
+
+    async def _fetch(self, caller: bytes, arg: bytes) -> Outcome:
+        """moxzi_device_fetch: download on the event loop (no other actor's device call waits for the
+        network), then check and store on the worker. Recorded as FETCHED with the downloaded bytes."""
+        try:
+            spec, = decode_args(arg, self.types[FETCH].args, budget=DEFAULT_BUDGET + len(arg))
+        except CandidError as error:
+            return Outcome.reject(CANISTER_REJECT, f"{FETCH}: the argument does not match interface.did: {error}")
+        try:
+            envelope = await exports.download(spec["url"], spec["prefix"], self.limits.max_fetch_bytes,
+                                              self.limits.fetch_seconds)
+        except DeviceError as error:
+            return Outcome.reject(CANISTER_REJECT, f"{FETCH}: {error}")
+        store = functools.partial(self.call, FETCHED, caller, envelope,
+                                  label=f"{FETCH}: {exports.redact(spec['url'])}")
+        stored = await asyncio.get_running_loop().run_in_executor(self._worker, store)
+        if stored.reply is None:
+            return stored
+        return Outcome(stored.reply, changed=True, seconds=stored.seconds, record_as=(FETCHED, envelope))
+
+    def _fetched(self, caller: bytes, space: Space, envelope: bytes):
+        """Store an export's tensors, once its layout, digest, names and shapes check out, as publications
+        of the caller that only it may read, named prefix + name (replacing any of those names)."""
+        prefix, body = exports.open_envelope(envelope)
+        received = []
+        for name, meta, data in exports.read_body(body):
+            full = self._name("publication", prefix + name)
+            received.append((full, Meta(self._shape(f"publication {full!r}", meta.shape)), data))
+        fresh = sum((caller, full) not in self.publications for full, _, _ in received)
+        self._room(space, fresh + sum(1 for owner, _ in self.publications if owner == caller))
+        made = [(full, meta, self.backend.tensor(data, FLOAT, meta.shape)) for full, meta, data in received]
+        for full, meta, tensor in made:
+            self.publications[(caller, full)] = Publication(tensor, meta, None)
         return None, True
 
     # --- moxzi_device_list / moxzi_device_delete ------------------------------------------------

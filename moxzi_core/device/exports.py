@@ -1,0 +1,316 @@
+"""Moving publications between machines: exports, the server that serves them, and the download a
+fetch makes.
+
+An export is a URL ``http://HOST:PORT/export/<token>`` for some of an actor's publications, as they
+were when it was made (it holds the publications' tensors, which are never changed in place, so
+exporting copies nothing). The token (``secrets.token_urlsafe(32)``: 256 random bits) is its only
+authentication: on an untrusted network, put TLS in front of ``--device-listen``. A URL serves
+``uses`` downloads (default 1; a use counts when a download starts) until it expires (default and
+longest: ten minutes).
+
+Exports are ephemeral: they live in this process's memory, are never recorded nor part of a device
+snapshot, and are gone after a restart. They change nothing a restart must rebuild.
+
+The body of an export, which a fetch checks before it stores anything::
+
+    magic            b"MOXZIEX1"
+    header length    u64, little-endian
+    header           CBOR [[name, dtype, shape], ...]   dtype "f32": little-endian float32
+    data             each tensor's bytes, row-major, in header order
+    digest           sha256 of everything before it (32 bytes)
+
+The server streams it tensor by tensor and hashes as it goes, so an export holds at most one tensor's
+bytes beyond the publications themselves. A fetch reads the header first (it rejects a body that is
+too large before downloading it) and the rest into one buffer: that buffer, behind the fetch's prefix,
+is what the device records in place of the fetch (``Outcome.record_as``), so re-running the record at
+start-up stores the same tensors without the network.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import math
+import secrets
+import socket
+import struct
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import aiohttp
+import cbor2
+from aiohttp import web
+
+from .ops import ELEM_SIZES, FLOAT, DeviceError, Meta
+
+MAGIC = b"MOXZIEX1"
+DIGEST_BYTES = 32
+LIFETIME_SECONDS = 600  # the longest an export serves, and the default
+ERROR_HEADER = "Moxzi-Export-Error"  # why the server refused: the only part of a refusal a fetch repeats
+WRITE_CHUNK = 1 << 20  # what the server hands the socket at a time (bounds its send buffer)
+READ_CHUNK = 1 << 20
+CONNECT_SECONDS = 10.0
+STALL_SECONDS = 60.0  # a download that receives nothing for this long fails
+
+
+@dataclass
+class Export:
+    owner: bytes
+    tensors: list[tuple[str, Meta, Any]]  # exported name, type, the publication's tensor
+    uses_left: int
+    allowed: int
+    expires: float  # time.monotonic()
+
+
+class Exports:
+    """One device's live exports and the HTTP server for them. ``offer`` runs on the device's worker;
+    the server on the event loop."""
+
+    def __init__(self, save: Callable[[Any], bytes], max_per_actor: int):
+        self._save = save  # a tensor's little-endian bytes (Backend.save)
+        self._max_per_actor = max_per_actor
+        self._lock = threading.Lock()
+        self._live: dict[str, Export] = {}
+        self._gone: dict[str, tuple[str, float]] = {}  # token -> (why it no longer serves, forget at)
+        self._runner: web.AppRunner | None = None
+        self.base_url: str | None = None  # http://HOST:PORT once serving
+
+    # --- the table ---------------------------------------------------------------------------
+    def offer(self, owner: bytes, tensors: list[tuple[str, Meta, Any]], uses: int, seconds: int) -> str:
+        """A new export's URL. Raises DeviceError when nothing serves exports or ``owner`` has too many."""
+        if self.base_url is None:
+            raise DeviceError("this moxzid serves no exports: start it with --device-listen HOST:PORT")
+        token = secrets.token_urlsafe(32)
+        with self._lock:
+            self._forget_old(time.monotonic())
+            live = sum(e.owner == owner for e in self._live.values())
+            if live >= self._max_per_actor:
+                raise DeviceError(f"this actor has {live} live exports; the limit is {self._max_per_actor}")
+            self._live[token] = Export(owner, tensors, uses, uses, time.monotonic() + seconds)
+        return f"{self.base_url}/export/{token}"
+
+    def _take(self, token: str) -> Export | tuple[int, str]:
+        """The export for one download (counting the use), or (HTTP status, why not)."""
+        now = time.monotonic()
+        with self._lock:
+            self._forget_old(now)
+            export = self._live.get(token)
+            if export is None:
+                if token in self._gone:
+                    return 410, self._gone[token][0]
+                return 404, "there is no export with this token"
+            export.uses_left -= 1
+            if export.uses_left == 0:
+                del self._live[token]
+                self._gone[token] = (f"the export is used up: it allowed {_downloads(export.allowed)}",
+                                     export.expires)
+            return export
+
+    def _forget_old(self, now: float) -> None:
+        for token in [t for t, e in self._live.items() if e.expires <= now]:
+            self._gone[token] = ("the export expired", self._live.pop(token).expires + LIFETIME_SECONDS)
+        for token in [t for t, (_, until) in self._gone.items() if until <= now]:
+            del self._gone[token]
+
+    # --- the server --------------------------------------------------------------------------
+    async def start(self, host: str, port: int) -> str:
+        """Serve exports on host:port (port 0: a free one); returns the base URL. Raises OSError when
+        the address cannot be bound."""
+        app = web.Application()
+        app.router.add_get("/export/{token}", self._serve)
+        runner = web.AppRunner(app, access_log=None)  # a log line would hold the token
+        await runner.setup()
+        try:
+            await web.TCPSite(runner, host, port).start()
+        except OSError:
+            await runner.cleanup()
+            raise
+        self._runner = runner
+        self.base_url = f"http://{_url_host(host)}:{runner.addresses[0][1]}"
+        return self.base_url
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            self.base_url = None
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def _serve(self, request: web.Request) -> web.StreamResponse:
+        export = self._take(request.match_info["token"])
+        if isinstance(export, tuple):
+            status, why = export
+            return web.Response(status=status, text=why + "\n", headers={ERROR_HEADER: why})
+        header = cbor2.dumps([[name, meta.dtype, list(meta.shape)] for name, meta, _ in export.tensors])
+        head = MAGIC + struct.pack("<Q", len(header)) + header
+        response = web.StreamResponse(headers={"Content-Type": "application/octet-stream",
+                                               "Cache-Control": "no-store"})
+        response.content_length = len(head) + _data_bytes(m for _, m, _ in export.tensors) + DIGEST_BYTES
+        await response.prepare(request)
+        digest = hashlib.sha256(head)
+        await response.write(head)
+
+        def pack(tensor) -> bytes:  # off the event loop and off the device's worker
+            data = self._save(tensor)
+            digest.update(data)
+            return data
+
+        for _, _, tensor in export.tensors:
+            data = memoryview(await asyncio.to_thread(pack, tensor))
+            for at in range(0, len(data), WRITE_CHUNK):
+                await response.write(data[at:at + WRITE_CHUNK])
+            del data
+        await response.write(digest.digest())
+        await response.write_eof()
+        return response
+
+
+# --- fetching ----------------------------------------------------------------------------------
+def envelope_head(prefix: str) -> bytes:
+    """What the recorded call's argument starts with: the fetch's prefix; the export's body follows."""
+    raw = prefix.encode()
+    return struct.pack("<I", len(raw)) + raw
+
+
+def open_envelope(envelope: bytes | bytearray) -> tuple[str, memoryview]:
+    """(prefix, body) of a recorded fetch."""
+    view = memoryview(envelope)
+    if len(view) < 4:
+        raise DeviceError("the recorded fetch is empty")
+    size = struct.unpack_from("<I", view)[0]
+    try:
+        prefix = bytes(view[4:4 + size]).decode()
+    except UnicodeDecodeError:
+        raise DeviceError("the recorded fetch's prefix is not UTF-8") from None
+    return prefix, view[4 + size:]
+
+
+async def download(url: str, prefix: str, max_bytes: int, seconds: float) -> bytearray:
+    """``envelope_head(prefix)`` followed by the export's body from ``url``: at most ``max_bytes`` of
+    body, within ``seconds``. The header is checked before the data is read; the digest is not (see
+    ``read_body``). Raises DeviceError saying what went wrong, with the URL's token shortened."""
+    where = redact(url)
+    if not url.startswith(("http://", "https://")):
+        raise DeviceError(f"{where}: expected an http:// or https:// URL")
+    timeout = aiohttp.ClientTimeout(total=seconds, sock_connect=CONNECT_SECONDS, sock_read=STALL_SECONDS)
+    try:
+        async with aiohttp.ClientSession(timeout=timeout, auto_decompress=False) as session:
+            async with session.get(url, allow_redirects=False) as response:
+                if response.status != 200:
+                    why = response.headers.get(ERROR_HEADER, "")[:200] or "not an export"
+                    raise DeviceError(f"{where}: HTTP {response.status}: {why}")
+                return await _read(response, where, prefix, max_bytes)
+    except (aiohttp.ClientError, ValueError) as error:  # ValueError: a URL aiohttp cannot parse
+        raise DeviceError(f"{where}: the download failed: {error or type(error).__name__}") from None
+    except asyncio.TimeoutError:
+        raise DeviceError(f"{where}: the download took longer than {seconds:g} s or stalled") from None
+
+
+async def _read(response: aiohttp.ClientResponse, where: str, prefix: str, max_bytes: int) -> bytearray:
+    size = response.content_length
+    if size is None:
+        raise DeviceError(f"{where}: the answer has no Content-Length; not an export")
+    if size > max_bytes:
+        raise DeviceError(f"{where}: the export is {size} bytes; the limit is {max_bytes}")
+    start = await _exactly(response, len(MAGIC) + 8, where)
+    if start[:len(MAGIC)] != MAGIC:
+        raise DeviceError(f"{where}: the answer is not an export (no {MAGIC.decode()} at its start)")
+    header_size = struct.unpack_from("<Q", start, len(MAGIC))[0]
+    if len(start) + header_size + DIGEST_BYTES > size:
+        raise DeviceError(f"{where}: the export's header ({header_size} bytes) does not fit its "
+                          f"{size} bytes")
+    header = await _exactly(response, header_size, where)
+    expected = len(start) + header_size + _data_bytes(m for _, m in _header(header)) + DIGEST_BYTES
+    if expected != size:
+        raise DeviceError(f"{where}: the export's header describes {expected} bytes, but it is {size}")
+    head = envelope_head(prefix)
+    out = bytearray(len(head) + size)
+    out[:len(head)] = head
+    at = len(head)
+    for part in (start, header):
+        out[at:at + len(part)] = part
+        at += len(part)
+    while at < len(out):
+        chunk = await response.content.read(min(READ_CHUNK, len(out) - at))
+        if not chunk:
+            raise DeviceError(f"{where}: the export was cut off after {at - len(head)} of {size} bytes")
+        out[at:at + len(chunk)] = chunk
+        at += len(chunk)
+    return out
+
+
+async def _exactly(response: aiohttp.ClientResponse, n: int, where: str) -> bytes:
+    try:
+        return await response.content.readexactly(n)
+    except asyncio.IncompleteReadError as error:
+        raise DeviceError(f"{where}: the export was cut off after {len(error.partial)} of {n} "
+                          f"header bytes") from None
+
+
+def read_body(body: memoryview) -> list[tuple[str, Meta, memoryview]]:
+    """The tensors of an export's body as (name, type, little-endian bytes), once its layout and digest
+    check out; raises DeviceError."""
+    if len(body) < len(MAGIC) + 8 + DIGEST_BYTES or bytes(body[:len(MAGIC)]) != MAGIC:
+        raise DeviceError("the bytes are not an export")
+    header_size = struct.unpack_from("<Q", body, len(MAGIC))[0]
+    at = len(MAGIC) + 8
+    if at + header_size + DIGEST_BYTES > len(body):
+        raise DeviceError("the export's header does not fit it")
+    described = _header(bytes(body[at:at + header_size]))
+    at += header_size
+    if at + _data_bytes(m for _, m in described) + DIGEST_BYTES != len(body):
+        raise DeviceError("the export's size does not match its header (truncated or padded)")
+    digest = hashlib.sha256(body[:-DIGEST_BYTES]).digest()
+    if digest != bytes(body[-DIGEST_BYTES:]):
+        raise DeviceError("the export's sha256 digest does not match its bytes (corrupted in transfer)")
+    tensors = []
+    for name, meta in described:
+        size = meta.numel * ELEM_SIZES[meta.dtype]
+        tensors.append((name, meta, body[at:at + size]))
+        at += size
+    return tensors
+
+
+def _header(raw: bytes) -> list[tuple[str, Meta]]:
+    """The (name, type) list a header describes; raises DeviceError for anything else."""
+    try:
+        entries = cbor2.loads(raw)
+    except (cbor2.CBORDecodeError, ValueError, TypeError, RecursionError):
+        raise DeviceError("the export's header is not CBOR") from None
+    if not isinstance(entries, list):
+        raise DeviceError("the export's header is not a list of tensors")
+    out, seen = [], set()
+    for n, entry in enumerate(entries):
+        ok = (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], str)
+              and entry[1] == FLOAT and isinstance(entry[2], list)
+              and all(isinstance(d, int) and not isinstance(d, bool) and 0 <= d < 2**32 for d in entry[2]))
+        if not ok:
+            raise DeviceError(f"the export's tensor {n} is {entry!r:.100}; expected [name, \"f32\", shape]")
+        if entry[0] in seen:
+            raise DeviceError(f"the export names tensor {entry[0]!r} twice")
+        seen.add(entry[0])
+        out.append((entry[0], Meta(tuple(entry[2]), FLOAT)))
+    return out
+
+
+def _data_bytes(metas) -> int:
+    return sum(math.prod(m.shape) * ELEM_SIZES[m.dtype] for m in metas)
+
+
+def _downloads(n: int) -> str:
+    return "1 download" if n == 1 else f"{n} downloads"
+
+
+def _url_host(host: str) -> str:
+    """The host an export URL names: a wildcard listen address is not one another machine can reach."""
+    if host in ("", "0.0.0.0", "::"):
+        host = socket.getfqdn()
+    return f"[{host}]" if ":" in host else host
+
+
+def redact(url: str) -> str:
+    """``url`` with an export token cut to its first 6 characters, for messages and logs."""
+    base, slash, token = url.rpartition("/")
+    return f"{base}/{token[:6]}…" if slash and len(token) > 12 else url

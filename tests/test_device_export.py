@@ -1,0 +1,293 @@
+"""Weights between machines: an actor on one moxzid exports its publications as a URL, an actor on another
+fetches them (the devices move the bytes, only the URL travels) and mixes them in. URLs work once (or
+`uses` times), expire, and a corrupted or truncated transfer is rejected and changes nothing."""
+
+import base64
+import hashlib
+import json
+import re
+import shutil
+import struct
+import threading
+import time
+import urllib.error
+import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import cbor2
+import numpy as np
+import pytest
+
+from moxzi_core import plugins
+from moxzi_core.candid import BLOB, BOOL, TEXT
+from moxzi_core.device import DeviceError, open_device
+from moxzi_core.device.exports import MAGIC
+from moxzi_core.runtime.host import Host
+from moxzi_core.runtime.journal import Journal
+from moxzi_core.store import MemoryStore
+from test_daemon import running_moxzid
+from test_runtime import spec, update
+
+pytest.importorskip("moxzi_device_torch")
+
+SHAPES = {"w": [64, 32], "b": [32]}
+NAMES = list(SHAPES)
+
+
+class Daemon:
+    """A moxzid with a device and --device-listen 127.0.0.1:0, hosting porters alice and bob."""
+
+    def __init__(self, running):
+        self.running = running
+        self.url = running.url
+        self.exports = re.search(r"device exports at (http://\S+)/export/", running.log.read_text()).group(1)
+
+    def call(self, actor, method, *args):
+        status, answer = self.try_call(actor, method, *args)
+        assert status == 200, answer
+        return answer
+
+    def try_call(self, actor, method, *args):
+        """(HTTP status, results) or (status, reject message)."""
+        request = urllib.request.Request(f"{self.url}/call-json/{actor}/{method}", data=json.dumps(args).encode())
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read())["reject_message"]
+
+    def reject(self, actor, method, *args) -> str:
+        status, message = self.try_call(actor, method, *args)
+        assert status == 422, (status, message)
+        return message
+
+    def values(self, actor, name, published=False) -> np.ndarray:
+        [blob] = self.call(actor, "values", name, published)
+        return np.frombuffer(base64.b64decode(blob), dtype="<f4")
+
+
+@pytest.fixture(scope="module")
+def daemons(tmp_path_factory, actor_build):
+    """Two moxzid processes on loopback, each with its own torch:cpu device."""
+    built = actor_build("porter")
+    folders = []
+    for side in ("here", "there"):
+        folder = tmp_path_factory.mktemp(side)
+        shutil.copy(built.wasm_path, folder / "porter.wasm")
+        shutil.copy(built.did_path, folder / "porter.did")
+        (folder / "actors.json").write_text(json.dumps({"actors": [
+            {"name": "alice", "wasm": "porter.wasm"}, {"name": "bob", "wasm": "porter.wasm"}]}))
+        folders.append(folder)
+    flags = ("-m", "actors.json", "--plugins", "http,torch", "--device", "torch:cpu",
+             "--device-listen", "127.0.0.1:0")
+    with running_moxzid(*flags, cwd=folders[0]) as here, running_moxzid(*flags, cwd=folders[1]) as there:
+        yield Daemon(here), Daemon(there)
+
+
+def test_an_actor_fetches_another_machines_export_and_mixes_it_in(daemons):
+    here, there = daemons
+    here.call("alice", "make", NAMES, list(SHAPES.values()))
+    here.call("alice", "share", NAMES, "pub/")
+    there.call("bob", "make", NAMES, list(SHAPES.values()))
+    own = {n: there.values("bob", n) for n in NAMES}
+
+    [url] = here.call("alice", "export", NAMES, "pub/", None, None)
+    assert re.fullmatch(re.escape(here.exports) + r"/export/[A-Za-z0-9_-]{43}", url)
+    there.call("bob", "fetch", url, "alice/")
+    for n in NAMES:  # the same bytes, now bob's own publications
+        exported = here.values("alice", f"pub/{n}", True)
+        assert there.values("bob", f"alice/{n}", True).tobytes() == exported.tobytes()
+        assert not np.array_equal(exported, own[n])
+
+    there.call("bob", "average", NAMES, "alice/")
+    for n in NAMES:
+        expected = own[n] * 0.5 + here.values("alice", f"pub/{n}", True) * 0.5
+        np.testing.assert_allclose(there.values("bob", n), expected, rtol=1e-6)
+
+    # One download by default: the URL is spent, and nothing changes for the second fetcher.
+    message = there.reject("alice", "fetch", url, "again/")
+    assert "HTTP 410: the export is used up: it allowed 1 download" in message
+    assert url not in message  # the token is shortened in messages
+    assert "there is none this actor may read" in there.reject("alice", "values", "again/w", True)
+
+
+def test_uses_allows_more_downloads_and_then_the_url_is_spent(daemons):
+    here, there = daemons
+    here.call("alice", "make", ["u"], [[5]])
+    here.call("alice", "share", ["u"], "")
+    [url] = here.call("alice", "export", ["u"], "", 2, None)
+    there.call("bob", "fetch", url, "one/")
+    there.call("alice", "fetch", url, "two/")  # another actor of the other machine: the URL is the key
+    message = there.reject("bob", "fetch", url, "three/")
+    assert "the export is used up: it allowed 2 downloads" in message
+    assert there.values("alice", "two/u", True).tobytes() == here.values("alice", "u", True).tobytes()
+
+
+def test_exports_expire(daemons):
+    here, there = daemons
+    here.call("alice", "make", ["e"], [[3]])
+    here.call("alice", "share", ["e"], "")
+    [url] = here.call("alice", "export", ["e"], "", None, 1)
+    time.sleep(1.2)
+    assert "HTTP 410: the export expired" in there.reject("bob", "fetch", url, "late/")
+    assert "expected 1 to 600" in here.reject("alice", "export", ["e"], "", None, 601)  # never longer
+    assert "expected 1 to 600" in here.reject("alice", "export", ["e"], "", None, 0)
+    assert "uses is 0; expected at least 1" in here.reject("alice", "export", ["e"], "", 0, None)
+
+
+def test_export_names_only_the_callers_own_publications(daemons):
+    here, _ = daemons
+    here.call("alice", "make", ["mine"], [[2]])
+    here.call("alice", "share", ["mine"], "")
+    assert "this actor has no publication named 'mine'" in here.reject("bob", "export", ["mine"], "", None, None)
+    assert "names is empty" in here.reject("alice", "export", [], "", None, None)
+
+
+def test_unknown_token_and_unreachable_exporter(daemons):
+    here, there = daemons
+    message = there.reject("bob", "fetch", f"{here.exports}/export/{'x' * 43}", "nope/")
+    assert "HTTP 404: there is no export with this token" in message
+    with ThreadingHTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler) as closed:
+        port = closed.server_address[1]
+    assert "the download failed" in there.reject("bob", "fetch", f"http://127.0.0.1:{port}/export/abc", "nope/")
+    assert "expected an http:// or https:// URL" in there.reject("bob", "fetch", "file:///etc/passwd", "nope/")
+
+
+# --- a fake exporter: serves bytes the test chooses ---------------------------------------------
+def export_body(tensors: dict[str, np.ndarray]) -> bytes:
+    """An export's body as exports.py documents it."""
+    header = cbor2.dumps([[n, "f32", list(t.shape)] for n, t in tensors.items()])
+    body = MAGIC + struct.pack("<Q", len(header)) + header + b"".join(t.astype("<f4").tobytes() for t in tensors.values())
+    return body + hashlib.sha256(body).digest()
+
+
+class FakeExporter:
+    """Serves GET /export/<anything> with ``body``, announcing ``length`` bytes (default its size);
+    ``stall`` seconds after the first 100 bytes."""
+
+    def __init__(self):
+        self.body, self.length, self.stall = b"", None, 0.0
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):
+                self.send_response(200)
+                self.send_header("Content-Length", str(fake.length or len(fake.body)))
+                self.end_headers()
+                self.wfile.write(fake.body[:100])
+                self.wfile.flush()
+                time.sleep(fake.stall)
+                self.wfile.write(fake.body[100:])
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/export/token"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def fake():
+    exporter = FakeExporter()
+    yield exporter
+    exporter.close()
+
+
+def test_a_corrupted_or_truncated_transfer_is_rejected_and_changes_nothing(daemons, fake):
+    _, there = daemons
+    good = np.arange(40, dtype="<f4").reshape(8, 5)
+    fake.body = export_body({"w": good})
+    there.call("bob", "fetch", fake.url, "fake/")  # the fake speaks the format
+    assert there.values("bob", "fake/w", True).tobytes() == good.tobytes()
+
+    other = export_body({"w": good + 1})
+    flipped = bytearray(other)
+    flipped[-40] ^= 0x01  # one bit of the data
+    cases = [
+        (bytes(flipped), None, r"sha256 digest does not match its bytes \(corrupted in transfer\)"),
+        (other[:-50], len(other), "cut off|the download failed"),  # the connection closes early
+        (other, len(other) + 4, "the export's header describes .* bytes, but it is"),
+        (b"<html>not an export</html>" * 10, None, "the answer is not an export"),
+        (export_body({"w": good}).replace(b"cf32", b"ci64"), None, r'expected \[name, "f32", shape\]'),
+    ]
+    for body, length, expected in cases:
+        fake.body, fake.length = body, length
+        message = there.reject("bob", "fetch", fake.url, "fake/")
+        assert re.search(expected, message), message
+        assert there.values("bob", "fake/w", True).tobytes() == good.tobytes()  # unchanged
+
+
+def test_a_download_does_not_hold_up_other_device_calls(daemons, fake):
+    _, there = daemons
+    there.call("alice", "make", ["quick"], [[4]])
+    fake.body, fake.stall = export_body({"slow": np.ones(1000, dtype="<f4")}), 3.0
+    results = {}
+    fetching = threading.Thread(target=lambda: results.update(fetch=there.try_call("bob", "fetch", fake.url, "s/")))
+    fetching.start()
+    time.sleep(0.5)  # the fetch is waiting on the network now
+    started = time.monotonic()
+    there.values("alice", "quick")  # a device call of another actor on the same device
+    assert time.monotonic() - started < 2.0
+    fetching.join()
+    assert results["fetch"][0] == 200
+    np.testing.assert_array_equal(there.values("bob", "s/slow", True), np.ones(1000))
+
+
+# --- in one process ------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def registry():
+    return plugins.load(["torch"])[0]
+
+
+def test_export_without_device_listen_says_so(registry):
+    device = open_device(registry, "torch:cpu")
+    try:
+        device.request("params", b"\x01", [{"name": "w", "shape": [2], "init": {"zeros": None}}])
+        device.request("publish", b"\x01", {"names": ["w"], "prefix": "", "readers": None})
+        with pytest.raises(DeviceError, match="serves no exports: start it with --device-listen HOST:PORT"):
+            device.request("export", b"\x01", {"names": ["w"], "prefix": "", "uses": None, "seconds": None})
+    finally:
+        device.close()
+
+
+async def test_a_fetch_is_recorded_with_its_bytes_and_rebuilt_without_the_url(registry):
+    exporter = open_device(registry, "torch:cpu", seed=7)
+    base = await exporter.exports.start("127.0.0.1", 0)
+    exporter.request("params", b"\x01", [{"name": "w", "shape": [16, 4], "init": {"normal": 1.0}}])
+    exporter.request("publish", b"\x01", {"names": ["w"], "prefix": "", "readers": None})
+    url = exporter.request("export", b"\x01", {"names": ["w"], "prefix": "", "uses": None, "seconds": None})
+    assert url.startswith(base)
+
+    async def values(host):
+        [blob] = await update(host, "bob", "values", [TEXT, BOOL], ["far/w", True], rets=[BLOB])
+        return blob
+
+    store = MemoryStore()
+    device = open_device(registry, "torch:cpu")
+    host = Host([spec("bob", "porter")], system_methods=device.system_methods(), store=store)
+    await host.start()
+    try:
+        await update(host, "bob", "fetch", [TEXT, TEXT], [url, "far/"], rets=[])
+        fetched = await values(host)
+    finally:
+        await host.stop()
+        device.close()
+        await exporter.exports.stop()
+        exporter.close()
+    assert fetched == exporter.backend.save(exporter.publications[(b"\x01", "w")].tensor)
+    [(_, (_, method, _))] = Journal(store).system_calls()
+    assert method == "moxzi_device_fetched"
+
+    device = open_device(registry, "torch:cpu")  # empty, and the exporter is gone: rebuilt from the record
+    host = Host([spec("bob", "porter")], system_methods=device.system_methods(), store=store)
+    await host.start()
+    try:
+        assert await values(host) == fetched
+    finally:
+        await host.stop()
+        device.close()
