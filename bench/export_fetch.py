@@ -1,0 +1,126 @@
+"""Export + fetch throughput between two moxzid processes on loopback.
+
+    python bench/export_fetch.py [--rounds 5] [--sizes shakespeare,100m]
+
+Starts two moxzid (``--device torch:cpu --device-listen 127.0.0.1:0``), each hosting the porter actor
+of tests/actors/porter.mo. On the first, alice makes a model's parameters and publishes them; each
+round she exports them (one URL) and bob, on the second, fetches them into his publications: the
+device downloads the body, checks its digest and shapes, and stores it. A round is timed from the
+export call to the fetch's answer, as an HTTP caller sees them. Prints the median MB/s (MB = 10^6
+bytes of float32 data) per model and each daemon's peak resident memory (VmHWM) against the model's
+size, which shows what streaming keeps: no extra copy of every tensor at the exporter. The daemons
+run without device copies (NO_COPIES), so the numbers are the transfer's.
+
+Models (GPT shapes: per layer qkv, proj, fc, out; embedding and head):
+  shakespeare   nanoGPT's Shakespeare laptop config, 4 layers, 128 wide: 803,072 parameters
+  100m          8 layers, 1024 wide: 100,794,368 parameters
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+MODELS = {"shakespeare": (4, 128), "100m": (8, 1024)}  # layers, width
+VOCAB = 65
+# The transfer alone: no copy of the fetcher's device after a large recorded fetch (which by default,
+# past 64 MB of record, pauses its next device calls while it is taken).
+NO_COPIES = ["--device-checkpoint-secs", "0", "--device-checkpoint-mb", "1000000"]
+
+
+def shapes(layers: int, d: int) -> dict[str, list[int]]:
+    out = {"wte": [VOCAB, d]}
+    for i in range(layers):
+        out |= {f"h{i}.qkv": [3 * d, d], f"h{i}.proj": [d, d], f"h{i}.fc": [4 * d, d], f"h{i}.out": [d, 4 * d]}
+    return out | {"head": [VOCAB, d]}
+
+
+class Daemon:
+    def __init__(self, folder: Path):
+        self.log = folder / "moxzid.log"
+        with self.log.open("w") as stderr:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "moxzi_core.daemon", "-m", "actors.json", "--plugins", "http,torch",
+                 "--listen", "127.0.0.1:0", "--device", "torch:cpu", "--device-listen", "127.0.0.1:0",
+                 *NO_COPIES],
+                cwd=folder, stdout=subprocess.DEVNULL, stderr=stderr)
+        deadline = time.monotonic() + 120
+        while not (serving := re.search(r"serving on (http://\S+)", self.log.read_text())):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"moxzid did not start:\n{self.log.read_text()}")
+            time.sleep(0.05)
+        self.url = serving.group(1)
+
+    def call(self, actor: str, method: str, *args):
+        request = urllib.request.Request(f"{self.url}/call-json/{actor}/{method}", data=json.dumps(args).encode())
+        with urllib.request.urlopen(request, timeout=1800) as response:
+            return json.loads(response.read())
+
+    def peak_mb(self) -> float:
+        status = Path(f"/proc/{self.process.pid}/status").read_text()
+        return int(re.search(r"VmHWM:\s+(\d+) kB", status).group(1)) / 1024
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=60)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--sizes", default="shakespeare,100m", help="comma-separated: " + ", ".join(MODELS))
+    args = parser.parse_args()
+    sys.path.insert(0, str(ROOT / "tests"))
+    from actorbuild import build_actor
+
+    built = build_actor("porter")
+    rows = []
+    for size in args.sizes.split(","):
+        model = shapes(*MODELS[size])
+        params = sum(a * b for a, b in model.values())
+        with tempfile.TemporaryDirectory(prefix="export-fetch-") as scratch:
+            daemons = []
+            for side in ("here", "there"):
+                folder = Path(scratch) / side
+                folder.mkdir()
+                shutil.copy(built.wasm_path, folder / "porter.wasm")
+                shutil.copy(built.did_path, folder / "porter.did")
+                (folder / "actors.json").write_text(json.dumps({"actors": [
+                    {"name": "alice", "wasm": "porter.wasm"}, {"name": "bob", "wasm": "porter.wasm"}]}))
+                daemons.append(Daemon(folder))
+            here, there = daemons
+            try:
+                here.call("alice", "make", list(model), list(model.values()))
+                here.call("alice", "share", list(model), "pub/")
+                seconds = []
+                for _ in range(args.rounds):
+                    started = time.perf_counter()
+                    [url] = here.call("alice", "export", list(model), "pub/", None, None)
+                    there.call("bob", "fetch", url, "alice/")
+                    seconds.append(time.perf_counter() - started)
+                peaks = here.peak_mb(), there.peak_mb()
+            finally:
+                for daemon in daemons:
+                    daemon.stop()
+        median = statistics.median(seconds)
+        rows.append((size, params, 4 * params / 1e6, median, 4 * params / 1e6 / median, *peaks))
+        print(f"{size}: {', '.join(f'{s:.3f}' for s in seconds)} s", file=sys.stderr)
+
+    print(f"{'model':<12} {'parameters':>12} {'MB':>8} {'median s':>9} {'MB/s':>8} "
+          f"{'exporter peak MB':>17} {'fetcher peak MB':>16}")
+    for size, params, mb, median, rate, here_peak, there_peak in rows:
+        print(f"{size:<12} {params:>12,} {mb:>8.1f} {median:>9.3f} {rate:>8.1f} {here_peak:>17.0f} {there_peak:>16.0f}")
+
+
+if __name__ == "__main__":
+    main()
