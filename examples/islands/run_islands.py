@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Four islands of "Serve and train with several actors", run against moxzid with a tensor device:
+"""Four islands of "Serve and train with several actors", run against moxzid with a tensor device
+and a state directory, as the seed runs it (`moxzid -m actors.json -s ./state --device ...`):
 island0 leads 25 rounds in which every island trains 10 steps on its own batches and all average
 their weights, 250 steps each. A single trainer then trains 250 steps alone. The islands' validation
 loss must beat the single trainer's; exits 1 if it does not.
@@ -33,14 +34,15 @@ def main() -> int:
                         help="the text (default: ../shared/data/tinyshakespeare.txt from the repo root)")
     parser.add_argument("--device", default="torch:cpu", help="the device backend (default torch:cpu)")
     parser.add_argument("--workdir", type=Path,
-                        help="where to build and keep the log (default: a temporary folder, removed after a pass)")
+                        help="where to build and keep the state and the log (default: a temporary folder, "
+                             "removed after a pass)")
     args = parser.parse_args()
     text = args.text.read_text()
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="islands-"))
     workdir.mkdir(parents=True, exist_ok=True)
 
     manifest = build_example([EXAMPLE / "trainer.mo", EXAMPLE / "writer.mo"], EXAMPLE / "actors.json", workdir)
-    with Moxzid(manifest, workdir / "moxzid.log", device=args.device) as daemon:
+    with Moxzid(manifest, workdir / "moxzid.log", state=workdir / "state", device=args.device) as daemon:
         for i, island in enumerate(ISLANDS):
             say(f"{island}.load: {daemon.call(island, 'load', text)[0]}")
             daemon.call(island, "setIsland", i)

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The trainer and the writer of "Serve and train with several actors", run against moxzid with a
-tensor device. The trainer trains in the background and publishes its weights after every 10 steps;
+tensor device and a state directory, as the seed runs them (`moxzid -m actors.json -s ./state
+--device ...`). The trainer trains in the background and publishes its weights after every 10 steps;
 the writer writes from the latest publication while training goes on. island0, the same code, trains
 the same way beside it and is never read: at step 1,000 both must report the same losses, since
 reading a publication changes nothing of its owner's training. Exits 1 if they differ.
@@ -30,14 +31,15 @@ def main() -> int:
                         help="the text (default: ../shared/data/tinyshakespeare.txt from the repo root)")
     parser.add_argument("--device", default="torch:cpu", help="the device backend (default torch:cpu)")
     parser.add_argument("--workdir", type=Path,
-                        help="where to build and keep the log (default: a temporary folder, removed after a pass)")
+                        help="where to build and keep the state and the log (default: a temporary folder, "
+                             "removed after a pass)")
     args = parser.parse_args()
     text = args.text.read_text()
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="writer-"))
     workdir.mkdir(parents=True, exist_ok=True)
 
     manifest = build_example([EXAMPLE / "trainer.mo", EXAMPLE / "writer.mo"], EXAMPLE / "actors.json", workdir)
-    with Moxzid(manifest, workdir / "moxzid.log", device=args.device) as daemon:
+    with Moxzid(manifest, workdir / "moxzid.log", state=workdir / "state", device=args.device) as daemon:
         for actor in TRAINERS:
             say(f"{actor}.load: {daemon.call(actor, 'load', text)[0]}")
         trainer = daemon.query("trainer", "id")[0]

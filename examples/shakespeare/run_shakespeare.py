@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The Shakespeare GPT of "Train a Shakespeare GPT on the GPU", run against moxzid with a tensor device:
+"""The Shakespeare GPT of "Train a Shakespeare GPT on the GPU", run against moxzid with a tensor device
+and a state directory, as the seed runs it (`moxzid -m actors.json -s ./state --device ...`):
 load tiny Shakespeare, train 2,000 steps (evaluating at 1,000 and 2,000), then generate 500
 characters. Exits 1 if the validation loss after training is above 1.75 (the seed: 1.7135).
 
@@ -33,14 +34,15 @@ def main() -> int:
                         help="the text (default: ../shared/data/tinyshakespeare.txt from the repo root)")
     parser.add_argument("--device", default="torch:cpu", help="the device backend (default torch:cpu)")
     parser.add_argument("--workdir", type=Path,
-                        help="where to build and keep the log (default: a temporary folder, removed after a pass)")
+                        help="where to build and keep the state and the log (default: a temporary folder, "
+                             "removed after a pass)")
     args = parser.parse_args()
     text = args.text.read_text()
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="shakespeare-"))
     workdir.mkdir(parents=True, exist_ok=True)
 
     manifest = build_example([EXAMPLE / "gpt.mo"], EXAMPLE / "actors.json", workdir)
-    with Moxzid(manifest, workdir / "moxzid.log", device=args.device) as daemon:
+    with Moxzid(manifest, workdir / "moxzid.log", state=workdir / "state", device=args.device) as daemon:
         say(f"load: {daemon.call('gpt', 'load', text)[0]}")
         started = time.monotonic()
         evaluation = ""
