@@ -489,8 +489,9 @@ def with_square():
     try:
         importlib.metadata.distribution("moxzi-square")
     except importlib.metadata.PackageNotFoundError:
+        # Not editable: an editable install's import hook only takes effect in a new interpreter.
         subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-                        "-e", str(THIRDPARTY)], check=True)
+                        str(THIRDPARTY)], check=True)
         importlib.invalidate_caches()
     return plugins.load(["torch", "square"])[0]
 
