@@ -120,7 +120,7 @@ class Exports:
         """Serve exports on host:port (port 0: a free one); returns the base URL. Raises OSError when
         the address cannot be bound."""
         app = web.Application()
-        app.router.add_get("/export/{token}", self._serve)
+        app.router.add_get("/export/{token}", self._serve, allow_head=False)  # every GET counts a use
         runner = web.AppRunner(app, access_log=None)  # a log line would hold the token
         await runner.setup()
         try:
