@@ -20,7 +20,7 @@ from pathlib import Path
 
 EXAMPLE = Path(__file__).resolve().parent
 sys.path.insert(0, str(EXAMPLE.parent / "microgpt"))
-from moxzid_child import Moxzid, build_example, say  # noqa: E402
+from moxzid_child import Moxzid, build_example, run, say
 
 DEFAULT_TEXT = EXAMPLE.parents[1] / ".." / "shared" / "data" / "tinyshakespeare.txt"
 ISLANDS = [f"island{i}" for i in range(4)]
@@ -71,4 +71,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run(main)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 EXAMPLE = Path(__file__).resolve().parent
 sys.path.insert(0, str(EXAMPLE.parent / "microgpt"))
-from moxzid_child import Moxzid, build_example, say, wait_for_step  # noqa: E402
+from moxzid_child import Moxzid, build_example, run, say, wait_for_step
 
 DEFAULT_TEXT = EXAMPLE.parents[1] / ".." / "shared" / "data" / "tinyshakespeare.txt"
 TRAINERS = ("trainer", "island0")  # island0: the control nobody reads
@@ -80,4 +80,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run(main)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 EXAMPLE = Path(__file__).resolve().parent
 sys.path.insert(0, str(EXAMPLE.parent / "microgpt"))
-from moxzid_child import Moxzid, build_example, say  # noqa: E402
+from moxzid_child import Moxzid, build_example, run, say
 
 
 def main() -> int:
@@ -42,4 +42,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run(main)

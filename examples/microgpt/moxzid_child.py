@@ -18,6 +18,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Self
 
 START_SECONDS = 120
 TRAINING_SECONDS = 1800  # the longest wait for a training target
@@ -26,6 +27,17 @@ STEP = re.compile(r"step (\d+)\b")
 
 def say(line: str) -> None:
     print(line, flush=True)
+
+
+def run(main) -> None:
+    """Exit with main()'s status. A RuntimeError (moxzid exited, a call was rejected or got no answer)
+    is a failed run: its message is printed and the status is 1."""
+    try:
+        status = main()
+    except RuntimeError as error:
+        say(f"FAILED: {error}")
+        status = 1
+    sys.exit(status)
 
 
 def build_example(sources: list[Path], manifest: Path, workdir: Path) -> Path:
@@ -40,24 +52,26 @@ def build_example(sources: list[Path], manifest: Path, workdir: Path) -> Path:
 
 
 class Moxzid:
-    """``moxzid -m MANIFEST [-s STATE] [--device DEVICE]`` on a free local port, its output appended
-    to `log_path`. Use as a context manager, or call start() and stop()."""
+    """``moxzid -m MANIFEST [-s STATE] [--device DEVICE] [--device-listen ADDRESS]`` on a free local
+    port, its output appended to `log_path`. Use as a context manager, or call start() and stop()."""
 
-    def __init__(self, manifest: Path, log_path: Path, *, state: Path | None = None, device: str | None = None):
+    def __init__(self, manifest: Path, log_path: Path, *, state: Path | None = None, device: str | None = None,
+                 device_listen: str | None = None):
         self.manifest = manifest
         self.log_path = log_path
         self.state = state
         self.device = device
+        self.device_listen = device_listen
         self.port = _free_port()
         self.process: subprocess.Popen | None = None
 
-    def __enter__(self) -> "Moxzid":
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc) -> None:
         self.stop()
 
-    def start(self) -> "Moxzid":
+    def start(self) -> Self:
         """Start moxzid and return once its gateway answers; raise RuntimeError if it exits first."""
         command = [sys.executable, "-m", "moxzi_core.daemon", "-m", str(self.manifest),
                    "--listen", f"127.0.0.1:{self.port}"]
@@ -65,6 +79,8 @@ class Moxzid:
             command += ["-s", str(self.state)]
         if self.device is not None:
             command += ["--device", self.device]
+        if self.device_listen is not None:
+            command += ["--device-listen", self.device_listen]
         with open(self.log_path, "a") as log:
             log.write(f"$ {' '.join(command)}\n")
             log.flush()

@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-from moxzid_child import Moxzid, build_example, say, wait_for_step
+from moxzid_child import Moxzid, build_example, run, say, wait_for_step
 
 EXAMPLE = Path(__file__).resolve().parent
 DEFAULT_NAMES = EXAMPLE.parents[1] / ".." / "shared" / "data" / "names.txt"
@@ -114,4 +113,4 @@ def run_uninterrupted(manifest: Path, workdir: Path, text: str, with_state: bool
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run(main)

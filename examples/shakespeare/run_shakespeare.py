@@ -19,7 +19,7 @@ from pathlib import Path
 
 EXAMPLE = Path(__file__).resolve().parent
 sys.path.insert(0, str(EXAMPLE.parent / "microgpt"))
-from moxzid_child import Moxzid, build_example, say  # noqa: E402
+from moxzid_child import Moxzid, build_example, run, say
 
 DEFAULT_TEXT = EXAMPLE.parents[1] / ".." / "shared" / "data" / "tinyshakespeare.txt"
 STEPS = 2000
@@ -66,4 +66,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run(main)
