@@ -48,6 +48,8 @@ persistent actor Self {
     }) -> async { scalars : [Float]; tensors : [Blob] };
     moxzi_device_publish : ({ names : [Text]; prefix : Text; readers : ?{ #anyone } }) -> async ();
     moxzi_device_mix : ([{ into : Text; terms : [{ owner : ?Principal; name : Text; weight : Float }] }]) -> async ();
+    moxzi_device_export : ({ names : [Text]; prefix : Text; uses : ?Nat; seconds : ?Nat }) -> async Text;
+    moxzi_device_fetch : ({ url : Text; prefix : Text }) -> async ();
   };
   transient let device : Device = actor "aaaaa-aa";
 
@@ -341,11 +343,31 @@ persistent actor Self {
 
   // Set every parameter to the mean of this trainer's and its peers' published copies.
   public func average(peers : [Principal]) : async () {
-    let w = 1.0 / Float.fromInt(peers.size() + 1);
+    await* averageOf(peers.map(func(p : Principal) : Copy = { owner = p; prefix = "island/" }));
+  };
+
+  // Across machines: this island's shared copy as a URL that `uses` islands on other moxzids fetch.
+  public func offer(uses : Nat) : async Text {
+    await device.moxzi_device_export({ names = paramNames; prefix = "island/"; uses = ?uses; seconds = null })
+  };
+
+  // Fetch other machines' islands' offers (into this trainer's own publications far<i>/), then set
+  // every parameter to the mean of this trainer's, its peers' here and the fetched copies.
+  public func averageAcross(peers : [Principal], offers : [Text]) : async () {
+    let me = Principal.fromActor(Self);
+    let far = offers.mapEntries(func(_ : Text, i : Nat) : Copy = { owner = me; prefix = "far" # i.toText() # "/" });
+    for (i in offers.keys()) await device.moxzi_device_fetch({ url = offers[i]; prefix = far[i].prefix });
+    await* averageOf(peers.map(func(p : Principal) : Copy = { owner = p; prefix = "island/" }).concat(far));
+  };
+
+  // Each parameter := the mean of its own value and the publications `prefix # name` of each owner.
+  type Copy = { owner : Principal; prefix : Text };
+  func averageOf(copies : [Copy]) : async* () {
+    let w = 1.0 / Float.fromInt(copies.size() + 1);
     await device.moxzi_device_mix(paramNames.map(func(name : Text) : { into : Text; terms : [{ owner : ?Principal; name : Text; weight : Float }] } = {
       into = name;
       terms = [{ owner = null; name; weight = w }].concat(
-        peers.map(func(p : Principal) : { owner : ?Principal; name : Text; weight : Float } = { owner = ?p; name = "island/" # name; weight = w }));
+        copies.map(func(c : Copy) : { owner : ?Principal; name : Text; weight : Float } = { owner = ?c.owner; name = c.prefix # name; weight = w }));
     }));
   };
 
