@@ -226,3 +226,15 @@ async def _equals(result, expected):
 
 async def _at_least(result, n):
     return (await result)[0] >= n
+
+
+async def test_upgrade_while_a_timer_loop_runs_self_calls():
+    host = await started(spec("a"))
+    try:
+        await update(host, "a", "tickEvery", [NAT], [5], rets=[])
+        await eventually(lambda: _at_least(query(host, "a", "getTicks"), 2))
+        await asyncio.wait_for(host.upgrade("a", build_actor("lab_v2").wasm), 30)
+        ticks = (await query(host, "a", "getTicks"))[0]
+        assert ticks >= 2 and await query(host, "a", "version", rets=[TEXT]) == ["v2"]
+    finally:
+        await host.stop()

@@ -269,8 +269,7 @@ class Actor:
         if isinstance(message, Query):
             message.answer(self._run_query(message.method, message.arg, message.caller))
             return
-        if self._deferred and not isinstance(message, Response):
-            self._deferred.append((seq, message))  # an upgrade is waiting: only responses run
+        if self._deferred and self._held_for_upgrade(seq, message):
             return
         self._step = _Step()
         if message is None:
@@ -289,6 +288,22 @@ class Actor:
             waiting, self._deferred = self._deferred, []
             for entry in waiting:
                 self._dispatch(*entry)
+
+    def _held_for_upgrade(self, seq: int | None, message) -> bool:
+        """While an upgrade waits for the actor's outstanding calls, the actor stops as a canister
+        does: responses and its own calls (timer jobs, self-calls) run, so that work can finish; calls
+        from other actors are rejected, so no two actors can wait on each other; calls and upgrades
+        from outside wait in the inbox and run after the upgrade."""
+        if isinstance(message, Response) or (isinstance(message, Call) and message.caller == self.principal):
+            return False
+        if isinstance(message, Call) and message.origin[0] == "actor":
+            self._step = _Step()
+            self._answer(message.origin, Outcome.reject(
+                SYS_TRANSIENT, f"actor {self.name} is being upgraded; call again when it is done"))
+            self._settle(seq)
+        else:
+            self._deferred.append((seq, message))
+        return True
 
     def _settle(self, seq: int | None) -> None:
         step = self._step
