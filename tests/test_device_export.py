@@ -17,6 +17,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import cbor2
 import numpy as np
 import pytest
+from test_daemon import running_moxzid
+from test_runtime import spec, update
 
 from moxzi_core import plugins
 from moxzi_core.candid import BLOB, BOOL, TEXT
@@ -25,8 +27,6 @@ from moxzi_core.device.exports import MAGIC
 from moxzi_core.runtime.host import Host
 from moxzi_core.runtime.journal import Journal
 from moxzi_core.store import MemoryStore
-from test_daemon import running_moxzid
-from test_runtime import spec, update
 
 pytest.importorskip("moxzi_device_torch")
 

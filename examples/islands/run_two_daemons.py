@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import functools
 import re
 import shutil
 import sys
@@ -22,7 +23,7 @@ from pathlib import Path
 
 EXAMPLE = Path(__file__).resolve().parent
 sys.path.insert(0, str(EXAMPLE.parent / "microgpt"))
-from moxzid_child import Moxzid, build_example, say  # noqa: E402
+from moxzid_child import Moxzid, build_example, run, say
 
 DEFAULT_TEXT = EXAMPLE.parents[1] / ".." / "shared" / "data" / "tinyshakespeare.txt"
 ISLANDS = [f"island{i}" for i in range(4)]
@@ -55,15 +56,17 @@ def across(workdir: Path, manifest: Path, text: str, device: str) -> str:
                     home[island].call(island, "share")
                 offers = {island: home[island].call(island, "offer", 2)[0] for island in ISLANDS}
 
-                def average(island: str) -> None:
-                    near = [ids[p] for p in ISLANDS if p != island and home[p] is home[island]]
-                    far = [offers[p] for p in ISLANDS if home[p] is not home[island]]
-                    home[island].call(island, "averageAcross", near, far)
-
-                list(pool.map(average, ISLANDS))
+                list(pool.map(functools.partial(average, home, ids, offers), ISLANDS))
                 if (round_ + 1) % 5 == 0:
                     say(f"  round {round_ + 1}: {time.monotonic() - started:.0f} s")
         return here.call("island0", "evaluate")[0]
+
+
+def average(home: dict, ids: dict, offers: dict, island: str) -> None:
+    """`island` averages with its peer on the same moxzid and the two islands of the other."""
+    near = [ids[p] for p in ISLANDS if p != island and home[p] is home[island]]
+    far = [offers[p] for p in ISLANDS if home[p] is not home[island]]
+    home[island].call(island, "averageAcross", near, far)
 
 
 def together(workdir: Path, manifest: Path, text: str, device: str) -> str:
@@ -107,4 +110,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run(main)

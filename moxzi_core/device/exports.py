@@ -196,15 +196,15 @@ async def download(url: str, prefix: str, max_bytes: int, seconds: float) -> byt
         raise DeviceError(f"{where}: expected an http:// or https:// URL")
     timeout = aiohttp.ClientTimeout(total=seconds, sock_connect=CONNECT_SECONDS, sock_read=STALL_SECONDS)
     try:
-        async with aiohttp.ClientSession(timeout=timeout, auto_decompress=False) as session:
-            async with session.get(url, allow_redirects=False) as response:
-                if response.status != 200:
-                    why = response.headers.get(ERROR_HEADER, "")[:200] or "not an export"
-                    raise DeviceError(f"{where}: HTTP {response.status}: {why}")
-                return await _read(response, where, prefix, max_bytes)
+        async with aiohttp.ClientSession(timeout=timeout, auto_decompress=False) as session, \
+                session.get(url, allow_redirects=False) as response:
+            if response.status != 200:
+                why = response.headers.get(ERROR_HEADER, "")[:200] or "not an export"
+                raise DeviceError(f"{where}: HTTP {response.status}: {why}")
+            return await _read(response, where, prefix, max_bytes)
     except (aiohttp.ClientError, ValueError) as error:  # ValueError: a URL aiohttp cannot parse
         raise DeviceError(f"{where}: the download failed: {error or type(error).__name__}") from None
-    except asyncio.TimeoutError:
+    except TimeoutError:
         raise DeviceError(f"{where}: the download took longer than {seconds:g} s or stalled") from None
 
 
