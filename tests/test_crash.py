@@ -8,17 +8,15 @@ its own number. Messages between actors, timers, self-calls and callbacks are al
 process dies."""
 
 import json
-import random
 import shutil
 import time
-import urllib.request
 
 import pytest
 
 from actorbuild import build_actor
 from moxzi_core.candid import Principal
 from moxzi_core.runtime.host import actor_principal
-from test_daemon import running_moxzid
+from crashing import call, uninterrupted_and_crashed
 
 pytest.importorskip("moxzi_store_lmdb")
 
@@ -35,12 +33,6 @@ def project(folder):
         {"actors": [{"name": "a", "wasm": "a.wasm"}, {"name": "b", "wasm": "b.wasm"}]}))
 
 
-def call(daemon, route, args=()):
-    request = urllib.request.Request(f"{daemon.url}/{route}", data=json.dumps(list(args)).encode())
-    with urllib.request.urlopen(request, timeout=60) as response:
-        return json.loads(response.read())
-
-
 def status(daemon):
     return {name: call(daemon, f"query-json/{name}/status") for name in ("a", "b")}
 
@@ -55,32 +47,15 @@ def finished(daemon, seconds=120):
     while (now := status(daemon))["a"][0] < TARGET:
         assert time.monotonic() < deadline, f"stuck at {now}"
         time.sleep(0.05)
+    time.sleep(0.2)  # nothing runs twice: the numbers stay put once the loop ends
+    assert status(daemon) == now
     return now
 
 
 def test_kill_at_several_points_ends_as_an_uninterrupted_run(tmp_path):
-    uninterrupted, crashed = tmp_path / "uninterrupted", tmp_path / "crashed"
-    for folder in (uninterrupted, crashed):
-        folder.mkdir()
-        project(folder)
-    with running_moxzid(*FLAGS, cwd=uninterrupted) as daemon:
-        start_work(daemon)
-        expected = finished(daemon)
-
-    rng = random.Random(7)
-    with running_moxzid(*FLAGS, cwd=crashed) as daemon:
-        start_work(daemon)
-        time.sleep(rng.uniform(0.05, 0.3))
-        daemon.process.kill()
-    steps_seen = []
-    for _ in range(3):  # killed again at a random point of each run, while the loop runs by itself
-        with running_moxzid(*FLAGS, cwd=crashed) as daemon:
-            steps_seen.append(status(daemon)["a"][0])
-            time.sleep(rng.uniform(0.05, 0.5))
-            daemon.process.kill()
-    with running_moxzid(*FLAGS, cwd=crashed) as daemon:
-        assert finished(daemon) == expected
-        time.sleep(0.2)  # nothing runs twice: the numbers stay put once the loop ends
-        assert status(daemon) == expected
+    expected, result, steps_seen, _ = uninterrupted_and_crashed(
+        tmp_path, FLAGS, project, start_work, lambda daemon: status(daemon)["a"][0], finished,
+        seed=7, first_kill=(0.05, 0.3), later_kills=(0.05, 0.5), restarts=3)
+    assert result == expected
     assert steps_seen == sorted(steps_seen)  # progress is never lost across a kill
     assert steps_seen[-1] < TARGET, "the kills came too late to interrupt the loop"

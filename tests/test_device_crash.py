@@ -4,17 +4,15 @@ as an uninterrupted run."""
 
 import base64
 import json
-import random
 import shutil
 import threading
 import time
 import urllib.error
-import urllib.request
 
 import pytest
 
 from actorbuild import build_actor
-from test_daemon import running_moxzid
+from crashing import call, uninterrupted_and_crashed
 
 pytest.importorskip("moxzi_store_lmdb")
 pytest.importorskip("moxzi_device_torch")
@@ -30,12 +28,6 @@ def project(folder):
     shutil.copy(built.wasm_path, folder / "learner.wasm")
     shutil.copy(built.did_path, folder / "learner.did")
     (folder / "actors.json").write_text(json.dumps({"actors": [{"name": "learner", "wasm": "learner.wasm"}]}))
-
-
-def call(daemon, route, args=(), timeout=120):
-    request = urllib.request.Request(f"{daemon.url}/{route}", data=json.dumps(list(args)).encode())
-    with urllib.request.urlopen(request, timeout=timeout) as response:
-        return json.loads(response.read())
 
 
 def learn_in_background(daemon):
@@ -58,27 +50,10 @@ def finished(daemon, seconds=180):
 
 
 def test_killed_while_training_ends_with_the_same_parameters(tmp_path):
-    uninterrupted, crashed = tmp_path / "uninterrupted", tmp_path / "crashed"
-    for folder in (uninterrupted, crashed):
-        folder.mkdir()
-        project(folder)
-    with running_moxzid(*FLAGS, cwd=uninterrupted) as daemon:
-        learn_in_background(daemon)
-        expected = finished(daemon)
-
-    rng = random.Random(11)
-    with running_moxzid(*FLAGS, cwd=crashed) as daemon:
-        learn_in_background(daemon)
-        time.sleep(rng.uniform(0.3, 0.8))
-        daemon.process.kill()
-    seen = []
-    for _ in range(2):
-        with running_moxzid(*FLAGS, cwd=crashed) as daemon:
-            seen.append(len(call(daemon, "query-json/learner/progress")[0]))
-            time.sleep(rng.uniform(0.1, 0.4))
-            daemon.process.kill()
-    with running_moxzid(*FLAGS, cwd=crashed) as daemon:
-        assert finished(daemon) == expected
-        log = daemon.log.read_text()
+    expected, result, seen, log = uninterrupted_and_crashed(
+        tmp_path, FLAGS, project, learn_in_background,
+        lambda daemon: len(call(daemon, "query-json/learner/progress")[0]), finished,
+        seed=11, first_kill=(0.3, 0.8), later_kills=(0.1, 0.4), restarts=2)
+    assert result == expected
     assert seen == sorted(seen) and seen[-1] < STEPS, f"the kills did not interrupt training: {seen}"
     assert "system state restored from its copy" in log

@@ -1,0 +1,48 @@
+"""The procedure both crash tests follow: run a workload once without interruption, and once with
+`kill -9` at random points, restarting moxzid on the same state directory each time."""
+
+import json
+import random
+import time
+import urllib.request
+from pathlib import Path
+from typing import Callable
+
+from test_daemon import Daemon, running_moxzid
+
+
+def call(daemon: Daemon, route: str, args=(), timeout=120):
+    request = urllib.request.Request(f"{daemon.url}/{route}", data=json.dumps(list(args)).encode())
+    with urllib.request.urlopen(request, timeout=timeout) as response:
+        return json.loads(response.read())
+
+
+def uninterrupted_and_crashed(tmp_path: Path, flags, project: Callable[[Path], None],
+                              start: Callable[[Daemon], None], progress: Callable[[Daemon], int],
+                              finished: Callable[[Daemon], object], *, seed: int, first_kill: tuple,
+                              later_kills: tuple, restarts: int):
+    """Returns (the uninterrupted run's result, the killed run's result, the progress seen at each
+    restart, the last moxzid's log). Each kill comes a random time (``first_kill`` after starting the
+    work, ``later_kills`` after each restart) into a run."""
+    uninterrupted, crashed = tmp_path / "uninterrupted", tmp_path / "crashed"
+    for folder in (uninterrupted, crashed):
+        folder.mkdir()
+        project(folder)
+    with running_moxzid(*flags, cwd=uninterrupted) as daemon:
+        start(daemon)
+        expected = finished(daemon)
+
+    rng = random.Random(seed)
+    with running_moxzid(*flags, cwd=crashed) as daemon:
+        start(daemon)
+        time.sleep(rng.uniform(*first_kill))
+        daemon.process.kill()
+    seen = []
+    for _ in range(restarts):  # the work carries on by itself after each restart, until killed again
+        with running_moxzid(*flags, cwd=crashed) as daemon:
+            seen.append(progress(daemon))
+            time.sleep(rng.uniform(*later_kills))
+            daemon.process.kill()
+    with running_moxzid(*flags, cwd=crashed) as daemon:
+        result = finished(daemon)
+        return expected, result, seen, daemon.log.read_text()
