@@ -2,11 +2,13 @@
 fetches them (the devices move the bytes, only the URL travels) and mixes them in. URLs work once (or
 `uses` times), expire, and a corrupted or truncated transfer is rejected and changes nothing."""
 
+import asyncio
 import base64
 import hashlib
 import json
 import re
 import shutil
+import socket
 import struct
 import threading
 import time
@@ -23,7 +25,8 @@ from test_runtime import spec, update
 from moxzi_core import plugins
 from moxzi_core.candid import BLOB, BOOL, TEXT
 from moxzi_core.device import DeviceError, open_device
-from moxzi_core.device.exports import MAGIC
+from moxzi_core.device.exports import MAGIC, Exports, read_body
+from moxzi_core.device.ops import Meta
 from moxzi_core.runtime.host import Host
 from moxzi_core.runtime.journal import Journal
 from moxzi_core.store import MemoryStore
@@ -291,3 +294,27 @@ async def test_a_fetch_is_recorded_with_its_bytes_and_rebuilt_without_the_url(re
     finally:
         await host.stop()
         device.close()
+
+
+async def test_an_export_is_streamed_tensor_by_tensor():
+    tensors = [bytes([i]) * (8 << 20) for i in range(6)]  # 6 tensors of 8 MiB; save() is the identity
+    saved = []
+    exports = Exports(lambda t: saved.append(t) or t, max_per_actor=4)
+    await exports.start("127.0.0.1", 0)
+    try:
+        url = exports.offer(b"\x01", [(f"t{i}", Meta((2 << 20,)), t) for i, t in enumerate(tensors)], 1, 60)
+        client = socket.socket()
+        client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 16)  # no receive buffer of tens of MB
+        client.connect(("127.0.0.1", int(url.split(":")[2].split("/")[0])))
+        reader, writer = await asyncio.open_connection(sock=client)
+        writer.write(f"GET /export/{url.rpartition('/')[2]} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        head = await reader.readuntil(b"\r\n\r\n")
+        first = await reader.readexactly(9 << 20)  # past the first tensor
+        await asyncio.sleep(0.5)  # let the server run ahead as far as the socket lets it
+        assert len(saved) <= 3, "the server read every tensor before the client asked for them"
+        length = int(re.search(rb"Content-Length: (\d+)", head).group(1))
+        body = first + await reader.readexactly(length - len(first))
+        writer.close()
+        assert [bytes(data) for _, _, data in read_body(memoryview(body))] == tensors
+    finally:
+        await exports.stop()
