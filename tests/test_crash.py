@@ -20,7 +20,7 @@ from crashing import call, uninterrupted_and_crashed
 
 pytest.importorskip("moxzi_store_lmdb")
 
-TARGET = 60  # timer callbacks of actor a
+TARGET = 150  # timer callbacks of actor a
 FLAGS = ("-m", "actors.json", "-s", "state", "--plugins", "http,lmdb")
 
 

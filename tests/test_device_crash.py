@@ -17,7 +17,7 @@ from crashing import call, uninterrupted_and_crashed
 pytest.importorskip("moxzi_store_lmdb")
 pytest.importorskip("moxzi_device_torch")
 
-STEPS = 150
+STEPS = 1000
 # Copy the device after nearly every call, so kills land during copies too.
 FLAGS = ("-m", "actors.json", "-s", "state", "--plugins", "http,lmdb,torch", "--device", "torch:cpu",
          "--device-checkpoint-secs", "0", "--device-checkpoint-mb", "0.001")
