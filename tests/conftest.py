@@ -7,3 +7,32 @@ from actorbuild import build_actor
 def actor_build():
     """`actor_build(name, classic=False) -> BuiltActor`: tests/actors/NAME.mo compiled (cached)."""
     return build_actor
+
+
+@pytest.fixture(scope="module")
+def one_torch_thread():
+    """One intra-op thread for a module's device tests: their shapes are tiny, and a second thread only
+    waits on a busy machine. Use with ``pytestmark = pytest.mark.usefixtures("one_torch_thread")``."""
+    import torch
+    before = torch.get_num_threads()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("MOXZI_TORCH_THREADS", "1")
+        torch.set_num_threads(1)
+        yield
+    torch.set_num_threads(before)
+
+
+@pytest.fixture(scope="module")
+def registry():
+    """What the torch plugin registers."""
+    from moxzi_core import plugins
+    return plugins.load(["torch"])[0]
+
+
+@pytest.fixture
+def dev(registry):
+    """A fresh torch:cpu device."""
+    from moxzi_core import device
+    d = device.open_device(registry, "torch:cpu")
+    yield d
+    d.close()

@@ -20,6 +20,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 import device_step  # noqa: E402  (the Shakespeare model as a program, and the eager reference)
 
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
+
 A, B, C = b"actor-a\x01", b"actor-b\x01", b"actor-c\x01"
 TEXT = b"hello moxzi, hello actors, hello tensors on a device. hello again"
 
@@ -38,30 +40,6 @@ LETTERS = [
 ]
 ADAM = {"name": "adam", "params": ["embed", "head"], "lr": 0.05, "beta1": 0.9, "beta2": 0.99, "eps": 1e-8,
         "weight_decay": 0.0, "kind": Some({"adamw": None})}
-
-
-@pytest.fixture(scope="module", autouse=True)
-def one_torch_thread():
-    """One intra-op thread: these shapes are tiny, and a second thread only waits on a busy machine."""
-    import torch
-    before = torch.get_num_threads()
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("MOXZI_TORCH_THREADS", "1")
-        torch.set_num_threads(1)
-        yield
-    torch.set_num_threads(before)
-
-
-@pytest.fixture(scope="module")
-def registry():
-    return plugins.load(["torch"])[0]
-
-
-@pytest.fixture
-def dev(registry):
-    d = device.open_device(registry, "torch:cpu")
-    yield d
-    d.close()
 
 
 def letters_run(train=True, program=LETTERS, **changes):

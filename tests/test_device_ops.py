@@ -11,34 +11,12 @@ import numpy as np
 import pytest
 import torch
 
-from moxzi_core import device, plugins
+from moxzi_core import device
 from moxzi_core.candid import Some
 
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
+
 CALLER = b"ops\x01"
-
-
-@pytest.fixture(scope="module", autouse=True)
-def one_torch_thread():
-    """One intra-op thread: these shapes are tiny, and a second thread only waits on a busy machine."""
-    import torch
-    before = torch.get_num_threads()
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("MOXZI_TORCH_THREADS", "1")
-        torch.set_num_threads(1)
-        yield
-    torch.set_num_threads(before)
-
-
-@pytest.fixture(scope="module")
-def registry():
-    return plugins.load(["torch"])[0]
-
-
-@pytest.fixture
-def dev(registry):
-    d = device.open_device(registry, "torch:cpu")
-    yield d
-    d.close()
 
 
 def f32(shape, seed):

@@ -4,7 +4,6 @@ run computes (torch:cpu)."""
 
 import pytest
 
-from moxzi_core import plugins
 from moxzi_core.candid import FLOAT64, NAT, Vec
 from moxzi_core.device import open_device
 from moxzi_core.runtime.host import Host
@@ -14,11 +13,6 @@ from moxzi_core.store import MemoryStore
 from test_runtime import spec, update
 
 LOSSES = [Vec(FLOAT64)]
-
-
-@pytest.fixture(scope="module")
-def registry():
-    return plugins.load(["torch"])[0]
 
 
 async def started(registry, store):
