@@ -9,17 +9,13 @@ same `evaluate` numbers and the same generated text as an uninterrupted run (GPU
 
 from __future__ import annotations
 
-import argparse
 import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 EXAMPLE = Path(__file__).resolve().parent
 sys.path.insert(0, str(EXAMPLE.parent / "microgpt"))
-from moxzid_child import Moxzid, build_example, run, say, wait_for_step  # noqa: E402
-
-DEFAULT_TEXT = EXAMPLE.parents[1] / ".." / "shared" / "data" / "tinyshakespeare.txt"
+from moxzid_child import Moxzid, build_example, run, say, text_example, wait_for_step  # noqa: E402
 
 
 def ending(daemon: Moxzid, steps: int) -> tuple[str, str]:
@@ -28,18 +24,8 @@ def ending(daemon: Moxzid, steps: int) -> tuple[str, str]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("text", nargs="?", type=Path, default=DEFAULT_TEXT,
-                        help="the text (default: ../shared/data/tinyshakespeare.txt from the repo root)")
-    parser.add_argument("--steps", type=int, default=300, help="training steps (default 300)")
-    parser.add_argument("--device", default="torch:cpu", help="the device backend (default torch:cpu)")
-    parser.add_argument("--workdir", type=Path,
-                        help="where to build and keep the states and the logs (default: a temporary folder, "
-                             "removed after a pass)")
-    args = parser.parse_args()
-    text = args.text.read_text()
-    workdir = args.workdir or Path(tempfile.mkdtemp(prefix="crash-"))
-    workdir.mkdir(parents=True, exist_ok=True)
+    args, text, workdir = text_example(
+        __doc__, "crash-", lambda p: p.add_argument("--steps", type=int, default=300, help="training steps"))
     manifest = build_example([EXAMPLE / "trainer.mo", EXAMPLE / "writer.mo"], EXAMPLE / "actors.json", workdir)
 
     def daemon(name: str) -> Moxzid:

@@ -11,21 +11,18 @@ exits 1 if the two-daemon islands do not come within 0.05 of the single-daemon o
 
 from __future__ import annotations
 
-import argparse
 import concurrent.futures
 import functools
 import re
 import shutil
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 EXAMPLE = Path(__file__).resolve().parent
 sys.path.insert(0, str(EXAMPLE.parent / "microgpt"))
-from moxzid_child import Moxzid, build_example, run, say
+from moxzid_child import Moxzid, build_example, run, say, text_example
 
-DEFAULT_TEXT = EXAMPLE.parents[1] / ".." / "shared" / "data" / "tinyshakespeare.txt"
 ISLANDS = [f"island{i}" for i in range(4)]
 ROUNDS, EVERY = 25, 10
 LEAD_SECONDS = 3600
@@ -80,17 +77,7 @@ def together(workdir: Path, manifest: Path, text: str, device: str) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("text", nargs="?", type=Path, default=DEFAULT_TEXT,
-                        help="the text (default: ../shared/data/tinyshakespeare.txt from the repo root)")
-    parser.add_argument("--device", default="torch:cpu", help="the device backend (default torch:cpu)")
-    parser.add_argument("--workdir", type=Path,
-                        help="where to build and keep the states and logs (default: a temporary folder, "
-                             "removed after a pass)")
-    args = parser.parse_args()
-    text = args.text.read_text()
-    workdir = args.workdir or Path(tempfile.mkdtemp(prefix="islands-two-"))
-    workdir.mkdir(parents=True, exist_ok=True)
+    args, text, workdir = text_example(__doc__, "islands-two-")
     manifest = build_example([EXAMPLE / "trainer.mo", EXAMPLE / "writer.mo"], EXAMPLE / "actors.json", workdir)
 
     started = time.monotonic()

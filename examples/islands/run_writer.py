@@ -11,32 +11,19 @@ reading a publication changes nothing of its owner's training. Exits 1 if they d
 
 from __future__ import annotations
 
-import argparse
 import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 EXAMPLE = Path(__file__).resolve().parent
 sys.path.insert(0, str(EXAMPLE.parent / "microgpt"))
-from moxzid_child import Moxzid, build_example, run, say, wait_for_step
+from moxzid_child import Moxzid, build_example, run, say, text_example, wait_for_step
 
-DEFAULT_TEXT = EXAMPLE.parents[1] / ".." / "shared" / "data" / "tinyshakespeare.txt"
 TRAINERS = ("trainer", "island0")  # island0: the control nobody reads
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("text", nargs="?", type=Path, default=DEFAULT_TEXT,
-                        help="the text (default: ../shared/data/tinyshakespeare.txt from the repo root)")
-    parser.add_argument("--device", default="torch:cpu", help="the device backend (default torch:cpu)")
-    parser.add_argument("--workdir", type=Path,
-                        help="where to build and keep the state and the log (default: a temporary folder, "
-                             "removed after a pass)")
-    args = parser.parse_args()
-    text = args.text.read_text()
-    workdir = args.workdir or Path(tempfile.mkdtemp(prefix="writer-"))
-    workdir.mkdir(parents=True, exist_ok=True)
+    args, text, workdir = text_example(__doc__, "writer-")
 
     manifest = build_example([EXAMPLE / "trainer.mo", EXAMPLE / "writer.mo"], EXAMPLE / "actors.json", workdir)
     with Moxzid(manifest, workdir / "moxzid.log", state=workdir / "state", device=args.device) as daemon:

@@ -6,6 +6,7 @@ The scripts of examples/letters, examples/shakespeare and examples/islands impor
 
 from __future__ import annotations
 
+import argparse
 import concurrent.futures
 import json
 import re
@@ -14,6 +15,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -23,6 +25,7 @@ from typing import Self
 START_SECONDS = 120
 TRAINING_SECONDS = 1800  # the longest wait for a training target
 STEP = re.compile(r"step (\d+)\b")
+SHAKESPEARE = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "tinyshakespeare.txt"
 
 
 def say(line: str) -> None:
@@ -38,6 +41,24 @@ def run(main) -> None:
         say(f"FAILED: {error}")
         status = 1
     sys.exit(status)
+
+
+def text_example(doc: str, prefix: str, add_options=None) -> tuple[argparse.Namespace, str, Path]:
+    """The command line the device examples share (a text file, --device, --workdir, and what
+    ``add_options(parser)`` adds): the parsed options, the text, and the work folder (made if needed)."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("text", nargs="?", type=Path, default=SHAKESPEARE,
+                        help="the text (default: ../shared/data/tinyshakespeare.txt from the repo root)")
+    parser.add_argument("--device", default="torch:cpu", help="the device backend (default torch:cpu)")
+    parser.add_argument("--workdir", type=Path,
+                        help="where to build and keep the state and the log (default: a temporary folder, "
+                             "removed after a pass)")
+    if add_options is not None:
+        add_options(parser)
+    args = parser.parse_args()
+    workdir = args.workdir or Path(tempfile.mkdtemp(prefix=prefix))
+    workdir.mkdir(parents=True, exist_ok=True)
+    return args, args.text.read_text(), workdir
 
 
 def build_example(sources: list[Path], manifest: Path, workdir: Path) -> Path:

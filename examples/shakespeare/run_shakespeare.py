@@ -9,19 +9,16 @@ characters. Exits 1 if the validation loss after training is above 1.75 (the see
 
 from __future__ import annotations
 
-import argparse
 import re
 import shutil
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 EXAMPLE = Path(__file__).resolve().parent
 sys.path.insert(0, str(EXAMPLE.parent / "microgpt"))
-from moxzid_child import Moxzid, build_example, run, say
+from moxzid_child import Moxzid, build_example, run, say, text_example
 
-DEFAULT_TEXT = EXAMPLE.parents[1] / ".." / "shared" / "data" / "tinyshakespeare.txt"
 STEPS = 2000
 EVALUATE_EVERY = 1000
 CALL_STEPS = 100  # steps per train call: one call per progress line
@@ -29,17 +26,7 @@ MAX_VAL_LOSS = 1.75
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("text", nargs="?", type=Path, default=DEFAULT_TEXT,
-                        help="the text (default: ../shared/data/tinyshakespeare.txt from the repo root)")
-    parser.add_argument("--device", default="torch:cpu", help="the device backend (default torch:cpu)")
-    parser.add_argument("--workdir", type=Path,
-                        help="where to build and keep the state and the log (default: a temporary folder, "
-                             "removed after a pass)")
-    args = parser.parse_args()
-    text = args.text.read_text()
-    workdir = args.workdir or Path(tempfile.mkdtemp(prefix="shakespeare-"))
-    workdir.mkdir(parents=True, exist_ok=True)
+    args, text, workdir = text_example(__doc__, "shakespeare-")
 
     manifest = build_example([EXAMPLE / "gpt.mo"], EXAMPLE / "actors.json", workdir)
     with Moxzid(manifest, workdir / "moxzid.log", state=workdir / "state", device=args.device) as daemon:
