@@ -520,8 +520,8 @@ def test_kernels_from_plugins_replace_an_ops_kernel_and_the_optimizer(registry):
         def __init__(self, hyper):
             self.hyper = hyper
 
-        def step(self, params, lr):
-            calls.append(("step", [n for n, _ in params], lr))
+        def step(self, params, lr, clip=None):
+            calls.append(("step", [n for n, _ in params], lr, clip))
 
         def forget(self, name):
             pass
@@ -539,9 +539,9 @@ def test_kernels_from_plugins_replace_an_ops_kernel_and_the_optimizer(registry):
     assert relu.tolist() == [9, 9] and gelu.tolist() != [5, 5]
     d.request("optimizer", A, ADAM | {"params": ["w"]})
     d.request("run", A, {"inputs": [], "program": [{"param": "w"}, {"sum": {"x": 0, "dim": None}}], "scalars": [],
-                         "tensors": [], "train": Some({"loss": 1, "optimizer": "adam", "clip": None,
+                         "tensors": [], "train": Some({"loss": 1, "optimizer": "adam", "clip": Some(2.0),
                                                        "lr": Some(0.25), "also": None})})
-    assert calls == [("step", ["w"], 0.25)]
+    assert calls == [("step", ["w"], 0.25, 2.0)]  # one optimizer: it clips (a fused kernel can)
     d.close()
 
 

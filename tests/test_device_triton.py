@@ -1,6 +1,6 @@
 """The Triton plugin (plugins/device_triton) in Triton's interpreter on the CPU: flash attention's
 forward and gradients against a float64 reference, fused AdamW against torch.optim.AdamW, a short
-training run through the device with and without the plugin, what ``moxzid plugins`` shows, and the
+training run through the device with and without the plugin (its clip fused into the AdamW step), what ``moxzid plugins`` shows, and the
 refusal to load without a GPU.
 
 Triton decides interpreter or GPU when the ``@triton.jit`` functions are defined (its own included, when
@@ -216,37 +216,73 @@ def test_fused_adamw_clips_a_forgotten_parameter_restarts_and_missing_grads_are_
 
 
 # --- through the device ------------------------------------------------------------------------------
-def train_losses(registry, steps: int) -> tuple[list[float], dict]:
-    """The small Shakespeare model trained through a torch:cpu device: losses, and each op's provider."""
+def train_losses(registry, steps: int, split: bool = False) -> tuple[list[float], dict]:
+    """The small Shakespeare model trained through a torch:cpu device with clip 1 (the gradients' norm is
+    above 1 on every step): losses, and each op's provider. ``split``: the head in a second optimizer
+    with the same settings, which changes none of the numbers but makes the clip span two optimizers."""
     cfg = device_step.Config(n_layer=1, n_head=2, n_embd=32, block=16, batch=2)
     start = device_step.weights(cfg)
     dev = device.open_device(registry, "torch:cpu")
     caller = b"trainer\x01"
     dev.request("params", caller, [{"name": n, "shape": list(w.shape), "init": {"values": w.tobytes()}}
                                    for n, w in start.items()])
-    dev.request("optimizer", caller, {"name": "adamw", "params": list(start), "kind": None, **device_step.ADAMW})
+    lr = 1e-2
+    apart = ["head"] if split else []
+    adamw = {"kind": None, **device_step.ADAMW, "lr": lr}
+    dev.request("optimizer", caller, adamw | {"name": "adamw", "params": [n for n in start if n not in apart]})
+    if split:
+        dev.request("optimizer", caller, adamw | {"name": "head", "params": apart})
     program, loss = device_step.loss_program(cfg)
     losses = []
     for seq in device_step.batches(cfg, steps):
         run = {"inputs": [{"data": seq.tobytes(), "elem": {"u8": None}, "shape": list(seq.shape)}],
                "program": program, "scalars": [loss], "tensors": [],
-               "train": Some({"loss": loss, "optimizer": "adamw", "clip": Some(1.0), "lr": Some(1e-2),
-                              "also": None})}
+               "train": Some({"loss": loss, "optimizer": "adamw", "clip": Some(1.0), "lr": Some(lr),
+                              "also": Some(apart) if split else None})}
         losses.append(dev.request("run", caller, run)["scalars"][0])
     providers = dict(dev.providers)
     dev.close()
     return losses, providers
 
 
-def test_training_through_the_device_gives_the_same_losses_with_the_plugin(registries):
-    (torch_only, (with_triton, _)) = registries
-    want, torch_providers = train_losses(torch_only, 8)
+@pytest.fixture(scope="module")
+def torch_training(registries):
+    """``train_losses`` of 8 steps with the torch plugin alone."""
+    return train_losses(registries[0], 8)
+
+
+@pytest.fixture
+def clips(monkeypatch):
+    """The ``clip`` each call of ``FusedAdamW.step`` is given."""
+    seen = []
+    step = FusedAdamW.step
+
+    def spy(self, params, lr, clip=None):
+        seen.append(clip)
+        step(self, params, lr, clip)
+
+    monkeypatch.setattr(FusedAdamW, "step", spy)
+    return seen
+
+
+def test_training_through_the_device_gives_the_same_losses_with_the_plugin(registries, torch_training, clips):
+    _, (with_triton, _) = registries
+    want, torch_providers = torch_training
     got, providers = train_losses(with_triton, 8)
     assert torch_providers["causal_attention"] == "torch" and torch_providers["optimizer:adamw"] == "torch:cpu"
     assert {providers[op] for op in ("causal_attention", "attention", "optimizer:adamw")} == {"triton"}
     assert providers["linear"] == "torch"
+    assert clips == [1.0] * 8  # one optimizer: the clip goes into its fused step
     np.testing.assert_allclose(got, want, rtol=1e-5)
     assert got[-1] < got[0] - 0.5  # it learns
+
+
+def test_a_clip_across_two_optimizers_covers_both(registries, torch_training, clips):
+    """Clipped apart, each optimizer's gradients would be scaled by their own norm: other numbers."""
+    _, (with_triton, _) = registries
+    got, _ = train_losses(with_triton, 8, split=True)
+    assert clips == [None] * 16  # the backend clipped before the two steps
+    np.testing.assert_allclose(got, torch_training[0], rtol=1e-5)
 
 
 def test_moxzid_plugins_lists_the_replaced_kernels(registries):

@@ -56,8 +56,9 @@ class DeviceLimits:
 
 
 class Optimizer(Protocol):
-    def step(self, params: list[tuple[str, Any]], lr: float) -> None:
-        """Update the named parameters that have gradients."""
+    def step(self, params: list[tuple[str, Any]], lr: float, clip: float | None = None) -> None:
+        """Update the named parameters that have gradients; with ``clip``, first scale their gradients
+        together to global L2 norm at most ``clip``."""
 
     def forget(self, name: str) -> None:
         """Drop the state kept for parameter ``name`` (it was replaced or deleted)."""

@@ -106,13 +106,22 @@ class TorchBackend:
         if not math.isfinite(loss.item()):
             raise DeviceError(f"train: the loss is {loss.item()}; nothing was updated")
         loss.reshape(()).backward()
-        params = [values[slot] for g in train.groups for _, slot in g.params]
-        if train.clip is not None:
-            torch.nn.utils.clip_grad_norm_(params, train.clip, foreach=False)
-        for g in train.groups:
-            g.optimizer.step([(name, values[slot]) for name, slot in g.params], g.lr)
+        groups = [g for g in train.groups if g.params]
+        params = [values[slot] for g in groups for _, slot in g.params]
+        # The clip is by the norm of all the step's gradients: across several optimizers it is applied
+        # here, first; one optimizer applies it itself (the Triton AdamW fuses it into its update).
+        if train.clip is not None and len(groups) > 1:
+            clip_grads(params, train.clip)
+        clip = train.clip if len(groups) == 1 else None
+        for g in groups:
+            g.optimizer.step([(name, values[slot]) for name, slot in g.params], g.lr, clip)
         for p in params:
             p.grad = None
+
+
+def clip_grads(params: list[torch.Tensor], clip: float) -> None:
+    """Scale the gradients of ``params`` together to global L2 norm at most ``clip``."""
+    torch.nn.utils.clip_grad_norm_(params, clip, foreach=False)
 
 
 class AdamW:
@@ -124,7 +133,9 @@ class AdamW:
         self.state: dict[str, list] = {}  # name -> [step, exp_avg, exp_avg_sq]
 
     @torch.no_grad()
-    def step(self, params: list[tuple[str, torch.Tensor]], lr: float) -> None:
+    def step(self, params: list[tuple[str, torch.Tensor]], lr: float, clip: float | None = None) -> None:
+        if clip is not None:
+            clip_grads([p for _, p in params], clip)
         b1, b2 = self.beta1, self.beta2
         for name, p in params:
             g = p.grad
@@ -160,7 +171,9 @@ class SGD:
         self.state: dict[str, torch.Tensor] = {}
 
     @torch.no_grad()
-    def step(self, params: list[tuple[str, torch.Tensor]], lr: float) -> None:
+    def step(self, params: list[tuple[str, torch.Tensor]], lr: float, clip: float | None = None) -> None:
+        if clip is not None:
+            clip_grads([p for _, p in params], clip)
         for name, p in params:
             g = p.grad
             if g is None:

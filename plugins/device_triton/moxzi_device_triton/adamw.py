@@ -19,7 +19,9 @@ count) is one small table copied to the device.
 
 With ``clip``, a first launch writes each block's sum of squared gradients, a one-program launch adds
 them up (in a fixed order: the same bits every run) into ``min(1, clip / (norm + 1e-6))``,
-``torch.nn.utils.clip_grad_norm_``'s coefficient, and the update scales the gradients by it.
+``torch.nn.utils.clip_grad_norm_``'s coefficient, and the update scales the gradients by it. The torch
+device passes a train step's clip to its optimizer when the step has one; across several optimizers it
+clips the gradients itself first (the norm is over all of them).
 """
 
 from __future__ import annotations
