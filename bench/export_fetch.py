@@ -8,8 +8,9 @@ round she exports them (one URL) and bob, on the second, fetches them into his p
 device downloads the body, checks its digest and shapes, and stores it. A round is timed from the
 export call to the fetch's answer, as an HTTP caller sees them. Prints the median MB/s (MB = 10^6
 bytes of float32 data) per model and each daemon's peak resident memory (VmHWM) against the model's
-size, which shows what streaming keeps: no extra copy of every tensor at the exporter. The daemons
-run without device copies (NO_COPIES), so the numbers are the transfer's.
+size, which shows what streaming keeps: no extra copy of every tensor at either end. The daemons keep
+their state in LMDB (``-s``: the fetcher records each fetch's bytes, in parts) and take no device
+copies (NO_COPIES), so the numbers are the transfer's and its record's.
 
 Models (GPT shapes: per layer qkv, proj, fc, out; embedding and head):
   shakespeare   nanoGPT's Shakespeare laptop config, 4 layers, 128 wide: 803,072 parameters
@@ -50,9 +51,9 @@ class Daemon:
         self.log = folder / "moxzid.log"
         with self.log.open("w") as stderr:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "moxzi_core.daemon", "-m", "actors.json", "--plugins", "http,torch",
+                [sys.executable, "-m", "moxzi_core.daemon", "-m", "actors.json", "--plugins", "http,torch,lmdb",
                  "--listen", "127.0.0.1:0", "--device", "torch:cpu", "--device-listen", "127.0.0.1:0",
-                 *NO_COPIES],
+                 "-s", "state", *NO_COPIES],
                 cwd=folder, stdout=subprocess.DEVNULL, stderr=stderr)
         deadline = time.monotonic() + 120
         while not (serving := re.search(r"serving on (http://\S+)", self.log.read_text())):

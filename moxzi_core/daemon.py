@@ -168,7 +168,8 @@ async def _serve(config: Config, registry: plugins.Registry, specs, store: Store
     host = Host(specs, Limits(max_message_bytes=config.max_message_bytes),
                 system_methods=device.system_methods() if device else None, store=store, ledger=ledger,
                 system_state=device,
-                checkpoint=CheckpointPolicy(config.device_checkpoint_secs, config.device_checkpoint_mb))
+                checkpoint=None if config.state is None else  # without -s nothing is rebuilt: no record
+                CheckpointPolicy(config.device_checkpoint_secs, config.device_checkpoint_mb))
     try:
         await host.start()
     except Exception as exc:  # an actor that cannot install must say which and why, not crash

@@ -5,6 +5,7 @@ fetches them (the devices move the bytes, only the URL travels) and mixes them i
 import asyncio
 import base64
 import hashlib
+import io
 import json
 import re
 import shutil
@@ -12,6 +13,7 @@ import socket
 import struct
 import threading
 import time
+import tracemalloc
 import urllib.error
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -23,16 +25,18 @@ from test_daemon import running_moxzid
 from test_runtime import spec, update
 
 from moxzi_core import plugins
-from moxzi_core.candid import BLOB, BOOL, TEXT
+from moxzi_core.candid import BLOB, BOOL, NAT32, TEXT, Vec
 from moxzi_core.device import DeviceError, open_device
-from moxzi_core.device.exports import MAGIC, Exports, read_body
+from moxzi_core.device.exports import DIGEST_BYTES, MAGIC, Exports
 from moxzi_core.device.ops import Meta
 from moxzi_core.runtime.host import Host
-from moxzi_core.runtime.journal import Journal
+from moxzi_core.runtime.journal import Attachment, Journal
+from moxzi_core.runtime.system_calls import CheckpointPolicy
 from moxzi_core.store import MemoryStore
 
 pytest.importorskip("moxzi_device_torch")
 
+VEC_TEXT, VEC_VEC_NAT32 = Vec(TEXT), Vec(Vec(NAT32))
 SHAPES = {"w": [64, 32], "b": [32]}
 NAMES = list(SHAPES)
 
@@ -283,14 +287,78 @@ async def test_a_fetch_is_recorded_with_its_bytes_and_rebuilt_without_the_url(re
         await exporter.exports.stop()
         exporter.close()
     assert fetched == exporter.backend.save(exporter.publications[(b"\x01", "w")].tensor)
-    [(_, (_, method, _))] = Journal(store).system_calls()
+    journal = Journal(store)
+    [(_, (_, method, recorded))] = journal.system_calls()
     assert method == "moxzi_device_fetched"
+    assert isinstance(recorded, Attachment) and fetched in recorded.open().read()  # kept in parts
+    assert journal.attachments() == [recorded.ident]
+    unanswered = Attachment(3, lambda: io.BytesIO(b"abc"))  # gathered by a fetch that was never answered
+    journal.put_attachment(unanswered)
 
     device = open_device(registry, "torch:cpu")  # empty, and the exporter is gone: rebuilt from the record
     host = Host([spec("bob", "porter")], system_methods=device.system_methods(), store=store)
     await host.start()
     try:
         assert await values(host) == fetched
+        assert journal.attachments() == [recorded.ident]  # the unanswered one is gone
+    finally:
+        await host.stop()
+        device.close()
+
+
+async def test_a_fetch_holds_one_tensor_at_a_time_beyond_what_it_makes(registry, tmp_path):
+    """Peak memory (as tracemalloc sees it: Python's and numpy's allocations) while fetching 64 MiB in
+    16 tensors, with the record in LMDB: the new tensors and a few tensors' worth more, never a copy
+    of the whole download."""
+    store_lmdb = pytest.importorskip("moxzi_store_lmdb")
+    exporter = open_device(registry, "torch:cpu", seed=7)
+    await exporter.exports.start("127.0.0.1", 0)
+    names = [f"t{i}" for i in range(16)]
+    exporter.request("params", b"\x01", [{"name": n, "shape": [1024, 1024], "init": {"normal": 1.0}} for n in names])
+    exporter.request("publish", b"\x01", {"names": names, "prefix": "", "readers": None})
+    url = exporter.request("export", b"\x01", {"names": names, "prefix": "", "uses": None, "seconds": None})
+    store = store_lmdb.LmdbStore(tmp_path / "state")
+    device = open_device(registry, "torch:cpu")
+    host = Host([spec("bob", "porter")], system_methods=device.system_methods(), store=store)
+    await host.start()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        await update(host, "bob", "fetch", [TEXT, TEXT], [url, "far/"], rets=[])
+        after, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+        await host.stop()
+        store.close()
+        device.close()
+        await exporter.exports.stop()
+        exporter.close()
+    made, one = 64 << 20, 4 << 20
+    assert after - before >= made * 0.9  # the fetched tensors are counted: the measure sees them
+    assert peak - before < made + 6 * one, f"peak {(peak - before) / 2**20:.0f} MiB for {made >> 20} MiB"
+
+
+async def test_a_copy_of_the_device_does_not_wait_for_a_download(registry, fake):
+    """A fetch stalls on the network while another actor's calls make a device copy due: the copy and
+    those calls go ahead, and the fetch completes after."""
+    store = MemoryStore()
+    device = open_device(registry, "torch:cpu")
+    host = Host([spec("alice", "porter"), spec("bob", "porter")], system_methods=device.system_methods(),
+                store=store, system_state=device, checkpoint=CheckpointPolicy(0, megabytes=1e-6, spacing=0))
+    await host.start()
+    try:
+        fake.body, fake.stall = export_body({"slow": np.ones(1000, dtype="<f4")}), 5.0
+        fetch = asyncio.create_task(update(host, "bob", "fetch", [TEXT, TEXT], [fake.url, "s/"], rets=[]))
+        await asyncio.sleep(0.5)  # the fetch waits on the network now
+        started = time.monotonic()
+        for n in range(3):  # each call is recorded, and each record makes a copy due
+            await update(host, "alice", "make", [VEC_TEXT, VEC_VEC_NAT32], [[f"q{n}"], [[4]]], rets=[])
+        assert time.monotonic() - started < 3.0  # not the download's 5 s
+        assert Journal(store).system_checkpoint()[0] >= 2  # copies were taken meanwhile
+        assert not fetch.done()
+        await fetch
+        [blob] = await update(host, "bob", "values", [TEXT, BOOL], ["s/slow", True], rets=[BLOB])
+        assert np.frombuffer(blob, dtype="<f4").tolist() == [1.0] * 1000
     finally:
         await host.stop()
         device.close()
@@ -315,6 +383,8 @@ async def test_an_export_is_streamed_tensor_by_tensor():
         length = int(re.search(rb"Content-Length: (\d+)", head).group(1))
         body = first + await reader.readexactly(length - len(first))
         writer.close()
-        assert [bytes(data) for _, _, data in read_body(memoryview(body))] == tensors
+        data = b"".join(tensors)
+        assert body[-DIGEST_BYTES - len(data):-DIGEST_BYTES] == data
+        assert body[-DIGEST_BYTES:] == hashlib.sha256(body[:-DIGEST_BYTES]).digest()
     finally:
         await exports.stop()

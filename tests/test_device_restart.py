@@ -110,3 +110,15 @@ async def test_a_long_record_is_copied_right_after_start_up(registry):
         assert Journal(store).system_calls() == []
     finally:
         await stopped(host, device)
+
+
+async def test_without_a_policy_nothing_is_recorded_nor_copied(registry):
+    """moxzid without -s: nothing outlives the process, so keeping a record would only cost memory."""
+    store = MemoryStore()
+    host, device = await started_with(registry, store, None)
+    try:
+        losses = await learn(host, 3)
+        assert losses[-1] < losses[0]
+        assert Journal(store).system_calls() == [] and Journal(store).system_checkpoint() is None
+    finally:
+        await stopped(host, device)

@@ -21,9 +21,11 @@ The body of an export, which a fetch checks before it stores anything::
 
 The server streams it tensor by tensor and hashes as it goes, so an export holds at most one tensor's
 bytes beyond the publications themselves. A fetch reads the header first (it rejects a body that is
-too large before downloading it) and the rest into one buffer: that buffer, behind the fetch's prefix,
-is what the device records in place of the fetch (``Outcome.record_as``), so re-running the record at
-start-up stores the same tensors without the network.
+too large before downloading it), then streams the rest into a temporary file, checking the digest as
+it goes: behind the fetch's prefix, that file is the argument of the call a fetch runs as
+(``moxzi_device_fetched``, an ``Attachment`` the host records in parts), so re-running the record at
+start-up stores the same tensors without the network. Reading it back (``Fetched``) holds one tensor's
+bytes at a time.
 """
 
 from __future__ import annotations
@@ -34,16 +36,18 @@ import math
 import secrets
 import socket
 import struct
+import tempfile
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, BinaryIO
 
 import aiohttp
 import cbor2
 from aiohttp import web
 
+from ..runtime.journal import Attachment
 from .ops import ELEM_SIZES, FLOAT, DeviceError, Meta
 
 MAGIC = b"MOXZIEX1"
@@ -168,47 +172,43 @@ class Exports:
 
 
 # --- fetching ----------------------------------------------------------------------------------
-def envelope_head(prefix: str) -> bytes:
-    """What the recorded call's argument starts with: the fetch's prefix; the export's body follows."""
-    raw = prefix.encode()
-    return struct.pack("<I", len(raw)) + raw
-
-
-def open_envelope(envelope: bytes | bytearray) -> tuple[str, memoryview]:
-    """(prefix, body) of a recorded fetch."""
-    view = memoryview(envelope)
-    if len(view) < 4:
-        raise DeviceError("the recorded fetch is empty")
-    size = struct.unpack_from("<I", view)[0]
-    try:
-        prefix = bytes(view[4:4 + size]).decode()
-    except UnicodeDecodeError:
-        raise DeviceError("the recorded fetch's prefix is not UTF-8") from None
-    return prefix, view[4 + size:]
-
-
-async def download(url: str, prefix: str, max_bytes: int, seconds: float) -> bytearray:
-    """``envelope_head(prefix)`` followed by the export's body from ``url``: at most ``max_bytes`` of
-    body, within ``seconds``. The header is checked before the data is read; the digest is not (see
-    ``read_body``). Raises DeviceError saying what went wrong, with the URL's token shortened."""
+async def download(url: str, prefix: str, max_bytes: int, seconds: float) -> Attachment:
+    """The argument of the call a fetch runs as: ``prefix``, the URL (its token shortened) and the
+    export's body from ``url``, at most ``max_bytes`` of it, within ``seconds``, in a temporary file.
+    The header is checked before the data is read, the digest as it is. Raises DeviceError saying what
+    went wrong."""
     where = redact(url)
     if not url.startswith(("http://", "https://")):
         raise DeviceError(f"{where}: expected an http:// or https:// URL")
     timeout = aiohttp.ClientTimeout(total=seconds, sock_connect=CONNECT_SECONDS, sock_read=STALL_SECONDS)
+    spool = tempfile.TemporaryFile()
     try:
         async with aiohttp.ClientSession(timeout=timeout, auto_decompress=False) as session, \
                 session.get(url, allow_redirects=False) as response:
             if response.status != 200:
                 why = response.headers.get(ERROR_HEADER, "")[:200] or "not an export"
                 raise DeviceError(f"{where}: HTTP {response.status}: {why}")
-            return await _read(response, where, prefix, max_bytes)
+            await _read(response, where, max_bytes, _head(prefix, where), spool)
     except (aiohttp.ClientError, ValueError) as error:  # ValueError: a URL aiohttp cannot parse
+        spool.close()
         raise DeviceError(f"{where}: the download failed: {error or type(error).__name__}") from None
     except TimeoutError:
+        spool.close()
         raise DeviceError(f"{where}: the download took longer than {seconds:g} s or stalled") from None
+    except BaseException:
+        spool.close()
+        raise
+    return Attachment(spool.tell(), lambda: (spool.seek(0), spool)[1], spool.close)
 
 
-async def _read(response: aiohttp.ClientResponse, where: str, prefix: str, max_bytes: int) -> bytearray:
+def _head(prefix: str, where: str) -> bytes:
+    """What a fetched file starts with: its length, then CBOR [prefix, where it came from]."""
+    raw = cbor2.dumps([prefix, where])
+    return struct.pack("<I", len(raw)) + raw
+
+
+async def _read(response: aiohttp.ClientResponse, where: str, max_bytes: int, head: bytes,
+                spool: BinaryIO) -> None:
     size = response.content_length
     if size is None:
         raise DeviceError(f"{where}: the answer has no Content-Length; not an export")
@@ -222,55 +222,85 @@ async def _read(response: aiohttp.ClientResponse, where: str, prefix: str, max_b
         raise DeviceError(f"{where}: the export's header ({header_size} bytes) does not fit its "
                           f"{size} bytes")
     header = await _exactly(response, header_size, where)
-    expected = len(start) + header_size + _data_bytes(m for _, m in _header(header)) + DIGEST_BYTES
-    if expected != size:
-        raise DeviceError(f"{where}: the export's header describes {expected} bytes, but it is {size}")
-    head = envelope_head(prefix)
-    out = bytearray(len(head) + size)
-    out[:len(head)] = head
-    at = len(head)
-    for part in (start, header):
-        out[at:at + len(part)] = part
-        at += len(part)
-    while at < len(out):
-        chunk = await response.content.read(min(READ_CHUNK, len(out) - at))
+    data = _data_bytes(m for _, m in _header(header))
+    if len(start) + header_size + data + DIGEST_BYTES != size:
+        raise DeviceError(f"{where}: the export's header describes {len(start) + header_size + data + DIGEST_BYTES}"
+                          f" bytes, but it is {size}")
+    digest = hashlib.sha256()
+
+    def keep(chunk: bytes) -> None:  # off the event loop: a disk write can block
+        digest.update(chunk)
+        spool.write(chunk)
+
+    spool.write(head)
+    await asyncio.to_thread(keep, start + header)
+    left = data
+    while left:
+        chunk = await response.content.read(min(READ_CHUNK, left))
         if not chunk:
-            raise DeviceError(f"{where}: the export was cut off after {at - len(head)} of {size} bytes")
-        out[at:at + len(chunk)] = chunk
-        at += len(chunk)
-    return out
+            raise DeviceError(f"{where}: the export was cut off after {size - DIGEST_BYTES - left} of "
+                              f"{size} bytes")
+        await asyncio.to_thread(keep, chunk)
+        left -= len(chunk)
+    sent = await _exactly(response, DIGEST_BYTES, where)
+    if sent != digest.digest():
+        raise DeviceError(f"{where}: {_CORRUPTED}")
+    spool.write(sent)
+
+
+_CORRUPTED = "the export's sha256 digest does not match its bytes (corrupted in transfer)"
 
 
 async def _exactly(response: aiohttp.ClientResponse, n: int, where: str) -> bytes:
     try:
         return await response.content.readexactly(n)
     except asyncio.IncompleteReadError as error:
-        raise DeviceError(f"{where}: the export was cut off after {len(error.partial)} of {n} "
-                          f"header bytes") from None
+        raise DeviceError(f"{where}: the export was cut off ({len(error.partial)} of {n} bytes of "
+                          f"its {'digest' if n == DIGEST_BYTES else 'header'})") from None
 
 
-def read_body(body: memoryview) -> list[tuple[str, Meta, memoryview]]:
-    """The tensors of an export's body as (name, type, little-endian bytes), once its layout and digest
-    check out; raises DeviceError."""
-    if len(body) < len(MAGIC) + 8 + DIGEST_BYTES or bytes(body[:len(MAGIC)]) != MAGIC:
-        raise DeviceError("the bytes are not an export")
-    header_size = struct.unpack_from("<Q", body, len(MAGIC))[0]
-    at = len(MAGIC) + 8
-    if at + header_size + DIGEST_BYTES > len(body):
-        raise DeviceError("the export's header does not fit it")
-    described = _header(bytes(body[at:at + header_size]))
-    at += header_size
-    if at + _data_bytes(m for _, m in described) + DIGEST_BYTES != len(body):
-        raise DeviceError("the export's size does not match its header (truncated or padded)")
-    digest = hashlib.sha256(body[:-DIGEST_BYTES]).digest()
-    if digest != bytes(body[-DIGEST_BYTES:]):
-        raise DeviceError("the export's sha256 digest does not match its bytes (corrupted in transfer)")
-    tensors = []
-    for name, meta in described:
-        size = meta.numel * ELEM_SIZES[meta.dtype]
-        tensors.append((name, meta, body[at:at + size]))
-        at += size
-    return tensors
+class Fetched:
+    """A fetched file (``download``) read front to back: ``prefix``, ``source`` (the URL, shortened)
+    and ``described`` (the tensors' names and types) at once; the tensors by ``tensors``. Raises
+    DeviceError, prefixed by the source, for anything but an intact export."""
+
+    def __init__(self, reader: BinaryIO):
+        self._reader, self.source = reader, "the recorded fetch"
+        size = struct.unpack("<I", self._exactly(4))[0]
+        try:
+            self.prefix, self.source = cbor2.loads(self._exactly(size))
+        except (cbor2.CBORDecodeError, ValueError, TypeError):
+            raise DeviceError("the recorded fetch does not start with its prefix and source") from None
+        self._digest = hashlib.sha256()
+        start = self._hashed(len(MAGIC) + 8)
+        if start[:len(MAGIC)] != MAGIC:
+            raise DeviceError(f"{self.source}: the bytes are not an export")
+        header_size = struct.unpack_from("<Q", start, len(MAGIC))[0]
+        try:
+            self.described = _header(self._hashed(header_size))
+        except DeviceError as error:
+            raise DeviceError(f"{self.source}: {error}") from None
+
+    def tensors(self, make: Callable[[bytes, Meta], Any]) -> list:
+        """``make(bytes, type)`` of each tensor in ``described``'s order, once the digest over all of
+        them checks out."""
+        made = [make(self._hashed(meta.numel * ELEM_SIZES[meta.dtype]), meta) for _, meta in self.described]
+        if self._exactly(DIGEST_BYTES) != self._digest.digest():
+            raise DeviceError(f"{self.source}: {_CORRUPTED}")
+        if self._reader.read(1):
+            raise DeviceError(f"{self.source}: the export's size does not match its header (padded)")
+        return made
+
+    def _hashed(self, n: int) -> bytes:
+        data = self._exactly(n)
+        self._digest.update(data)
+        return data
+
+    def _exactly(self, n: int) -> bytes:
+        data = self._reader.read(n)
+        if len(data) != n:
+            raise DeviceError(f"{self.source}: the export is cut off (truncated)")
+        return data
 
 
 def _header(raw: bytes) -> list[tuple[str, Meta]]:

@@ -25,6 +25,8 @@ import cbor2
 
 from ..candid import DEFAULT_BUDGET, CandidError, Principal, Some, decode_args, encode_args
 from ..runtime.actor import Outcome
+from ..runtime.journal import Attachment
+from ..runtime.system_calls import Staged
 from . import exports
 from .interface import method_types
 from .ops import ELEM_SIZES, FLOAT, DeviceError, Kernel, Meta, Op, Source
@@ -35,8 +37,9 @@ log = logging.getLogger("moxzid.device")
 CANISTER_REJECT = 4
 METHOD_PREFIX = "moxzi_device_"
 FETCH = METHOD_PREFIX + "fetch"
-# What a fetch is recorded as: its argument is the fetch's prefix and the export's bytes (not Candid;
-# not in interface.did), so re-running the record stores the same tensors without the network.
+# What a fetch runs (and is recorded) as, once it downloaded: its argument is an Attachment holding the
+# fetch's prefix and the export's bytes (not Candid; not in interface.did), so re-running the record
+# stores the same tensors without the network.
 FETCHED = METHOD_PREFIX + "fetched"
 SNAPSHOT_FORMAT = 1
 OPTIMIZER_KINDS = ("adamw", "sgd")  # the `kind` variant of interface.did
@@ -177,16 +180,15 @@ class Device:
                 return await loop.run_in_executor(self._worker, self.call, name, caller, arg)
             return call
         methods = {METHOD_PREFIX + n: method(METHOD_PREFIX + n) for n in self._handlers}
-        methods[FETCH] = self._fetch
+        methods[FETCH] = Staged(self._download)
         return methods
 
-    def call(self, method: str, caller: bytes, arg: bytes, *, label: str | None = None) -> Outcome:
-        """Run one device call to completion on the calling thread (serialised with every other).
-        Rejects name ``label`` (default: ``method``)."""
+    def call(self, method: str, caller: bytes, arg) -> Outcome:
+        """Run one device call to completion on the calling thread (serialised with every other)."""
         handler = self._handlers.get(method.removeprefix(METHOD_PREFIX))
         if handler is None or not method.startswith(METHOD_PREFIX):
             return Outcome.reject(CANISTER_REJECT, f"the device has no method {method!r}")
-        label = label or method
+        label = FETCH if method == FETCHED else method  # the actor called fetch
         ftype = self.types.get(method)  # None for FETCHED, whose argument is not Candid
         with self._lock:
             started = time.perf_counter()
@@ -517,37 +519,32 @@ class Device:
         published = [(n, self.publications[(caller, prefix + n)]) for n in names]
         return self.exports.offer(caller, [(n, p.meta, p.tensor) for n, p in published], uses, seconds), False
 
-    async def _fetch(self, caller: bytes, arg: bytes) -> Outcome:
-        """moxzi_device_fetch: download on the event loop (no other actor's device call waits for the
-        network), then check and store on the worker. Recorded as FETCHED with the downloaded bytes."""
+    async def _download(self, caller: bytes, arg: bytes):
+        """moxzi_device_fetch's first half, on the event loop (no device call waits for the network):
+        the FETCHED call to run, with the export downloaded, or a reject."""
         try:
             spec, = decode_args(arg, self.types[FETCH].args, budget=DEFAULT_BUDGET + len(arg))
+            return FETCHED, await exports.download(spec["url"], spec["prefix"], self.limits.max_fetch_bytes,
+                                                   self.limits.fetch_seconds)
         except CandidError as error:
             return Outcome.reject(CANISTER_REJECT, f"{FETCH}: the argument does not match interface.did: {error}")
-        try:
-            envelope = await exports.download(spec["url"], spec["prefix"], self.limits.max_fetch_bytes,
-                                              self.limits.fetch_seconds)
         except DeviceError as error:
             return Outcome.reject(CANISTER_REJECT, f"{FETCH}: {error}")
-        store = functools.partial(self.call, FETCHED, caller, envelope,
-                                  label=f"{FETCH}: {exports.redact(spec['url'])}")
-        stored = await asyncio.get_running_loop().run_in_executor(self._worker, store)
-        if stored.reply is None:
-            return stored
-        return Outcome(stored.reply, changed=True, seconds=stored.seconds, record_as=(FETCHED, envelope))
 
-    def _fetched(self, caller: bytes, space: Space, envelope: bytes):
+    def _fetched(self, caller: bytes, space: Space, fetched: Attachment):
         """Store an export's tensors, once its layout, digest, names and shapes check out, as publications
-        of the caller that only it may read, named prefix + name (replacing any of those names)."""
-        prefix, body = exports.open_envelope(envelope)
-        received = []
-        for name, meta, data in exports.read_body(body):
-            full = self._name("publication", prefix + name)
-            received.append((full, Meta(self._shape(f"publication {full!r}", meta.shape)), data))
-        fresh = sum((caller, full) not in self.publications for full, _, _ in received)
+        of the caller that only it may read, named prefix + name (replacing any of those names). Holds
+        one tensor's bytes at a time beyond the tensors it makes."""
+        export = exports.Fetched(fetched.open())
+        names = []
+        for name, meta in export.described:
+            full = self._name("publication", export.prefix + name)
+            self._shape(f"publication {full!r}", meta.shape)
+            names.append(full)
+        fresh = sum((caller, full) not in self.publications for full in names)
         self._room(space, fresh + sum(1 for owner, _ in self.publications if owner == caller))
-        made = [(full, meta, self.backend.tensor(data, FLOAT, meta.shape)) for full, meta, data in received]
-        for full, meta, tensor in made:
+        made = export.tensors(lambda data, meta: self.backend.tensor(data, FLOAT, meta.shape))
+        for full, (_, meta), tensor in zip(names, export.described, made):
             self.publications[(caller, full)] = Publication(tensor, meta, None)
         return None, True
 

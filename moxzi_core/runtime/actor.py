@@ -44,9 +44,6 @@ class Outcome:
     # such calls and re-runs them, in order, at start-up, before any actor runs.
     changed: bool = False
     seconds: float = 0.0  # the system time the call took (what device time is billed by)
-    # What to record instead of the call itself, when re-running the call would not give the same
-    # change (e.g. a fetch whose URL works once): (method, argument) of a call that does.
-    record_as: tuple[str, bytes] | None = None
 
     @classmethod
     def reject(cls, code: int, message: str) -> "Outcome":

@@ -62,10 +62,12 @@ def actor_principal(name: str) -> bytes:
 class Host:
     def __init__(self, specs: list[ActorSpec], limits: Limits = Limits(),
                  system_methods: dict[str, SystemMethod] | None = None, store: Store | None = None, *,
-                 system_state: SystemState | None = None, checkpoint: CheckpointPolicy = CheckpointPolicy(),
+                 system_state: SystemState | None = None,
+                 checkpoint: CheckpointPolicy | None = CheckpointPolicy(),
                  ledger=None):
         """``system_methods`` are the management canister's methods plugins provide (the device's);
-        ``system_state`` is what they change, copied per ``checkpoint``; ``ledger`` (moxzi_core.billing)
+        ``system_state`` is what they change, copied per ``checkpoint`` (None: calls to them are not
+        recorded, for a store that does not outlive the process); ``ledger`` (moxzi_core.billing)
         charges actors for device time and instructions, if given."""
         self.limits = limits
         self.store = store or MemoryStore()

@@ -14,6 +14,9 @@ Every key starts with what it belongs to, so one actor's data is one prefix:
                                      the order they ran: re-run at start-up to rebuild that state
     system/copy/meta, system/copy/<n>  the last full copy of the system's state, in chunks, and the
                                      place in the record it was taken at (the record before it goes)
+    system/attached/<id>             a recorded call's argument too large for one value (an
+    system/parts/<id>/<n>            ``Attachment``: its size, and its bytes in parts); start-up drops
+                                     those no record names
     cycles/<name>                    the actor's cycle balance and what it spent, CBOR [balance,
                                      spent] (written by moxzi_core.billing.Ledger)
 
@@ -25,8 +28,11 @@ its inbox holds what it still has to run.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+import io
+import secrets
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import BinaryIO
 
 import cbor2
 
@@ -36,7 +42,10 @@ from .memory import PAGE
 LAYOUT = b"1"
 _SYSTEM_LOG = b"system/log/"
 _SYSTEM_COPY = b"system/copy/"
+_SYSTEM_ATTACHED = b"system/attached/"
+_SYSTEM_PARTS = b"system/parts/"
 _CHUNK = 16 << 20  # a copy of the system's state is kept in pieces of this size
+_PART = 4 << 20  # an attachment is written a part per batch: what memory holds of it at a time
 _ZERO_PAGE = bytes(PAGE)
 
 
@@ -56,6 +65,17 @@ class Delta:
     memory_pages: dict[int, bytes] = field(default_factory=dict)
     stable_pages: dict[int, bytes] = field(default_factory=dict)
     full: bool = False  # the pages are the whole memory (install, upgrade): earlier pages go
+
+
+@dataclass
+class Attachment:
+    """A system call's argument too large to hold in memory at once (a fetched export): ``size`` bytes,
+    read through ``open``. A record keeps it in parts of its own (``Journal.put_attachment``)."""
+
+    size: int
+    open: Callable[[], BinaryIO]  # a reader from its first byte
+    close: Callable[[], None] = lambda: None  # release what holds it (a temporary file)
+    ident: bytes | None = None  # where its parts lie in the store, once there
 
 
 @dataclass
@@ -107,15 +127,50 @@ class Journal:
         batch.delete(_actor(name, b"pending", _u64(callback)))
 
     @staticmethod
-    def system_call(batch: Batch, seq: int, caller: bytes, method: str, arg: bytes) -> None:
-        batch.put(_SYSTEM_LOG + _u64(seq), cbor2.dumps([caller, method, arg]))
+    def system_call(batch: Batch, seq: int, caller: bytes, method: str, arg: bytes | Attachment) -> None:
+        """Record a call; an Attachment argument must be in the store already (``put_attachment``)."""
+        record = [caller, method, arg] if not isinstance(arg, Attachment) \
+            else [caller, method, None, arg.ident, arg.size]
+        batch.put(_SYSTEM_LOG + _u64(seq), cbor2.dumps(record))
 
     def system_calls(self, start: int = 0) -> list[tuple[int, list]]:
         """The recorded system-method calls from ``start`` on, in the order they ran:
-        [(seq, [caller, method, arg])]."""
-        calls = [(int.from_bytes(key[len(_SYSTEM_LOG):], "big"), value)
-                 for key, value in self.store.scan(_SYSTEM_LOG)]
-        return [(seq, _plain(cbor2.loads(value))) for seq, value in calls if seq >= start]
+        [(seq, [caller, method, arg])], an attachment's arg read from the store as it is read."""
+        calls = []
+        for key, value in self.store.scan(_SYSTEM_LOG):
+            seq = int.from_bytes(key[len(_SYSTEM_LOG):], "big")
+            if seq >= start:
+                caller, method, arg, *attached = _plain(cbor2.loads(value))
+                if attached:
+                    ident, size = attached
+                    arg = Attachment(size, lambda ident=ident: io.BufferedReader(_StoredParts(self.store, ident)),
+                                     ident=ident)
+                calls.append((seq, [caller, method, arg]))
+        return calls
+
+    def put_attachment(self, attachment: Attachment) -> None:
+        """Copy ``attachment`` into the store, a part per batch, and set its ``ident``. No record names
+        it yet: until one does, start-up drops it (``attachments`` lists them)."""
+        ident = secrets.token_bytes(8)
+        batch = Batch()
+        batch.put(_SYSTEM_ATTACHED + ident, cbor2.dumps(attachment.size))
+        self.store.commit(batch)
+        reader, n = attachment.open(), 0
+        while part := reader.read(_PART):
+            batch = Batch()
+            batch.put(_SYSTEM_PARTS + ident + b"/" + _u64(n), part)
+            self.store.commit(batch)
+            n += 1
+        attachment.ident = ident
+
+    @staticmethod
+    def drop_attachment(batch: Batch, ident: bytes) -> None:
+        batch.delete(_SYSTEM_ATTACHED + ident)
+        batch.clear_prefix(_SYSTEM_PARTS + ident + b"/")
+
+    def attachments(self) -> list[bytes]:
+        """The idents of every attachment in the store."""
+        return [key[len(_SYSTEM_ATTACHED):] for key, _ in self.store.scan(_SYSTEM_ATTACHED)]
 
     @staticmethod
     def put_system_checkpoint(batch: Batch, seq: int, data: bytes) -> None:
@@ -197,6 +252,28 @@ class Journal:
         for key, _ in self.store.scan(b"actor/"):
             names.add(key.split(b"/")[1].decode())
         return sorted(names)
+
+
+class _StoredParts(io.RawIOBase):
+    """An attachment's bytes, read from the store a part at a time."""
+
+    def __init__(self, store: Store, ident: bytes):
+        self._store, self._prefix = store, _SYSTEM_PARTS + ident + b"/"
+        self._next, self._part = 0, memoryview(b"")
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, into) -> int:
+        if not self._part:
+            part = self._store.get(self._prefix + _u64(self._next))
+            if part is None:
+                return 0
+            self._next, self._part = self._next + 1, memoryview(part)
+        n = min(len(into), len(self._part))
+        into[:n] = self._part[:n]
+        self._part = self._part[n:]
+        return n
 
 
 def _plain(value):

@@ -7,6 +7,12 @@ answered or neither (then it is still pending for its actor and runs again after
 copy of the state (``snapshot``) saves re-running a long record: after enough recorded device time or
 record size, calls pause, those in flight finish and are recorded, and the copy is written with the
 record before it dropped, in one batch.
+
+A method may first gather what it needs (``Staged``: a fetch downloads), changing nothing; it then runs
+as the call it gathered, which is what gets recorded. Gathering does not count as a call in flight, so
+a copy never waits for a download. A gathered argument too large for memory (an ``Attachment``, in a
+temporary file) goes into the store in parts before the call runs; its record names those parts.
+Without a checkpoint policy (moxzid without ``-s``: nothing outlives the process) nothing is recorded.
 """
 
 from __future__ import annotations
@@ -15,16 +21,27 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass
-from typing import Awaitable, Callable, Protocol
+from typing import Any, Awaitable, Callable, Protocol
 
 from ..store import Batch, StoreError
 from .actor import CANISTER_REJECT, DESTINATION_INVALID, SYS_TRANSIENT, Outcome
-from .journal import Journal
+from .journal import Attachment, Journal
 
 log = logging.getLogger("moxzid")
 
-# A system method: (caller principal, Candid argument) -> outcome.
-SystemMethod = Callable[[bytes, bytes], Awaitable[Outcome]]
+
+
+@dataclass(frozen=True)
+class Staged:
+    """A system method that gathers first: ``gather(caller, Candid argument)`` changes nothing and
+    gives either a reject or the call ``(method, argument)`` to run in its place (and to record)."""
+
+    gather: Callable[[bytes, bytes], Awaitable["Outcome | tuple[str, bytes | Attachment]"]]
+
+
+# A system method: (caller principal, argument) -> outcome, or a Staged one. The argument is Candid,
+# or whatever a Staged method gathered for the method it names (bytes, or an Attachment).
+SystemMethod = Callable[[bytes, Any], Awaitable[Outcome]] | Staged
 
 
 class SystemState(Protocol):
@@ -47,11 +64,13 @@ class CheckpointPolicy:
 
 class SystemCalls:
     def __init__(self, journal: Journal, methods: dict[str, SystemMethod], state: SystemState | None,
-                 policy: CheckpointPolicy, ledger=None):
+                 policy: CheckpointPolicy | None, ledger=None):
+        """``policy`` None: record nothing and take no copies."""
         self.methods = methods
         self._journal = journal
         self._state = state
         self._policy = policy
+        self._attached: set[bytes] = set()  # the attachments of the record since the last copy
         self._ledger = ledger
         self._seq = 0  # the next recorded call's place
         self._since_seconds = 0.0  # system time of the calls recorded since the last copy
@@ -77,6 +96,13 @@ class SystemCalls:
             log.info("system state restored from its copy at call %d (%.1f MB)", start, len(data) / 2**20)
         recorded = self._journal.system_calls(start)
         self._seq = recorded[-1][0] + 1 if recorded else start
+        self._attached = {arg.ident for _, (_, _, arg) in recorded if isinstance(arg, Attachment)}
+        unrecorded = set(self._journal.attachments()) - self._attached  # gathered, never answered
+        if unrecorded:
+            batch = Batch()
+            for ident in unrecorded:
+                self._journal.drop_attachment(batch, ident)
+            self._journal.store.commit(batch)
         if not recorded:
             return
         log.info("re-running %d recorded system call(s)", len(recorded))
@@ -91,7 +117,7 @@ class SystemCalls:
                 log.warning("recorded system call %d (%s) changed nothing when re-run: %s",
                             seq, method_name, outcome.reject_message or "no change")
             self._since_seconds += outcome.seconds
-            self._since_bytes += len(arg)
+            self._since_bytes += _size(arg)
         log.info("re-ran %d system call(s) in %.1fs", len(recorded), time.perf_counter() - started)
         if self._due(ignore_spacing=True):  # a record this long would be re-run again next time
             await self._copy()
@@ -105,32 +131,65 @@ class SystemCalls:
     async def call(self, actor: str, caller: bytes, method_name: str, data: bytes, batch: Batch) -> Outcome:
         """Run one call for ``actor``; add its record (if it changed the system) and its charge to
         ``batch``, which the caller commits with the answer before it calls ``done``."""
-        await self._open.wait()
-        self._in_flight += 1
-        self._idle.clear()
-        method = self.methods.get(method_name)
+        method, refused = self.methods.get(method_name), None
         if method is None:
             hint = " (start moxzid with --device to give actors the tensor device)" \
                 if method_name.startswith("moxzi_device_") else ""
-            return Outcome.reject(DESTINATION_INVALID, f"the management canister has no method "
-                                                       f"{method_name!r} on this host{hint}")
-        if self._ledger is not None and not self._ledger.can_pay(actor):
-            return Outcome.reject(CANISTER_REJECT, f"{method_name}: actor {actor} cannot pay for device time: "
-                                                   f"its balance is {self._ledger.balance(actor)} cycles")
+            refused = Outcome.reject(DESTINATION_INVALID, f"the management canister has no method "
+                                                          f"{method_name!r} on this host{hint}")
+        elif self._ledger is not None and not self._ledger.can_pay(actor):
+            refused = Outcome.reject(CANISTER_REJECT, f"{method_name}: actor {actor} cannot pay for device "
+                                                      f"time: its balance is {self._ledger.balance(actor)} cycles")
+        elif isinstance(method, Staged):
+            gathered = await self._gather(method_name, method, caller, data)
+            if isinstance(gathered, Outcome):
+                refused = gathered
+            else:
+                method_name, data = gathered
+                method = self.methods[method_name]
+        await self._open.wait()
+        self._in_flight += 1
+        self._idle.clear()
+        if refused is not None:
+            return refused
         try:
             outcome = await method(caller, data)
         except Exception as error:  # a failing system method rejects the call, never the host
             log.exception("system method %s failed", method_name)
-            return Outcome.reject(SYS_TRANSIENT, f"{method_name} failed: {error}")
-        if outcome.changed:
-            method_name, data = outcome.record_as or (method_name, data)
+            outcome = Outcome.reject(SYS_TRANSIENT, f"{method_name} failed: {error}")
+        finally:
+            if isinstance(data, Attachment):
+                data.close()
+        recorded = outcome.changed and self._policy is not None
+        if recorded:
             Journal.system_call(batch, self._seq, caller, method_name, data)
             self._seq += 1
             self._since_seconds += outcome.seconds
-            self._since_bytes += len(data)
+            self._since_bytes += _size(data)
+        if isinstance(data, Attachment) and data.ident is not None:
+            if recorded:
+                self._attached.add(data.ident)
+            else:
+                self._journal.drop_attachment(batch, data.ident)
         if self._ledger is not None and outcome.seconds:
             self._ledger.charge(batch, actor, "device_ms", outcome.seconds * 1000)
         return outcome
+
+    async def _gather(self, name: str, method: Staged, caller: bytes, data: bytes):
+        """What ``method`` gathered for the call, with an attachment already in the store; or a reject."""
+        try:
+            gathered = await method.gather(caller, data)
+        except Exception as error:
+            log.exception("system method %s failed", name)
+            return Outcome.reject(SYS_TRANSIENT, f"{name} failed: {error}")
+        if isinstance(gathered, Outcome) or not isinstance(gathered[1], Attachment) or self._policy is None:
+            return gathered
+        try:
+            await asyncio.to_thread(self._journal.put_attachment, gathered[1])
+        except StoreError as error:
+            gathered[1].close()
+            return Outcome.reject(SYS_TRANSIENT, f"{name}: what it gathered cannot be recorded: {error}")
+        return gathered
 
     def done(self) -> None:
         """The answer of a call (and its record) is committed."""
@@ -142,7 +201,7 @@ class SystemCalls:
 
     # --- copies ------------------------------------------------------------------------------
     def _due(self, ignore_spacing: bool = False) -> bool:
-        if self._state is None:
+        if self._state is None or self._policy is None:
             return False
         policy = self._policy
         due = (policy.seconds > 0 and self._since_seconds >= policy.seconds) \
@@ -159,7 +218,10 @@ class SystemCalls:
             data = await asyncio.to_thread(self._state.snapshot)
             batch = Batch()
             self._journal.put_system_checkpoint(batch, self._seq, data)
+            for ident in self._attached:
+                self._journal.drop_attachment(batch, ident)
             self._journal.store.commit(batch)
+            self._attached.clear()
             self._last_copy_at, self._last_copy_seconds = time.monotonic(), time.monotonic() - started
             log.info("system state copied at call %d: %.1f MB in %.2fs (%.1fs of device time since the "
                      "last copy)", self._seq, len(data) / 2**20, self._last_copy_seconds, self._since_seconds)
@@ -167,3 +229,7 @@ class SystemCalls:
         finally:
             self._open.set()
             self._copying = None
+
+
+def _size(arg: bytes | Attachment) -> int:
+    return arg.size if isinstance(arg, Attachment) else len(arg)
