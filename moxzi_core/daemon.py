@@ -2,7 +2,8 @@
 
 ``moxzid -m actors.json`` starts the host, then every gateway a plugin registered, and runs until
 SIGINT or SIGTERM, when it stops the gateways and then the host. ``moxzid plugins`` lists the
-installed plugins and what each registers (exit 1 if one cannot load). Start-up errors (settings, plugins, manifest, a setting no
+installed plugins and what each registers (exit 1 if one cannot load); ``moxzid --device SPEC plugins``
+adds whose kernel runs each op on that device. Start-up errors (settings, plugins, manifest, a setting no
 loaded component can honor) print one line each and exit with status 2.
 
 With ``-s DIR`` actor state lives in the store a loaded plugin registers (the ``lmdb`` plugin), opened
@@ -47,11 +48,13 @@ def main(argv: list[str] | None = None) -> None:
                         format="%(asctime)s %(name)s: %(message)s", datefmt="%H:%M:%S")
     with contextlib.ExitStack() as resources:
         try:
+            config = config_module.from_sources(vars(args))
             if args.command == "plugins":
                 lines, all_loaded = _describe_installed()
+                if config.device is not None:
+                    lines += _describe_device(config)
                 print("\n".join(lines))
                 sys.exit(0 if all_loaded else 1)
-            config = config_module.from_sources(vars(args))
             if config.manifest is None:
                 raise StartupError("no manifest: give -m FILE, or manifest = \"FILE\" in the --config file")
             specs = load_manifest(config.manifest)
@@ -90,7 +93,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"moxzid {__version__}")
     config_module.add_arguments(parser)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    commands.add_parser("plugins", help="list installed plugins, their versions and what each registers")
+    commands.add_parser("plugins", help="list installed plugins, their versions and what each registers; "
+                        "with --device, whose kernel runs each op there")
     return parser
 
 
@@ -108,6 +112,27 @@ def _describe_installed() -> tuple[list[str], bool]:
             lines.append(f"{name:<8} {info.distribution} {info.version}: cannot load: {exc}")
             all_loaded = False
     return lines, all_loaded
+
+
+def _describe_device(config: Config) -> list[str]:
+    """One line per provider of kernels on the --device, with the plugins --plugins selects (every
+    installed one by default): which implementation each op (and optimizer kind) uses there."""
+    registry, _ = plugins.load(config.plugins)
+    device = open_device(registry, config.device)
+    try:
+        return [f"{'device':<8} {device.backend.name}: {provider} kernels: {', '.join(ops)}"
+                for provider, ops in _kernels_by_provider(device).items()]
+    finally:
+        device.close()
+
+
+def _kernels_by_provider(device: Device) -> dict[str, list[str]]:
+    """The ops (and ``optimizer:KIND``) of ``device`` by who provides the kernel it runs: the backend
+    family for an op's own kernel, the backend for its optimizers, else the plugin that replaced it."""
+    by_provider: dict[str, list[str]] = {}
+    for op, provider in sorted(device.providers.items()):
+        by_provider.setdefault(provider, []).append(op)
+    return by_provider
 
 
 # Settings whose feature does not exist yet: a value other than the default is refused, not ignored.
@@ -158,7 +183,10 @@ async def _serve(config: Config, registry: plugins.Registry, specs, store: Store
         loop.add_signal_handler(signum, stop.set)
     log.info("state: %s", store.description)
     if device is not None:
-        log.info("device: %s, %d ops", device.backend.name, len(device.ops))
+        replaced = {provider: ops for provider, ops in _kernels_by_provider(device).items()
+                    if provider not in (device.backend.family, device.backend.name)}
+        log.info("device: %s, %d ops%s", device.backend.name, len(device.ops),
+                 "".join(f"; {provider} kernels: {', '.join(ops)}" for provider, ops in replaced.items()))
     ledger = Ledger(store, choose_prices(registry, config), config.cycles)
     if ledger.charging:
         log.info("charging cycles: each actor starts with %d; device time costs %d cycles/ms",

@@ -1,7 +1,7 @@
 """The Triton plugin (plugins/device_triton) in Triton's interpreter on the CPU: flash attention's
-forward and gradients against a float64 reference, fused AdamW against torch.optim.AdamW, a short
-training run through the device with and without the plugin (its clip fused into the AdamW step), what ``moxzid plugins`` shows, and the
-refusal to load without a GPU.
+forward and gradients against a float64 reference, fused AdamW against torch.optim.AdamW, short
+training runs with and without the plugin (through the device, with the clip fused into the AdamW step
+or not, and through moxzid), what ``moxzid plugins`` shows, and the refusal to load without a GPU.
 
 Triton decides interpreter or GPU when the ``@triton.jit`` functions are defined (its own included, when
 triton is first imported, and again in what it imports lazily at the first launch), so TRITON_INTERPRET=1
@@ -15,8 +15,10 @@ float16 3e-3, bfloat16 2.5e-2 (the interpreter truncates float32 to bfloat16 whe
 """
 
 import importlib.util
+import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -26,8 +28,11 @@ import numpy as np
 import pytest
 import torch
 
+from actorbuild import build_actor
+from crashing import call
 from moxzi_core import device, plugins
 from moxzi_core.candid import Some
+from test_daemon import running_moxzid
 
 if importlib.util.find_spec("triton") is None:
     pytest.skip("the Triton plugin's tests need triton==3.9.0 (plugins/device_triton)", allow_module_level=True)
@@ -75,6 +80,12 @@ def plugin_site(tmp_path_factory):
     sys.path.insert(0, str(folder))
     yield folder
     sys.path.remove(str(folder))
+
+
+@pytest.fixture
+def installed_for_subprocesses(plugin_site, monkeypatch):
+    """The plugin installed for the Python processes a test starts (moxzid) too."""
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(plugin_site), str(PLUGIN), os.environ.get("PYTHONPATH", "")]))
 
 
 @pytest.fixture(scope="module")
@@ -285,6 +296,31 @@ def test_a_clip_across_two_optimizers_covers_both(registries, torch_training, cl
     np.testing.assert_allclose(got, torch_training[0], rtol=1e-5)
 
 
+def moxzid_losses(folder: Path, plugin_names: str, steps: int) -> tuple[list[float], str]:
+    """tests/actors/learner_attention.mo trained ``steps`` steps in a moxzid on torch:cpu with
+    ``--plugins plugin_names``: its losses, and the daemon's log."""
+    folder.mkdir()
+    built = build_actor("learner_attention")
+    shutil.copy(built.wasm_path, folder / "learner.wasm")
+    (folder / "actors.json").write_text(json.dumps({"actors": [{"name": "learner", "wasm": "learner.wasm"}]}))
+    with running_moxzid("-m", "actors.json", "--device", "torch:cpu", "--plugins", plugin_names,
+                        cwd=folder) as daemon:
+        [losses] = call(daemon, "call-json/learner/learn", [steps])
+        return losses, daemon.log.read_text()
+
+
+@pytest.mark.usefixtures("installed_for_subprocesses")  # and this module's TRITON_INTERPRET=1, one thread
+def test_training_through_moxzid_gives_the_same_losses_with_the_plugin(tmp_path):
+    want, torch_log = moxzid_losses(tmp_path / "torch", "http,torch", 6)
+    got, log = moxzid_losses(tmp_path / "triton", "http,torch,triton", 6)
+    assert "moxzid: device: torch:cpu, " in torch_log and "triton" not in torch_log
+    assert "; triton kernels: attention, causal_attention, optimizer:adamw" in log
+    # Flash attention and the fused AdamW with its clip (which binds on every step: without it the
+    # losses part at the 5th digit by the 3rd step).
+    np.testing.assert_allclose(got, want, rtol=1e-5)
+    assert got[-1] < got[0] - 0.5  # it learns
+
+
 def test_moxzid_plugins_lists_the_replaced_kernels(registries):
     _, (registry, loaded) = registries
     line, = [ln for ln in plugins.describe(registry, loaded) if ln.startswith("triton")]
@@ -293,11 +329,22 @@ def test_moxzid_plugins_lists_the_replaced_kernels(registries):
         assert what in line
 
 
-def test_without_a_gpu_it_refuses_to_load(plugin_site):
+@pytest.mark.usefixtures("installed_for_subprocesses")
+def test_moxzid_plugins_with_a_device_says_which_kernel_runs_each_op():
+    done = subprocess.run([sys.executable, "-m", "moxzi_core.daemon", "--device", "torch:cpu", "--plugins",
+                           "torch,triton", "plugins"], capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert "device   torch:cpu: triton kernels: attention, causal_attention, optimizer:adamw" in lines
+    torch_line, = [ln for ln in lines if ln.startswith("device   torch:cpu: torch kernels: ")]
+    assert "linear" in torch_line and "attention" not in torch_line
+
+
+@pytest.mark.usefixtures("installed_for_subprocesses")
+def test_without_a_gpu_it_refuses_to_load():
     if torch.cuda.is_available():
         pytest.skip("this machine has a GPU")
     env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
-    env["PYTHONPATH"] = os.pathsep.join([str(plugin_site), str(PLUGIN), env.get("PYTHONPATH", "")])
     code = "from moxzi_core import plugins\ntry:\n    plugins.load(['triton'])\nexcept plugins.PluginError as e:\n" \
            "    print(e)\n"
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60,

@@ -132,6 +132,27 @@ def test_moxzid_plugins_lists_installed_plugins(site):
     assert "gateway http" in done.stdout
 
 
+KERNEL_PLUGIN = """
+    from moxzi_core.device import Kernel
+    from moxzi_core.hookspecs import hookimpl
+
+    @hookimpl
+    def register_ops(register):
+        register(Kernel("relu", "torch:cpu", lambda p, x: x.clamp(min=0), "fast"))
+"""
+
+
+def test_moxzid_plugins_with_a_device_says_whose_kernel_runs_each_op(site):
+    site.install("fast", KERNEL_PLUGIN)
+    done = _moxzid(site, "--device", "torch:cpu", "--plugins", "torch,fast", "plugins")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert "device   torch:cpu: fast kernels: relu" in lines
+    assert "device   torch:cpu: torch:cpu kernels: optimizer:adamw, optimizer:sgd" in lines
+    torch_line, = [ln for ln in lines if ln.startswith("device   torch:cpu: torch kernels: add, ")]
+    assert "relu" not in torch_line
+
+
 def test_moxzid_unknown_plugin_is_a_short_error(site, tmp_path):
     site.install("fake", BACKEND_PLUGIN)
     (tmp_path / "a.wasm").write_bytes(b"\0asm")

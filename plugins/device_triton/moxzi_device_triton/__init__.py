@@ -4,9 +4,10 @@ On a CUDA device this plugin's kernels replace the torch ones of ``causal_attent
 cache's ``attention`` (flash attention, ``attention.py``) and the AdamW optimizer (one fused launch
 for all of an optimizer's parameters, ``adamw.py``), through ``Kernel`` registrations: the ops stay
 moxzi's own, and ``moxzid plugins`` lists each replacement as ``op NAME@triton:BACKEND``
-(``Device.providers`` says which kernel a device actually runs). Without a GPU the import fails with a
-clear message (``mode.py``) unless ``TRITON_INTERPRET=1`` is set, which also puts the kernels on
-``torch:cpu``, run by Triton's interpreter: that is how the tests run them.
+(``moxzid --device SPEC plugins``, moxzid's start-up log and ``Device.providers`` say which kernel a
+device actually runs). Without a GPU the import fails with a clear message (``mode.py``) unless
+``TRITON_INTERPRET=1`` is set, which also puts the kernels on ``torch:cpu``, run by Triton's
+interpreter: that is how the tests run them.
 """
 
 from moxzi_device_torch.kernels import KERNELS as TORCH_KERNELS
