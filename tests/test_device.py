@@ -4,6 +4,7 @@ ops, determinism, the plan cache, and a short Shakespeare training against eager
 
 import asyncio
 import importlib.metadata
+import io
 import subprocess
 import sys
 import threading
@@ -561,9 +562,9 @@ def test_a_snapshot_restored_continues_bit_for_bit(registry):
                              "program": [{"input": 0}, {"store": {"x": 0, "name": "ids"}}], "train": None,
                              "scalars": [], "tensors": []})
     first.request("publish", A, {"names": ["head"], "prefix": "p/", "readers": Some({"principals": [Principal(B)]})})
-    snap = first.snapshot()
+    snap = snapshot(first)
     second = device.open_device(registry, "torch:cpu")
-    second.restore(snap)
+    second.restore(io.BytesIO(snap))
     assert second.request("list", A) == first.request("list", A)
 
     def go(d):
@@ -571,9 +572,19 @@ def test_a_snapshot_restored_continues_bit_for_bit(registry):
         ids = read(d, A, {"load": "ids"})[0]
         return losses, ids.tolist(), [w.tobytes() for w in read(d, B, {"param": "head"}, shared(A, "p/head"))]
     assert go(first) == go(second)
-    assert second.snapshot() == first.snapshot()
+    assert snapshot(second) == snapshot(first)
     other_seed = device.open_device(registry, "torch:cpu", seed=7)
-    with pytest.raises(device.DeviceError, match="device seed 0 cannot be restored on format 1 with seed 7"):
-        other_seed.restore(snap)
+    with pytest.raises(device.DeviceError, match="device seed 0 cannot be restored on format 2 with seed 7"):
+        other_seed.restore(io.BytesIO(snap))
+    for damaged in (snap[:-1], snap + b"\x00", snap[:len(snap) // 2]):
+        with pytest.raises(device.DeviceError, match="the snapshot is damaged"):
+            second.restore(io.BytesIO(damaged))
+    assert snapshot(second) == snapshot(first)  # a failed restore changed nothing
     for d in (first, second, other_seed):
         d.close()
+
+
+def snapshot(d) -> bytes:
+    out = io.BytesIO()
+    d.snapshot(out)
+    return out.getvalue()

@@ -2,14 +2,17 @@
 and re-run at start-up, so training that goes on after a restart computes exactly what an uninterrupted
 run computes (torch:cpu)."""
 
+import io
+
+import numpy as np
 import pytest
 
 from moxzi_core.candid import FLOAT64, NAT, Vec
-from moxzi_core.device import open_device
+from moxzi_core.device import DeviceError, open_device
 from moxzi_core.runtime.host import Host
-from moxzi_core.runtime.journal import Journal
+from moxzi_core.runtime.journal import Attachment, Journal
 from moxzi_core.runtime.system_calls import CheckpointPolicy
-from moxzi_core.store import MemoryStore
+from moxzi_core.store import Batch, MemoryStore, StoreError
 from test_runtime import spec, update
 
 LOSSES = [Vec(FLOAT64)]
@@ -122,3 +125,35 @@ async def test_without_a_policy_nothing_is_recorded_nor_copied(registry):
         assert Journal(store).system_calls() == [] and Journal(store).system_checkpoint() is None
     finally:
         await stopped(host, device)
+
+
+async def test_a_damaged_copy_stops_start_up_with_a_clear_error(registry):
+    store = MemoryStore()
+    host, device = await started_with(registry, store, CheckpointPolicy(seconds=0, megabytes=1e-6, spacing=0))
+    await learn(host, 2)
+    await stopped(host, device)
+    key, part = next(store.scan(b"system/parts/"))
+    batch = Batch()
+    at = len(part) // 2
+    batch.put(key, part[:at] + bytes([part[at] ^ 1]) + part[at + 1:])  # one bit
+    store.commit(batch)
+    with pytest.raises((StoreError, DeviceError), match="damaged"):  # the store's digest, or the snapshot's own form
+        await started_with(registry, store, CheckpointPolicy())
+
+
+def test_an_attachment_reads_back_in_parts_and_a_changed_bit_is_caught():
+    store, data = MemoryStore(), np.random.default_rng(0).bytes(9 << 20)  # three parts
+    journal = Journal(store)
+    kept = Attachment(len(data), lambda: io.BytesIO(data))
+    journal.put_attachment(kept)
+    batch = Batch()
+    Journal.system_call(batch, 0, b"\x01", "m", kept)
+    store.commit(batch)
+    [(_, (_, _, recorded))] = journal.system_calls()
+    assert recorded.size == len(data) and recorded.open().read() == data
+    key, part = list(store.scan(b"system/parts/"))[1]
+    batch = Batch()
+    batch.put(key, part[:5] + bytes([part[5] ^ 1]) + part[6:])
+    store.commit(batch)
+    with pytest.raises(StoreError, match="its bytes do not match their sha256"):
+        recorded.open().read()

@@ -18,8 +18,7 @@ __all__ = ["attach", "open_device", "Device", "DeviceLimits", "DeviceError", "Op
            "Source", "Plan", "Step", "Backend", "Optimizer", "TrainStep", "TrainGroup", "FLOAT", "INTS"]
 
 
-def open_device(registry, spec: str, *, seed: int = 0, limits: DeviceLimits = DeviceLimits(),
-                on_call=None) -> Device:
+def open_device(registry, spec: str, *, seed: int = 0, limits: DeviceLimits = DeviceLimits()) -> Device:
     """The device for ``--device SPEC`` (``torch:cpu``, ``torch:cuda``) with the registered ops.
     ``registry`` is what ``moxzi_core.plugins.load`` returned; the backend's plugin must be loaded."""
     family = spec.split(":", 1)[0]
@@ -27,7 +26,7 @@ def open_device(registry, spec: str, *, seed: int = 0, limits: DeviceLimits = De
     if factory is None:
         have = ", ".join(sorted(registry.backends)) or "none (load a backend plugin, e.g. torch)"
         raise DeviceError(f"--device {spec}: no backend {family!r}; loaded backends: {have}")
-    return Device(factory(spec), registry.ops, seed=seed, limits=limits, on_call=on_call)
+    return Device(factory(spec), registry.ops, seed=seed, limits=limits)
 
 
 def attach(registry, spec: str, **options) -> dict:

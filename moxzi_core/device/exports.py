@@ -198,7 +198,7 @@ async def download(url: str, prefix: str, max_bytes: int, seconds: float) -> Att
     except BaseException:
         spool.close()
         raise
-    return Attachment(spool.tell(), lambda: (spool.seek(0), spool)[1], spool.close)
+    return Attachment.of_file(spool)
 
 
 def _head(prefix: str, where: str) -> bytes:

@@ -2,9 +2,9 @@
 
 All device work runs on one worker thread, one call at a time in arrival order: the device's state is
 a pure function of the sequence of calls (caller, method, argument), which is what makes it
-deterministic, recordable and replayable, and a publication is always read whole. ``on_call`` sees
-every call that succeeded, with whether it changed the device and how long it took (for a record of
-changes and for billing).
+deterministic, recordable and replayable, and a publication is always read whole. Each call's outcome
+says whether it changed the device and how long it took: the host records the changing calls (and
+bills the time).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, BinaryIO, Protocol
 
 import cbor2
 
@@ -41,7 +41,7 @@ FETCH = METHOD_PREFIX + "fetch"
 # fetch's prefix and the export's bytes (not Candid; not in interface.did), so re-running the record
 # stores the same tensors without the network.
 FETCHED = METHOD_PREFIX + "fetched"
-SNAPSHOT_FORMAT = 1
+SNAPSHOT_FORMAT = 2  # 2: a CBOR sequence, an item per entry
 OPTIMIZER_KINDS = ("adamw", "sgd")  # the `kind` variant of interface.did
 
 
@@ -150,9 +150,8 @@ class Device:
     """The tensor device on one backend, with the ops it can run."""
 
     def __init__(self, backend: Backend, ops: dict[str, Op], *, seed: int = 0,
-                 limits: DeviceLimits = DeviceLimits(),
-                 on_call: Callable[[bytes, str, bytes, bool, float], None] | None = None):
-        self.backend, self.seed, self.limits, self.on_call = backend, seed, limits, on_call
+                 limits: DeviceLimits = DeviceLimits()):
+        self.backend, self.seed, self.limits = backend, seed, limits
         self.ops = {n: o for n, o in ops.items() if isinstance(o, Op)}
         chosen = _choose_kernels(backend, ops)
         self.kernels = {name: fn for name, (fn, _) in chosen.items()}
@@ -207,8 +206,6 @@ class Device:
                 return Outcome.reject(CANISTER_REJECT, f"{label}: the device failed: {error}")
             reply = encode_args([] if ftype is None else ftype.rets, [] if result is None else [result])
             seconds = time.perf_counter() - started
-            if self.on_call is not None:
-                self.on_call(caller, method, arg, changed, seconds)
         return Outcome(reply, changed=changed, seconds=seconds)
 
     def request(self, method: str, caller: bytes, *args) -> Any:
@@ -223,9 +220,10 @@ class Device:
         return results[0] if results else None
 
     # --- snapshots ------------------------------------------------------------------------------
-    def snapshot(self) -> bytes:
-        """Everything the device holds (every space's parameters, optimizers with their state, stored
-        tensors, and the publications), as CBOR. ``restore`` on a device with the same seed and ops
+    def snapshot(self, out: BinaryIO) -> None:
+        """Write everything the device holds (every space's parameters, optimizers with their state,
+        stored tensors, and the publications) to ``out`` as a sequence of CBOR items, one per entry, so
+        memory holds one entry's bytes at a time. ``restore`` on a device with the same seed and ops
         continues exactly where this one was: the same later calls give the same bytes."""
         def tensor(value, meta: Meta):
             return [meta.dtype, list(meta.shape), self.backend.save(value)]
@@ -237,41 +235,60 @@ class Device:
             return [e.kind, e.params, e.lr, e.hyper, e.state.export()]
 
         with self._lock:
-            spaces = {caller: {
-                "params": {n: tensor(*pm) for n, pm in space.params.items()},
-                "optimizers": {n: optimizer(e) for n, e in space.optimizers.items()},
-                "stored": {n: tensor(*sm) for n, sm in space.stored.items()},
-            } for caller, space in self.spaces.items()}
-            publications = [[owner, name, tensor(p.tensor, p.meta), _readers_state(p.readers)]
-                            for (owner, name), p in self.publications.items()]
-            return cbor2.dumps({"format": SNAPSHOT_FORMAT, "seed": self.seed, "spaces": spaces,
-                                "publications": publications})
+            cbor2.dump({"format": SNAPSHOT_FORMAT, "seed": self.seed}, out)
+            for caller, space in self.spaces.items():
+                cbor2.dump(["space", caller], out)
+                for kind, table, entry in (("param", space.params, lambda pm: tensor(*pm)),
+                                           ("optimizer", space.optimizers, optimizer),
+                                           ("stored", space.stored, lambda sm: tensor(*sm))):
+                    for name, value in table.items():
+                        cbor2.dump([kind, caller, name, entry(value)], out)
+            for (owner, name), p in self.publications.items():
+                cbor2.dump(["publication", owner, name, [tensor(p.tensor, p.meta), _readers_state(p.readers)]], out)
+            cbor2.dump(["end"], out)
 
-    def restore(self, data: bytes) -> None:
-        """Replace everything the device holds with a ``snapshot``."""
-        snap = cbor2.loads(data)
-        if snap.get("format") != SNAPSHOT_FORMAT or snap.get("seed") != self.seed:
-            raise DeviceError(f"a snapshot of format {snap.get('format')} and device seed {snap.get('seed')} "
+    def restore(self, snapshot: BinaryIO) -> None:
+        """Replace everything the device holds with a ``snapshot``, read an entry at a time."""
+        items = cbor2.CBORDecoder(snapshot)
+        head = items.decode()
+        if head.get("format") != SNAPSHOT_FORMAT or head.get("seed") != self.seed:
+            raise DeviceError(f"a snapshot of format {head.get('format')} and device seed {head.get('seed')} "
                               f"cannot be restored on format {SNAPSHOT_FORMAT} with seed {self.seed}")
 
         def tensor(dtype, shape, raw):
             return self.backend.tensor(raw, FLOAT if dtype == FLOAT else "i64", tuple(shape)), Meta(tuple(shape), dtype)
 
+        def optimizer(kind, params, lr, hyper, state):
+            entry = OptimizerEntry(kind, list(params), lr, dict(hyper), self.kernels[f"optimizer:{kind}"](dict(hyper)))
+            entry.state.restore(state)
+            return entry
+
+        spaces, publications = {}, {}
+        try:
+            while (item := items.decode()) != ["end"]:
+                kind, owner, *rest = item
+                if kind == "space":
+                    spaces[owner] = Space()
+                elif kind == "param":
+                    name, (_, shape, raw) = rest
+                    spaces[owner].params[name] = (self.backend.param(tuple(shape), {"values": raw}, 0),
+                                                  Meta(tuple(shape)))
+                elif kind == "optimizer":
+                    spaces[owner].optimizers[rest[0]] = optimizer(*rest[1])
+                elif kind == "stored":
+                    spaces[owner].stored[rest[0]] = tensor(*rest[1])
+                elif kind == "publication":
+                    name, (t, readers) = rest
+                    value, meta = tensor(*t)
+                    publications[(owner, name)] = Publication(value, meta, _readers_from_state(readers))
+                else:
+                    raise ValueError(f"an entry of kind {kind!r}")
+        except (cbor2.CBORDecodeError, ValueError, TypeError, KeyError) as error:
+            raise DeviceError(f"the snapshot is damaged: {error}") from None
+        if snapshot.read(1):
+            raise DeviceError("the snapshot is damaged: it goes on after its end")
         with self._lock:
-            self.spaces, self.publications = {}, {}
-            for caller, s in snap["spaces"].items():
-                space = self.spaces[caller] = Space()
-                for n, (_, shape, raw) in s["params"].items():
-                    space.params[n] = (self.backend.param(tuple(shape), {"values": raw}, 0), Meta(tuple(shape)))
-                for n, (kind, params, lr, hyper, state) in s["optimizers"].items():
-                    entry = OptimizerEntry(kind, list(params), lr, dict(hyper),
-                                           self.kernels[f"optimizer:{kind}"](dict(hyper)))
-                    entry.state.restore(state)
-                    space.optimizers[n] = entry
-                space.stored = {n: tensor(*t) for n, t in s["stored"].items()}
-            for owner, name, t, readers in snap["publications"]:
-                value, meta = tensor(*t)
-                self.publications[(owner, name)] = Publication(value, meta, _readers_from_state(readers))
+            self.spaces, self.publications = spaces, publications
 
     def close(self) -> None:
         self._worker.shutdown(wait=True)

@@ -12,11 +12,11 @@ Every key starts with what it belongs to, so one actor's data is one prefix:
     actor/<name>/pending/<callback>  a call to a system method whose answer has not arrived
     system/log/<seq>                 a system-method call that changed the system (the device), in
                                      the order they ran: re-run at start-up to rebuild that state
-    system/copy/meta, system/copy/<n>  the last full copy of the system's state, in chunks, and the
-                                     place in the record it was taken at (the record before it goes)
-    system/attached/<id>             a recorded call's argument too large for one value (an
-    system/parts/<id>/<n>            ``Attachment``: its size, and its bytes in parts); start-up drops
-                                     those no record names
+    system/copy                      the last full copy of the system's state (an attachment) and
+                                     the place in the record it was taken at (the record before it goes)
+    system/attached/<id>             an ``Attachment`` (a copy, or a recorded call's argument too large
+    system/parts/<id>/<n>            for one value): its size and sha256, and its bytes in parts;
+                                     start-up drops those neither a record nor the copy names
     cycles/<name>                    the actor's cycle balance and what it spent, CBOR [balance,
                                      spent] (written by moxzi_core.billing.Ledger)
 
@@ -39,12 +39,11 @@ import cbor2
 from ..store import Batch, Store, StoreError
 from .memory import PAGE
 
-LAYOUT = b"1"
+LAYOUT = b"2"  # 2: the system's copy is an attachment
 _SYSTEM_LOG = b"system/log/"
-_SYSTEM_COPY = b"system/copy/"
+_SYSTEM_COPY = b"system/copy"
 _SYSTEM_ATTACHED = b"system/attached/"
 _SYSTEM_PARTS = b"system/parts/"
-_CHUNK = 16 << 20  # a copy of the system's state is kept in pieces of this size
 _PART = 4 << 20  # an attachment is written a part per batch: what memory holds of it at a time
 _ZERO_PAGE = bytes(PAGE)
 
@@ -76,6 +75,11 @@ class Attachment:
     open: Callable[[], BinaryIO]  # a reader from its first byte
     close: Callable[[], None] = lambda: None  # release what holds it (a temporary file)
     ident: bytes | None = None  # where its parts lie in the store, once there
+
+    @classmethod
+    def of_file(cls, file: BinaryIO) -> "Attachment":
+        """What ``file`` holds (a temporary file, closed with the attachment)."""
+        return cls(file.seek(0, io.SEEK_END), lambda: (file.seek(0), file)[1], file.close)
 
 
 @dataclass
@@ -142,25 +146,27 @@ class Journal:
             if seq >= start:
                 caller, method, arg, *attached = _plain(cbor2.loads(value))
                 if attached:
-                    ident, size = attached
-                    arg = Attachment(size, lambda ident=ident: io.BufferedReader(_StoredParts(self.store, ident)),
-                                     ident=ident)
+                    arg = self._attachment(*attached)
                 calls.append((seq, [caller, method, arg]))
         return calls
 
+    def _attachment(self, ident: bytes, size: int) -> Attachment:
+        return Attachment(size, lambda: io.BufferedReader(_StoredParts(self.store, ident)), ident=ident)
+
     def put_attachment(self, attachment: Attachment) -> None:
-        """Copy ``attachment`` into the store, a part per batch, and set its ``ident``. No record names
-        it yet: until one does, start-up drops it (``attachments`` lists them)."""
-        ident = secrets.token_bytes(8)
+        """Copy ``attachment`` into the store, a part per batch, and set its ``ident``. Until a record or
+        the copy names it, start-up drops it (``attachments`` lists them)."""
+        ident, digest = secrets.token_bytes(8), hashlib.sha256()
         batch = Batch()
-        batch.put(_SYSTEM_ATTACHED + ident, cbor2.dumps(attachment.size))
-        self.store.commit(batch)
+        batch.put(_SYSTEM_ATTACHED + ident, cbor2.dumps([attachment.size, None]))  # found, if we stop here
         reader, n = attachment.open(), 0
         while part := reader.read(_PART):
-            batch = Batch()
+            digest.update(part)
             batch.put(_SYSTEM_PARTS + ident + b"/" + _u64(n), part)
             self.store.commit(batch)
-            n += 1
+            batch, n = Batch(), n + 1
+        batch.put(_SYSTEM_ATTACHED + ident, cbor2.dumps([attachment.size, digest.digest()]))
+        self.store.commit(batch)
         attachment.ident = ident
 
     @staticmethod
@@ -172,26 +178,22 @@ class Journal:
         """The idents of every attachment in the store."""
         return [key[len(_SYSTEM_ATTACHED):] for key, _ in self.store.scan(_SYSTEM_ATTACHED)]
 
-    @staticmethod
-    def put_system_checkpoint(batch: Batch, seq: int, data: bytes) -> None:
-        """A full copy of the system's state after the recorded calls before ``seq``, which it replaces."""
+    def put_system_checkpoint(self, batch: Batch, seq: int, copy: Attachment) -> None:
+        """A full copy of the system's state after the recorded calls before ``seq`` (in the store
+        already: ``put_attachment``), which replaces that record and the previous copy."""
+        previous = self.system_checkpoint()
+        if previous is not None:
+            self.drop_attachment(batch, previous[1].ident)
         batch.clear_prefix(_SYSTEM_LOG)
-        batch.clear_prefix(_SYSTEM_COPY)
-        chunks = range(0, len(data), _CHUNK)
-        for n, at in enumerate(chunks):
-            batch.put(_SYSTEM_COPY + _u64(n), data[at:at + _CHUNK])
-        batch.put(_SYSTEM_COPY + b"meta", cbor2.dumps([seq, len(chunks), hashlib.sha256(data).digest()]))
+        batch.put(_SYSTEM_COPY, cbor2.dumps([seq, copy.ident, copy.size]))
 
-    def system_checkpoint(self) -> tuple[int, bytes] | None:
-        """The last copy of the system's state and the record place it was taken at, or None."""
-        meta = self.store.get(_SYSTEM_COPY + b"meta")
+    def system_checkpoint(self) -> tuple[int, Attachment] | None:
+        """The place in the record of the last copy of the system's state, and the copy; or None."""
+        meta = self.store.get(_SYSTEM_COPY)
         if meta is None:
             return None
-        seq, count, digest = cbor2.loads(meta)
-        data = b"".join(value for key, value in self.store.scan(_SYSTEM_COPY) if key != _SYSTEM_COPY + b"meta")
-        if hashlib.sha256(data).digest() != digest or count != -(-len(data) // _CHUNK):
-            raise StoreError(f"{self.store.description}: the copy of the device's state is damaged")
-        return seq, data
+        seq, ident, size = cbor2.loads(meta)
+        return seq, self._attachment(ident, size)
 
     @staticmethod
     def snapshot(batch: Batch, name: str, delta: Delta) -> None:
@@ -255,25 +257,34 @@ class Journal:
 
 
 class _StoredParts(io.RawIOBase):
-    """An attachment's bytes, read from the store a part at a time."""
+    """An attachment's bytes, read from the store a part at a time; checked against its digest at the
+    end (raises StoreError there if they differ)."""
 
     def __init__(self, store: Store, ident: bytes):
-        self._store, self._prefix = store, _SYSTEM_PARTS + ident + b"/"
-        self._next, self._part = 0, memoryview(b"")
+        self._store, self._ident = store, ident
+        self._next, self._part, self._digest = 0, memoryview(b""), hashlib.sha256()
 
     def readable(self) -> bool:
         return True
 
     def readinto(self, into) -> int:
         if not self._part:
-            part = self._store.get(self._prefix + _u64(self._next))
+            part = self._store.get(_SYSTEM_PARTS + self._ident + b"/" + _u64(self._next))
             if part is None:
+                self._check()
                 return 0
             self._next, self._part = self._next + 1, memoryview(part)
+            self._digest.update(part)
         n = min(len(into), len(self._part))
         into[:n] = self._part[:n]
         self._part = self._part[n:]
         return n
+
+    def _check(self) -> None:
+        index = self._store.get(_SYSTEM_ATTACHED + self._ident)
+        if index is None or cbor2.loads(index)[1] != self._digest.digest():
+            raise StoreError(f"{self._store.description}: attachment {self._ident.hex()} (a recorded fetch "
+                             "or the device's copy) is damaged: its bytes do not match their sha256")
 
 
 def _plain(value):

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import tempfile
 import time
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Protocol
+from typing import Any, Awaitable, BinaryIO, Callable, Protocol
 
 from ..store import Batch, StoreError
 from .actor import CANISTER_REJECT, DESTINATION_INVALID, SYS_TRANSIENT, Outcome
@@ -47,8 +48,11 @@ SystemMethod = Callable[[bytes, Any], Awaitable[Outcome]] | Staged
 class SystemState(Protocol):
     """What owns the state system methods change (the device), so it can be copied and put back."""
 
-    def snapshot(self) -> bytes: ...
-    def restore(self, data: bytes) -> None: ...
+    def snapshot(self, out: BinaryIO) -> None:
+        """Write a copy of the state to ``out``."""
+
+    def restore(self, snapshot: BinaryIO) -> None:
+        """Replace the state with a copy ``snapshot`` wrote."""
 
 
 @dataclass(frozen=True)
@@ -88,16 +92,17 @@ class SystemCalls:
     async def rebuild(self) -> None:
         """Put back the last copy and re-run the calls recorded after it, before any actor runs."""
         copy = self._journal.system_checkpoint()
-        start = 0
+        start, kept = 0, set()
         if copy is not None:
             start, data = copy
             self._require_state()
-            self._state.restore(data)
-            log.info("system state restored from its copy at call %d (%.1f MB)", start, len(data) / 2**20)
+            await asyncio.to_thread(self._state.restore, data.open())
+            kept.add(data.ident)
+            log.info("system state restored from its copy at call %d (%.1f MB)", start, data.size / 2**20)
         recorded = self._journal.system_calls(start)
         self._seq = recorded[-1][0] + 1 if recorded else start
         self._attached = {arg.ident for _, (_, _, arg) in recorded if isinstance(arg, Attachment)}
-        unrecorded = set(self._journal.attachments()) - self._attached  # gathered, never answered
+        unrecorded = set(self._journal.attachments()) - self._attached - kept  # an unanswered fetch's, a torn copy
         if unrecorded:
             batch = Batch()
             for ident in unrecorded:
@@ -209,23 +214,33 @@ class SystemCalls:
         spaced = time.monotonic() - self._last_copy_at >= policy.spacing * self._last_copy_seconds
         return due and (spaced or ignore_spacing)
 
+    def _take_copy(self) -> Attachment:
+        """A copy of the state, through a temporary file into the store."""
+        with tempfile.TemporaryFile() as spool:
+            self._state.snapshot(spool)
+            copy = Attachment.of_file(spool)
+            self._journal.put_attachment(copy)
+        return copy
+
     async def _copy(self) -> None:
         """Pause new calls, let those in flight be recorded, copy the state, drop the record before it."""
         self._open.clear()
         try:
             await self._idle.wait()
             started = time.monotonic()
-            data = await asyncio.to_thread(self._state.snapshot)
+            copy = await asyncio.to_thread(self._take_copy)
             batch = Batch()
-            self._journal.put_system_checkpoint(batch, self._seq, data)
+            self._journal.put_system_checkpoint(batch, self._seq, copy)
             for ident in self._attached:
                 self._journal.drop_attachment(batch, ident)
             self._journal.store.commit(batch)
             self._attached.clear()
             self._last_copy_at, self._last_copy_seconds = time.monotonic(), time.monotonic() - started
             log.info("system state copied at call %d: %.1f MB in %.2fs (%.1fs of device time since the "
-                     "last copy)", self._seq, len(data) / 2**20, self._last_copy_seconds, self._since_seconds)
+                     "last copy)", self._seq, copy.size / 2**20, self._last_copy_seconds, self._since_seconds)
             self._since_seconds, self._since_bytes = 0.0, 0
+        except Exception:  # the record stays whole: the next call that makes a copy due tries again
+            log.exception("copying the system state failed")
         finally:
             self._open.set()
             self._copying = None
