@@ -134,7 +134,8 @@ def bench_adamw(quick: bool) -> None:
             for p, g in zip(ours_params, grads):
                 p.grad = g
             named = [(str(i), p) for i, p in enumerate(ours_params)]
-            ms = {"ours": triton.testing.do_bench(functools.partial(FusedAdamW(**hyper).step, named, lr, clip=clip))}
+            fused = FusedAdamW(torch.device(DEVICE), **hyper)
+            ms = {"ours": triton.testing.do_bench(functools.partial(fused.step, named, lr, clip=clip))}
             for kind in ("fused", "foreach"):
                 params = [p.clone().requires_grad_() for p in start]
                 for p, g in zip(params, grads):
@@ -160,7 +161,7 @@ def check_adamw(start, grads, hyper, lr, clip) -> None:
     ours_params = [p.clone().requires_grad_() for p in start]
     opt = torch.optim.AdamW(ref, lr=lr, betas=(hyper["beta1"], hyper["beta2"]), eps=hyper["eps"],
                             weight_decay=hyper["weight_decay"], foreach=False)
-    fused = FusedAdamW(**hyper)
+    fused = FusedAdamW(torch.device(DEVICE), **hyper)
     for _ in range(10):
         for r, o, g in zip(ref, ours_params, grads):
             r.grad, o.grad = g.clone(), g.clone()

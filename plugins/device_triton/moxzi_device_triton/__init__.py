@@ -10,6 +10,7 @@ device actually runs). Without a GPU the import fails with a clear message (``mo
 interpreter: that is how the tests run them.
 """
 
+import torch
 from moxzi_device_torch.kernels import KERNELS as TORCH_KERNELS
 
 from moxzi_core.candid import Some
@@ -39,9 +40,10 @@ def _attention(p, q, k, v):
     return flash_attention(q, k, v, causal=(causal.value if isinstance(causal, Some) else causal) is not False)
 
 
-def _adamw(hyper: dict) -> FusedAdamW:
-    """An optimizer of kind ``#adamw``: ``hyper`` holds beta1, beta2, eps and weight_decay."""
-    return FusedAdamW(**hyper)
+def _adamw(backend: str):
+    """What makes ``backend``'s optimizers of kind ``#adamw`` from ``hyper`` (beta1, beta2, eps, weight_decay)."""
+    device = torch.device(backend.partition(":")[2])
+    return lambda hyper: FusedAdamW(device, **hyper)
 
 
 @hookimpl
@@ -49,4 +51,4 @@ def register_ops(register):
     for backend in BACKENDS:
         register(Kernel("causal_attention", backend, _causal_attention, PROVIDER))
         register(Kernel("attention", backend, _attention, PROVIDER))
-        register(Kernel("optimizer:adamw", backend, _adamw, PROVIDER))
+        register(Kernel("optimizer:adamw", backend, _adamw(backend), PROVIDER))

@@ -22,6 +22,10 @@ them up (in a fixed order: the same bits every run) into ``min(1, clip / (norm +
 ``torch.nn.utils.clip_grad_norm_``'s coefficient, and the update scales the gradients by it. The torch
 device passes a train step's clip to its optimizer when the step has one; across several optimizers it
 clips the gradients itself first (the norm is over all of them).
+
+The state (by parameter name), ``forget``, ``export`` and ``restore`` are the torch device's ``AdamW``'s,
+inherited, so a device snapshot taken with either optimizer restores on the other (and then continues
+within those last bits of the one that kept going; on the same one, bit for bit).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from __future__ import annotations
 import torch
 import triton
 import triton.language as tl
+from moxzi_device_torch.backend import AdamW
 
 from .mode import INTERPRETING
 
@@ -146,13 +151,12 @@ class _Tables:
         return self.addresses, self.numels, self.block_tensor, self.block_start, self.n_tensors
 
 
-class FusedAdamW:
-    """AdamW with state kept by parameter name (the device's ``Optimizer`` protocol): ``step`` updates
+class FusedAdamW(AdamW):
+    """The torch device's ``AdamW`` (the device's ``Optimizer`` protocol), with a ``step`` that updates
     every named float32 parameter that has a gradient in one kernel launch (three with ``clip``)."""
 
-    def __init__(self, beta1: float, beta2: float, eps: float, weight_decay: float):
-        self.beta1, self.beta2, self.eps, self.weight_decay = beta1, beta2, eps, weight_decay
-        self.state: dict[str, list] = {}  # name -> [step, exp_avg, exp_avg_sq]
+    def __init__(self, device: torch.device, beta1: float, beta2: float, eps: float, weight_decay: float):
+        super().__init__(device, beta1, beta2, eps, weight_decay)
         self._tables: tuple[tuple, _Tables] | None = None
 
     @torch.no_grad()
@@ -197,5 +201,9 @@ class FusedAdamW:
         return self._tables[1]
 
     def forget(self, name: str) -> None:
-        self.state.pop(name, None)
+        super().forget(name)
         self._tables = None
+
+    def restore(self, state: dict) -> None:
+        super().restore(state)
+        self._tables = None  # they point at the replaced moments (step would see that, but why keep them)
