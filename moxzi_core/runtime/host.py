@@ -155,6 +155,7 @@ class Host:
 
     async def stop(self) -> None:
         await asyncio.gather(*(asyncio.to_thread(a.stop) for a in self._actors.values()))
+        await self._system.stop()
 
     # --- what gateways see -------------------------------------------------------------------
     def actor_names(self) -> list[str]:

@@ -87,6 +87,7 @@ class SystemCalls:
         self._idle = asyncio.Event()
         self._idle.set()
         self._copying: asyncio.Task | None = None
+        self._stopped = False
 
     # --- start-up ----------------------------------------------------------------------------
     async def rebuild(self) -> None:
@@ -201,8 +202,15 @@ class SystemCalls:
         self._in_flight -= 1
         if self._in_flight == 0:
             self._idle.set()
-        if self._copying is None and self._due():
+        if self._copying is None and not self._stopped and self._due():
             self._copying = asyncio.get_running_loop().create_task(self._copy())
+
+    async def stop(self) -> None:
+        """Start no more copies, and let one being taken finish: it writes to the store, which the host's
+        owner closes next (and the next start-up reads)."""
+        self._stopped = True
+        if self._copying is not None:
+            await self._copying
 
     # --- copies ------------------------------------------------------------------------------
     def _due(self, ignore_spacing: bool = False) -> bool:
