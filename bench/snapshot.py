@@ -30,7 +30,7 @@ from moxzi_core.candid import NAT, decode_args, encode_args
 from moxzi_core.runtime import instance as instance_module
 from moxzi_core.runtime import wasm_rewrite
 from moxzi_core.runtime.host import ActorSpec, Host
-from moxzi_core.runtime.instance import Instance, new_engine
+from moxzi_core.runtime.instance import Instance, new_engine, new_store
 from moxzi_core.runtime.memory import MainMemory
 
 HEAP_ACTOR = Path(__file__).resolve().parent.parent / "tests" / "actors" / "heap.mo"
@@ -164,8 +164,7 @@ def store_loops(memory64: bool, iterations: int, rounds: int) -> tuple[float, fl
             (local.set $i (i32.add (local.get $i) (i32.const 1)))
             (br_if $next (i32.lt_u (local.get $i) (local.get $n))))))""")
     engine = new_engine()
-    store = wasmtime.Store(engine)
-    store.set_fuel(2**62)
+    store = new_store(engine, 2**62)
     loops = [wasmtime.Instance(store, wasmtime.Module(engine, candidate), []).exports(store)["loop"]
              for candidate in (wasm, wasm_rewrite.prepare(wasm).wasm)]
     times: list[list[float]] = [[], []]

@@ -1,11 +1,15 @@
 """Actors come back from their store as their last completed message left them: state, upgrades,
 timers, and the messages still waiting in their inboxes. (Kill -9 of a real moxzid: test_crash.py.)"""
 
+import asyncio
+import time
+
 import pytest
 
 from moxzi_core.candid import NAT, PRINCIPAL, TEXT, Principal, encode_args
 from moxzi_core.runtime.actor import Call, to_record
 from moxzi_core.runtime.host import Host, actor_principal
+from moxzi_core.runtime.instance import Limits
 from moxzi_core.runtime.journal import Journal
 from moxzi_core.store import Batch, MemoryStore, StoreError
 from test_runtime import NO_ARGS, eventually, query, spec, update
@@ -95,3 +99,29 @@ async def test_a_store_from_another_layout_is_refused():
 
 async def _is(result, expected):
     return await result == expected
+
+
+async def test_stop_cuts_a_running_message_short_and_it_runs_again_after_a_restart():
+    store = MemoryStore()
+    host = Host([spec("a")], Limits(instructions_per_message=10**15), store=store)  # spin: hours
+    await host.start()
+    await update(host, "a", "inc")
+    spinning = asyncio.create_task(host.call("a", "spin", NO_ARGS, query=False))
+    await asyncio.sleep(0.5)
+    started = time.monotonic()
+    await host.stop()
+    assert time.monotonic() - started < 5.0
+    assert not spinning.done()  # never answered: nothing of the message was settled
+    spinning.cancel()
+    assert [record[:2] for _, record in Journal(store).load("a").inbox] == [["call", "spin"]]
+
+    host = Host([spec("a")], Limits(instructions_per_message=10**7), store=store)  # now it runs out of fuel
+    await host.start()
+    try:
+        async def inbox_empty():
+            return not Journal(store).load("a").inbox
+
+        await eventually(inbox_empty)
+        assert await update(host, "a", "inc") == [2]
+    finally:
+        await host.stop()

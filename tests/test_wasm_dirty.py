@@ -8,7 +8,7 @@ import pytest
 import wasmtime
 
 from moxzi_core.runtime.host import Host
-from moxzi_core.runtime.instance import new_engine
+from moxzi_core.runtime.instance import new_engine, new_store
 from moxzi_core.runtime.memory import PAGE, MainMemory
 from moxzi_core.runtime.wasm_rewrite import DIRTY_PAGES_EXPORT, prepare
 from moxzi_core.candid import NAT
@@ -35,8 +35,7 @@ class Module:
         wat = (f'(module (memory (export "memory") {a} 4) (data $seg "0123456789abcdef")\n'
                + functions.replace("$A", a) + ")")
         engine = new_engine()
-        self.store = wasmtime.Store(engine)
-        self.store.set_fuel(10**9)
+        self.store = new_store(engine, 10**9)
         module = wasmtime.Module(engine, prepare(wasmtime.wat2wasm(wat)).wasm)
         self.exports = wasmtime.Instance(self.store, module, []).exports(self.store)
         self.memory = MainMemory(self.exports["memory"], self.store, self.exports[DIRTY_PAGES_EXPORT])
@@ -222,8 +221,7 @@ def test_the_decoder_knows_every_instruction_family_and_keeps_behaviour():
     results = []
     for candidate in (wasm, prepare(wasm).wasm):
         engine = new_engine()
-        store = wasmtime.Store(engine)
-        store.set_fuel(10**6)
+        store = new_store(engine, 10**6)
         exports = wasmtime.Instance(store, wasmtime.Module(engine, candidate), []).exports(store)
         results.append((exports["f"](store, 3), bytes(exports["memory"].read(store, 0, 8192))))
     assert results[0] == results[1]
@@ -233,8 +231,7 @@ def test_an_imported_memory_gets_a_map_too():
     wasm = wasmtime.wat2wasm('(module (import "env" "mem" (memory 2)) (func (export "f") '
                              "(i32.store (i32.const 70000) (i32.const 1))))")
     engine = new_engine()
-    store = wasmtime.Store(engine)
-    store.set_fuel(10**6)
+    store = new_store(engine, 10**6)
     memory = wasmtime.Memory(store, wasmtime.MemoryType(wasmtime.Limits(2, None)))
     exports = wasmtime.Instance(store, wasmtime.Module(engine, prepare(wasm).wasm), [memory]).exports(store)
     tracked = MainMemory(memory, store, exports[DIRTY_PAGES_EXPORT])

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
-from .instance import EMPTY_ARGS, Instance
+from .instance import EMPTY_ARGS, Instance, Interrupted
 from .journal import Delta
 from .memory import PAGE
 from .system_api import Execution, OutgoingCall
@@ -153,6 +153,7 @@ class Actor:
         self._ids = 0
         self._deferred: list[tuple[int, object]] = []  # waiting for outstanding callbacks (an upgrade)
         self._thread: threading.Thread | None = None
+        self._stopping = False
         self._step = _Step()
 
     @property
@@ -216,7 +217,12 @@ class Actor:
         self._thread.start()
 
     def stop(self) -> None:
+        """Run no more messages: those queued stay in the inbox for the next start. A message running
+        now ends when the host interrupts it (``Host.stop``) or when it finishes; ``join`` waits."""
+        self._stopping = True
         self._queue.put((None, _STOP))
+
+    def join(self) -> None:
         if self._thread:
             self._thread.join()
 
@@ -242,10 +248,12 @@ class Actor:
                     seq, message = self._queue.get(timeout=wait)
                 except queue.Empty:
                     continue
-            if message is _STOP:
+            if message is _STOP or self._stopping:
                 return
             try:
                 self._dispatch(seq, message)
+            except Interrupted:
+                return  # the host is stopping: the message is not settled, so it stays in the inbox
             except Exception as error:  # a bug here must not kill the actor's thread, nor hang a caller
                 log.exception("actor %s: internal error handling %r", self.name, type(message).__name__)
                 self._fail(seq, message, error)

@@ -154,7 +154,12 @@ class Host:
                         lambda text: log.info("[%s] %s", name, text), stable)
 
     async def stop(self) -> None:
-        await asyncio.gather(*(asyncio.to_thread(a.stop) for a in self._actors.values()))
+        """Stop every actor, cutting short the messages running now: what is not settled stays in the
+        inboxes and runs after a restart, as after a crash."""
+        for actor in self._actors.values():
+            actor.stop()
+        self._engine.increment_epoch()  # after the actors stopped taking messages: none starts anew
+        await asyncio.gather(*(asyncio.to_thread(a.join) for a in self._actors.values()))
         await self._system.stop()
 
     # --- what gateways see -------------------------------------------------------------------

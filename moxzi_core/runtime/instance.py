@@ -30,14 +30,30 @@ class Limits:
 
 
 def new_engine() -> wasmtime.Engine:
-    """The engine every actor shares: memory64 for enhanced persistence, fuel for instruction limits."""
+    """The engine every actor shares: memory64 for enhanced persistence, fuel for instruction limits,
+    epochs so that stopping the host cuts short a running message (``Interrupted``)."""
     config = wasmtime.Config()
     config.wasm_memory64 = True
     config.wasm_bulk_memory = True
     config.wasm_multi_value = True
     config.wasm_multi_memory = True  # the dirty-page map is a second memory (wasm_dirty)
     config.consume_fuel = True
+    config.epoch_interruption = True
     return wasmtime.Engine(config)
+
+
+def new_store(engine: wasmtime.Engine, fuel: int) -> wasmtime.Store:
+    """A store for one instance on ``engine``: ``fuel`` instructions, until the engine's epoch moves."""
+    store = wasmtime.Store(engine)
+    store.set_fuel(fuel)
+    store.set_epoch_deadline(1)
+    return store
+
+
+class Interrupted(Exception):
+    """The host is stopping (its engine's epoch moved on) and cut the running message short. Nothing of
+    the message may be kept or answered: it is still in its actor's inbox, and runs again from the
+    start after a restart."""
 
 
 class UnsupportedModule(Exception):
@@ -57,7 +73,9 @@ class Instance:
         self.now = 0  # this message's time, ns; strictly increasing from message to message
         self.timer = 0  # the global timer's deadline, ns; 0 = inactive
         self.stable = stable or StableMemory(max_pages=limits.stable_memory_pages)
-        self._store = wasmtime.Store(engine)
+        # With two memories (the dirty-page map), wasmtime evaluates data-segment offsets as code,
+        # which costs fuel.
+        self._store = new_store(engine, limits.instructions_per_message)
         self._store.set_limits(memory_size=limits.memory_bytes)
         self.api = SystemApi(self, log)
         linker = wasmtime.Linker(engine)
@@ -69,9 +87,6 @@ class Instance:
             except LookupError:
                 raise UnsupportedModule(f"the module imports {imp.module}.{imp.name}, "
                                         "which moxzid does not provide") from None
-        # With two memories (the dirty-page map), wasmtime evaluates data-segment offsets as code,
-        # which costs fuel.
-        self._store.set_fuel(limits.instructions_per_message)
         self._wasm = linker.instantiate(self._store, module)
         exports = self._wasm.exports(self._store)
         memories = [e for e in exports if isinstance(exports[e], wasmtime.Memory) and e != DIRTY_PAGES_EXPORT]
@@ -121,6 +136,7 @@ class Instance:
         self.api.execution = execution
         self._fuel_given = fuel
         self._store.set_fuel(fuel)
+        self._store.set_epoch_deadline(1)  # the next increment_epoch (Host.stop) interrupts
         try:
             if export is not None:
                 self._exports[export](self._store)
@@ -134,6 +150,8 @@ class Instance:
         except ActorTrap as trap:
             return str(trap)
         except wasmtime.Trap as trap:
+            if trap.trap_code == wasmtime.TrapCode.INTERRUPT:
+                raise Interrupted(f"interrupted by the host stopping, in {export or 'a callback'}") from None
             if trap.trap_code == wasmtime.TrapCode.OUT_OF_FUEL:
                 return f"instruction limit exceeded: the message ran more than {fuel:,} instructions"
             return trap.message
