@@ -62,8 +62,8 @@ class Setting:
 SETTINGS = (
     Setting("manifest", "path", "the manifest naming the actors to host (JSON)", "-m", "FILE"),
     Setting("state", "path", "keep actor state in DIR across restarts and crashes, in the store a plugin "
-            "registers (lmdb); without it state lives in memory and is lost at exit. Not with --device "
-            "yet: the device's contents are not kept", "-s", "DIR"),
+            "registers (lmdb), with the device's contents (--device); without it state lives in memory and is "
+            "lost at exit", "-s", "DIR"),
     Setting("plugins", "names", "comma-separated plugins to load (default: every installed plugin; "
             "see `moxzid plugins`)", metavar="NAMES"),
     Setting("listen", "address", "address the HTTP gateway serves on (default 127.0.0.1:7000; port 0 "
