@@ -5,7 +5,8 @@ A compile takes about five seconds, so outputs are cached under $MOXZI_TEST_CACH
 name and the content of every local file its last build read; a small "deps" file per actor and
 mode remembers that file list, so editing an actor or anything it imports rebuilds it and nothing
 else. Entries are written to a temporary directory and renamed into place, so parallel test
-processes never see half an entry (at worst both compile the same actor).
+processes never see half an entry (at worst both compile the same actor). Storing an entry removes
+the older entries of the same actor and mode, so the cache holds one build of each.
 """
 
 import functools
@@ -63,19 +64,23 @@ def build_actor(name: str, *, classic: bool = False) -> BuiltActor:
         except OSError:
             pass  # another process stored this entry first; its outputs are the same bytes
         write_atomically(deps_file, json.dumps(local_sources).encode())
+        for older in cache.glob(f"{recipe}-*"):
+            if older != entry:
+                shutil.rmtree(older, ignore_errors=True)
     finally:
         shutil.rmtree(staging)
     return _built(name, entry)
 
 
 def _entry_key(recipe: str, local_sources: list[str]) -> str:
+    """``RECIPE-DIGEST``: the recipe names the actor and mode, the digest its sources' contents."""
     digest = hashlib.sha256(recipe.encode())
     for source in local_sources:
         path = ACTORS_DIR / source
         # A file that is gone can match no stored entry; the rebuild then says what is missing.
         content = path.read_bytes() if path.is_file() else b"\0missing"
         digest.update(f"\0{source}\0".encode() + hashlib.sha256(content).digest())
-    return digest.hexdigest()
+    return f"{recipe}-{digest.hexdigest()}"
 
 
 def _built(name: str, entry: Path) -> BuiltActor:
