@@ -53,7 +53,10 @@ class Registry:
     provided_by: dict = field(default_factory=dict)  # (kind, name) -> plugin name
 
 
-def _collect(pm: pluggy.PluginManager, plugin_name: str, plugin, registry: Registry) -> None:
+def _collect(plugin_name: str, plugin, registry: Registry) -> None:
+    """Run ``plugin``'s hook implementations into ``registry``. One plugin at a time rather than all
+    through ``pm.hook``, so each registration is credited to the plugin that made it (``provided_by``,
+    duplicate errors) and a later plugin's billing replaces an earlier one's."""
     def keyed(kind: str, table: dict, replace: bool):
         def register(name, obj=None):
             if obj is None:  # ops register themselves: the object carries its name
@@ -105,7 +108,7 @@ def load(selected: list[str] | None = None) -> tuple[Registry, dict[str, Install
             raise PluginError(f"plugin {name!r} failed to import: {exc}") from exc
         pm.register(plugin, name=name)
         loaded[name] = installed[name]
-        _collect(pm, name, plugin, registry)
+        _collect(name, plugin, registry)
     try:
         pm.check_pending()
     except pluggy.PluginValidationError as exc:
