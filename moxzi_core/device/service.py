@@ -16,7 +16,7 @@ import logging
 import math
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Protocol
@@ -41,7 +41,7 @@ FETCH = METHOD_PREFIX + "fetch"
 # fetch's prefix and the export's bytes (not Candid; not in interface.did), so re-running the record
 # stores the same tensors without the network.
 FETCHED = METHOD_PREFIX + "fetched"
-SNAPSHOT_FORMAT = 2  # 2: a CBOR sequence, an item per entry
+SNAPSHOT_FORMAT = 3  # a CBOR sequence: an item per entry, and per parameter of an optimizer's state
 OPTIMIZER_KINDS = ("adamw", "sgd")  # the `kind` variant of interface.did
 
 
@@ -66,11 +66,13 @@ class Optimizer(Protocol):
     def forget(self, name: str) -> None:
         """Drop the state kept for parameter ``name`` (it was replaced or deleted)."""
 
-    def export(self) -> dict:
-        """Its state as plain values (ints, floats, bytes, lists; by parameter name), for a snapshot."""
+    def export(self) -> Iterator[tuple[str, Any]]:
+        """Its state for a snapshot, a parameter at a time: (parameter name, plain values: ints, floats,
+        bytes, lists), made as they are asked for, so a snapshot holds one parameter's at once."""
 
-    def restore(self, state: dict) -> None:
-        """Take back the state ``export`` gave."""
+    def restore(self, state: Iterable[tuple[str, Any]]) -> None:
+        """Replace its state with what ``export`` gave, reading ``state`` to its end (it is read from the
+        snapshot as it is consumed)."""
 
 
 class Backend(Protocol):
@@ -228,21 +230,25 @@ class Device:
         def tensor(value, meta: Meta):
             return [meta.dtype, list(meta.shape), self.backend.save(value)]
 
-        def optimizer(e: OptimizerEntry):
+        def optimizer(caller: bytes, name: str, e: OptimizerEntry) -> None:
             if not hasattr(e.state, "export"):
                 raise DeviceError(f"the {e.kind} optimizer {self.providers[f'optimizer:{e.kind}']!r} provides "
                                   f"cannot be snapshotted: it has no export()")
-            return [e.kind, e.params, e.lr, e.hyper, e.state.export()]
+            cbor2.dump(["optimizer", caller, name, [e.kind, e.params, e.lr, e.hyper]], out)
+            for param, state in e.state.export():
+                cbor2.dump(["moments", param, state], out)
+            cbor2.dump(["moments end"], out)
 
         with self._lock:
             cbor2.dump({"format": SNAPSHOT_FORMAT, "seed": self.seed}, out)
             for caller, space in self.spaces.items():
                 cbor2.dump(["space", caller], out)
-                for kind, table, entry in (("param", space.params, lambda pm: tensor(*pm)),
-                                           ("optimizer", space.optimizers, optimizer),
-                                           ("stored", space.stored, lambda sm: tensor(*sm))):
-                    for name, value in table.items():
-                        cbor2.dump([kind, caller, name, entry(value)], out)
+                for name, pm in space.params.items():
+                    cbor2.dump(["param", caller, name, tensor(*pm)], out)
+                for name, e in space.optimizers.items():
+                    optimizer(caller, name, e)
+                for name, sm in space.stored.items():
+                    cbor2.dump(["stored", caller, name, tensor(*sm)], out)
             for (owner, name), p in self.publications.items():
                 cbor2.dump(["publication", owner, name, [tensor(p.tensor, p.meta), _readers_state(p.readers)]], out)
             cbor2.dump(["end"], out)
@@ -258,10 +264,16 @@ class Device:
         def tensor(dtype, shape, raw):
             return self.backend.tensor(raw, FLOAT if dtype == FLOAT else "i64", tuple(shape)), Meta(tuple(shape), dtype)
 
-        def optimizer(kind, params, lr, hyper, state):
+        def optimizer(kind, params, lr, hyper):
             entry = OptimizerEntry(kind, list(params), lr, dict(hyper), self.kernels[f"optimizer:{kind}"](dict(hyper)))
-            entry.state.restore(state)
+            entry.state.restore(moments())
             return entry
+
+        def moments():  # the items after an optimizer's, up to "moments end", read as restore asks
+            while (item := items.decode())[0] == "moments":
+                yield item[1], item[2]
+            if item != ["moments end"]:
+                raise ValueError(f"an optimizer's state ends with {item[0]!r}")
 
         spaces, publications = {}, {}
         try:

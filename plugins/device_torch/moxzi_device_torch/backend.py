@@ -155,11 +155,13 @@ class AdamW:
     def forget(self, name: str) -> None:
         self.state.pop(name, None)
 
-    def export(self) -> dict:
-        return {name: [step, list(m.shape), _save(m), _save(v)] for name, (step, m, v) in self.state.items()}
+    def export(self):
+        for name, (step, m, v) in self.state.items():
+            yield name, [step, list(m.shape), _save(m), _save(v)]
 
-    def restore(self, state: dict) -> None:
-        self.state = {name: [step, _load(m, shape, self.device), _load(v, shape, self.device)] for name, (step, shape, m, v) in state.items()}
+    def restore(self, state) -> None:
+        self.state = {name: [step, _load(m, shape, self.device), _load(v, shape, self.device)]
+                      for name, (step, shape, m, v) in state}
 
 
 class SGD:
@@ -192,11 +194,12 @@ class SGD:
     def forget(self, name: str) -> None:
         self.state.pop(name, None)
 
-    def export(self) -> dict:
-        return {name: [list(buf.shape), _save(buf)] for name, buf in self.state.items()}
+    def export(self):
+        for name, buf in self.state.items():
+            yield name, [list(buf.shape), _save(buf)]
 
-    def restore(self, state: dict) -> None:
-        self.state = {name: _load(buf, shape, self.device) for name, (shape, buf) in state.items()}
+    def restore(self, state) -> None:
+        self.state = {name: _load(buf, shape, self.device) for name, (shape, buf) in state}
 
 
 def _save(t: torch.Tensor) -> bytes:

@@ -204,6 +204,6 @@ class FusedAdamW(AdamW):
         super().forget(name)
         self._tables = None
 
-    def restore(self, state: dict) -> None:
+    def restore(self, state) -> None:
         super().restore(state)
         self._tables = None  # they point at the replaced moments (step would see that, but why keep them)
