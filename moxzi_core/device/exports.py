@@ -183,18 +183,17 @@ async def download(url: str, prefix: str, max_bytes: int, seconds: float) -> Att
     timeout = aiohttp.ClientTimeout(total=seconds, sock_connect=CONNECT_SECONDS, sock_read=STALL_SECONDS)
     spool = tempfile.TemporaryFile()
     try:
-        async with aiohttp.ClientSession(timeout=timeout, auto_decompress=False) as session, \
-                session.get(url, allow_redirects=False) as response:
-            if response.status != 200:
-                why = response.headers.get(ERROR_HEADER, "")[:200] or "not an export"
-                raise DeviceError(f"{where}: HTTP {response.status}: {why}")
-            await _read(response, where, max_bytes, _head(prefix, where), spool)
-    except (aiohttp.ClientError, ValueError) as error:  # ValueError: a URL aiohttp cannot parse
-        spool.close()
-        raise DeviceError(f"{where}: the download failed: {error or type(error).__name__}") from None
-    except TimeoutError:
-        spool.close()
-        raise DeviceError(f"{where}: the download took longer than {seconds:g} s or stalled") from None
+        try:
+            async with aiohttp.ClientSession(timeout=timeout, auto_decompress=False) as session, \
+                    session.get(url, allow_redirects=False) as response:
+                if response.status != 200:
+                    why = response.headers.get(ERROR_HEADER, "")[:200] or "not an export"
+                    raise DeviceError(f"{where}: HTTP {response.status}: {why}")
+                await _read(response, where, max_bytes, _head(prefix, where), spool)
+        except (aiohttp.ClientError, ValueError) as error:  # ValueError: a URL aiohttp cannot parse
+            raise DeviceError(f"{where}: the download failed: {error or type(error).__name__}") from None
+        except TimeoutError:
+            raise DeviceError(f"{where}: the download took longer than {seconds:g} s or stalled") from None
     except BaseException:
         spool.close()
         raise
