@@ -5,8 +5,8 @@ The system's state is a deterministic function of the calls that changed it, in 
 Each such call is recorded with its answer, in the answer's batch, so a call is either recorded and
 answered or neither (then it is still pending for its actor and runs again after a restart). A full
 copy of the state (``snapshot``) saves re-running a long record: after enough recorded device time or
-record size, calls pause, those in flight finish and are recorded, and the copy is written with the
-record before it dropped, in one batch.
+record size, calls pause, those in flight finish and are recorded, the copy is written into the store
+in parts, and one batch makes it the copy, dropping the record before it and the previous copy.
 
 A method may first gather what it needs (``Staged``: a fetch downloads), changing nothing; it then runs
 as the call it gathered, which is what gets recorded. Gathering does not count as a call in flight, so
@@ -29,7 +29,6 @@ from .actor import CANISTER_REJECT, DESTINATION_INVALID, SYS_TRANSIENT, Outcome
 from .journal import Attachment, Journal
 
 log = logging.getLogger("moxzid")
-
 
 
 @dataclass(frozen=True)
