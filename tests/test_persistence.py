@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from moxzi_core.candid import NAT, PRINCIPAL, TEXT, Principal, encode_args
+from moxzi_core.candid import NAT, PRINCIPAL, TEXT, Principal
 from moxzi_core.runtime.actor import Call, to_record
 from moxzi_core.runtime.host import Host, actor_principal
 from moxzi_core.runtime.instance import Limits
