@@ -243,11 +243,8 @@ async def _read(response: aiohttp.ClientResponse, where: str, max_bytes: int, he
         left -= len(chunk)
     sent = await _exactly(response, DIGEST_BYTES, where)
     if sent != digest.digest():
-        raise DeviceError(f"{where}: {_CORRUPTED}")
+        raise DeviceError(f"{where}: the export's sha256 digest does not match its bytes (corrupted in transfer)")
     spool.write(sent)
-
-
-_CORRUPTED = "the export's sha256 digest does not match its bytes (corrupted in transfer)"
 
 
 async def _exactly(response: aiohttp.ClientResponse, n: int, where: str) -> bytes:
@@ -261,7 +258,9 @@ async def _exactly(response: aiohttp.ClientResponse, n: int, where: str) -> byte
 class Fetched:
     """A fetched file (``download``) read front to back: ``prefix``, ``source`` (the URL, shortened)
     and ``described`` (the tensors' names and types) at once; the tensors by ``tensors``. Raises
-    DeviceError, prefixed by the source, for anything but an intact export."""
+    DeviceError, prefixed by the source, for a file not laid out as an export. Its digest is not
+    hashed again: ``download`` checked it as the bytes arrived, and a recorded file comes back from
+    the store checked against its own sha256 (``Attachment``) once read to the end."""
 
     def __init__(self, reader: BinaryIO):
         self._reader, self.source = reader, "the recorded fetch"
@@ -270,30 +269,23 @@ class Fetched:
             self.prefix, self.source = cbor2.loads(self._exactly(size))
         except (cbor2.CBORDecodeError, ValueError, TypeError):
             raise DeviceError("the recorded fetch does not start with its prefix and source") from None
-        self._digest = hashlib.sha256()
-        start = self._hashed(len(MAGIC) + 8)
+        start = self._exactly(len(MAGIC) + 8)
         if start[:len(MAGIC)] != MAGIC:
             raise DeviceError(f"{self.source}: the bytes are not an export")
         header_size = struct.unpack_from("<Q", start, len(MAGIC))[0]
         try:
-            self.described = _header(self._hashed(header_size))
+            self.described = _header(self._exactly(header_size))
         except DeviceError as error:
             raise DeviceError(f"{self.source}: {error}") from None
 
     def tensors(self, make: Callable[[bytes, Meta], Any]) -> list:
-        """``make(bytes, type)`` of each tensor in ``described``'s order, once the digest over all of
-        them checks out."""
-        made = [make(self._hashed(meta.numel * ELEM_SIZES[meta.dtype]), meta) for _, meta in self.described]
-        if self._exactly(DIGEST_BYTES) != self._digest.digest():
-            raise DeviceError(f"{self.source}: {_CORRUPTED}")
+        """``make(bytes, type)`` of each tensor in ``described``'s order, once all of them and the
+        digest after them were read to the file's end."""
+        made = [make(self._exactly(meta.numel * ELEM_SIZES[meta.dtype]), meta) for _, meta in self.described]
+        self._exactly(DIGEST_BYTES)
         if self._reader.read(1):
             raise DeviceError(f"{self.source}: the export's size does not match its header (padded)")
         return made
-
-    def _hashed(self, n: int) -> bytes:
-        data = self._exactly(n)
-        self._digest.update(data)
-        return data
 
     def _exactly(self, n: int) -> bytes:
         data = self._reader.read(n)
