@@ -49,6 +49,31 @@ class Diagnostic:
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.column}: {self.severity} [{self.code}] {self.message}"
 
+    def brief(self) -> str:
+        """Like ``str``, but a syntax error's list of what the parser expected (up to about twenty
+        alternatives) becomes a count when it is longer than a few lines."""
+        first, *alternatives = self.message.splitlines()
+        if self.code != SYNTAX_ERROR or len(alternatives) <= _ALTERNATIVES_SHOWN:
+            return str(self)
+        unexpected = first.split(", expected one of", 1)[0]
+        return (f"{self.file}:{self.line}:{self.column}: {self.severity} [{self.code}] {unexpected} "
+                f"(the parser expected one of {len(alternatives)} alternatives; -v lists them)")
+
+    @property
+    def hint(self) -> str | None:
+        """What to write instead, where the compiler's message only says what is wrong."""
+        return _HINTS.get(self.code)
+
+
+SYNTAX_ERROR = "M0001"
+_ALTERNATIVES_SHOWN = 3
+_PERSISTENT_ACTOR = ("write `persistent actor { ... }`: its `let` and `var` declarations keep their values "
+                     "across upgrades; declare one `transient` to have it start over at each upgrade")
+_HINTS = {
+    "M0219": _PERSISTENT_ACTOR,  # a declaration in a plain `actor` that is not `stable`
+    "M0220": _PERSISTENT_ACTOR,  # a plain `actor` whose declarations are all `stable`
+}
+
 
 @dataclass(frozen=True)
 class CompilerIdentity:

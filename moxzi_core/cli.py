@@ -5,7 +5,7 @@ import sys
 from pathlib import Path
 
 from moxzi_core import __version__
-from moxzi_core.build import SETUP_COMMAND, BuildError, build
+from moxzi_core.build import SETUP_COMMAND, BuildError, Diagnostic, build
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -33,6 +33,10 @@ def main(argv: list[str] | None = None) -> int:
     build_command.add_argument(
         "-o", "--out-dir", type=Path, metavar="DIR", help="write NAME.wasm and NAME.did to DIR (default: beside FILE.mo)"
     )
+    build_command.add_argument(
+        "-v", "--verbose", action="store_true",
+        help="print compiler messages in full (a syntax error lists every alternative the parser expected)",
+    )
     build_command.set_defaults(run=_build)
 
     args = parser.parse_args(argv)
@@ -44,19 +48,25 @@ def _build(args: argparse.Namespace) -> int:
         result = build(args.source, classic=args.classic, out_dir=args.out_dir)
     except BuildError as error:
         if error.diagnostics:
-            for diagnostic in error.diagnostics:
-                print(diagnostic, file=sys.stderr)
+            _print_diagnostics(error.diagnostics, args.verbose)
         else:
             print(f"moxzi build: {error}", file=sys.stderr)
         return 1
-    for diagnostic in result.diagnostics:
-        print(diagnostic, file=sys.stderr)
+    _print_diagnostics(result.diagnostics, args.verbose)
     print(
         f"{args.source} -> {result.wasm_path} + {result.did_path} "
         f"({result.wasm_size} bytes, {result.file_count} file(s), {result.seconds:.2f}s)"
     )
     print(f"compiled by {result.compiler}, moxzi {__version__}")
     return 0
+
+
+def _print_diagnostics(diagnostics: tuple[Diagnostic, ...], verbose: bool) -> None:
+    """Each diagnostic on stderr, then each distinct hint once (a plain actor has one per declaration)."""
+    for diagnostic in diagnostics:
+        print(diagnostic if verbose else diagnostic.brief(), file=sys.stderr)
+    for hint in dict.fromkeys(d.hint for d in diagnostics if d.hint):
+        print(f"hint: {hint}", file=sys.stderr)
 
 
 if __name__ == "__main__":

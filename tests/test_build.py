@@ -45,6 +45,36 @@ def test_cli_reports_compile_errors_with_their_position(tmp_path):
     assert not (tmp_path / "broken.wasm").exists()
 
 
+def test_cli_says_to_write_persistent_actor(tmp_path):
+    (tmp_path / "plain.mo").write_text("actor {\n  var n = 0;\n  let m = 1;\n  public func inc() : async Nat { n += m; n };\n};\n")
+    done = moxzi("build", "plain.mo", cwd=tmp_path)
+
+    assert done.returncode == 1
+    errors, hint = done.stderr.splitlines()[:2], done.stderr.splitlines()[2:]
+    assert [e.split(" error ")[1][:7] for e in errors] == ["[M0219]", "[M0219]"]  # one per declaration
+    assert hint == ["hint: write `persistent actor { ... }`: its `let` and `var` declarations keep their values "
+                    "across upgrades; declare one `transient` to have it start over at each upgrade"]
+
+
+def test_cli_shortens_a_syntax_errors_alternatives_unless_verbose(tmp_path):
+    (tmp_path / "typo.mo").write_text("persistent actor {\n  public func f() : async Nat { 1 )\n};\n")
+    short = moxzi("build", "typo.mo", cwd=tmp_path)
+    full = moxzi("build", "typo.mo", "-v", cwd=tmp_path)
+
+    assert short.returncode == full.returncode == 1
+    alternatives = len(full.stderr.splitlines()) - 1
+    assert alternatives > 10 and full.stderr.startswith(
+        "typo.mo:2:35: error [M0001] unexpected token ')', expected one of token or <phrase> sequence:\n")
+    assert short.stderr == (f"typo.mo:2:35: error [M0001] unexpected token ')' (the parser expected one of "
+                            f"{alternatives} alternatives; -v lists them)\n")
+
+
+def test_short_syntax_errors_keep_their_alternatives():
+    few = build_module.Diagnostic("a.mo", 3, 3, "error", "M0001",
+                                  "unexpected token 'let', expected one of token or <phrase> sequence:\n  }")
+    assert few.brief() == str(few)
+
+
 @pytest.mark.parametrize("classic", [False, True], ids=["enhanced", "classic"])
 def test_persistence_mode_decides_memory_width(actor_build, classic):
     built = actor_build("counter", classic=classic)
