@@ -39,6 +39,7 @@ class Config:
     listen: Address = Address("127.0.0.1", 7000)
     max_message_bytes: int = Limits().max_message_bytes
     device: str | None = None
+    device_seed: int = 0
     cycles: int = 0
     device_cycles_per_ms: int = 100_000_000
     device_checkpoint_secs: float = 30.0
@@ -72,6 +73,9 @@ SETTINGS = (
             f"(default {Config.max_message_bytes})", metavar="N"),
     Setting("device", "text", "give the actors a tensor device on this backend: torch:cpu or torch:cuda "
             "(its plugin must be loaded)", metavar="SPEC"),
+    Setting("device-seed", "count", "the device's seed: parameters initialised #normal or #uniform draw from "
+            "sha256(seed, actor, name), so the same seed gives the same starting weights (default 0; a state "
+            "directory keeps the seed it was started with)", metavar="N"),
     Setting("cycles", "count", "charge actors cycles when greater than 0: each actor starts with N "
             "cycles, and device calls are refused once its balance is spent (default 0: no charging)",
             metavar="N"),

@@ -168,8 +168,10 @@ def _open_device(config: Config, registry: plugins.Registry, resources: contextl
         if config.device_listen is not None:
             raise StartupError(f"--device-listen {config.device_listen}: exports serve a device's publications; "
                                "give --device too")
+        if config.device_seed != Config.device_seed:
+            raise StartupError(f"--device-seed {config.device_seed}: seeds a device; give --device too")
         return None
-    device = open_device(registry, config.device)
+    device = open_device(registry, config.device, seed=config.device_seed)
     resources.callback(device.close)
     return device
 

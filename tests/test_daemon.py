@@ -63,11 +63,13 @@ def test_config_file_overrides_defaults_and_flags_override_the_file(tmp_path):
 
 def test_flags_parse_lists_and_numbers():
     config = settings("--plugins", "torch, lmdb,http", "--cycles", "7", "--device-checkpoint-secs", "0.5",
-                      "-s", "state", "--device", "torch:cpu", "--device-listen", "10.0.0.1:7001")
+                      "-s", "state", "--device", "torch:cpu", "--device-listen", "10.0.0.1:7001",
+                      "--device-seed", "42")
     assert config.plugins == ["torch", "lmdb", "http"]
     assert (config.cycles, config.device_checkpoint_secs) == (7, 0.5)
     assert (config.state, config.device, config.device_listen) == (Path("state"), "torch:cpu",
                                                                      Address("10.0.0.1", 7001))
+    assert config.device_seed == 42
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -76,6 +78,7 @@ def test_flags_parse_lists_and_numbers():
     (["--cycles", "-1"], "cycles must be a whole number >= 0, got '-1'"),
     (["--cycles", "1.5"], "cycles must be a whole number >= 0"),
     (["--device-checkpoint-mb", "lots"], "device-checkpoint-mb must be a number >= 0"),
+    (["--device-seed", "0x10"], "device-seed must be a whole number >= 0, got '0x10'"),
 ])
 def test_bad_flag_values(argv, message):
     with pytest.raises(ConfigError, match=message):
@@ -115,6 +118,7 @@ def garbage_actor(tmp_path):
     (["--device-listen", "0.0.0.0:7001"],
      ["--device-listen 0.0.0.0:7001: exports serve a device's publications; give --device too"]),
     (["-s", "state"], ["-s state: no loaded plugin registers a store (loaded: http)"]),
+    (["--device-seed", "5"], ["--device-seed 5: seeds a device; give --device too"]),
 ])
 def test_settings_nothing_loaded_can_honor_stop_startup(garbage_actor, flags, lines):
     done = moxzid("-m", str(garbage_actor), "--plugins", "http", *flags)
@@ -163,7 +167,7 @@ def test_help_lists_every_seed_flag():
     done = moxzid("--help")
     for flag in ("-m FILE", "-s DIR", "--plugins", "--config", "--listen", "--device SPEC", "--cycles",
                  "--device-cycles-per-ms", "--device-checkpoint-secs", "--device-checkpoint-mb",
-                 "--device-listen", "plugins"):
+                 "--device-listen", "--device-seed N", "plugins"):
         assert flag in done.stdout
 
 

@@ -67,11 +67,15 @@ async def test_reads_are_not_recorded(registry):
         await stopped(host, device)
 
 
-async def started_with(registry, store, policy):
-    device = open_device(registry, "torch:cpu")
+async def started_with(registry, store, policy, seed=0):
+    device = open_device(registry, "torch:cpu", seed=seed)
     host = Host([spec("learner", "learner")], system_methods=device.system_methods(), store=store,
                 system_state=device, checkpoint=policy)
-    await host.start()
+    try:
+        await host.start()
+    except BaseException:
+        device.close()
+        raise
     return host, device
 
 
@@ -157,3 +161,32 @@ def test_an_attachment_reads_back_in_parts_and_a_changed_bit_is_caught():
     store.commit(batch)
     with pytest.raises(StoreError, match="its bytes do not match their sha256"):
         recorded.open().read()
+
+
+async def test_the_seed_decides_the_starting_weights_and_a_store_keeps_its_seed(registry):
+    host, device = await started_with(registry, MemoryStore(), CheckpointPolicy(), seed=0)
+    zero = await learn(host, 2)
+    await stopped(host, device)
+    host, device = await started_with(registry, MemoryStore(), CheckpointPolicy(), seed=7)
+    uninterrupted = await learn(host, 2) + await learn(host, 2)
+    await stopped(host, device)
+    assert uninterrupted[:2] != zero  # the learner's parameters start #normal
+
+    store = MemoryStore()
+    host, device = await started_with(registry, store, CheckpointPolicy(), seed=7)
+    await learn(host, 2)
+    await stopped(host, device)
+    with pytest.raises(StoreError, match="recorded on a device with seed 7, and this moxzid's has seed 0 "
+                                         r"\(start it with the same --device-seed\)"):
+        await started_with(registry, store, CheckpointPolicy())
+    host, device = await started_with(registry, store, CheckpointPolicy(), seed=7)
+    try:
+        assert await learn(host, 2) == uninterrupted[2:]  # rebuilt on a device with the same seed
+    finally:
+        await stopped(host, device)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64])
+def test_a_seed_out_of_range_is_refused(registry, seed):
+    with pytest.raises(DeviceError, match=f"device seed {seed}: must be from 0 to 2\\*\\*64 - 1"):
+        open_device(registry, "torch:cpu", seed=seed)

@@ -153,6 +153,8 @@ class Device:
 
     def __init__(self, backend: Backend, ops: dict[str, Op], *, seed: int = 0,
                  limits: DeviceLimits = DeviceLimits()):
+        if not 0 <= seed < 2**64:
+            raise DeviceError(f"device seed {seed}: must be from 0 to 2**64 - 1")
         self.backend, self.seed, self.limits = backend, seed, limits
         self.ops = {n: o for n, o in ops.items() if isinstance(o, Op)}
         chosen = _choose_kernels(backend, ops)
@@ -222,6 +224,11 @@ class Device:
         return results[0] if results else None
 
     # --- snapshots ------------------------------------------------------------------------------
+    @property
+    def identity(self) -> str:
+        """Besides its calls, what decides the device's contents: its seed (parameters' initial values)."""
+        return f"seed {self.seed}"
+
     def snapshot(self, out: BinaryIO) -> None:
         """Write everything the device holds (every space's parameters, optimizers with their state,
         stored tensors, and the publications) to ``out`` as a sequence of CBOR items, one per entry, so

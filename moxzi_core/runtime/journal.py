@@ -12,6 +12,7 @@ Every key starts with what it belongs to, so one actor's data is one prefix:
     actor/<name>/pending/<callback>  a call to a system method whose answer has not arrived
     system/log/<seq>                 a system-method call that changed the system (the device), in
                                      the order they ran: re-run at start-up to rebuild that state
+    system/identity                  what else decides the state the record rebuilds (the device's seed)
     system/copy                      the last full copy of the system's state (an attachment) and
                                      the place in the record it was taken at (the record before it goes)
     system/attached/<id>             an ``Attachment`` (a copy, or a recorded call's argument too large
@@ -42,6 +43,7 @@ from .memory import PAGE
 LAYOUT = b"2"  # 2: the system's copy is an attachment
 _SYSTEM_LOG = b"system/log/"
 _SYSTEM_COPY = b"system/copy"
+_SYSTEM_IDENTITY = b"system/identity"
 _SYSTEM_ATTACHED = b"system/attached/"
 _SYSTEM_PARTS = b"system/parts/"
 _PART = 4 << 20  # an attachment is written a part per batch: what memory holds of it at a time
@@ -186,6 +188,16 @@ class Journal:
             self.drop_attachment(batch, previous[1].ident)
         batch.clear_prefix(_SYSTEM_LOG)
         batch.put(_SYSTEM_COPY, cbor2.dumps([seq, copy.ident, copy.size]))
+
+    def system_identity(self) -> str | None:
+        """The identity of the system whose calls are recorded here (``SystemState.identity``), if set."""
+        identity = self.store.get(_SYSTEM_IDENTITY)
+        return None if identity is None else identity.decode()
+
+    def set_system_identity(self, identity: str) -> None:
+        batch = Batch()
+        batch.put(_SYSTEM_IDENTITY, identity.encode())
+        self.store.commit(batch)
 
     def system_checkpoint(self) -> tuple[int, Attachment] | None:
         """The place in the record of the last copy of the system's state, and the copy; or None."""

@@ -53,6 +53,11 @@ class SystemState(Protocol):
     def restore(self, snapshot: BinaryIO) -> None:
         """Replace the state with a copy ``snapshot`` wrote."""
 
+    @property
+    def identity(self) -> str:
+        """What else decides the state the recorded calls rebuild (the device's seed), in words; a
+        store's record is only re-run on a state of the same identity."""
+
 
 @dataclass(frozen=True)
 class CheckpointPolicy:
@@ -91,6 +96,7 @@ class SystemCalls:
     # --- start-up ----------------------------------------------------------------------------
     async def rebuild(self) -> None:
         """Put back the last copy and re-run the calls recorded after it, before any actor runs."""
+        self._check_identity()
         copy = self._journal.system_checkpoint()
         start, kept = 0, set()
         if copy is not None:
@@ -126,6 +132,19 @@ class SystemCalls:
         log.info("re-ran %d system call(s) in %.1fs", len(recorded), time.perf_counter() - started)
         if self._due(ignore_spacing=True):  # a record this long would be re-run again next time
             await self._copy()
+
+    def _check_identity(self) -> None:
+        """Refuse a store recorded on a system of another identity (re-running its calls would build
+        different state); a store without one takes this system's."""
+        if self._state is None or self._policy is None:
+            return
+        recorded = self._journal.system_identity()
+        if recorded is None:
+            self._journal.set_system_identity(self._state.identity)
+        elif recorded != self._state.identity:
+            raise StoreError(f"{self._journal.store.description}: its device state was recorded on a device with "
+                             f"{recorded}, and this moxzid's has {self._state.identity} (start it with the same "
+                             "--device-seed)")
 
     def _require_state(self) -> None:
         if self._state is None:
