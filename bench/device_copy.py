@@ -19,6 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from device_step import Config, DeviceGPT, batches, weights  # noqa: E402
+
 from moxzi_core.runtime.journal import Attachment, Journal  # noqa: E402
 from moxzi_core.runtime.system_calls import CheckpointPolicy, SystemCalls  # noqa: E402
 from moxzi_core.store import Batch  # noqa: E402

@@ -12,9 +12,8 @@ import math
 import os
 import time
 
-import numpy as np
-
 import device_step as ds
+import numpy as np
 
 
 def lr_at(it: int, steps: int, lr=1e-3, min_lr=1e-4, warmup=100) -> float:

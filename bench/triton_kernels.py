@@ -32,8 +32,9 @@ if not torch.cuda.is_available():
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "plugins" / "device_triton"))
 import triton.testing
-from moxzi_device_triton import FusedAdamW, flash_attention
 from torch.nn.attention import SDPBackend, sdpa_kernel
+
+from moxzi_device_triton import FusedAdamW, flash_attention
 
 DEVICE = "cuda"
 SHAKESPEARE = (12, 4, 64, 32)  # attention's B, H, T, D

@@ -22,7 +22,8 @@ import signal
 import sys
 from collections.abc import Callable
 
-from . import __version__, config as config_module, plugins
+from . import __version__, plugins
+from . import config as config_module
 from .billing import Ledger, choose_prices
 from .config import Config, ConfigError
 from .device import Device, DeviceError, open_device

@@ -11,8 +11,8 @@ from __future__ import annotations
 import threading
 from abc import ABC, abstractmethod
 from bisect import bisect_left
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator
 
 
 class StoreError(Exception):

@@ -1,5 +1,4 @@
 import pytest
-
 from actorbuild import build_actor
 
 

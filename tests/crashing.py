@@ -5,8 +5,8 @@ import json
 import random
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from test_daemon import Daemon, running_moxzid
 

@@ -10,17 +10,16 @@ import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
-from types import SimpleNamespace
 
 import cbor2
 import pytest
-
 from actorbuild import build_actor
+from test_daemon import running_moxzid
+
 from moxzi_core import billing, plugins
 from moxzi_core.billing import DefaultPrices, Ledger, NotCharging, choose_prices
 from moxzi_core.config import Config
 from moxzi_core.store import Batch, MemoryStore
-from test_daemon import running_moxzid
 
 PRICES = DefaultPrices(device_cycles_per_ms=1000)
 

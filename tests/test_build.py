@@ -2,9 +2,9 @@ import subprocess
 import sys
 import time
 
+import actorbuild
 import pytest
 
-import actorbuild
 from moxzi_core import build as build_module
 from moxzi_core.build import SETUP_COMMAND, BuildError, build
 from moxzi_core.runtime.wasm_rewrite import prepare

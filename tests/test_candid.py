@@ -5,10 +5,40 @@ import time
 
 import pytest
 
-from moxzi_core.candid import (BLOB, BOOL, EMPTY, FLOAT32, FLOAT64, INT, INT8, INT64, NAT, NAT8, NAT16, NAT32,
-                               NAT64, NULL, PRINCIPAL, RESERVED, TEXT, CandidError, FuncRef, FuncType, Named,
-                               Opt, Principal, Record, Service, Some, Tuple, Variant, Vec, decode_args,
-                               encode_args, idl_hash)
+from moxzi_core.candid import (
+    BLOB,
+    BOOL,
+    EMPTY,
+    FLOAT32,
+    FLOAT64,
+    INT,
+    INT8,
+    INT64,
+    NAT,
+    NAT8,
+    NAT16,
+    NAT32,
+    NAT64,
+    NULL,
+    PRINCIPAL,
+    RESERVED,
+    TEXT,
+    CandidError,
+    FuncRef,
+    FuncType,
+    Named,
+    Opt,
+    Principal,
+    Record,
+    Service,
+    Some,
+    Tuple,
+    Variant,
+    Vec,
+    decode_args,
+    encode_args,
+    idl_hash,
+)
 from moxzi_core.candid.wire import leb128, sleb128
 
 

@@ -4,9 +4,34 @@ import random
 
 import pytest
 
-from moxzi_core.candid import (BLOB, EMPTY, FLOAT32, INT, INT8, NAT, NAT32, NULL, PRINCIPAL, RESERVED, TEXT,
-                               CandidError, FuncType, Named, Opt, Principal, Record, Service, Some, Tuple,
-                               Variant, Vec, decode_args, encode_args, parse_did, service_from_wasm)
+from moxzi_core.candid import (
+    BLOB,
+    EMPTY,
+    FLOAT32,
+    INT,
+    INT8,
+    NAT,
+    NAT32,
+    NULL,
+    PRINCIPAL,
+    RESERVED,
+    TEXT,
+    CandidError,
+    FuncType,
+    Named,
+    Opt,
+    Principal,
+    Record,
+    Service,
+    Some,
+    Tuple,
+    Variant,
+    Vec,
+    decode_args,
+    encode_args,
+    parse_did,
+    service_from_wasm,
+)
 from moxzi_core.candid.types import Field, resolve
 from moxzi_core.candid.wire import leb128
 

@@ -13,10 +13,38 @@ from pathlib import Path
 import pytest
 from test_candid_values import INT_RANGES, PRIMITIVE_TYPES, RandomCandid
 
-from moxzi_core.candid import (BLOB, FLOAT32, FLOAT64, INT, INT8, INT16, INT32, INT64, NAT, NAT8, NAT16,
-                               NAT32, NAT64, NULL, PRINCIPAL, RESERVED, TEXT, CandidError, Field, FuncType,
-                               Named, Opt, Principal, Record, Some, Variant, Vec, decode_args, encode_args,
-                               idl_hash)
+from moxzi_core.candid import (
+    BLOB,
+    FLOAT32,
+    FLOAT64,
+    INT,
+    INT8,
+    INT16,
+    INT32,
+    INT64,
+    NAT,
+    NAT8,
+    NAT16,
+    NAT32,
+    NAT64,
+    NULL,
+    PRINCIPAL,
+    RESERVED,
+    TEXT,
+    CandidError,
+    Field,
+    FuncType,
+    Named,
+    Opt,
+    Principal,
+    Record,
+    Some,
+    Variant,
+    Vec,
+    decode_args,
+    encode_args,
+    idl_hash,
+)
 from moxzi_core.candid.types import Primitive, resolve
 
 JS_DIR = Path(__file__).parent / "candid_js"

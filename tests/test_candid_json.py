@@ -5,10 +5,39 @@ import math
 
 import pytest
 
-from moxzi_core.candid import (BLOB, BOOL, FLOAT32, FLOAT64, INT, INT64, NAT, NAT8, NAT32, NAT64, NULL,
-                               PRINCIPAL, RESERVED, TEXT, CandidError, FuncRef, FuncType, Named, Opt,
-                               Principal, Record, Service, Some, Tuple, Variant, Vec, args_from_json,
-                               decode_args, encode_args, parse_did, results_to_json)
+from moxzi_core.candid import (
+    BLOB,
+    BOOL,
+    FLOAT32,
+    FLOAT64,
+    INT,
+    INT64,
+    NAT,
+    NAT8,
+    NAT32,
+    NAT64,
+    NULL,
+    PRINCIPAL,
+    RESERVED,
+    TEXT,
+    CandidError,
+    FuncRef,
+    FuncType,
+    Named,
+    Opt,
+    Principal,
+    Record,
+    Service,
+    Some,
+    Tuple,
+    Variant,
+    Vec,
+    args_from_json,
+    decode_args,
+    encode_args,
+    parse_did,
+    results_to_json,
+)
 
 
 def round_trip(types, value):

@@ -6,10 +6,42 @@ import math
 import random
 import struct
 
-from moxzi_core.candid import (BLOB, BOOL, FLOAT32, FLOAT64, INT, INT8, INT16, INT32, INT64, NAT, NAT8, NAT16,
-                               NAT32, NAT64, NULL, PRINCIPAL, RESERVED, TEXT, CandidError, FuncRef, FuncType,
-                               Named, Opt, Principal, Record, Service, Some, Tuple, Variant, Vec,
-                               args_from_json, decode_args, encode_args, results_to_json)
+from moxzi_core.candid import (
+    BLOB,
+    BOOL,
+    FLOAT32,
+    FLOAT64,
+    INT,
+    INT8,
+    INT16,
+    INT32,
+    INT64,
+    NAT,
+    NAT8,
+    NAT16,
+    NAT32,
+    NAT64,
+    NULL,
+    PRINCIPAL,
+    RESERVED,
+    TEXT,
+    CandidError,
+    FuncRef,
+    FuncType,
+    Named,
+    Opt,
+    Principal,
+    Record,
+    Service,
+    Some,
+    Tuple,
+    Variant,
+    Vec,
+    args_from_json,
+    decode_args,
+    encode_args,
+    results_to_json,
+)
 from moxzi_core.candid.types import FUNC_MODES, Primitive, resolve
 
 PRIMITIVE_TYPES = [NULL, BOOL, NAT, INT, NAT8, NAT16, NAT32, NAT64, INT8, INT16, INT32, INT64, FLOAT32,

@@ -12,11 +12,11 @@ import shutil
 import time
 
 import pytest
-
 from actorbuild import build_actor
+from crashing import call, uninterrupted_and_crashed
+
 from moxzi_core.candid import Principal
 from moxzi_core.runtime.host import actor_principal
-from crashing import call, uninterrupted_and_crashed
 
 pytest.importorskip("moxzi_store_lmdb")
 

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
 from actorbuild import build_actor
+
 from moxzi_core.build import build
 from moxzi_core.config import Address, Config, ConfigError, add_arguments, from_sources
 

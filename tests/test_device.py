@@ -290,7 +290,7 @@ def test_training_reads_of_a_publication_do_not_change_training(registry):
         d = device.open_device(registry, "torch:cpu")
         letters_setup(d)
         losses = []
-        for i in range(6):
+        for _ in range(6):
             losses.append(d.request("run", A, letters_run())["scalars"][0])
             d.request("publish", A, {"names": ["embed", "head"], "prefix": "live/", "readers": Some({"anyone": None})})
             if with_reader:

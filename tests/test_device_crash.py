@@ -10,7 +10,6 @@ import time
 import urllib.error
 
 import pytest
-
 from actorbuild import build_actor
 from crashing import call, uninterrupted_and_crashed
 

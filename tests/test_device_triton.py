@@ -60,7 +60,7 @@ finally:
         os.environ["TRITON_INTERPRET"] = _before
 
 sys.path.insert(0, str(ROOT / "bench"))
-import device_step
+import device_step  # noqa: E402  (bench/ is put on sys.path just above)
 
 TOLERANCE = {torch.float32: 1e-5, torch.float16: 3e-3, torch.bfloat16: 2.5e-2}
 

@@ -8,12 +8,12 @@ import urllib.request
 
 import aiohttp
 import pytest
-
 from actorbuild import build_actor
+from test_daemon import counter_project, running_moxzid
+
 from moxzi_core.config import Address, Config
 from moxzi_core.runtime.host import ActorSpec, Host
 from moxzi_gateway_http import HttpGateway
-from test_daemon import counter_project, running_moxzid
 
 LIMIT = 512 * 1024  # above the test actors' wasm (~300 KB), so upgrades fit
 

@@ -5,8 +5,8 @@ import asyncio
 import logging
 
 import pytest
-
 from actorbuild import build_actor
+
 from moxzi_core import errors
 from moxzi_core.candid import NAT, PRINCIPAL, TEXT, Principal, decode_args, encode_args
 from moxzi_core.runtime.actor import CANISTER_ERROR, CANISTER_REJECT

@@ -6,13 +6,13 @@ import random
 import numpy as np
 import pytest
 import wasmtime
+from test_runtime import spec, update
 
+from moxzi_core.candid import NAT
 from moxzi_core.runtime.host import Host
 from moxzi_core.runtime.instance import new_engine, new_store
 from moxzi_core.runtime.memory import PAGE, MainMemory
 from moxzi_core.runtime.wasm_rewrite import DIRTY_PAGES_EXPORT, prepare
-from moxzi_core.candid import NAT
-from test_runtime import spec, update
 
 MODES = pytest.mark.parametrize("memory64", [False, True], ids=["32-bit", "memory64"])
 

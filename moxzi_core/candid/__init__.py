@@ -38,9 +38,38 @@ from .did import parse_did
 from .encode import encode_args
 from .errors import CandidError
 from .json import args_from_json, results_to_json
-from .types import (BLOB, BOOL, EMPTY, FLOAT32, FLOAT64, INT, INT8, INT16, INT32, INT64, NAT, NAT8, NAT16,
-                    NAT32, NAT64, NULL, PRINCIPAL, RESERVED, TEXT, CandidType, Field, FuncType, Named, Opt,
-                    Record, Service, Tuple, Variant, Vec, idl_hash)
+from .types import (
+                    BLOB,
+                    BOOL,
+                    EMPTY,
+                    FLOAT32,
+                    FLOAT64,
+                    INT,
+                    INT8,
+                    INT16,
+                    INT32,
+                    INT64,
+                    NAT,
+                    NAT8,
+                    NAT16,
+                    NAT32,
+                    NAT64,
+                    NULL,
+                    PRINCIPAL,
+                    RESERVED,
+                    TEXT,
+                    CandidType,
+                    Field,
+                    FuncType,
+                    Named,
+                    Opt,
+                    Record,
+                    Service,
+                    Tuple,
+                    Variant,
+                    Vec,
+                    idl_hash,
+)
 from .values import FuncRef, Principal, Some
 from .wasm import service_from_wasm
 

@@ -18,9 +18,26 @@ from typing import Any
 
 from .errors import CandidError
 from .subtype import is_subtype
+from .types import (
+    EMPTY,
+    INT,
+    NAT,
+    NAT8,
+    NULL,
+    RESERVED,
+    CandidType,
+    FuncType,
+    FutureType,
+    Opt,
+    Primitive,
+    Record,
+    Variant,
+    Vec,
+    accepts_null,
+    may_be_absent,
+    resolve,
+)
 from .typetable import read_type_table
-from .types import (EMPTY, INT, NAT, NAT8, NULL, RESERVED, CandidType, FuncType, FutureType, Opt, Primitive,
-                    Record, Variant, Vec, accepts_null, may_be_absent, resolve)
 from .values import MAX_PRINCIPAL_BYTES, FuncRef, Principal, Some
 from .wire import FIXED_FORMATS, MAGIC, Reader
 

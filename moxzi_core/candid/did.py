@@ -6,8 +6,24 @@ import re
 from typing import NamedTuple
 
 from .errors import CandidError
-from .types import (BLOB, DID_KEYWORDS, FUNC_MODES, NULL, PRIMITIVES, CandidType, Field, FuncType, Named, Opt,
-                    Record, Service, Variant, Vec, idl_hash, resolve)
+from .types import (
+    BLOB,
+    DID_KEYWORDS,
+    FUNC_MODES,
+    NULL,
+    PRIMITIVES,
+    CandidType,
+    Field,
+    FuncType,
+    Named,
+    Opt,
+    Record,
+    Service,
+    Variant,
+    Vec,
+    idl_hash,
+    resolve,
+)
 
 _TOKEN = re.compile(r"""
     (?P<space>\s+)

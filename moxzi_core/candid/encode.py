@@ -7,8 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .errors import CandidError
-from .types import (FUNC_MODES, NAT8, CandidType, FuncType, Opt, Primitive, Record, Service, Variant, Vec,
-                    resolve)
+from .types import FUNC_MODES, NAT8, CandidType, FuncType, Opt, Primitive, Record, Service, Variant, Vec, resolve
 from .values import Principal, Some
 from .wire import FIXED_FORMATS, MAGIC, leb128, sleb128
 

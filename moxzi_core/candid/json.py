@@ -25,8 +25,20 @@ from typing import Any
 from .decode import decode_args
 from .encode import encode_args
 from .errors import CandidError
-from .types import (NAT8, CandidType, Field, FuncType, Opt, Primitive, Record, Service, Variant, Vec,
-                    accepts_null, resolve)
+from .types import (
+    NAT8,
+    CandidType,
+    Field,
+    FuncType,
+    Opt,
+    Primitive,
+    Record,
+    Service,
+    Variant,
+    Vec,
+    accepts_null,
+    resolve,
+)
 from .values import FuncRef, Principal, Some
 
 _FLOAT_NAMES = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}

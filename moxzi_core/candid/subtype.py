@@ -4,8 +4,22 @@ rather than by value: whether a function or service reference may be read as the
 from __future__ import annotations
 
 from .errors import CandidError
-from .types import (EMPTY, INT, NAT, RESERVED, CandidType, FuncType, Opt, Primitive, Record, Service,
-                    Variant, Vec, may_be_absent, resolve)
+from .types import (
+    EMPTY,
+    INT,
+    NAT,
+    RESERVED,
+    CandidType,
+    FuncType,
+    Opt,
+    Primitive,
+    Record,
+    Service,
+    Variant,
+    Vec,
+    may_be_absent,
+    resolve,
+)
 
 MAX_TYPE_DEPTH = 200
 

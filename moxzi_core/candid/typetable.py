@@ -4,8 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .types import (FUNC_MODES, PRIMITIVE_BY_OPCODE, CandidType, Field, FuncType, FutureType, Named, Opt,
-                    Record, Service, Variant, Vec, resolve)
+from .types import (
+    FUNC_MODES,
+    PRIMITIVE_BY_OPCODE,
+    CandidType,
+    Field,
+    FuncType,
+    FutureType,
+    Named,
+    Opt,
+    Record,
+    Service,
+    Variant,
+    Vec,
+    resolve,
+)
 from .wire import Reader
 
 

@@ -59,7 +59,7 @@ class Op:
 
     name: str
     payload: CandidType
-    rule: Callable[[Any, "Check"], Meta]
+    rule: Callable[[Any, Check], Meta]
     kernels: Mapping[str, Callable] = field(default_factory=dict)
 
 

@@ -92,7 +92,7 @@ class Backend(Protocol):
         """A new optimizer of ``kind`` (``OPTIMIZER_KINDS``); ``hyper``: beta1, beta2, eps, weight_decay."""
 
     def execute(self, plan: Plan, sources: list[Any], wanted: list[int],
-                train: "TrainStep | None") -> list[Any]:
+                train: TrainStep | None) -> list[Any]:
         """Run ``plan`` on ``sources``; with ``train``, backpropagate, clip and step. Returns the values
         of the registers in ``wanted`` (computed before any step), detached."""
 

@@ -14,8 +14,9 @@ import logging
 import queue
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from .instance import EMPTY_ARGS, Instance, Interrupted
 from .journal import Delta
@@ -46,7 +47,7 @@ class Outcome:
     seconds: float = 0.0  # the system time the call took (what device time is billed by)
 
     @classmethod
-    def reject(cls, code: int, message: str) -> "Outcome":
+    def reject(cls, code: int, message: str) -> Outcome:
         return cls(None, code, message)
 
 

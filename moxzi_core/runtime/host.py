@@ -17,8 +17,8 @@ import hashlib
 import logging
 import secrets
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import wasmtime
 
@@ -26,8 +26,20 @@ from .. import errors
 from ..build import BuildError, stable_incompatibilities
 from ..candid import Principal, Service, parse_did, service_from_wasm
 from ..store import Batch, MemoryStore, Store, StoreError
-from .actor import (ANONYMOUS, DESTINATION_INVALID, MANAGEMENT, Actor, Call, Origin,
-                    Outcome, Query, Response, Upgrade, from_record, to_record)
+from .actor import (
+    ANONYMOUS,
+    DESTINATION_INVALID,
+    MANAGEMENT,
+    Actor,
+    Call,
+    Origin,
+    Outcome,
+    Query,
+    Response,
+    Upgrade,
+    from_record,
+    to_record,
+)
 from .instance import Instance, Limits, UnsupportedModule, new_engine
 from .journal import Delta, Journal
 from .memory import StableMemory

@@ -79,7 +79,7 @@ class Attachment:
     ident: bytes | None = None  # where its parts lie in the store, once there
 
     @classmethod
-    def of_file(cls, file: BinaryIO) -> "Attachment":
+    def of_file(cls, file: BinaryIO) -> Attachment:
         """What ``file`` holds (a temporary file, closed with the attachment)."""
         return cls(file.seek(0, io.SEEK_END), lambda: (file.seek(0), file)[1], file.close)
 

@@ -8,8 +8,9 @@ host state directly, so a trapped message leaves nothing behind.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .instance import Instance

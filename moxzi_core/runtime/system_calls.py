@@ -21,8 +21,9 @@ import asyncio
 import logging
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Awaitable, BinaryIO, Callable, Protocol
+from typing import Any, BinaryIO, Protocol
 
 from ..store import Batch, StoreError
 from .actor import CANISTER_REJECT, DESTINATION_INVALID, SYS_TRANSIENT, Outcome
@@ -36,7 +37,7 @@ class Staged:
     """A system method that gathers first: ``gather(caller, Candid argument)`` changes nothing and
     gives either a reject or the call ``(method, argument)`` to run in its place (and to record)."""
 
-    gather: Callable[[bytes, bytes], Awaitable["Outcome | tuple[str, bytes | Attachment]"]]
+    gather: Callable[[bytes, bytes], Awaitable[Outcome | tuple[str, bytes | Attachment]]]
 
 
 # A system method: (caller principal, argument) -> outcome, or a Staged one. The argument is Candid,

@@ -15,9 +15,10 @@ result when it compiles it. Anything this module has to parse is checked strictl
 unsupported module raises ValueError naming the byte offset.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Mapping, NoReturn
+from typing import NoReturn
 
 from .wasm_dirty import instrument_body, map_pages, uleb
 

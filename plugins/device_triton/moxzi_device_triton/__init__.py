@@ -11,11 +11,11 @@ interpreter: that is how the tests run them.
 """
 
 import torch
-from moxzi_device_torch.kernels import KERNELS as TORCH_KERNELS
 
 from moxzi_core.candid import Some
 from moxzi_core.device import Kernel
 from moxzi_core.hookspecs import hookimpl
+from moxzi_device_torch.kernels import KERNELS as TORCH_KERNELS
 
 from .adamw import FusedAdamW
 from .attention import flash_attention, supports

@@ -33,6 +33,7 @@ from __future__ import annotations
 import torch
 import triton
 import triton.language as tl
+
 from moxzi_device_torch.backend import AdamW
 
 from .mode import INTERPRETING
