@@ -31,6 +31,9 @@ log = logging.getLogger("moxzid")
 
 PREFIX = b"cycles/"
 SUMMARY_EVERY = 100  # charges per actor between two summary log lines
+# The most cycles an actor may hold: the IC's own bound (a balance is a nat128 there). Past it a
+# balance would no longer be a number every client can read back.
+MAX_BALANCE = 2**128 - 1
 
 
 class PriceList(Protocol):
@@ -73,6 +76,12 @@ class NotCharging(MoxziError):
     """Cycles were added while moxzid does not charge (``--cycles 0``)."""
 
     status = 409
+
+
+class TooManyCycles(MoxziError):
+    """Adding the cycles would take the balance past MAX_BALANCE; nothing was added."""
+
+    status = 400
 
 
 class Ledger:
@@ -141,7 +150,7 @@ class Ledger:
 
     def add(self, actor: str, cycles: int) -> int:
         """Give ``actor`` ``cycles`` more (> 0) and commit it; the new balance. Raises NotCharging when
-        moxzid does not charge."""
+        moxzid does not charge, TooManyCycles (adding nothing) when the balance would pass MAX_BALANCE."""
         if not self.charging:
             raise NotCharging(f"cannot add cycles to actor {actor!r}: moxzid does not charge cycles "
                               "(start it with --cycles N)")
@@ -150,6 +159,9 @@ class Ledger:
         key = _key(actor)
         with self._lock:
             account = self._account(actor)
+            if account[0] + cycles > MAX_BALANCE:
+                raise TooManyCycles(f"cannot add cycles to actor {actor!r}: its balance ({account[0]}) "
+                                    f"would pass the most an actor may hold, {MAX_BALANCE}")
             updated = [account[0] + cycles, account[1]]
             batch = Batch()
             batch.put(key, cbor2.dumps(updated))

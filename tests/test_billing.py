@@ -17,7 +17,7 @@ from actorbuild import build_actor
 from test_daemon import running_moxzid
 
 from moxzi_core import billing, plugins
-from moxzi_core.billing import DefaultPrices, Ledger, NotCharging, choose_prices
+from moxzi_core.billing import MAX_BALANCE, DefaultPrices, Ledger, NotCharging, TooManyCycles, choose_prices
 from moxzi_core.config import Config
 from moxzi_core.store import Batch, MemoryStore
 
@@ -102,6 +102,16 @@ def test_adding_cycles_commits_and_lets_the_actor_pay_again():
     for bad in (0, -5, 1.5, True, "10"):
         with pytest.raises(ValueError, match="cycles added to actor 'a' must be a whole number > 0"):
             cycles.add("a", bad)
+
+
+def test_a_balance_never_passes_the_most_an_actor_may_hold():
+    cycles = ledger(1000)
+    assert cycles.add("a", MAX_BALANCE - 1000) == MAX_BALANCE
+    for more in (1, 10**4000):
+        with pytest.raises(TooManyCycles, match="cannot add cycles to actor 'a': its balance "
+                                                f"\\({MAX_BALANCE}\\) would pass the most an actor may hold"):
+            cycles.add("a", more)
+    assert cbor2.loads(cycles.store.get(b"cycles/a")) == [MAX_BALANCE, 0]  # nothing committed
 
 
 def test_cycles_added_while_a_charge_waits_to_be_committed_are_not_lost():
@@ -279,6 +289,8 @@ def test_moxzid_charges_device_time_refuses_an_actor_out_of_cycles_and_takes_mor
         for bad in ({"add": 0}, {"add": "5"}, {"add": 5, "more": 1}, [5], 5):
             status, answer = http(f"{daemon.url}/cycles/learner", bad)
             assert status == 400 and 'the body must be {"add": N}' in answer["error"], answer
+        status, answer = http(f"{daemon.url}/cycles/learner", {"add": 10**4000})
+        assert status == 400 and "would pass the most an actor may hold" in answer["error"], answer
         assert daemon.stop() == 0
     log = daemon.log.read_text()
     assert "charging cycles: each actor starts with 1; device time costs 100000000 cycles/ms" in log

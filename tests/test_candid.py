@@ -39,6 +39,7 @@ from moxzi_core.candid import (
     encode_args,
     idl_hash,
 )
+from moxzi_core.candid.encode import MAX_NUMBER_BITS
 from moxzi_core.candid.wire import leb128, sleb128
 
 
@@ -125,6 +126,16 @@ def test_values_of_future_types_are_skipped():
 def test_untyped_decoding_keys_fields_by_id():
     data = encode_args([Record({"a": NAT}), Variant({"b": NULL}), Tuple(NAT)], [{"a": 1}, {"b": None}, (7,)])
     assert decode_args(data) == [{idl_hash("a"): 1}, {idl_hash("b"): None}, (7,)]
+
+
+def test_numbers_encode_only_as_large_as_the_decoder_reads_back():
+    # A number written but never read back would poison every later reply that carries it.
+    largest = 2**MAX_NUMBER_BITS - 1
+    for t, v in [(NAT, largest), (INT, largest), (INT, -largest)]:
+        assert recode([t], [v], [t]) == [v]
+        with pytest.raises(CandidError, match=f"argument 0: expected {t} of at most 7167 bits, got one of "
+                                              "7168 bits"):
+            encode_args([t], [v * 2 + (1 if v > 0 else -1)])
 
 
 # ---- coercion (subtyping) on decode ----

@@ -84,11 +84,25 @@ async def test_concurrent_updates_each_run_once(http):
     ("/upgrade/nobody", b"\0asm", 404, "no actor named 'nobody'"),
     ("/call-json/counter", [], 404, "POST /call-json/counter: Not Found"),
     ("/call-json/counter/inc", "x" * (LIMIT + 1), 413, f"Maximum request body size {LIMIT} exceeded"),
+    ("/call-json/lab/say", "[" * 100_000 + "]" * 100_000, 400, "lab.say: the body is JSON nested too deeply"),
+    # a number the actor could keep but no reply carrying it could be decoded: refused before it runs
+    ("/call-json/lab/tickOnce", [10**4000], 400, "argument 0: expected nat of at most 7167 bits"),
+    ("/cycles/lab", '{"add": ' + "[" * 100_000 + "]" * 100_000 + "}", 400, "nested too deeply"),
 ])
 async def test_client_errors(http, path, body, status, message):
     answer = await post(http, path, body)
     assert answer[0] == status and message in answer[1]["error"], answer
     assert await post(http, "/call-json/counter/inc", []) == (200, [1])  # still serving, state intact
+
+
+@pytest.mark.parametrize("path", ["/call-json/lab/say", "/cycles/lab", "/upgrade/lab"])
+@pytest.mark.parametrize("encoding", ["gzip", "deflate"])
+async def test_a_body_that_cannot_be_decoded_is_a_400(http, path, encoding):
+    async with http.post(path, data=b"not compressed", headers={"Content-Encoding": encoding}) as response:
+        assert response.status == 400
+        assert f"cannot be read: 400, message:\n  Can not decode content-encoding: {encoding}" in \
+            (await response.json())["error"]
+    assert await post(http, "/call-json/counter/inc", []) == (200, [1])
 
 
 async def test_wrong_http_method(http):

@@ -250,6 +250,36 @@ def test_a_store_of_another_format_is_refused_untouched(tmp_path):
     assert files(directory) == before
 
 
+@pytest.mark.parametrize("loss", ["missing", "empty"])
+def test_a_store_whose_data_file_is_missing_or_empty_is_refused_untouched(tmp_path, loss):
+    directory = tmp_path / "state"
+    store = LmdbStore(directory)
+    commit(store, {b"k": b"v"})
+    store.close()
+    if loss == "missing":
+        (directory / "data.mdb").unlink()
+    else:
+        os.truncate(directory / "data.mdb", 0)
+    before = sorted(os.listdir(directory)), files(directory)
+    with pytest.raises(StoreError, match=f"{directory} is a moxzi store \\(FORMAT is there\\) but its data.mdb "
+                                         f"is {loss}: its state was removed; restore the directory from a backup"):
+        LmdbStore(directory)
+    assert (sorted(os.listdir(directory)), files(directory)) == before
+
+
+def test_an_opener_stopped_before_format_leaves_a_new_store(tmp_path):
+    directory = tmp_path / "state"
+    store = LmdbStore(directory)
+    commit(store, {b"k": b"v"})
+    store.close()
+    # as if the first opener had stopped between making the environment and putting FORMAT in place
+    (directory / "FORMAT").rename(directory / "FORMAT.new")
+    store = LmdbStore(directory)
+    assert store.get(b"k") == b"v"
+    store.close()
+    assert (directory / "FORMAT").read_text() == "moxzi-lmdb 1\n" and not (directory / "FORMAT.new").exists()
+
+
 @pytest.mark.parametrize("foreign", ["notes.txt", "data.mdb"])
 def test_a_directory_that_is_not_a_store_is_refused_untouched(tmp_path, foreign):
     directory = tmp_path / "somewhere"

@@ -9,9 +9,13 @@ from typing import Any
 from .errors import CandidError
 from .types import FUNC_MODES, NAT8, CandidType, FuncType, Opt, Primitive, Record, Service, Variant, Vec, resolve
 from .values import Principal, Some
-from .wire import FIXED_FORMATS, MAGIC, leb128, sleb128
+from .wire import FIXED_FORMATS, MAGIC, MAX_NUMBER_BYTES, leb128, sleb128
 
 ValueWriter = Callable[[Any, bytearray], None]  # appends one value's bytes, or raises CandidError
+
+# The largest nat or int (in magnitude) the decoder reads back: LEB128 carries 7 bits a byte, and
+# an int's sign takes one of them.
+MAX_NUMBER_BITS = 7 * MAX_NUMBER_BYTES - 1
 
 
 def encode_args(types: Sequence[CandidType], values: Sequence[Any]) -> bytes:
@@ -158,6 +162,10 @@ class _Writers:
         def write(v, out):
             if not accepts(v):
                 raise _mismatch(t, v)
+            if t.name in ("nat", "int") and v.bit_length() > MAX_NUMBER_BITS:
+                # Encodable, but no decoder of ours would read it back (MAX_NUMBER_BYTES).
+                raise CandidError(f"expected {t} of at most {MAX_NUMBER_BITS} bits, got one of "
+                                  f"{v.bit_length()} bits")
             out += encode(v)
 
         return write

@@ -3,8 +3,10 @@
 Statuses:
 
 - 200: the call replied; the body is the JSON array of its results (``/upgrade`` answers ``upgraded``).
-- 400: the body is not a JSON array, the arguments do not match the method's Candid type, or an update
-  method was called on ``/query-json``; a ``/cycles/ACTOR`` body is not ``{"add": N}`` with N > 0.
+- 400: the body cannot be decoded (a broken gzip or deflate stream) or is not a JSON array (nested
+  too deeply included), the arguments do not match the method's Candid type, or an update
+  method was called on ``/query-json``; a ``/cycles/ACTOR`` body is not ``{"add": N}`` with N > 0, or would take the balance
+  past the most an actor may hold (2**128 - 1).
 - 404: no such actor, method or route. 405: a route called with the wrong HTTP method.
 - 409: an upgrade was refused; the actor keeps its old code and state. Cycles were added while moxzid
   does not charge them (``--cycles 0``).
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import json
 import logging
+from typing import Any
 
 from aiohttp import web
 
@@ -67,11 +70,45 @@ async def _errors_as_json(request: web.Request, handler) -> web.StreamResponse:
         default_text = f"{exc.status}: {exc.reason}"  # aiohttp's text when it has nothing to add
         detail = exc.reason if exc.text in (None, default_text) else exc.text
         return _error(exc.status, f"{request.method} {request.path}: {detail}")
+    except UnreadableBody as exc:
+        response = _error(exc.status, str(exc))
+        response.force_close()
+        return response
     except MoxziError as exc:
         return _error(exc.status, str(exc))
     except Exception as exc:  # a bad request must never take the daemon down
         log.exception("%s %s failed", request.method, request.path)
         return _error(500, f"internal error: {type(exc).__name__}: {exc}")
+
+
+class BadBody(MoxziError):
+    """The request body cannot be read as what the route takes."""
+
+
+class UnreadableBody(BadBody):
+    """The body's Content-Encoding cannot be decoded: the rest of the stream cannot be trusted either,
+    so the connection closes after the answer."""
+
+
+async def _read_body(request: web.Request, what: str) -> bytes:
+    """The request body; raises BadBody (a 400 naming ``what``) when its Content-Encoding (a broken gzip
+    or deflate stream) cannot be decoded."""
+    try:
+        return await request.read()
+    except web.RequestPayloadError as exc:
+        raise UnreadableBody(f"{what}: the body cannot be read: {exc.__cause__ or exc}") from None
+
+
+async def _read_json(request: web.Request, what: str) -> Any:
+    """The request body as JSON; raises BadBody (a 400 naming ``what``) for a body that cannot be read
+    (see _read_body), that is not JSON, or that nests too deeply to parse."""
+    body = await _read_body(request, what)
+    try:
+        return json.loads(body)
+    except ValueError as exc:
+        raise BadBody(f"{what}: the body is not JSON: {exc}") from None
+    except RecursionError:
+        raise BadBody(f"{what}: the body is JSON nested too deeply") from None
 
 
 async def _call_json(request: web.Request) -> web.Response:
@@ -88,11 +125,7 @@ async def _call(request: web.Request, query_route: bool) -> web.Response:
     func = host.info(actor).interface.methods.get(method)
     if func is None:
         raise UnknownMethod(f"actor {actor!r} has no method {method!r}")
-    body = await request.read()
-    try:
-        value = json.loads(body)
-    except ValueError as exc:
-        return _error(400, f"{actor}.{method}: the body is not JSON: {exc}")
+    value = await _read_json(request, f"{actor}.{method}")
     if not isinstance(value, list):
         return _error(400, f"{actor}.{method}: the body must be a JSON array of the arguments, "
                            f"got {json.dumps(value)[:80]}")
@@ -119,7 +152,7 @@ async def _upgrade(request: web.Request) -> web.Response:
     host = request.app[HOST]
     actor = request.match_info["actor"]
     host.info(actor)  # an unknown actor is a 404 before the body is read
-    await host.upgrade(actor, await request.read())
+    await host.upgrade(actor, await _read_body(request, f"upgrade of {actor}"))
     return web.Response(text="upgraded")
 
 
@@ -146,11 +179,7 @@ async def _add_cycles(request: web.Request) -> web.Response:
     host = request.app[HOST]
     actor = request.match_info["actor"]
     host.info(actor)  # an unknown actor is a 404 whatever the body
-    body = await request.read()
-    try:
-        value = json.loads(body)
-    except ValueError as exc:
-        return _error(400, f"cycles for {actor}: the body is not JSON: {exc}")
+    value = await _read_json(request, f"cycles for {actor}")
     cycles = value.get("add") if isinstance(value, dict) and value.keys() == {"add"} else None
     if isinstance(cycles, bool) or not isinstance(cycles, int) or cycles <= 0:
         return _error(400, f'cycles for {actor}: the body must be {{"add": N}} with N a whole number > 0, '

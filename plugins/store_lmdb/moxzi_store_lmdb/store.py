@@ -2,7 +2,8 @@
 
 The directory holds:
 
-- ``FORMAT``: the layout of this plugin's files (``moxzi-lmdb 1``), written once, when the store is made;
+- ``FORMAT``: the layout of this plugin's files (``moxzi-lmdb 1``), written once, when the store is made
+  (after its environment: a ``FORMAT`` without ``data.mdb`` means the data was removed);
 - ``data.mdb`` and ``lock.mdb``: the LMDB environment (the keys and values in it are the core's);
 - ``moxzid.lock``: ``flock``-ed by the moxzid that uses the directory, and holding its pid.
 
@@ -26,9 +27,13 @@ from moxzi_core.store import Batch, Store, StoreError
 FORMAT = "moxzi-lmdb 1"
 FORMAT_FILE = "FORMAT"
 LOCK_FILE = "moxzid.lock"
+DATA_FILE = "data.mdb"
+NEW_FORMAT_FILE = FORMAT_FILE + ".new"
 # What an opener that stopped before ``FORMAT`` was in place leaves behind: a directory holding only
-# these is still a new store, not someone else's directory.
-_UNFINISHED = {LOCK_FILE, FORMAT_FILE + ".new"}
+# these is still a new store, not someone else's directory. A new store's environment is made after
+# ``FORMAT.new`` and before ``FORMAT``, so LMDB's files count as ours only beside ``FORMAT.new``.
+_UNFINISHED = {LOCK_FILE, NEW_FORMAT_FILE}
+_UNFINISHED_ENVIRONMENT = {DATA_FILE, "lock.mdb"}
 DEFAULT_MAP_SIZE = 1 << 40  # a cap, not an allocation: data.mdb stays sparse and grows with what it holds
 MAX_READERS = 1024  # read transactions open at once: one per get or scan in progress, in any thread
 
@@ -37,7 +42,8 @@ class LmdbStore(Store):
     """The store in ``directory`` (made if missing), held by this process until ``close``.
 
     Opening raises StoreError, leaving the directory as it was, when another moxzid holds it, when it
-    holds another format (or is a non-empty directory that is not a store at all), when LMDB finds it
+    holds another format (or is a non-empty directory that is not a store at all), when its data file
+    is missing or empty (a store has one from the moment its ``FORMAT`` exists), when LMDB finds it
     corrupt, or when this process may not use it. ``commit`` raises StoreError, applying nothing, when
     the disk (or ``map_size``, the most the store may hold) is full."""
 
@@ -46,8 +52,10 @@ class LmdbStore(Store):
         _prepare(self._directory)
         self._lock_fd = _lock(self._directory)
         try:
-            _check_format(self._directory)
+            new = _check_format(self._directory)
             self._env = _open_environment(self._directory, map_size)
+            if new:
+                _finish_format(self._directory)
         except BaseException:
             os.close(self._lock_fd)
             raise
@@ -122,7 +130,8 @@ def _prepare(directory: Path) -> None:
     """Make ``directory`` if missing; refuse one that holds anything but a store of ours."""
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        foreign = set(os.listdir(directory)) - _UNFINISHED
+        present = set(os.listdir(directory))
+        foreign = present - _UNFINISHED - (_UNFINISHED_ENVIRONMENT if NEW_FORMAT_FILE in present else set())
     except OSError as exc:
         raise _unusable(directory, exc) from exc
     if foreign and FORMAT_FILE not in foreign:
@@ -154,30 +163,48 @@ def _lock(directory: Path) -> int:
     return fd
 
 
-def _check_format(directory: Path) -> None:
-    """Refuse a store of another format; give a new store ours (written whole or not at all)."""
+def _check_format(directory: Path) -> bool:
+    """Refuse a store of another format, or ours without its data; True for a new store, which gets
+    ``FORMAT.new`` now and ``FORMAT`` (``_finish_format``) once its environment exists."""
     path = directory / FORMAT_FILE
     try:
         found = path.read_bytes().decode("utf-8", "replace").strip()
     except FileNotFoundError:
-        _write_format(directory)
-        return
+        _begin_format(directory)
+        return True
     except OSError as exc:
         raise _unusable(directory, exc) from exc
     if found != FORMAT:
         raise StoreError(
             f"{directory} holds a store of format {found!r}, but this moxzi-store-lmdb reads "
             f"{FORMAT!r} only: open it with the moxzi that wrote it; nothing was changed")
-
-
-def _write_format(directory: Path) -> None:
-    new = directory / (FORMAT_FILE + ".new")
     try:
-        with open(new, "w") as file:
+        size = (directory / DATA_FILE).stat().st_size
+    except FileNotFoundError:
+        size = None
+    except OSError as exc:
+        raise _unusable(directory, exc) from exc
+    if not size:  # LMDB would silently make a new, empty environment: every actor's state lost
+        raise StoreError(
+            f"{directory} is a moxzi store ({FORMAT_FILE} is there) but its {DATA_FILE} is "
+            f"{'missing' if size is None else 'empty'}: its state was removed; restore the directory "
+            "from a backup, or give -s a new directory to start afresh; nothing was changed")
+    return False
+
+
+def _begin_format(directory: Path) -> None:
+    try:
+        with open(directory / NEW_FORMAT_FILE, "w") as file:
             file.write(FORMAT + "\n")
             file.flush()
             os.fsync(file.fileno())
-        os.replace(new, directory / FORMAT_FILE)
+    except OSError as exc:
+        raise _unusable(directory, exc) from exc
+
+
+def _finish_format(directory: Path) -> None:
+    try:
+        os.replace(directory / NEW_FORMAT_FILE, directory / FORMAT_FILE)
         fd = os.open(directory, os.O_RDONLY)  # make the rename itself durable
         try:
             os.fsync(fd)
@@ -211,7 +238,7 @@ def _check_pages(directory: Path, env: lmdb.Environment) -> None:
     """Refuse a data file shorter than its pages (reading past its end would kill the process with
     SIGBUS) and a root page that is not one; LMDB has no checksums to find damage elsewhere."""
     needed = (env.info()["last_pgno"] + 1) * env.stat()["psize"]
-    size = (directory / "data.mdb").stat().st_size
+    size = (directory / DATA_FILE).stat().st_size
     if size < needed:
         raise _corrupt(directory, f"data.mdb is {size} bytes, but its pages reach {needed}")
     try:
