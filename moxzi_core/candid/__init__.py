@@ -27,7 +27,8 @@ service reference              ``Principal``
 ============================== ==============================================================
 
 JSON (``args_from_json``/``results_to_json``) has its own mapping, described in ``json.py`` and in
-``docs/candid-json.md``.
+``docs/candid-json.md``. Candid's textual values (``parse_args``/``print_values``, what ``dfx canister
+call`` reads and prints) map to the same Python values; see ``text.py`` and ``docs/candid-text.md``.
 
 ``decode_args(data)`` without types reads the message's own types: record fields and variant tags are
 then keyed by their numeric ids.
@@ -38,6 +39,7 @@ from .did import parse_did
 from .encode import encode_args
 from .errors import CandidError
 from .json import args_from_json, results_to_json
+from .text import parse_args, parse_value, print_value, print_values
 from .types import (
                     BLOB,
                     BOOL,
@@ -76,6 +78,7 @@ from .wasm import service_from_wasm
 __all__ = [
     "CandidError", "Principal", "Some", "FuncRef", "parse_did", "Service", "FuncType", "service_from_wasm",
     "encode_args", "decode_args", "DEFAULT_BUDGET", "BUDGET_PER_BYTE", "args_from_json", "results_to_json",
+    "parse_args", "parse_value", "print_values", "print_value",
     "CandidType", "Field", "Named", "Opt", "Record", "Tuple", "Variant", "Vec", "idl_hash",
     "BLOB", "BOOL", "EMPTY", "FLOAT32", "FLOAT64", "INT", "INT8", "INT16", "INT32", "INT64",
     "NAT", "NAT8", "NAT16", "NAT32", "NAT64", "NULL", "PRINCIPAL", "RESERVED", "TEXT",

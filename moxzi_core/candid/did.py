@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import re
-from typing import NamedTuple
-
 from .errors import CandidError
+from .lexer import Token, tokenize
 from .types import (
     BLOB,
     DID_KEYWORDS,
@@ -25,25 +23,6 @@ from .types import (
     resolve,
 )
 
-_TOKEN = re.compile(r"""
-    (?P<space>\s+)
-  | (?P<comment>//[^\n]*)
-  | (?P<open_comment>/\*)
-  | (?P<arrow>->)
-  | (?P<punct>[{}();:,=])
-  | (?P<number>0x[0-9a-fA-F_]+|[0-9][0-9_]*)
-  | (?P<name>[A-Za-z_][A-Za-z0-9_]*)
-  | (?P<text>")
-""", re.VERBOSE)
-_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "\\": "\\", '"': '"', "'": "'"}
-
-
-class _Token(NamedTuple):
-    kind: str  # "punct" (also "->"), "number", "name", "text" or "end"
-    value: str | int
-    line: int
-    col: int
-
 
 def parse_did(text: str) -> Service:
     """The service a ``.did`` file describes (an empty one when it has only type definitions).
@@ -52,101 +31,34 @@ def parse_did(text: str) -> Service:
     file's type definitions, possibly recursive). Raises ``CandidError`` with ``line:column`` on error.
     """
     try:
-        return _Parser(text).program()
+        return TypeGrammar(list(tokenize(text))).program()
     except RecursionError:
         raise CandidError("types nested too deeply") from None
 
 
-class _Parser:
-    def __init__(self, text: str):
-        self.tokens = list(self.tokenize(text))
+class TypeGrammar:
+    """A recursive-descent parser of Candid's type grammar over a token list, read from ``at`` on.
+    ``text.py``'s value parser extends it (values carry type annotations)."""
+
+    def __init__(self, tokens: list[Token]):
+        self.tokens = tokens
         self.at = 0
         self.names: dict[str, Named] = {}
-        self.first_use: dict[str, _Token] = {}
-        self.defined_at: dict[str, _Token] = {}
-        self.method_references: list[tuple[str, Named, _Token]] = []
+        self.first_use: dict[str, Token] = {}
+        self.defined_at: dict[str, Token] = {}
+        self.method_references: list[tuple[str, Named, Token]] = []
 
-    # ---- tokens ----
-
-    def tokenize(self, text: str):
-        pos, line, line_start = 0, 1, 0
-        while pos < len(text):
-            match = _TOKEN.match(text, pos)
-            col = pos - line_start + 1
-            if match is None:
-                raise CandidError(f"{line}:{col}: unexpected character {text[pos]!r}")
-            kind = match.lastgroup
-            end = match.end()
-            if kind == "open_comment":
-                end = self.comment_end(text, pos, line, col)
-            elif kind == "text":
-                value, end = self.text_literal(text, end, line, col)
-                yield _Token("text", value, line, col)
-            elif kind == "number":
-                digits = match.group().replace("_", "")
-                value = int(digits[2:], 16) if digits.startswith("0x") else int(digits)
-                yield _Token("number", value, line, col)
-            elif kind in ("name", "punct", "arrow"):
-                yield _Token("name" if kind == "name" else "punct", match.group(), line, col)
-            newlines = text.count("\n", pos, end)
-            if newlines:
-                line += newlines
-                line_start = text.rindex("\n", pos, end) + 1
-            pos = end
-        yield _Token("end", "end of input", line, pos - line_start + 1)
-
-    @staticmethod
-    def comment_end(text: str, pos: int, line: int, col: int) -> int:
-        depth = 0
-        for match in re.compile(r"/\*|\*/").finditer(text, pos):
-            depth += 1 if match.group() == "/*" else -1
-            if depth == 0:
-                return match.end()
-        raise CandidError(f"{line}:{col}: comment is never closed")
-
-    @staticmethod
-    def text_literal(text: str, pos: int, line: int, col: int) -> tuple[str, int]:
-        """A quoted string's value; ``\\xx`` hex escapes are bytes that must form UTF-8."""
-        out = bytearray()
-        escape = re.compile(r'\\(?:u\{([0-9a-fA-F_]+)\}|([0-9a-fA-F]{2})|([nrt\\"\']))')
-        while True:
-            if pos >= len(text) or text[pos] == "\n":
-                raise CandidError(f"{line}:{col}: text is never closed")
-            char = text[pos]
-            if char == '"':
-                try:
-                    return out.decode("utf-8"), pos + 1
-                except UnicodeDecodeError:
-                    raise CandidError(f"{line}:{col}: text is not valid UTF-8") from None
-            if char == "\\":
-                match = escape.match(text, pos)
-                if match is None:
-                    raise CandidError(f"{line}:{col}: unknown escape {text[pos:pos + 2]!r} in text")
-                code, byte, simple = match.groups()
-                if code is not None:
-                    scalar = int(code.replace("_", ""), 16)
-                    if scalar > 0x10FFFF or 0xD800 <= scalar <= 0xDFFF:
-                        raise CandidError(f"{line}:{col}: \\u{{{code}}} is not a Unicode scalar value")
-                    out += chr(scalar).encode("utf-8")
-                else:
-                    out += bytes([int(byte, 16)]) if byte else _ESCAPES[simple].encode()
-                pos = match.end()
-            else:
-                out += char.encode("utf-8", errors="surrogatepass")
-                pos += 1
-
-    def peek(self, offset: int = 0) -> _Token:
+    def peek(self, offset: int = 0) -> Token:
         return self.tokens[min(self.at + offset, len(self.tokens) - 1)]
 
-    def next(self) -> _Token:
+    def next(self) -> Token:
         token = self.peek()
         self.at += 1
         return token
 
-    def error(self, expected: str, token: _Token | None = None) -> CandidError:
+    def error(self, expected: str, token: Token | None = None) -> CandidError:
         token = token or self.peek()
-        found = token.value if token.kind != "text" else f'"{token.value}"'
-        return CandidError(f"{token.line}:{token.col}: expected {expected}, found {found}")
+        return CandidError(f"{token.where}: expected {expected}, found {token.shown()}")
 
     def labels_next(self) -> bool:
         """Whether the next tokens are ``name :`` (a labelled field or argument)."""
@@ -180,7 +92,7 @@ class _Parser:
         if token.kind not in ("name", "text"):
             raise self.error("a name")
         self.at += 1
-        return token.value
+        return token.text() if token.kind == "text" else token.value
 
     def separated(self, item, separator: str, close: str) -> list:
         """``item`` repeated, separated (and optionally terminated) by ``separator``, up to ``close``."""
@@ -231,7 +143,7 @@ class _Parser:
             raise CandidError(f"{where.line}:{where.col}: the service's type is {service}, not a service")
         return Service({name: resolve(method) for name, method in service.methods.items()}, init_args)
 
-    def actor(self) -> tuple[list[CandidType], Service | Named, _Token]:
+    def actor(self) -> tuple[list[CandidType], Service | Named, Token]:
         """``service [name] : [(init args) ->] ({ methods } | TypeName)``."""
         if self.peek().kind == "name" and not self.is_(":"):
             self.identifier()  # the service's own name carries no meaning
@@ -306,7 +218,7 @@ class _Parser:
             return self.reference(word, token)
         raise self.error("a type", token)
 
-    def fields(self, opening: _Token, kind: type) -> Record | Variant:
+    def fields(self, opening: Token, kind: type) -> Record | Variant:
         self.expect("{")
         previous = [-1]
 
@@ -331,6 +243,6 @@ class _Parser:
         except CandidError as e:  # two fields with the same id
             raise CandidError(f"{opening.line}:{opening.col}: {e.reason}") from None
 
-    def reference(self, name: str, token: _Token) -> Named:
+    def reference(self, name: str, token: Token) -> Named:
         self.first_use.setdefault(name, token)
         return self.names.setdefault(name, Named(name))
