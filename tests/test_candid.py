@@ -156,7 +156,14 @@ def test_opt_keeps_fitting_values_and_drops_others():
     assert recode([NAT], [1], [Opt(NAT)]) == [Some(1)]
     assert recode([TEXT], ["a"], [Opt(NAT)]) == [None]
     assert recode([NULL], [None], [Opt(NAT)]) == [None]
-    assert recode([NAT], [1], [Opt(Opt(NAT))]) == [None]  # a bare value under opt opt is ambiguous
+    # a bare value is read as the content even when that is an opt itself (the October 2025 rule)
+    assert recode([NAT], [1], [Opt(Opt(NAT))]) == [Some(Some(1))]
+    assert recode([NAT], [1], [Opt(NULL)]) == [None]
+    assert recode([Opt(NAT)], [Some(1)], [Opt(Opt(NAT))]) == [Some(Some(1))]
+    fix = Named("Fix")
+    fix.define(Opt(fix))
+    with pytest.raises(CandidError, match="nested deeper"):  # true : bool never fits `type Fix = opt Fix`
+        recode([BOOL], [True], [fix])
     assert recode([Opt(Opt(NULL))], [Some(None)], [Opt(Opt(NULL))]) == [Some(None)]
     narrow, wide = Variant({"a": NULL}), Variant({"a": NULL, "b": NULL})
     assert recode([Opt(wide)], [Some({"a": None})], [Opt(narrow)]) == [Some({"a": None})]
@@ -180,8 +187,18 @@ def test_records_skip_extra_fields_and_fill_missing_optional_ones():
         {"a": 1, "maybe": None, "whatever": None}]
     with pytest.raises(CandidError, match="record has no field b"):
         recode([wire], [{"a": 1, "extra": []}], [Record({"b": NAT})])
-    with pytest.raises(CandidError, match="record has no field b"):  # only opt empty <: t may be absent
-        recode([wire], [{"a": 1, "extra": []}], [Record({"b": NULL})])
+    # a missing field of type null reads as null, like opt and reserved ones (null <: t)
+    assert recode([wire], [{"a": 1, "extra": []}], [Record({"b": NULL})]) == [{"b": None}]
+
+
+def test_service_references_read_as_principals():
+    svc = Service({"m": FuncType([], [])})
+    p = Principal(b"\x01\x02")
+    assert recode([svc], [p], [PRINCIPAL]) == [p]
+    with pytest.raises(CandidError, match="expected service"):
+        recode([PRINCIPAL], [p], [svc])
+    with pytest.raises(CandidError, match="expected principal"):
+        recode([FuncType([], [])], [FuncRef(p, "m")], [PRINCIPAL])
 
 
 def test_arguments_extra_are_skipped_and_missing_optional_ones_are_null():

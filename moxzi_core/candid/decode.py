@@ -1,13 +1,16 @@
 """Decoding a Candid message against the types the receiver expects, with Candid's coercion rules.
 
-The rules (the spec's "deserialisation"): ``nat`` reads as ``int``; ``reserved`` takes and drops any
-value; a value under an expected ``opt`` is kept when it decodes as the optional's content and becomes
-``None`` when it doesn't fit (so does ``null``/``reserved`` on the wire, and a bare value under
-``opt opt t``); malformed bytes are an error even there; record fields the receiver doesn't know are
-skipped, and expected fields missing from the message must be ``opt`` or ``reserved`` and read as
-``None``; a variant's tag must be one the receiver knows; function and service references must have
-subtypes of the expected types; extra arguments are skipped, and missing ones must be ``opt``,
-``null`` or ``reserved`` and read as ``None``.
+The rules (the spec's "deserialisation" and "coercion", as of its October 2025 revision): ``nat``
+reads as ``int``, and a service reference as a ``principal``; ``reserved`` takes and drops any value; a
+value under an expected ``opt`` is kept when it decodes as the optional's content and becomes ``None``
+when it doesn't fit; ``null`` and ``reserved`` on the wire become ``None``; a bare value (of a wire type
+other than ``null``, ``reserved`` and ``opt``) is read as the content even when that is an ``opt``
+itself (``true : bool`` at ``opt opt bool`` is ``Some(Some(True))``); malformed bytes are an error even
+under an ``opt``; record fields the receiver doesn't know are skipped, and expected fields missing
+from the message must be ``null``, ``opt`` or ``reserved`` and read as ``None``; a variant's tag must
+be one the receiver knows; function and service references must have subtypes of the expected types;
+extra arguments are skipped, and missing ones must be ``null``, ``opt`` or ``reserved`` and read as
+``None``.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from .types import (
     NAT,
     NAT8,
     NULL,
+    PRINCIPAL,
     RESERVED,
     CandidType,
     FuncType,
@@ -31,10 +35,10 @@ from .types import (
     Opt,
     Primitive,
     Record,
+    Service,
     Variant,
     Vec,
     accepts_null,
-    may_be_absent,
     resolve,
 )
 from .typetable import read_type_table
@@ -136,6 +140,8 @@ class _Readers:
         if isinstance(e, Primitive):
             if w == e or (w == NAT and e == INT):
                 return self.primitive(w)
+            if e == PRINCIPAL and isinstance(w, Service):  # service <: principal: the same bytes
+                return self.principal
         elif type(w) is type(e):
             if isinstance(e, Vec):
                 return self.vec(w, e)
@@ -220,9 +226,8 @@ class _Readers:
         r = self.r
         if w in (NULL, RESERVED):
             return lambda depth: None
-        if not isinstance(w, Opt) and accepts_null(e.type):
-            # a bare value under `opt opt t` (or `opt null`, `opt reserved`) would be ambiguous
-            return self.dropped(w)
+        # a bare value (its wire type is neither null, reserved nor opt) is read as the content, even
+        # when that is itself an opt: `true : bool` at `opt opt bool` is `opt opt true`
         content = resolve(w.type) if isinstance(w, Opt) else w
         inner, skip = self.get(content, e.type), self.get(content, content)
 
@@ -283,7 +288,7 @@ class _Readers:
 
     def record(self, w: Record, e: Record) -> ValueReader:
         r = self.r
-        missing = [f for f in e.fields if f.id not in w.by_id and not may_be_absent(f.type)]
+        missing = [f for f in e.fields if f.id not in w.by_id and not accepts_null(f.type)]
         if missing:
             return self.mismatch(f"record has no field {missing[0].key} (of type {missing[0].type})")
         # per wire field: the key it fills (None: skipped), how to read it, where it is for errors

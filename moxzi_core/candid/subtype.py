@@ -8,6 +8,7 @@ from .types import (
     EMPTY,
     INT,
     NAT,
+    PRINCIPAL,
     RESERVED,
     CandidType,
     FuncType,
@@ -17,7 +18,7 @@ from .types import (
     Service,
     Variant,
     Vec,
-    may_be_absent,
+    accepts_null,
     resolve,
 )
 
@@ -28,7 +29,8 @@ def is_subtype(wire: CandidType, expected: CandidType) -> bool:
     """True when every value of ``wire`` can be read as a value of ``expected``.
 
     Recursive types are compared coinductively: a pair met again while it is being compared is assumed
-    to hold. Any type is a subtype of ``opt t`` (values that don't fit become null).
+    to hold. Any type is a subtype of ``opt t`` (values that don't fit become null); a service type is
+    a subtype of ``principal``; a record (or argument list) may lack fields whose type admits null.
     """
     return _Check().holds(wire, expected, 0)
 
@@ -45,7 +47,7 @@ class _Check:
         if e == RESERVED or w in (EMPTY, e) or isinstance(e, Opt):
             return True
         if isinstance(e, Primitive) or isinstance(w, Primitive):
-            return w == NAT and e == INT
+            return (w == NAT and e == INT) or (e == PRINCIPAL and isinstance(w, Service))
         pair = (id(w), id(e))
         if pair in self.assumed:
             return True
@@ -55,7 +57,7 @@ class _Check:
             return self.holds(w.type, e.type, depth)
         if isinstance(e, Record) and isinstance(w, Record):
             return all(self.holds(w.by_id[f.id].type, f.type, depth) if f.id in w.by_id
-                       else may_be_absent(f.type) for f in e.fields)
+                       else accepts_null(f.type) for f in e.fields)
         if isinstance(e, Variant) and isinstance(w, Variant):
             return all(f.id in e.by_id and self.holds(f.type, e.by_id[f.id].type, depth) for f in w.fields)
         if isinstance(e, FuncType) and isinstance(w, FuncType):
@@ -69,6 +71,6 @@ class _Check:
 
     def sequence_holds(self, sub: tuple, sup: tuple, depth: int) -> bool:
         """Argument/result sequences, like tuple records: extra ``sub`` entries are ignored, and missing
-        ones must be optional."""
-        return all(self.holds(sub[i], t, depth) if i < len(sub) else may_be_absent(t)
+        ones must admit null."""
+        return all(self.holds(sub[i], t, depth) if i < len(sub) else accepts_null(t)
                    for i, t in enumerate(sup))

@@ -304,13 +304,6 @@ def resolve(t: CandidType) -> CandidType:
 
 def accepts_null(t: CandidType) -> bool:
     """True for ``null``, ``opt _`` and ``reserved`` (the spec's ``null <: t``): the types a missing
-    argument may have, and the contents that make an ``opt`` ambiguous."""
+    argument or record field may have, and the wire types that are not read as an ``opt``'s content."""
     t = resolve(t)
     return t in (NULL, RESERVED) or isinstance(t, Opt)
-
-
-def may_be_absent(t: CandidType) -> bool:
-    """True for ``opt _`` and ``reserved`` (the spec's ``opt empty <: t``): the types a record field
-    missing from a message may have."""
-    t = resolve(t)
-    return t == RESERVED or isinstance(t, Opt)
