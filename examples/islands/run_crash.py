@@ -4,7 +4,7 @@ SIGKILL twice mid-run and started again on the same state directory each time. I
 same `evaluate` numbers and the same generated text as an uninterrupted run (GPU math for actors,
 "Survive a crash"). Exits 1 if they differ.
 
-    python3 examples/islands/run_crash.py [TEXT] [--steps 300] [--device torch:cpu] [--workdir DIR]
+    python3 examples/islands/run_crash.py [TEXT] [--steps 300] [--device torch:cpu] [--workdir DIR] [--port N]
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def main() -> int:
     manifest = build_example([EXAMPLE / "trainer.mo", EXAMPLE / "writer.mo"], EXAMPLE / "actors.json", workdir)
 
     def daemon(name: str) -> Moxzid:
-        return Moxzid(manifest, workdir / f"{name}.log", state=workdir / name, device=args.device)
+        return Moxzid(manifest, workdir / f"{name}.log", state=workdir / name, device=args.device, port=args.port)
 
     say("== uninterrupted")
     with daemon("uninterrupted") as d:

@@ -5,7 +5,7 @@ island0 leads 25 rounds in which every island trains 10 steps on its own batches
 their weights, 250 steps each. A single trainer then trains 250 steps alone. The islands' validation
 loss must beat the single trainer's; exits 1 if it does not.
 
-    python3 examples/islands/run_islands.py [TEXT] [--device torch:cpu] [--workdir DIR]
+    python3 examples/islands/run_islands.py [TEXT] [--device torch:cpu] [--workdir DIR] [--port N]
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ def main() -> int:
     args, text, workdir = text_example(__doc__, "islands-")
 
     manifest = build_example([EXAMPLE / "trainer.mo", EXAMPLE / "writer.mo"], EXAMPLE / "actors.json", workdir)
-    with Moxzid(manifest, workdir / "moxzid.log", state=workdir / "state", device=args.device) as daemon:
+    with Moxzid(manifest, workdir / "moxzid.log", state=workdir / "state", device=args.device,
+                port=args.port) as daemon:
         for i, island in enumerate(ISLANDS):
             say(f"{island}.load: {daemon.call(island, 'load', text)[0]}")
             daemon.call(island, "setIsland", i)

@@ -6,7 +6,7 @@ the same daemon and the two fetched from the other daemon (moxzi_device_fetch). 
 the same islands on one moxzid (island0.lead, as run_islands.py). Prints both val losses at step 250;
 exits 1 if the two-daemon islands do not come within 0.05 of the single-daemon ones.
 
-    python3 examples/islands/run_two_daemons.py [TEXT] [--device torch:cpu] [--workdir DIR]
+    python3 examples/islands/run_two_daemons.py [TEXT] [--device torch:cpu] [--workdir DIR] [--port N]
 """
 
 from __future__ import annotations
@@ -33,12 +33,12 @@ def val_loss(evaluation: str) -> float:
     return float(re.search(r"val loss (\S+)", evaluation).group(1))
 
 
-def across(workdir: Path, manifest: Path, text: str, device: str) -> str:
+def across(workdir: Path, manifest: Path, text: str, device: str, port: int) -> str:
     """25 rounds with island0, island1 on one moxzid and island2, island3 on another; island0's evaluation."""
     with Moxzid(manifest, workdir / "here.log", state=workdir / "here", device=device,
-                device_listen="127.0.0.1:0") as here, \
+                device_listen="127.0.0.1:0", port=port) as here, \
             Moxzid(manifest, workdir / "there.log", state=workdir / "there", device=device,
-                   device_listen="127.0.0.1:0") as there:
+                   device_listen="127.0.0.1:0", port=port and port + 1) as there:
         home = {"island0": here, "island1": here, "island2": there, "island3": there}
         for i, island in enumerate(ISLANDS):
             say(f"{island}.load on {'here' if home[island] is here else 'there'}: "
@@ -66,9 +66,9 @@ def average(home: dict, ids: dict, offers: dict, island: str) -> None:
     home[island].call(island, "averageAcross", near, far)
 
 
-def together(workdir: Path, manifest: Path, text: str, device: str) -> str:
+def together(workdir: Path, manifest: Path, text: str, device: str, port: int) -> str:
     """The same islands on one moxzid, led by island0 (run_islands.py); island0's evaluation."""
-    with Moxzid(manifest, workdir / "one.log", state=workdir / "one", device=device) as daemon:
+    with Moxzid(manifest, workdir / "one.log", state=workdir / "one", device=device, port=port) as daemon:
         for i, island in enumerate(ISLANDS):
             daemon.call(island, "load", text)
             daemon.call(island, "setIsland", i)
@@ -81,10 +81,10 @@ def main() -> int:
     manifest = build_example([EXAMPLE / "trainer.mo", EXAMPLE / "writer.mo"], EXAMPLE / "actors.json", workdir)
 
     started = time.monotonic()
-    two = across(workdir, manifest, text, args.device)
+    two = across(workdir, manifest, text, args.device, args.port)
     say(f"islands on two moxzid: {two}  ({time.monotonic() - started:.0f} s)")
     started = time.monotonic()
-    one = together(workdir, manifest, text, args.device)
+    one = together(workdir, manifest, text, args.device, args.port)
     say(f"islands on one moxzid: {one}  ({time.monotonic() - started:.0f} s)")
 
     if abs(val_loss(two) - val_loss(one)) > SAME_WITHIN:

@@ -6,7 +6,7 @@ the writer writes from the latest publication while training goes on. island0, t
 the same way beside it and is never read: at step 1,000 both must report the same losses, since
 reading a publication changes nothing of its owner's training. Exits 1 if they differ.
 
-    python3 examples/islands/run_writer.py [TEXT] [--device torch:cpu] [--workdir DIR]
+    python3 examples/islands/run_writer.py [TEXT] [--device torch:cpu] [--workdir DIR] [--port N]
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ def main() -> int:
     args, text, workdir = text_example(__doc__, "writer-")
 
     manifest = build_example([EXAMPLE / "trainer.mo", EXAMPLE / "writer.mo"], EXAMPLE / "actors.json", workdir)
-    with Moxzid(manifest, workdir / "moxzid.log", state=workdir / "state", device=args.device) as daemon:
+    with Moxzid(manifest, workdir / "moxzid.log", state=workdir / "state", device=args.device,
+                port=args.port) as daemon:
         for actor in TRAINERS:
             say(f"{actor}.load: {daemon.call(actor, 'load', text)[0]}")
         trainer = daemon.query("trainer", "id")[0]

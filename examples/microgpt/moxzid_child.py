@@ -43,8 +43,15 @@ def run(main) -> None:
     sys.exit(status)
 
 
+def add_port_option(parser: argparse.ArgumentParser) -> None:
+    """``--port N``: the port moxzid's HTTP gateway serves on (``args.port``, 0 for a free one)."""
+    parser.add_argument("--port", type=int, default=0,
+                        help="serve moxzid's HTTP gateway on 127.0.0.1:PORT, to call its actors while the script "
+                             "runs (default: a free port; a second moxzid running at the same time gets PORT+1)")
+
+
 def text_example(doc: str, prefix: str, add_options=None) -> tuple[argparse.Namespace, str, Path]:
-    """The command line the device examples share (a text file, --device, --workdir, and what
+    """The command line the device examples share (a text file, --device, --workdir, --port, and what
     ``add_options(parser)`` adds): the parsed options, the text, and the work folder (made if needed)."""
     parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("text", nargs="?", type=Path, default=SHAKESPEARE,
@@ -53,6 +60,7 @@ def text_example(doc: str, prefix: str, add_options=None) -> tuple[argparse.Name
     parser.add_argument("--workdir", type=Path,
                         help="where to build and keep the state and the log (default: a temporary folder, "
                              "removed after a pass)")
+    add_port_option(parser)
     if add_options is not None:
         add_options(parser)
     args = parser.parse_args()
@@ -73,17 +81,18 @@ def build_example(sources: list[Path], manifest: Path, workdir: Path) -> Path:
 
 
 class Moxzid:
-    """``moxzid -m MANIFEST [-s STATE] [--device DEVICE] [--device-listen ADDRESS]`` on a free local
-    port, its output appended to `log_path`. Use as a context manager, or call start() and stop()."""
+    """``moxzid -m MANIFEST [-s STATE] [--device DEVICE] [--device-listen ADDRESS]`` on 127.0.0.1:`port`
+    (0: a free port), its output appended to `log_path`. Use as a context manager, or call start() and
+    stop()."""
 
     def __init__(self, manifest: Path, log_path: Path, *, state: Path | None = None, device: str | None = None,
-                 device_listen: str | None = None):
+                 device_listen: str | None = None, port: int = 0):
         self.manifest = manifest
         self.log_path = log_path
         self.state = state
         self.device = device
         self.device_listen = device_listen
-        self.port = _free_port()
+        self.port = port or _free_port()
         self.process: subprocess.Popen | None = None
 
     def __enter__(self) -> Self:
@@ -111,6 +120,7 @@ class Moxzid:
             self._check_alive()
             try:
                 urllib.request.urlopen(self._url("/actors"), timeout=5).read()
+                say(f"moxzid serves on {self._url('')} (log: {self.log_path})")
                 return self
             except OSError:
                 time.sleep(0.2)

@@ -7,7 +7,7 @@ again on the same state directory. A second moxzid trains the same model without
 two must end with the same status line and the same 20 names sampled at temperature 0.5; the script
 prints both and exits 1 if they differ.
 
-    python3 examples/microgpt/run_story.py [NAMES_TXT] [--without-state] [--workdir DIR]
+    python3 examples/microgpt/run_story.py [NAMES_TXT] [--without-state] [--workdir DIR] [--port N]
 
 --without-state runs moxzid without -s and skips the kill and the restart (for a moxzid that cannot
 keep state yet): the upgrades and the comparison still run.
@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from moxzid_child import Moxzid, build_example, run, say, wait_for_step
+from moxzid_child import Moxzid, add_port_option, build_example, run, say, wait_for_step
 
 EXAMPLE = Path(__file__).resolve().parent
 DEFAULT_NAMES = EXAMPLE.parents[1] / ".." / "shared" / "data" / "names.txt"
@@ -36,6 +36,7 @@ def main() -> int:
     parser.add_argument("--workdir", type=Path,
                         help="where to build and keep state and logs (default: a new temporary folder, "
                              "removed after a run that passes)")
+    add_port_option(parser)
     args = parser.parse_args()
     text = args.names.read_text()
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="microgpt-story-"))
@@ -44,9 +45,9 @@ def main() -> int:
 
     manifest = build_example([EXAMPLE / "gpt.mo", EXAMPLE / "gpt_score.mo"], EXAMPLE / "actors.json", workdir)
     say("== the story: train, upgrade, upgrade while training" + (", kill -9, restart" if with_state else ""))
-    story = run_story(manifest, workdir, text, with_state)
+    story = run_story(manifest, workdir, text, with_state, args.port)
     say("== an uninterrupted run")
-    plain = run_uninterrupted(manifest, workdir, text, with_state)
+    plain = run_uninterrupted(manifest, workdir, text, with_state, args.port)
 
     say("== the ending")
     for label, (status, names) in (("story", story), ("uninterrupted", plain)):
@@ -61,10 +62,10 @@ def main() -> int:
     return 0
 
 
-def run_story(manifest: Path, workdir: Path, text: str, with_state: bool) -> tuple[str, list[str]]:
+def run_story(manifest: Path, workdir: Path, text: str, with_state: bool, port: int) -> tuple[str, list[str]]:
     state = workdir / "story-state" if with_state else None
     log = workdir / "story.log"
-    daemon = Moxzid(manifest, log, state=state).start()
+    daemon = Moxzid(manifest, log, state=state, port=port).start()
     try:
         say(f"load: {daemon.call('gpt', 'load', text)[0]}")
         daemon.call("gpt", "trainInBackground", 300)
@@ -93,7 +94,7 @@ def run_story(manifest: Path, workdir: Path, text: str, with_state: bool) -> tup
                 raise RuntimeError("training reached step 1000 before the kill: nothing left to resume")
             daemon.kill9()
             say(f"kill -9 moxzid after: {status}")
-            daemon = Moxzid(manifest, log, state=state).start()
+            daemon = Moxzid(manifest, log, state=state, port=port).start()
             say(f"restarted: {daemon.query('gpt', 'status')[0]}")
 
         final = wait_for_step(daemon, "gpt", 1000)
@@ -102,9 +103,9 @@ def run_story(manifest: Path, workdir: Path, text: str, with_state: bool) -> tup
         daemon.stop()
 
 
-def run_uninterrupted(manifest: Path, workdir: Path, text: str, with_state: bool) -> tuple[str, list[str]]:
+def run_uninterrupted(manifest: Path, workdir: Path, text: str, with_state: bool, port: int) -> tuple[str, list[str]]:
     state = workdir / "uninterrupted-state" if with_state else None
-    with Moxzid(manifest, workdir / "uninterrupted.log", state=state) as daemon:
+    with Moxzid(manifest, workdir / "uninterrupted.log", state=state, port=port) as daemon:
         say(f"load: {daemon.call('gpt', 'load', text)[0]}")
         daemon.call("gpt", "trainInBackground", 1000)
         say("trainInBackground(1000)")

@@ -4,7 +4,7 @@ and a state directory, as the seed runs it (`moxzid -m actors.json -s ./state --
 load tiny Shakespeare, train 2,000 steps (evaluating at 1,000 and 2,000), then generate 500
 characters. Exits 1 if the validation loss after training is above 1.75 (the seed: 1.7135).
 
-    python3 examples/shakespeare/run_shakespeare.py [TEXT] [--device torch:cpu] [--workdir DIR]
+    python3 examples/shakespeare/run_shakespeare.py [TEXT] [--device torch:cpu] [--workdir DIR] [--port N]
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ def main() -> int:
     args, text, workdir = text_example(__doc__, "shakespeare-")
 
     manifest = build_example([EXAMPLE / "gpt.mo"], EXAMPLE / "actors.json", workdir)
-    with Moxzid(manifest, workdir / "moxzid.log", state=workdir / "state", device=args.device) as daemon:
+    with Moxzid(manifest, workdir / "moxzid.log", state=workdir / "state", device=args.device,
+                port=args.port) as daemon:
         say(f"load: {daemon.call('gpt', 'load', text)[0]}")
         started = time.monotonic()
         evaluation = ""
