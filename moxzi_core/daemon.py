@@ -88,7 +88,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="moxzid", description="Host the Motoko actors a manifest names and serve them over the "
         "loaded gateways (the http plugin: POST /call-json/ACTOR/METHOD, /query-json/ACTOR/METHOD, "
-        "/upgrade/ACTOR; GET /actors).",
+        "/upgrade/ACTOR, /cycles/ACTOR; GET /actors, /cycles).",
         epilog="Settings come from defaults, then the --config file, then flags. Stop with SIGINT or "
         "SIGTERM.")
     parser.add_argument("--version", action="version", version=f"moxzid {__version__}")
