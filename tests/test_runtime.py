@@ -220,6 +220,24 @@ async def test_upgrade_with_garbage_is_refused():
         await host.stop()
 
 
+async def test_refused_uploads_keep_no_compiled_module():
+    host = await started(spec("a"))
+    try:
+        compiled = set(host._modules)  # compiled modules: what 40 refused uploads once grew by 696 MB
+        refused = {"incompatible": build_actor("lab_incompatible").wasm,  # refused before compiling
+                   "other persistence": build_actor("lab_v2", classic=True).wasm,  # refused by the actor
+                   "garbage": b"not a wasm module"}
+        for why, wasm in refused.items():
+            with pytest.raises(errors.UpgradeRefused):
+                await host.upgrade("a", wasm)
+            assert set(host._modules) == compiled, why
+        assert await update(host, "a", "inc") == [1]
+        await host.upgrade("a", build_actor("lab_v2").wasm)
+        assert await update(host, "a", "inc") == [12]
+    finally:
+        await host.stop()
+
+
 async def _equals(result, expected):
     return await result == expected
 

@@ -144,14 +144,13 @@ class Host:
         self._by_principal[principal] = actor
         return result
 
-    def _remember(self, digest: bytes, wasm: bytes, name: str) -> None:
-        """Prepare and compile a module once, keyed by the sha256 of its original wasm."""
+    def _remember(self, digest: bytes, wasm: bytes, name: str, prepared: PreparedModule | None = None) -> None:
+        """Prepare (unless ``prepared`` is given) and compile a module once, keyed by the sha256 of its
+        original wasm."""
         if digest in self._modules:
             return
-        try:
-            prepared = prepare(wasm)
-        except ValueError as error:
-            raise UnsupportedModule(f"actor {name}: {error}") from None
+        if prepared is None:
+            prepared = _prepare(wasm, name)
         try:
             module = wasmtime.Module(self._engine, prepared.wasm)
         except wasmtime.WasmtimeError as error:
@@ -159,7 +158,9 @@ class Host:
         self._modules[digest] = (prepared, module)
 
     def instantiate(self, module: bytes, name: str, stable: StableMemory | None = None) -> Instance:
-        """A fresh instance of a remembered module for actor ``name`` (its start function not yet run)."""
+        """A fresh instance of a module in the store for actor ``name`` (its start function not yet run)."""
+        if module not in self._modules:  # an upgrade's, compiled again after a restart or a refusal
+            self._remember(module, self._journal.module(module), name)
         prepared, compiled = self._modules[module]
         principal = actor_principal(name)
         return Instance(self._engine, compiled, prepared, principal, self.limits,
@@ -225,16 +226,18 @@ class Host:
         async with self._upgrading.setdefault(name, asyncio.Lock()):
             digest = hashlib.sha256(wasm).digest()
             try:
-                await asyncio.to_thread(self._remember, digest, wasm, name)
-                prepared = self._modules[digest][0]
-                interface = _interface(prepared, None, name)
+                prepared, interface = await asyncio.to_thread(_prepare_with_interface, wasm, name)
+                await asyncio.to_thread(_check_stable_variables, actor.prepared, prepared, name)
+                # Compiled only once the checks passed: a refused upload leaves nothing behind.
+                await asyncio.to_thread(self._remember, digest, wasm, name, prepared)
             except (UnsupportedModule, ValueError) as error:
                 raise errors.UpgradeRefused(str(error)) from None
-            await asyncio.to_thread(_check_stable_variables, actor.prepared, prepared, name)
             batch = Batch()
             Journal.add_module(batch, wasm)
             outcome = await self._ingress(actor, lambda origin: Upgrade(digest, origin), batch)
             if outcome.reply is None:
+                if all(other.module != digest for other in self._actors.values()):
+                    self._modules.pop(digest, None)  # compiled modules are large; instantiate recompiles
                 log.warning("upgrade of %s refused: %s", name, outcome.reject_message)
                 raise errors.UpgradeRefused(f"upgrade of {name} refused: {outcome.reject_message}")
             self._interfaces[name] = interface
@@ -350,6 +353,19 @@ def _check_stable_variables(old: PreparedModule, new: PreparedModule, name: str)
     if problems:
         raise errors.UpgradeRefused(f"upgrade of {name} refused: the new code is incompatible with the "
                                     f"actor's stable variables:\n" + "\n".join(problems))
+
+
+def _prepare(wasm: bytes, name: str) -> PreparedModule:
+    try:
+        return prepare(wasm)
+    except ValueError as error:
+        raise UnsupportedModule(f"actor {name}: {error}") from None
+
+
+def _prepare_with_interface(wasm: bytes, name: str) -> tuple[PreparedModule, Service]:
+    """An uploaded module prepared, and the interface embedded in it."""
+    prepared = _prepare(wasm, name)
+    return prepared, _interface(prepared, None, name)
 
 
 def _interface(prepared: PreparedModule, did: str | None, name: str) -> Service:
