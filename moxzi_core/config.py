@@ -45,6 +45,9 @@ class Config:
     device_checkpoint_secs: float = 30.0
     device_checkpoint_mb: float = 64.0
     device_listen: Address | None = None
+    http_idle_secs: float = 60.0
+    http_body_secs: float = 60.0
+    http_max_connections: int = 512
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,14 @@ SETTINGS = (
             "picks a free port)", metavar="HOST:PORT"),
     Setting("max-message-bytes", "count", "largest request body and message argument accepted "
             f"(default {Config.max_message_bytes})", metavar="N"),
+    Setting("http-idle-secs", "amount", "close an HTTP connection that has not sent a whole request's "
+            "headers this long after it opened or was last answered (slow headers included; default "
+            f"{Config.http_idle_secs:g})", metavar="SECS"),
+    Setting("http-body-secs", "amount", "answer 408 and close the connection when a request body takes "
+            f"longer than this to arrive (default {Config.http_body_secs:g})", metavar="SECS"),
+    Setting("http-max-connections", "count", "HTTP connections held open at once; one more is answered 503 "
+            f"and closed (default {Config.http_max_connections}; lowered to fit the open-file limit)",
+            metavar="N"),
     Setting("device", "text", "give the actors a tensor device on this backend: torch:cpu or torch:cuda "
             "(its plugin must be loaded)", metavar="SPEC"),
     Setting("device-seed", "count", "the device's seed: parameters initialised #normal or #uniform draw from "

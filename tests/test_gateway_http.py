@@ -2,6 +2,7 @@
 error, and once end to end through a moxzid subprocess, as the seeds' curl commands use it."""
 
 import asyncio
+import contextlib
 import json
 import urllib.error
 import urllib.request
@@ -31,14 +32,24 @@ async def host():
     await host.stop()
 
 
+@contextlib.asynccontextmanager
+async def serving(host, **settings):
+    """A gateway serving ``host`` on a free port with ``settings`` (Config's), and an aiohttp session
+    whose base URL is it."""
+    gateway = HttpGateway(host, Config(listen=Address("127.0.0.1", 0), max_message_bytes=LIMIT, **settings))
+    await gateway.start()
+    try:
+        async with aiohttp.ClientSession(f"http://{gateway.address}") as session:
+            yield gateway, session
+    finally:
+        await gateway.stop()
+
+
 @pytest.fixture
 async def http(host):
     """An aiohttp session whose base URL is a gateway serving ``host`` on a free port."""
-    gateway = HttpGateway(host, Config(listen=Address("127.0.0.1", 0), max_message_bytes=LIMIT))
-    await gateway.start()
-    async with aiohttp.ClientSession(f"http://{gateway.address}") as session:
+    async with serving(host) as (_, session):
         yield session
-    await gateway.stop()
 
 
 async def post(http, path, body):
@@ -103,6 +114,41 @@ async def test_a_body_that_cannot_be_decoded_is_a_400(http, path, encoding):
         assert f"cannot be read: 400, message:\n  Can not decode content-encoding: {encoding}" in \
             (await response.json())["error"]
     assert await post(http, "/call-json/counter/inc", []) == (200, [1])
+
+
+async def test_stalled_connections_are_closed_and_others_are_served(host):
+    async with serving(host, http_idle_secs=1, http_body_secs=1) as (gateway, http):
+        silent = await asyncio.open_connection(*gateway.address)
+        slow_headers = await asyncio.open_connection(*gateway.address)
+        slow_headers[1].write(b"POST /call-json/counter/inc HTTP/1.1\r\nHost: x\r\n")
+        slow_body = await asyncio.open_connection(*gateway.address)
+        slow_body[1].write(b"POST /call-json/counter/inc HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n[")
+        assert await post(http, "/call-json/counter/inc", []) == (200, [1])  # served meanwhile
+        for reader, _ in (silent, slow_headers):
+            assert await asyncio.wait_for(reader.read(), 5) == b""  # closed without an answer
+        answer = await asyncio.wait_for(slow_body[0].read(), 5)
+        assert answer.startswith(b"HTTP/1.1 408 ") and b"Connection: close" in answer
+        assert b"counter.inc: the body did not arrive within 1 s (--http-body-secs)" in answer
+        for _, writer in (silent, slow_headers, slow_body):
+            writer.close()
+        assert await post(http, "/call-json/counter/inc", []) == (200, [2])
+
+
+async def test_connections_past_the_cap_are_answered_503(host):
+    async with serving(host, http_max_connections=3) as (gateway, http):
+        held = [await asyncio.open_connection(*gateway.address) for _ in range(2)]
+        assert await post(http, "/call-json/counter/inc", []) == (200, [1])  # the third connection
+        reader, writer = await asyncio.open_connection(*gateway.address)
+        answer = await asyncio.wait_for(reader.read(), 5)
+        assert answer.startswith(b"HTTP/1.1 503 ") and b"holds 3 HTTP connections, the most it may" in answer
+        writer.close()
+        assert await post(http, "/call-json/counter/inc", []) == (200, [2])  # its own connection stays
+        for _, held_writer in held:
+            held_writer.close()
+            await held_writer.wait_closed()
+        await asyncio.sleep(0.2)  # the server sees them go
+        async with aiohttp.ClientSession(f"http://{gateway.address}") as another:
+            assert await post(another, "/query-json/counter/get", []) == (200, [2])
 
 
 async def test_wrong_http_method(http):

@@ -10,6 +10,7 @@ Statuses:
 - 404: no such actor, method or route. 405: a route called with the wrong HTTP method.
 - 409: an upgrade was refused; the actor keeps its old code and state. Cycles were added while moxzid
   does not charge them (``--cycles 0``).
+- 408: the request body did not arrive within ``--http-body-secs``; the connection is closed.
 - 413: the request body, or the Candid argument it encodes to, is over the size limit.
 - A rejected call answers by its IC reject code (REJECTS) with ``reject_code`` and
   ``reject_message`` beside ``error``: 422 when the actor rejected it (4, CANISTER_REJECT), 500 when
@@ -20,6 +21,7 @@ Statuses:
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from typing import Any
@@ -35,12 +37,15 @@ log = logging.getLogger("moxzi.http")
 REJECTS = {1: ("SYS_FATAL", 500), 2: ("SYS_TRANSIENT", 503), 3: ("DESTINATION_INVALID", 404),
            4: ("CANISTER_REJECT", 422), 5: ("CANISTER_ERROR", 500)}
 HOST = web.AppKey("host", object)
+BODY_SECS = web.AppKey("body_secs", float)
 
 
-def build_app(host, max_body_bytes: int) -> web.Application:
-    """The aiohttp application serving ``host``; bodies over ``max_body_bytes`` are answered 413."""
+def build_app(host, max_body_bytes: int, body_secs: float) -> web.Application:
+    """The aiohttp application serving ``host``; bodies over ``max_body_bytes`` are answered 413, bodies
+    that take over ``body_secs`` to arrive 408."""
     app = web.Application(client_max_size=max_body_bytes, middlewares=[_errors_as_json])
     app[HOST] = host
+    app[BODY_SECS] = body_secs
     app.router.add_post("/call-json/{actor}/{method}", _call_json)
     app.router.add_post("/query-json/{actor}/{method}", _query_json)
     app.router.add_post("/upgrade/{actor}", _upgrade)
@@ -86,15 +91,23 @@ class BadBody(MoxziError):
 
 
 class UnreadableBody(BadBody):
-    """The body's Content-Encoding cannot be decoded: the rest of the stream cannot be trusted either,
-    so the connection closes after the answer."""
+    """The body's Content-Encoding cannot be decoded, or it came too slowly: the rest of the stream
+    cannot be trusted either, so the connection closes after the answer."""
+
+
+class BodyTooSlow(UnreadableBody):
+    status = 408
 
 
 async def _read_body(request: web.Request, what: str) -> bytes:
     """The request body; raises BadBody (a 400 naming ``what``) when its Content-Encoding (a broken gzip
-    or deflate stream) cannot be decoded."""
+    or deflate stream) cannot be decoded, BodyTooSlow (408) when it is not all there in time."""
+    limit = request.app[BODY_SECS]
     try:
-        return await request.read()
+        async with asyncio.timeout(limit):
+            return await request.read()
+    except TimeoutError:
+        raise BodyTooSlow(f"{what}: the body did not arrive within {limit:g} s (--http-body-secs)") from None
     except web.RequestPayloadError as exc:
         raise UnreadableBody(f"{what}: the body cannot be read: {exc.__cause__ or exc}") from None
 

@@ -1,8 +1,18 @@
-"""The HTTP gateway's server: binds the listen address, serves the routes, shuts down on stop()."""
+"""The HTTP gateway's server: binds the listen address, serves the routes, shuts down on stop().
+
+Connections are bounded so that clients who stall cannot wedge the daemon for the others: one that has
+not sent a whole request's headers ``--http-idle-secs`` after it opened or was last answered is closed
+(aiohttp's keep-alive timer, which also runs while headers trickle in), a body slower than
+``--http-body-secs`` is a 408 (routes.py), and past ``--http-max-connections`` open connections a new
+one is answered 503 and closed at once.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import logging
+import resource
 
 from aiohttp import web
 
@@ -13,6 +23,11 @@ from .routes import build_app
 log = logging.getLogger("moxzi.http")
 
 STOP_GRACE_SECONDS = 5.0
+# How long the rest of a body the answer did not need (a 404, a 408) is read and dropped before the
+# connection closes: enough for an honest client to finish, not aiohttp's 10 s for a stalling one.
+LINGER_SECONDS = 1.0
+# Open files the rest of moxzid needs beside HTTP connections (store, device, logs, actors' modules).
+RESERVED_FILES = 128
 
 
 class HttpGateway:
@@ -20,29 +35,71 @@ class HttpGateway:
     are answered 413. After start(), ``address`` is the address actually bound (useful with port 0)."""
 
     def __init__(self, host, config: Config):
-        self._app = build_app(host, config.max_message_bytes)
+        self._app = build_app(host, config.max_message_bytes, config.http_body_secs)
         self._listen = config.listen
+        self._idle_secs = config.http_idle_secs
+        self._max_connections = _fitting_connections(config.http_max_connections)
         self._runner: web.AppRunner | None = None
+        self._listener: asyncio.Server | None = None
         self.address: Address | None = None
 
     async def start(self) -> None:
         """Bind and serve; raises OSError when the address cannot be bound."""
         # A call may run for minutes (training); at stop, give in-flight calls a moment, not aiohttp's
         # default minute, before closing their connections.
-        runner = web.AppRunner(self._app, access_log=None, shutdown_timeout=STOP_GRACE_SECONDS)
+        runner = web.AppRunner(self._app, access_log=None, shutdown_timeout=STOP_GRACE_SECONDS,
+                               keepalive_timeout=self._idle_secs, lingering_time=LINGER_SECONDS)
         await runner.setup()
+        server = runner.server
+
+        def accept() -> asyncio.Protocol:
+            # Counts connections aiohttp holds; a burst accepted in one loop turn may pass the cap by
+            # that burst (at most the listen backlog).
+            if len(server.connections) >= self._max_connections:
+                return _Busy(self._max_connections)
+            return server()
+
         try:
-            await web.TCPSite(runner, self._listen.host, self._listen.port).start()
+            self._listener = await asyncio.get_running_loop().create_server(
+                accept, self._listen.host, self._listen.port, reuse_address=True)
         except OSError:
             await runner.cleanup()
             raise
         self._runner = runner
-        host, port = runner.addresses[0][:2]
+        host, port = self._listener.sockets[0].getsockname()[:2]
         self.address = Address(host, port)
-        log.info("serving on http://%s", self.address)
+        log.info("serving on http://%s (at most %d connections)", self.address, self._max_connections)
 
     async def stop(self) -> None:
         """Stop accepting requests; calls still in flight after STOP_GRACE_SECONDS lose their connection."""
+        if self._listener is not None:
+            self._listener.close()
+            self._listener = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+
+
+def _fitting_connections(wanted: int) -> int:
+    """``wanted``, lowered so that connections alone cannot use up the process's open-file limit (past
+    it every accept fails and nothing is served)."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or wanted <= soft - RESERVED_FILES:
+        return wanted
+    fitting = max(1, soft - RESERVED_FILES)
+    log.warning("--http-max-connections %d lowered to %d: the open-file limit is %d", wanted, fitting, soft)
+    return fitting
+
+
+class _Busy(asyncio.Protocol):
+    """A connection past the cap: answered 503 and closed without reading it."""
+
+    def __init__(self, limit: int):
+        self._limit = limit
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        body = json.dumps({"error": f"moxzid holds {self._limit} HTTP connections, the most it may "
+                                    "(--http-max-connections); try again later"}).encode()
+        transport.write(b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"  # type: ignore[attr-defined]
+                        b"Connection: close\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
+        transport.close()
