@@ -42,6 +42,7 @@ from moxzi_core.candid import (
     parse_value,
     print_value,
     print_values,
+    text,
 )
 from moxzi_core.candid.text import MAX_DEPTH, MAX_TEXT_LENGTH
 
@@ -175,6 +176,13 @@ def test_input_is_bounded():
         parse_args("(1 : " + "opt " * 10_000 + "nat)", [RESERVED])
     with pytest.raises(CandidError, match="characters long"):
         parse_args('(blob "' + "a" * MAX_TEXT_LENGTH + '")', [BLOB])
+
+
+def test_tokens_are_bounded(monkeypatch):
+    monkeypatch.setattr(text, "MAX_TOKENS", 1000)  # the real bound takes seconds to reach
+    assert len(parse_args("(vec {" + "1;" * 497 + "})", [Vec(NAT)])[0]) == 497
+    with pytest.raises(CandidError, match="1:1004: the text has more than 1000 tokens"):
+        parse_args("(vec {" + "1;" * 500 + "})", [Vec(NAT)])
 
 
 def test_one_value():

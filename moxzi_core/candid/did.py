@@ -49,7 +49,8 @@ class TypeGrammar:
         self.method_references: list[tuple[str, Named, Token]] = []
 
     def peek(self, offset: int = 0) -> Token:
-        return self.tokens[min(self.at + offset, len(self.tokens) - 1)]
+        at = self.at + offset
+        return self.tokens[at] if at < len(self.tokens) else self.tokens[-1]
 
     def next(self) -> Token:
         token = self.peek()
@@ -70,7 +71,8 @@ class TypeGrammar:
         return token.kind in ("punct", "name") and token.value in values
 
     def accept(self, value: str) -> bool:
-        if self.is_(value):
+        token = self.peek()
+        if token.value == value and token.kind in ("punct", "name"):
             self.at += 1
             return True
         return False

@@ -5,24 +5,30 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .errors import CandidError
 
-_TOKEN = re.compile(r"""
-    (?P<space>\s+)
-  | (?P<comment>//[^\n]*)
-  | (?P<open_comment>/\*)
-  | (?P<arrow>->)
-  | (?P<float>[0-9][0-9_]*(?:\.[0-9_]*(?:[eE][+-]?[0-9_]+)?|[eE][+-]?[0-9_]+))
-  | (?P<number>0x[0-9a-fA-F][0-9a-fA-F_]*|[0-9][0-9_]*)
-  | (?P<punct>[{}();:,=.])
-  | (?P<sign>[+-])
-  | (?P<name>[A-Za-z_][A-Za-z0-9_]*)
-  | (?P<text>")
+# white space and line comments (possessive: nothing to backtrack into), then one token or the end;
+# the token's group names its kind
+_SPACE = r"(?:\s|//[^\n]*+)*+"
+_TOKEN = re.compile(_SPACE + r"""
+    (?:
+      (?P<punct>[{}();:,=.])
+    | (?P<name>[A-Za-z_][A-Za-z0-9_]*)
+    | (?P<float>[0-9][0-9_]*(?:\.[0-9_]*(?:[eE][+-]?[0-9_]+)?|[eE][+-]?[0-9_]+))
+    | (?P<number>0x[0-9a-fA-F][0-9a-fA-F_]*|[0-9][0-9_]*)
+    | (?P<text>")
+    | (?P<open_comment>/\*)
+    | (?P<arrow>->)
+    | (?P<sign>[+-])
+    | (?P<end>\Z)
+    )
 """, re.VERBOSE)
-# inside a quoted text: a run of plain characters, one escape, or the closing quote
-_TEXT_PART = re.compile(r'''([^"\\\n]+)|\\(?:u\{([0-9a-fA-F][0-9a-fA-F_]*)\}|([0-9a-fA-F]{2})|([nrt\\"']))|(")''')
+_SPACE_ONLY = re.compile(_SPACE)
+# inside a quoted text: a run of plain characters, a run of byte escapes (blobs are mostly that), one
+# other escape, or the closing quote
+_TEXT_PART = re.compile(r'''([^"\\\n]+)|((?:\\[0-9a-fA-F]{2})+)|\\(?:u\{([0-9a-fA-F][0-9a-fA-F_]*)\}|([nrt\\"']))|(")''')
 MAX_DIGITS = 4300  # Python's own limit for int(str); a nat of 7168 bits has 2158 digits
 _ESCAPES = {"n": b"\n", "r": b"\r", "t": b"\t", "\\": b"\\", '"': b'"', "'": b"'"}
 
@@ -33,7 +39,7 @@ class Token(NamedTuple):
     ``\\xx`` escapes may make them invalid UTF-8) or "end"."""
 
     kind: str
-    value: str | int | bytes
+    value: Any  # str, int or bytes by kind
     line: int
     col: int
 
@@ -59,31 +65,37 @@ def tokenize(text: str) -> Iterator[Token]:
     """The tokens of ``text``, ending with an "end" token; bad input raises ``CandidError`` with
     ``line:column``. Comments (``//`` and nested ``/* */``) and white space are skipped."""
     pos, line, line_start = 0, 1, 0
-    while pos < len(text):
+    while True:
         match = _TOKEN.match(text, pos)
-        col = pos - line_start + 1
+        start = match.start(match.lastgroup) if match else _SPACE_ONLY.match(text, pos).end()
+        newlines = text.count("\n", pos, start)
+        if newlines:
+            line += newlines
+            line_start = text.rindex("\n", pos, start) + 1
+        col = start - line_start + 1
         if match is None:
-            raise CandidError(f"{line}:{col}: unexpected character {text[pos]!r}")
-        kind = match.lastgroup
-        end = match.end()
+            raise CandidError(f"{line}:{col}: unexpected character {text[start]!r}")
+        kind, end = match.lastgroup, match.end()
+        if kind == "end":
+            yield Token("end", "end of input", line, col)
+            return
         if kind == "open_comment":
-            end = _comment_end(text, pos, line, col)
+            end = _comment_end(text, start, line, col)
+            newlines = text.count("\n", start, end)
+            if newlines:
+                line += newlines
+                line_start = text.rindex("\n", start, end) + 1
         elif kind == "text":
             value, end = _text_literal(text, end, line, col)
             yield Token("text", value, line, col)
         elif kind == "number":
-            digits = match.group().replace("_", "")
+            digits = match.group(kind).replace("_", "")
             if len(digits) > MAX_DIGITS:
                 raise CandidError(f"{line}:{col}: a number of more than {MAX_DIGITS} digits")
             yield Token("number", int(digits[2:], 16) if digits.startswith("0x") else int(digits), line, col)
-        elif kind in ("name", "punct", "arrow", "sign", "float"):
-            yield Token("punct" if kind == "arrow" else kind, match.group(), line, col)
-        newlines = text.count("\n", pos, end)
-        if newlines:
-            line += newlines
-            line_start = text.rindex("\n", pos, end) + 1
+        else:
+            yield Token("punct" if kind == "arrow" else kind, match.group(kind), line, col)
         pos = end
-    yield Token("end", "end of input", line, pos - line_start + 1)
 
 
 def _comment_end(text: str, pos: int, line: int, col: int) -> int:
@@ -104,7 +116,7 @@ def _text_literal(text: str, pos: int, line: int, col: int) -> tuple[bytes, int]
             if pos >= len(text) or text[pos] == "\n":
                 raise CandidError(f"{line}:{col}: text is never closed")
             raise CandidError(f"{line}:{col}: unknown escape {text[pos:pos + 2]!r} in text")
-        plain, code, byte, simple, close = match.groups()
+        plain, escaped_bytes, code, simple, close = match.groups()
         if close:
             return bytes(out), match.end()
         if plain is not None:
@@ -115,5 +127,5 @@ def _text_literal(text: str, pos: int, line: int, col: int) -> tuple[bytes, int]
                 raise CandidError(f"{line}:{col}: \\u{{{code}}} is not a Unicode scalar value")
             out += chr(scalar).encode("utf-8")
         else:
-            out += bytes([int(byte, 16)]) if byte else _ESCAPES[simple]
+            out += bytes.fromhex(escaped_bytes.replace("\\", "")) if escaped_bytes else _ESCAPES[simple]
         pos = match.end()

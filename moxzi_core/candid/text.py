@@ -20,12 +20,14 @@ every printed value reads back: ``NaN``, ``inf`` and ``-inf`` for floats; NUL in
 
 Errors are ``CandidError``s that start with ``line:column`` of the offending token and say what was
 expected, e.g. ``1:9: expected nat, found text "abc"``. Input is bounded: at most
-``MAX_TEXT_LENGTH`` characters and ``MAX_DEPTH`` levels of nested values.
+``MAX_TEXT_LENGTH`` characters, ``MAX_TOKENS`` tokens and ``MAX_DEPTH`` levels of nested values.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
+import re
 import struct
 from collections.abc import Sequence
 from decimal import Decimal
@@ -62,6 +64,7 @@ from .types import (
 from .values import FuncRef, Principal, Some
 
 MAX_TEXT_LENGTH = 8 << 20
+MAX_TOKENS = 1_000_000  # numbers, names, punctuation: what the time to read grows with
 MAX_DEPTH = 100
 PRETTY_DEPTH = 10  # as dfx: deeper values, and vectors of more elements, are printed on one line
 PRETTY_ELEMENTS = 10
@@ -119,7 +122,10 @@ class _ValueGrammar(TypeGrammar):
     def __init__(self, text: str):
         if len(text) > MAX_TEXT_LENGTH:
             raise CandidError(f"1:1: the text is {len(text)} characters long (at most {MAX_TEXT_LENGTH})")
-        super().__init__(list(tokenize(text)))
+        tokens = list(itertools.islice(tokenize(text), MAX_TOKENS + 1))
+        if len(tokens) > MAX_TOKENS:
+            raise CandidError(f"{tokens[-1].where}: the text has more than {MAX_TOKENS} tokens")
+        super().__init__(tokens)
 
     def end(self) -> None:
         if self.peek().kind != "end":
@@ -176,7 +182,7 @@ class _ValueGrammar(TypeGrammar):
             return _Node("record", token, self.record_fields(depth + 1))
         if word == "variant":
             self.expect("{")
-            field = self.field(depth + 1, None, variant=True)
+            field = self.field(depth + 1, 0, variant=True)
             self.expect("}")
             return _Node("variant", token, field)
         if word in ("blob", "principal", "service", "func"):
@@ -201,7 +207,8 @@ class _ValueGrammar(TypeGrammar):
 
     def record_fields(self, depth: int) -> list[tuple[int, str | None, _Node, Token]]:
         self.expect("{")
-        fields, seen = [], set()
+        fields: list[tuple[int, str | None, _Node, Token]] = []
+        seen: set[int] = set()
 
         def field():
             # an unnamed field is numbered one past the previous field, whatever that was
@@ -215,7 +222,7 @@ class _ValueGrammar(TypeGrammar):
         self.separated(field, ";", "}")
         return fields
 
-    def field(self, depth: int, next_id: int | None, variant: bool) -> tuple[int, str | None, _Node, Token]:
+    def field(self, depth: int, next_id: int, variant: bool) -> tuple[int, str | None, _Node, Token]:
         """``(id, name, value, where)`` of ``label = v``; in a record also of a bare ``v`` (numbered
         ``next_id``), in a variant of a bare ``label`` (a null value)."""
         token, after = self.peek(), self.peek(1)
@@ -505,11 +512,14 @@ def _quoted(s: str, single: bool) -> str:
     return '"' + "".join(out) + '"'
 
 
+_BLOB_PRINTABLE = re.compile(rb"[\x20-\x7e\t\n\r]*")
+# in a blob's printable form, these bytes are escaped too (as dfx does)
+_BLOB_ESCAPES = str.maketrans({c: f"\\{ord(c):02x}" for c in "\"'`\\\t\n\r"})
+
+
 def _blob(data: bytes) -> str:
     """``blob "..."``: printable ASCII as itself when every byte is printable (or tab, newline,
     carriage return), else every byte as ``\\xx``."""
-    if all(0x20 <= b <= 0x7E or b in (0x09, 0x0A, 0x0D) for b in data):
-        body = "".join(chr(b) if 0x20 <= b <= 0x7E and chr(b) not in "\"'`\\" else f"\\{b:02x}" for b in data)
-    else:
-        body = "".join(f"\\{b:02x}" for b in data)
-    return f'blob "{body}"'
+    if _BLOB_PRINTABLE.fullmatch(data):
+        return 'blob "' + data.decode("ascii").translate(_BLOB_ESCAPES) + '"'
+    return 'blob "' + ("\\" + data.hex("\\") if data else "") + '"'
