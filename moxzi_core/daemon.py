@@ -35,6 +35,9 @@ from .store import MemoryStore, Store, StoreError
 log = logging.getLogger("moxzid")
 
 USAGE_ERROR = 2
+# How often a thread running Python hands the GIL to another that waits (Python's default is 5 ms): the
+# event loop waits at most this long behind the HTTP gateway's codec threads or a system method's work.
+GIL_SWITCH_SECONDS = 0.0005
 
 
 class StartupError(Exception):
@@ -45,6 +48,7 @@ def main(argv: list[str] | None = None) -> None:
     """The ``moxzid`` console script. Exits 0 after a clean shutdown, 1 when the store, the actors or a
     gateway fail to start, 2 for a start-up error that a change of flags, config or manifest fixes."""
     args = _parser().parse_args(argv)
+    sys.setswitchinterval(GIL_SWITCH_SECONDS)
     logging.basicConfig(stream=sys.stderr, level=logging.INFO,
                         format="%(asctime)s %(name)s: %(message)s", datefmt="%H:%M:%S")
     with contextlib.ExitStack() as resources:

@@ -24,7 +24,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import Any
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from aiohttp import web
 
@@ -38,6 +40,13 @@ REJECTS = {1: ("SYS_FATAL", 500), 2: ("SYS_TRANSIENT", 503), 3: ("DESTINATION_IN
            4: ("CANISTER_REJECT", 422), 5: ("CANISTER_ERROR", 500)}
 HOST = web.AppKey("host", object)
 BODY_SECS = web.AppKey("body_secs", float)
+CODEC = web.AppKey("codec", ThreadPoolExecutor)
+# Messages up to this size are turned into JSON (or from it) on the event loop, which takes it
+# about a millisecond; larger ones go to the codec threads. A few of them: the work holds the GIL,
+# so more would only queue there.
+INLINE_BYTES = 64 * 1024
+CODEC_THREADS = 2
+T = TypeVar("T")
 
 
 def build_app(host, max_body_bytes: int, body_secs: float) -> web.Application:
@@ -46,6 +55,8 @@ def build_app(host, max_body_bytes: int, body_secs: float) -> web.Application:
     app = web.Application(client_max_size=max_body_bytes, middlewares=[_errors_as_json])
     app[HOST] = host
     app[BODY_SECS] = body_secs
+    app[CODEC] = ThreadPoolExecutor(CODEC_THREADS, thread_name_prefix="moxzi-http-codec")
+    app.on_cleanup.append(_stop_codec)
     app.router.add_post("/call-json/{actor}/{method}", _call_json)
     app.router.add_post("/query-json/{actor}/{method}", _query_json)
     app.router.add_post("/upgrade/{actor}", _upgrade)
@@ -55,10 +66,17 @@ def build_app(host, max_body_bytes: int, body_secs: float) -> web.Application:
     return app
 
 
+async def _stop_codec(app: web.Application) -> None:
+    app[CODEC].shutdown(wait=False, cancel_futures=True)
+
+
 def _json(value, status: int = 200) -> web.Response:
+    return web.Response(text=_json_text(value), status=status, content_type="application/json")
+
+
+def _json_text(value) -> str:
     # Compact like the seeds' answers: [{"first":5.5,"last":0.87}]
-    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-    return web.Response(text=text, status=status, content_type="application/json")
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def _error(status: int, message: str, **details) -> web.Response:
@@ -99,6 +117,12 @@ class BodyTooSlow(UnreadableBody):
     status = 408
 
 
+class BrokenReply(MoxziError):
+    """An actor replied with data that does not match its own interface."""
+
+    status = 500
+
+
 async def _read_body(request: web.Request, what: str) -> bytes:
     """The request body; raises BadBody (a 400 naming ``what``) when its Content-Encoding (a broken gzip
     or deflate stream) cannot be decoded, BodyTooSlow (408) when it is not all there in time."""
@@ -116,12 +140,24 @@ async def _read_json(request: web.Request, what: str) -> Any:
     """The request body as JSON; raises BadBody (a 400 naming ``what``) for a body that cannot be read
     (see _read_body), that is not JSON, or that nests too deeply to parse."""
     body = await _read_body(request, what)
+    return await _off_loop(request, len(body), _parse_json, body, what)
+
+
+def _parse_json(body: bytes, what: str) -> Any:
     try:
         return json.loads(body)
     except ValueError as exc:
         raise BadBody(f"{what}: the body is not JSON: {exc}") from None
     except RecursionError:
         raise BadBody(f"{what}: the body is JSON nested too deeply") from None
+
+
+async def _off_loop(request: web.Request, size: int, work: Callable[..., T], *args) -> T:
+    """``work(*args)``, whose cost grows with ``size`` bytes: run here when small, else on one of the
+    gateway's codec threads, so the event loop keeps serving other clients meanwhile."""
+    if size <= INLINE_BYTES:
+        return work(*args)
+    return await asyncio.get_running_loop().run_in_executor(request.app[CODEC], work, *args)
 
 
 async def _call_json(request: web.Request) -> web.Response:
@@ -138,27 +174,44 @@ async def _call(request: web.Request, query_route: bool) -> web.Response:
     func = host.info(actor).interface.methods.get(method)
     if func is None:
         raise UnknownMethod(f"actor {actor!r} has no method {method!r}")
-    value = await _read_json(request, f"{actor}.{method}")
-    if not isinstance(value, list):
-        return _error(400, f"{actor}.{method}: the body must be a JSON array of the arguments, "
-                           f"got {json.dumps(value)[:80]}")
-    try:
-        arg = args_from_json(func.args, value)
-    except CandidError as exc:
-        return _error(400, f"{actor}.{method}: arguments do not match its type: {exc}")
+    what = f"{actor}.{method}"
+    body = await _read_body(request, what)
+    arg = await _off_loop(request, len(body), _arguments, func, body, what)
     # The host runs a query method as a query on either route, so it leaves no trace in the actor.
     outcome = await host.call(actor, method, arg, query=query_route)
     if outcome.reply is None:
         code = outcome.reject_code
         name, status = REJECTS.get(code, ("UNKNOWN", 500))
-        return _error(status, f"{actor}.{method} rejected ({code} {name}): {outcome.reject_message}",
+        return _error(status, f"{what} rejected ({code} {name}): {outcome.reject_message}",
                       reject_code=code, reject_message=outcome.reject_message)
+    text = await _off_loop(request, len(outcome.reply), _results_text, func, outcome.reply, what)
+    return web.Response(text=text, content_type="application/json")
+
+
+def _arguments(func, body: bytes, what: str) -> bytes:
+    """The Candid argument of ``func`` that the JSON ``body`` gives; raises BadBody."""
+    value = _parse_json(body, what)
+    if not isinstance(value, list):
+        raise BadBody(f"{what}: the body must be a JSON array of the arguments, got {_show(value)}")
     try:
-        results = results_to_json(func.rets, outcome.reply)
+        return args_from_json(func.args, value)
+    except CandidError as exc:
+        raise BadBody(f"{what}: arguments do not match its type: {exc}") from None
+
+
+def _results_text(func, reply: bytes, what: str) -> str:
+    """The JSON text of ``func``'s results in ``reply``; raises BrokenReply."""
+    try:
+        return _json_text(results_to_json(func.rets, reply))
     except CandidError as exc:  # the actor broke its own interface: our side, not the client's
-        log.error("%s.%s replied with data that does not match its type: %s", actor, method, exc)
-        return _error(500, f"{actor}.{method} replied with data that does not match its type: {exc}")
-    return _json(results)
+        log.error("%s replied with data that does not match its type: %s", what, exc)
+        raise BrokenReply(f"{what} replied with data that does not match its type: {exc}") from None
+
+
+def _show(value: Any) -> str:
+    """``value`` as JSON, cut short: a message quotes at most this much of a client's body."""
+    shown = json.dumps(value)
+    return shown if len(shown) <= 80 else shown[:77] + "..."
 
 
 async def _upgrade(request: web.Request) -> web.Response:
@@ -196,7 +249,7 @@ async def _add_cycles(request: web.Request) -> web.Response:
     cycles = value.get("add") if isinstance(value, dict) and value.keys() == {"add"} else None
     if isinstance(cycles, bool) or not isinstance(cycles, int) or cycles <= 0:
         return _error(400, f'cycles for {actor}: the body must be {{"add": N}} with N a whole number > 0, '
-                           f"got {json.dumps(value)[:80]}")
+                           f"got {_show(value)}")
     host.ledger.add(actor, cycles)
     return _json(_account(host.ledger, actor))
 
