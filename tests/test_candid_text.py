@@ -39,6 +39,7 @@ from moxzi_core.candid import (
     decode_args,
     encode_args,
     parse_args,
+    parse_did,
     parse_value,
     print_value,
     print_values,
@@ -212,3 +213,35 @@ def test_random_values_round_trip_through_text_and_binary():
         assert canonical(read) == canonical(values), printed
         assert encode_args(types, read) == encode_args(types, values)
         assert print_values(decode_args(encode_args(types, read), types), types) == printed
+
+
+# ---- the Rust implementation's own expectations (dfinity/candid rust/candid_parser/tests/value.rs and
+# parse_value.rs at ffef7cb): dfx prints with that code, so moxzi must print the same characters ----
+
+RUST_LIST = parse_did("""
+    type List = List1; type List1 = List2; type List2 = opt record { head: int16; tail: List1 };
+    type enum = variant { a: nat; b: text; c };
+    service : { f : () -> (List, enum) }""").methods["f"].rets
+
+
+@pytest.mark.parametrize("text, types, printed", [
+    ("(opt record { head = 1000; tail = opt record {head = -2000; tail = null}}, variant {a = 42})", RUST_LIST,
+     "(\n  opt record {\n    head = 1_000 : int16;\n    tail = opt record { head = -2_000 : int16; tail = null };\n"
+     "  },\n  variant { a = 42 : nat },\n)"),
+    (" (true, null, 42., +42.42, -42e5, 42.42e-5)", [BOOL, NULL, FLOAT64, FLOAT64, FLOAT64, FLOAT64],
+     "(\n  true,\n  null : null,\n  42.0 : float64,\n  42.42 : float64,\n  -4200000.0 : float64,\n"
+     "  0.0004242 : float64,\n)"),
+    ('(true, null, 42, "哈哈", "string with whitespace", 42, -42, false)', [BOOL, NULL, NAT, TEXT, TEXT, INT, INT, BOOL],
+     '(\n  true,\n  null : null,\n  42 : nat,\n  "哈哈",\n  "string with whitespace",\n  42 : int,\n  -42 : int,\n'
+     "  false,\n)"),
+    ('(record { 43 = record { test = "test"; "opt" = "hello" }; long_label = opt null; label = 42 })',
+     [Record({43: Record({"opt": TEXT, "test": TEXT}), "long_label": Opt(NULL), "label": NAT})],
+     '(\n  record {\n    43 = record { "opt" = "hello"; test = "test" };\n    long_label = opt (null : null);\n'
+     "    label = 42 : nat;\n  },\n)"),
+    ('(record { 43 = record { test = "test"; "opt" = "hello" }; long_label = opt null; label = 42 })',
+     [Record({"label": NAT})], "(record { label = 42 : nat })"),
+])
+def test_prints_what_the_rust_implementation_prints(text, types, printed):
+    values = parse_args(text, types)
+    assert print_values(values, types) == printed
+    assert print_values(decode_args(encode_args(types, values), types), types) == printed
