@@ -224,7 +224,7 @@ async def _serve(config: Config, registry: plugins.Registry, specs, store: Store
                 return 1
             log.info("device exports at %s/export/", url)
         for name, factory in registry.gateways.items():
-            gateway = factory(host, config)
+            gateway = factory(host, config, registry.http_apps)
             try:
                 await gateway.start()
             except OSError as exc:  # e.g. the listen address is taken

@@ -1,7 +1,7 @@
 """The extension points of moxzi: every hook a plugin may implement.
 
 Each hook hands the plugin a ``register`` callable; the plugin calls it with the objects it contributes
-and never reaches into the core. moxzi's own plugins (``http``, ``lmdb``, ``torch``, ``triton``) use
+and never reaches into the core. moxzi's own plugins (``http``, ``ic``, ``lmdb``, ``torch``, ``triton``) use
 exactly these hooks, through the same entry-point group (``moxzi``) as a third party's would.
 """
 
@@ -33,7 +33,15 @@ def register_stores(register):
 @hookspec
 def register_gateways(register):
     """Register gateways that serve the host to the outside: ``register(name, factory)``, where
-    ``factory(host, config)`` returns an object with ``async start()`` and ``async stop()``."""
+    ``factory(host, config, http_apps)`` returns an object with ``async start()`` and ``async stop()``;
+    ``http_apps`` is what ``register_http_apps`` collected, for a gateway that serves HTTP to mount."""
+
+
+@hookspec
+def register_http_apps(register):
+    """Register more HTTP routes on the HTTP gateway's address: ``register(prefix, factory)``, where
+    ``factory(host, config)`` returns an ``aiohttp.web.Application`` the gateway mounts at ``prefix``
+    (``/api``: the IC HTTP interface of the ``ic`` plugin). Two plugins cannot claim one prefix."""
 
 
 @hookspec

@@ -16,7 +16,8 @@ from . import hookspecs
 
 ENTRY_POINT_GROUP = "moxzi"
 CORE_DISTRIBUTION = "moxzi"
-HOOK_NAMES = ("register_ops", "register_backends", "register_stores", "register_gateways", "register_billing")
+HOOK_NAMES = ("register_ops", "register_backends", "register_stores", "register_gateways", "register_billing",
+              "register_http_apps")
 
 
 class PluginError(Exception):
@@ -50,6 +51,7 @@ class Registry:
     stores: dict = field(default_factory=dict)
     gateways: dict = field(default_factory=dict)
     billing: dict = field(default_factory=dict)
+    http_apps: dict = field(default_factory=dict)
     provided_by: dict = field(default_factory=dict)  # (kind, name) -> plugin name
 
 
@@ -75,6 +77,7 @@ def _collect(plugin_name: str, plugin, registry: Registry) -> None:
         "register_stores": keyed("store", registry.stores, False),
         "register_gateways": keyed("gateway", registry.gateways, False),
         "register_billing": keyed("billing", registry.billing, True),
+        "register_http_apps": keyed("HTTP app at", registry.http_apps, False),
     }
     for hook_name, register in hooks.items():
         impl = getattr(plugin, hook_name, None)

@@ -192,12 +192,12 @@ class Daemon:
 
 
 @contextlib.contextmanager
-def running_moxzid(*args, cwd: Path):
-    """moxzid started with ``args`` (and ``--plugins http --listen 127.0.0.1:0``), once its gateway
+def running_moxzid(*args, cwd: Path, plugins: str = "http"):
+    """moxzid started with ``args`` (and ``--plugins PLUGINS --listen 127.0.0.1:0``), once its gateway
     serves; killed at exit if still running."""
     log = cwd / "moxzid.log"
     with log.open("w") as stderr:
-        process = subprocess.Popen([sys.executable, "-m", "moxzi_core.daemon", "--plugins", "http",
+        process = subprocess.Popen([sys.executable, "-m", "moxzi_core.daemon", "--plugins", plugins,
                                     "--listen", "127.0.0.1:0", *args],
                                    cwd=cwd, stdout=subprocess.DEVNULL, stderr=stderr)
     try:

@@ -17,8 +17,9 @@ import hashlib
 import logging
 import secrets
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import wasmtime
 
@@ -62,6 +63,8 @@ class ActorInfo:
     principal: Principal
     interface: Service
     mode: str  # "enhanced" or "classic" persistence
+    module_hash: bytes  # sha256 of the wasm the actor runs, as the IC's module_hash
+    metadata: Mapping[str, bytes]  # the module's `icp:public NAME` and `icp:private NAME` sections by NAME
 
 
 def actor_principal(name: str) -> bytes:
@@ -187,8 +190,11 @@ class Host:
 
     def info(self, name: str) -> ActorInfo:
         actor = self._actor(name)
+        sections = actor.prepared.custom_sections
+        metadata = {key.split(" ", 1)[1]: value for key, value in sections.items()
+                    if key.startswith(("icp:public ", "icp:private "))}
         return ActorInfo(name, Principal(actor.principal), self._interfaces[name],
-                         actor.prepared.persistence)
+                         actor.prepared.persistence, actor.module, MappingProxyType(metadata))
 
     async def call(self, name: str, method: str, arg: bytes, *, query: bool,
                    caller: bytes = ANONYMOUS) -> Outcome:

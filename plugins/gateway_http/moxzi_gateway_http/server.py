@@ -13,6 +13,8 @@ import asyncio
 import json
 import logging
 import resource
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 
 from aiohttp import web
 
@@ -32,10 +34,14 @@ RESERVED_FILES = 128
 
 class HttpGateway:
     """Serves ``host`` over HTTP on ``config.listen``; request bodies over ``config.max_message_bytes``
-    are answered 413. After start(), ``address`` is the address actually bound (useful with port 0)."""
+    are answered 413. ``http_apps`` (``{prefix: factory(host, config)}``, what other plugins registered
+    with ``register_http_apps``) are mounted at their prefixes. After start(), ``address`` is the
+    address actually bound (useful with port 0)."""
 
-    def __init__(self, host, config: Config):
+    def __init__(self, host, config: Config, http_apps: Mapping[str, Callable] = MappingProxyType({})):
         self._app = build_app(host, config.max_message_bytes, config.http_body_secs)
+        for prefix, factory in http_apps.items():
+            self._app.add_subapp(prefix, factory(host, config))
         self._listen = config.listen
         self._idle_secs = config.http_idle_secs
         self._max_connections = _fitting_connections(config.http_max_connections)

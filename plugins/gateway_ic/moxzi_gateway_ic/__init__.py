@@ -1,0 +1,14 @@
+"""The Internet Computer's HTTP interface for moxzid, a plugin like any other (``ic``): it registers an
+HTTP app the HTTP gateway mounts at ``/api``, so IC agents (``@icp-sdk/core``, ``@dfinity/agent``),
+icp-cli and Python agents call moxzid's actors as they call canisters. The routes are in ``routes``;
+requests and their signatures in ``requests``; certificates and moxzid's keys in ``certificates``.
+"""
+
+from moxzi_core.hookspecs import hookimpl
+
+from .routes import build_ic_app
+
+
+@hookimpl
+def register_http_apps(register):
+    register("/api", build_ic_app)

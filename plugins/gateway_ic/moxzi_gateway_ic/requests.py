@@ -1,0 +1,189 @@
+"""What an IC request is: its envelope, its id, who sent it and whether the sender really signed it.
+
+``read_envelope`` takes a decoded CBOR body ``{content, sender_pubkey?, sender_sig?, sender_delegation?}``
+and answers a ``Request`` only when the content is well formed, the ingress expiry is within the
+window, and the sender is the anonymous principal (unsigned) or the self-authenticating principal of
+``sender_pubkey`` that signed the request id, directly or through a chain of delegations. Otherwise
+it raises ``Refused`` with a message a person can act on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec, ed25519
+from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+
+from moxzi_core.candid import Principal
+
+ANONYMOUS = b"\x04"
+REQUEST_DOMAIN = b"\x0aic-request"
+DELEGATION_DOMAIN = b"\x1aic-request-auth-delegation"
+MAX_EXPIRY_AHEAD_NS = (5 * 60 + 30) * 10**9  # agents ask for 5 minutes; a little clock skew allowed
+MAX_DELEGATIONS = 20  # the IC's own limit on a chain
+MAX_TARGETS = 1000
+EXPIRY_PREFIX = "Invalid request expiry: "  # the JS agent re-syncs its clock on this text
+
+
+class Refused(Exception):
+    """The request is refused before it reaches an actor. ``malformed``: it is not a well-formed
+    request at all (or its expiry is out of range), which the IC answers with a 400 and the text."""
+
+    def __init__(self, message: str, malformed: bool = False):
+        super().__init__(message)
+        self.malformed = malformed
+
+
+@dataclass(frozen=True)
+class Request:
+    kind: str  # call, query or read_state
+    id: bytes  # the representation-independent hash of the content
+    sender: bytes
+    content: dict
+
+
+def hash_of_map(value: dict) -> bytes:
+    """The spec's representation-independent hash of a map (nested maps, arrays, ints, text, blobs)."""
+    pairs = sorted(hashlib.sha256(key.encode()).digest() + _hash_value(item)
+                   for key, item in value.items())
+    return hashlib.sha256(b"".join(pairs)).digest()
+
+
+def _hash_value(value) -> bytes:
+    if isinstance(value, bool):
+        raise Refused("a boolean has no request hash")
+    if isinstance(value, int):
+        if value < 0:
+            raise Refused("a negative integer has no request hash")
+        return hashlib.sha256(leb128(value)).digest()
+    if isinstance(value, str):
+        return hashlib.sha256(value.encode()).digest()
+    if isinstance(value, bytes):
+        return hashlib.sha256(value).digest()
+    if isinstance(value, list):
+        return hashlib.sha256(b"".join(_hash_value(item) for item in value)).digest()
+    if isinstance(value, dict):
+        return hash_of_map(value)
+    raise Refused(f"a {type(value).__name__} has no request hash")
+
+
+def leb128(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte, value = value & 0x7F, value >> 7
+        out.append(byte | (0x80 if value else 0))
+        if not value:
+            return bytes(out)
+
+
+def self_authenticating(public_key_der: bytes) -> bytes:
+    """The principal of a public key (DER): sha224 of it and the suffix 0x02."""
+    return hashlib.sha224(public_key_der).digest() + b"\x02"
+
+
+def read_envelope(body, *, now_ns: int | None = None) -> Request:
+    """Check a decoded request body; see the module docstring."""
+    if not isinstance(body, dict) or not isinstance(body.get("content"), dict):
+        raise Refused("the body must be a CBOR map with a `content` map", malformed=True)
+    unknown = set(body) - {"content", "sender_pubkey", "sender_sig", "sender_delegation"}
+    if unknown:
+        raise Refused(f"unknown envelope field(s): {', '.join(sorted(map(str, unknown)))}", malformed=True)
+    content = body["content"]
+    kind = content.get("request_type")
+    fields = {"call": ("canister_id", "method_name", "arg"), "query": ("canister_id", "method_name", "arg"),
+              "read_state": ("paths",)}.get(kind)
+    if fields is None:
+        raise Refused(f"request_type must be call, query or read_state, not {kind!r}", malformed=True)
+    for name, wanted in [("sender", bytes), ("ingress_expiry", int)] + [
+            (f, list if f == "paths" else str if f == "method_name" else bytes) for f in fields]:
+        if not isinstance(content.get(name), wanted) or isinstance(content.get(name), bool):
+            raise Refused(f"content.{name} must be a {wanted.__name__}", malformed=True)
+    if "nonce" in content and not isinstance(content["nonce"], bytes):
+        raise Refused("content.nonce must be a byte string", malformed=True)
+    request_id = hash_of_map(content)
+    now_ns = time.time_ns() if now_ns is None else now_ns
+    _check_expiry(content["ingress_expiry"], now_ns)
+    sender = content["sender"]
+    if sender == ANONYMOUS:
+        if any(k in body for k in ("sender_pubkey", "sender_sig", "sender_delegation")):
+            raise Refused("the anonymous sender does not sign: send no sender_pubkey, sender_sig or "
+                          "sender_delegation")
+    else:
+        _check_signature(body, sender, request_id, content.get("canister_id"), now_ns)
+    return Request(kind, request_id, sender, content)
+
+
+def _check_expiry(expiry: int, now_ns: int) -> None:
+    if expiry < now_ns:
+        raise Refused(f"{EXPIRY_PREFIX}the request expired {(now_ns - expiry) / 1e9:.0f} s ago "
+                      f"(ingress_expiry {expiry}, moxzid's time {now_ns})", malformed=True)
+    if expiry > now_ns + MAX_EXPIRY_AHEAD_NS:
+        raise Refused(f"{EXPIRY_PREFIX}ingress_expiry {expiry} is more than {MAX_EXPIRY_AHEAD_NS // 10**9} s "
+                      f"ahead of moxzid's time {now_ns}", malformed=True)
+
+
+def _check_signature(body: dict, sender: bytes, request_id: bytes, canister_id, now_ns: int) -> None:
+    pubkey, signature = body.get("sender_pubkey"), body.get("sender_sig")
+    if not isinstance(pubkey, bytes) or not isinstance(signature, bytes):
+        raise Refused(f"the sender {_text(sender)} is not anonymous: the request needs sender_pubkey and "
+                      "sender_sig")
+    if self_authenticating(pubkey) != sender:
+        raise Refused(f"the sender {_text(sender)} is not the principal of sender_pubkey "
+                      f"({_text(self_authenticating(pubkey))})")
+    signer = pubkey
+    delegations = body.get("sender_delegation", [])
+    if not isinstance(delegations, list) or len(delegations) > MAX_DELEGATIONS:
+        raise Refused(f"sender_delegation must be a list of at most {MAX_DELEGATIONS} delegations")
+    for index, signed in enumerate(delegations):
+        delegation = signed.get("delegation") if isinstance(signed, dict) else None
+        if not isinstance(delegation, dict) or not isinstance(signed.get("signature"), bytes) \
+                or not isinstance(delegation.get("pubkey"), bytes) \
+                or not isinstance(delegation.get("expiration"), int):
+            raise Refused(f"delegation {index} must be {{delegation: {{pubkey, expiration, targets?}}, "
+                          "signature}")
+        if not verify(signer, DELEGATION_DOMAIN + hash_of_map(delegation), signed["signature"]):
+            raise Refused(f"delegation {index}: the signature does not verify with the key it delegates from")
+        if delegation["expiration"] < now_ns:
+            raise Refused(f"delegation {index} expired at {delegation['expiration']} (now {now_ns})")
+        targets = delegation.get("targets")
+        if targets is not None:
+            if not isinstance(targets, list) or len(targets) > MAX_TARGETS:
+                raise Refused(f"delegation {index}: targets must be a list of at most {MAX_TARGETS} ids")
+            if canister_id is not None and canister_id not in targets:
+                raise Refused(f"delegation {index} does not allow calls to {_text(canister_id)}")
+        signer = delegation["pubkey"]
+    if not verify(signer, REQUEST_DOMAIN + request_id, signature):
+        raise Refused("the signature does not verify: sender_sig is not the signature of this request by "
+                      + ("the last delegation's key" if delegations else "sender_pubkey"))
+
+
+def verify(public_key_der: bytes, message: bytes, signature: bytes) -> bool:
+    """Whether ``signature`` signs ``message`` with the key ``public_key_der``: Ed25519, or ECDSA on
+    secp256k1 or P-256 over SHA-256 (64-byte r||s). Other key types raise Refused."""
+    try:
+        key = serialization.load_der_public_key(public_key_der)
+    except (ValueError, TypeError) as error:
+        raise Refused(f"cannot read the public key ({len(public_key_der)} bytes of DER): {error}") from None
+    try:
+        if isinstance(key, ed25519.Ed25519PublicKey):
+            key.verify(signature, message)
+        elif isinstance(key, ec.EllipticCurvePublicKey) and key.curve.name in ("secp256k1", "secp256r1"):
+            if len(signature) != 64:
+                return False
+            der = encode_dss_signature(int.from_bytes(signature[:32], "big"),
+                                       int.from_bytes(signature[32:], "big"))
+            key.verify(der, message, ec.ECDSA(hashes.SHA256()))
+        else:
+            raise Refused("only Ed25519, ECDSA secp256k1 and ECDSA P-256 keys are accepted (canister "
+                          "signatures, as Internet Identity's, need the issuing canister's certificate)")
+    except InvalidSignature:
+        return False
+    return True
+
+
+def _text(principal: bytes) -> str:
+    return str(Principal(principal))

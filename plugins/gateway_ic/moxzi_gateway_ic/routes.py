@@ -1,0 +1,274 @@
+"""The IC HTTP interface's routes, mounted by the HTTP gateway at ``/api``.
+
+- ``GET /api/v2/status``: CBOR ``{root_key, replica_health_status, ic_api_version, impl_version}``.
+- ``POST /api/v4|v3/canister/ID/call``: runs the update call and answers ``200 {status: "replied",
+  certificate}`` holding its ``request_status``, or 202 when it takes longer than SYNC_WAIT_SECONDS
+  (the client then polls ``read_state``). ``/api/v2/.../call`` answers 202 at once.
+- ``POST /api/v3|v2/canister/ID/query``: ``{status, reply | reject fields, signatures}``, signed by
+  moxzid's node key.
+- ``POST /api/v3|v2/canister/ID/read_state`` and ``/subnet/ID/read_state``: ``{certificate}`` with the
+  requested paths (``time``, ``request_status/<id>``, ``canister/<id>/module_hash``,
+  ``canister/<id>/metadata/<name>``, ``subnet``).
+
+Refusals: a well-formed call or query refused before it runs (bad signature, wrong sender, unknown
+canister, a request id already used by another sender) answers 200 with CBOR ``{status:
+"non_replicated_rejection", reject_code, reject_message, error_code}``, as agents retry other statuses.
+A body that is not a well-formed request, an expired or far-future one (the text starts ``Invalid
+request expiry: ``, on which the JS agent re-syncs its clock) and a refused read_state answer 400 (403
+for reading another sender's request) with the reason as text, as the IC does. A body over
+``--max-message-bytes`` is the HTTP gateway's 413, one slower than ``--http-body-secs`` its 408. Nothing refused reaches an actor.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+import cbor2
+from aiohttp import web
+
+from moxzi_core.candid import CandidError, Principal
+from moxzi_core.errors import MoxziError
+
+from . import cbor
+from .certificates import Identity, Keys
+from .requests import Refused, Request, hash_of_map, read_envelope
+from .statuses import Status, Statuses
+
+log = logging.getLogger("moxzi.ic")
+
+SYNC_WAIT_SECONDS = 10.0  # as the IC's synchronous call endpoint, then 202 and the client polls
+MAX_PATHS = 100
+MAX_PATH_LABELS = 10
+CBOR = "application/cbor"
+# IC error codes by reject code, for what a client prints beside the reject
+ERROR_CODES = {1: "IC0101", 2: "IC0201", 3: "IC0301", 4: "IC0406", 5: "IC0503"}
+
+
+def build_ic_app(host, config) -> web.Application:
+    """The sub-application serving ``host`` over the IC interface; keys from ``config.state``."""
+    app = web.Application()
+    gateway = IcInterface(host, Identity(Keys.load_or_create(config.state)), config.http_body_secs)
+    app.router.add_get("/v2/status", gateway.status)
+    app.router.add_post(r"/{version:v[234]}/canister/{canister}/call", gateway.call)
+    app.router.add_post(r"/{version:v[23]}/canister/{canister}/query", gateway.query)
+    app.router.add_post(r"/{version:v[23]}/canister/{canister}/read_state", gateway.read_state)
+    app.router.add_post(r"/{version:v[23]}/subnet/{subnet}/read_state", gateway.read_state)
+    app.on_shutdown.append(gateway.shutdown)
+    log.info("IC interface at /api: root key %s", gateway.identity.root_key_der[-96:].hex())
+    return app
+
+
+def _cbor(value, status: int = 200) -> web.Response:
+    return web.Response(body=cbor2.dumps(value), status=status, content_type=CBOR)
+
+
+def _rejection(code: int, message: str) -> web.Response:
+    return _cbor({"status": "non_replicated_rejection", "reject_code": code,
+                  "reject_message": message, "error_code": ERROR_CODES[code]})
+
+
+def _text(message: str, status: int = 400) -> web.Response:
+    return web.Response(text=message, status=status)
+
+
+class IcInterface:
+    def __init__(self, host, identity: Identity, body_secs: float):
+        self.host = host
+        self.identity = identity
+        self.body_secs = body_secs
+        self.statuses = Statuses()
+        self._running: set[asyncio.Task] = set()
+        self._names: dict[bytes, str] = {}
+
+    async def shutdown(self, app) -> None:
+        for task in self._running:
+            task.cancel()
+
+    def _actor(self, canister_id: bytes) -> str | None:
+        """The name of the actor with this canister id (looked up anew on a miss: actors come and go)."""
+        if canister_id not in self._names:
+            self._names = {self.host.info(n).principal.bytes: n for n in self.host.actor_names()}
+        return self._names.get(canister_id)
+
+    async def status(self, request: web.Request) -> web.Response:
+        return _cbor({"root_key": self.identity.root_key_der, "replica_health_status": "healthy",
+                      "ic_api_version": "0.18.0", "impl_version": "moxzid",
+                      "certified_height": 0})
+
+    async def _envelope(self, request: web.Request, kind: str) -> Request:
+        try:
+            async with asyncio.timeout(self.body_secs):
+                data = await request.read()
+        except TimeoutError:
+            raise web.HTTPRequestTimeout(
+                text=f"the body did not arrive within {self.body_secs:g} s (--http-body-secs)") from None
+        try:
+            body = cbor.decode(data)
+        except cbor.CborError as error:
+            raise Refused(f"the body is not a CBOR request envelope: {error}", malformed=True) from None
+        envelope = read_envelope(body)
+        if envelope.kind != kind:
+            raise Refused(f"this route takes request_type {kind!r}, not {envelope.kind!r}", malformed=True)
+        return envelope
+
+    def _target(self, request: web.Request, envelope: Request) -> str:
+        """The actor a call or query is for; its id must be the URL's (the effective canister id)."""
+        try:
+            effective = Principal.from_text(request.match_info["canister"]).bytes
+        except CandidError as error:
+            raise Refused(f"the URL's canister id: {error}") from None
+        canister = envelope.content["canister_id"]
+        if canister != effective:
+            if canister == b"":
+                raise _Reject(3, "the management canister (aaaaa-aa) is not served over the IC interface")
+            raise Refused(f"content.canister_id {Principal(canister)} is not the URL's {Principal(effective)}")
+        name = self._actor(canister)
+        if name is None:
+            raise _Reject(3, f"no actor with canister id {Principal(canister)}")
+        return name
+
+    # --- update calls ------------------------------------------------------------------------
+    async def call(self, request: web.Request) -> web.Response:
+        try:
+            envelope = await self._envelope(request, "call")
+            name = self._target(request, envelope)
+        except Refused as refused:
+            return _text(str(refused)) if refused.malformed else _rejection(4, str(refused))
+        except _Reject as reject:
+            return _rejection(reject.code, reject.message)
+        status = self.statuses.get(envelope.id)
+        if status is None:
+            status = self.statuses.add(envelope.id, envelope.sender, envelope.content["ingress_expiry"])
+            if status is None:
+                return _rejection(2, "moxzid has too many recent update calls in memory; retry shortly")
+            task = asyncio.create_task(self._run(name, envelope, status))
+            self._running.add(task)
+            task.add_done_callback(self._running.discard)
+        elif status.sender != envelope.sender:
+            return _rejection(4, "this request id was already used by another sender")
+        else:
+            task = None  # a resent request: answer with what became of the first one
+        if request.match_info["version"] == "v2":
+            return web.Response(status=202)
+        if task is not None:
+            await asyncio.wait([task], timeout=SYNC_WAIT_SECONDS)
+        if status.status == "processing":
+            return web.Response(status=202)
+        return _cbor({"status": "replied", "certificate": self.identity.certificate(
+            {b"request_status": {envelope.id: status.tree()}})})
+
+    async def _run(self, name: str, envelope: Request, status: Status) -> None:
+        content = envelope.content
+        try:
+            outcome = await self.host.call(name, content["method_name"], content["arg"], query=False,
+                                           caller=envelope.sender)
+        except MoxziError as error:
+            status.status, status.reject_code, status.reject_message = "rejected", 3, str(error)
+        else:
+            if outcome.reply is not None:
+                self.statuses.replied(status, outcome.reply)
+                return
+            status.status = "rejected"
+            status.reject_code, status.reject_message = outcome.reject_code, outcome.reject_message
+        status.error_code = ERROR_CODES.get(status.reject_code, "IC0500")
+
+    # --- queries -----------------------------------------------------------------------------
+    async def query(self, request: web.Request) -> web.Response:
+        try:
+            envelope = await self._envelope(request, "query")
+            name = self._target(request, envelope)
+        except Refused as refused:
+            return _text(str(refused)) if refused.malformed else _rejection(4, str(refused))
+        except _Reject as reject:
+            return _rejection(reject.code, reject.message)
+        content = envelope.content
+        try:
+            outcome = await self.host.call(name, content["method_name"], content["arg"], query=True,
+                                           caller=envelope.sender)
+        except MoxziError as error:
+            answer = {"status": "rejected", "reject_code": 3, "reject_message": str(error),
+                      "error_code": ERROR_CODES[3]}
+        else:
+            if outcome.reply is not None:
+                answer = {"status": "replied", "reply": {"arg": outcome.reply}}
+            else:
+                answer = {"status": "rejected", "reject_code": outcome.reject_code,
+                          "reject_message": outcome.reject_message,
+                          "error_code": ERROR_CODES.get(outcome.reject_code, "IC0500")}
+        timestamp = time.time_ns()
+        signed = hash_of_map({**answer, "timestamp": timestamp, "request_id": envelope.id})
+        signature = {"timestamp": timestamp, **self.identity.sign_response(signed)}
+        return _cbor({**answer, "signatures": [signature]})
+
+    # --- read_state --------------------------------------------------------------------------
+    async def read_state(self, request: web.Request) -> web.Response:
+        try:
+            envelope = await self._envelope(request, "read_state")
+            tree = self._state(envelope, request.match_info.get("canister"))
+        except Refused as refused:
+            return _text(str(refused))
+        except _Forbidden as forbidden:
+            return _text(str(forbidden), 403)
+        return _cbor({"certificate": self.identity.certificate(tree)})
+
+    def _state(self, envelope: Request, canister_text: str | None) -> dict:
+        """The tree holding every requested path (``time`` is added by the certificate)."""
+        paths = envelope.content["paths"]
+        if len(paths) > MAX_PATHS:
+            raise Refused(f"at most {MAX_PATHS} paths in one read_state")
+        tree: dict = {}
+        for path in paths:
+            if not isinstance(path, list) or not path or len(path) > MAX_PATH_LABELS \
+                    or not all(isinstance(label, bytes) for label in path):
+                raise Refused(f"a path is a list of 1 to {MAX_PATH_LABELS} byte strings, got {path!r:.80}")
+            _merge(tree, self._path(path, envelope.sender, canister_text))
+        return tree
+
+    def _path(self, path: list[bytes], sender: bytes, canister_text: str | None) -> dict:
+        head = path[0]
+        if head == b"time":
+            return {}
+        if head == b"subnet":
+            return self.identity.subnet_tree()
+        if head == b"request_status" and len(path) >= 2:
+            status = self.statuses.get(path[1])
+            if status is None:
+                return {}  # unknown: absent from the tree, which clients read as "not yet received"
+            if status.sender != sender:
+                raise _Forbidden("request_status of a request another sender made")
+            return {b"request_status": {path[1]: status.tree()}}
+        if head == b"canister" and len(path) >= 3:
+            if canister_text is None or Principal.from_text(canister_text).bytes != path[1]:
+                raise Refused("canister paths must name the URL's canister")
+            name = self._actor(path[1])
+            if name is None:
+                return {}
+            info = self.host.info(name)
+            if path[2] == b"module_hash":
+                return {b"canister": {path[1]: {b"module_hash": info.module_hash}}}
+            if path[2] == b"metadata" and len(path) == 4:
+                value = info.metadata.get(path[3].decode(errors="replace"))
+                return {} if value is None else {b"canister": {path[1]: {b"metadata": {path[3]: value}}}}
+        raise Refused(f"unsupported path {'/'.join(label.decode(errors='replace') for label in path)}: "
+                      "moxzid serves time, subnet, request_status/ID, canister/ID/module_hash and "
+                      "canister/ID/metadata/NAME")
+
+
+def _merge(into: dict, tree: dict) -> None:
+    for label, value in tree.items():
+        if isinstance(value, dict) and isinstance(into.get(label), dict):
+            _merge(into[label], value)
+        else:
+            into[label] = value
+
+
+class _Reject(Exception):
+    def __init__(self, code: int, message: str):
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+class _Forbidden(Exception):
+    pass

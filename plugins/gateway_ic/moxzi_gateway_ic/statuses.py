@@ -1,0 +1,78 @@
+"""What became of each update call received over the IC interface, for ``request_status`` reads and so
+a request is never run twice (a resent request id finds its first run's status).
+
+Bounded: at most MAX_REQUESTS ids are remembered until they expire (their ``ingress_expiry``; after
+that the request would be refused anyway), and at most MAX_REPLY_BYTES of replies; past that the oldest
+answered requests keep only the status ``done``, as the IC does once it prunes a reply.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from .requests import leb128
+
+MAX_REQUESTS = 100_000
+MAX_REPLY_BYTES = 64 * 1024 * 1024
+
+
+@dataclass
+class Status:
+    sender: bytes
+    expiry_ns: int
+    status: str = "processing"  # then replied, rejected, or done once its reply was dropped
+    reply: bytes | None = None
+    reject_code: int = 0
+    reject_message: str = ""
+    error_code: str = ""
+
+    def tree(self) -> dict:
+        """The ``request_status/<id>`` subtree: its labels and leaves."""
+        tree = {b"status": self.status.encode()}
+        if self.status == "replied":
+            tree[b"reply"] = self.reply
+        elif self.status == "rejected":
+            tree.update({b"reject_code": leb128(self.reject_code),
+                         b"reject_message": self.reject_message.encode(),
+                         b"error_code": self.error_code.encode()})
+        return tree
+
+
+class Statuses:
+    def __init__(self) -> None:
+        self._by_id: OrderedDict[bytes, Status] = OrderedDict()
+        self._reply_bytes = 0
+
+    def get(self, request_id: bytes) -> Status | None:
+        return self._by_id.get(request_id)
+
+    def add(self, request_id: bytes, sender: bytes, expiry_ns: int) -> Status | None:
+        """A new status for a request, or None when MAX_REQUESTS unexpired ones are remembered."""
+        self._forget_expired()
+        if len(self._by_id) >= MAX_REQUESTS:
+            return None
+        status = self._by_id[request_id] = Status(sender, expiry_ns)
+        return status
+
+    def replied(self, status: Status, reply: bytes) -> None:
+        status.status, status.reply = "replied", reply
+        self._reply_bytes += len(reply)
+        for old in self._by_id.values():
+            if self._reply_bytes <= MAX_REPLY_BYTES:
+                break
+            if old.status == "replied":
+                self._reply_bytes -= len(old.reply)
+                old.status, old.reply = "done", None
+
+    def _forget_expired(self) -> None:
+        # Requests arrive in roughly expiry order (agents ask for now + 5 minutes): drop from the front.
+        now = time.time_ns()
+        while self._by_id:
+            request_id, first = next(iter(self._by_id.items()))
+            if first.expiry_ns >= now or first.status == "processing":
+                return
+            del self._by_id[request_id]
+            if first.reply is not None:
+                self._reply_bytes -= len(first.reply)

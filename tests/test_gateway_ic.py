@@ -1,0 +1,278 @@
+"""The IC HTTP interface (the ``ic`` plugin) in process, on the HTTP gateway's address: envelopes,
+request ids, certificates, request_status, and every refusal, each of which leaves the actor as it was.
+The real JS agents drive it in test_gateway_ic_js.py."""
+
+import random
+import time
+
+import aiohttp
+import cbor2
+import pytest
+from actorbuild import build_actor
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ed25519
+from moxzi_gateway_ic import build_ic_app, cbor
+from moxzi_gateway_ic.certificates import (
+    ROOT_KEY_DER_PREFIX,
+    Keys,
+    build_tree,
+    tree_hash,
+)
+from moxzi_gateway_ic.requests import (
+    Refused,
+    hash_of_map,
+    read_envelope,
+    self_authenticating,
+)
+
+from moxzi_core.candid import Principal, decode_args, encode_args
+from moxzi_core.config import Address, Config
+from moxzi_core.runtime.host import ActorSpec, Host, actor_principal
+from moxzi_gateway_http import HttpGateway
+
+LIMIT = 64 * 1024
+GATE = Principal(actor_principal("gate")).bytes
+ANONYMOUS = b"\x04"
+EMPTY = encode_args([], [])
+
+
+@pytest.fixture
+async def host():
+    built = build_actor("gate")
+    host = Host([ActorSpec("gate", built.wasm, built.did)])
+    await host.start()
+    yield host
+    await host.stop()
+
+
+@pytest.fixture
+async def ic(host):
+    """An aiohttp session whose base URL serves ``host`` with the IC interface mounted at /api."""
+    gateway = HttpGateway(host, Config(listen=Address("127.0.0.1", 0), max_message_bytes=LIMIT),
+                          {"/api": build_ic_app})
+    await gateway.start()
+    async with aiohttp.ClientSession(f"http://{gateway.address}") as session:
+        yield session
+    await gateway.stop()
+
+
+class Signer:
+    """An Ed25519 identity, as the agents' Ed25519KeyIdentity."""
+
+    def __init__(self):
+        self.key = ed25519.Ed25519PrivateKey.generate()
+        self.der = self.key.public_key().public_bytes(serialization.Encoding.DER,
+                                                      serialization.PublicFormat.SubjectPublicKeyInfo)
+        self.principal = self_authenticating(self.der)
+
+
+def content(kind: str, sender: bytes = ANONYMOUS, *, method: str = "inc", arg: bytes = EMPTY,
+            expiry: int | None = None, **extra) -> dict:
+    fields = {"request_type": kind, "sender": sender,
+              "ingress_expiry": expiry or time.time_ns() + 4 * 60 * 10**9, **extra}
+    if kind in ("call", "query"):
+        fields.update(canister_id=GATE, method_name=method, arg=arg)
+        if kind == "call":
+            fields["nonce"] = random.randbytes(16)
+    return fields
+
+
+def envelope(fields: dict, signer: Signer | None = None, *, sig_of: bytes | None = None) -> bytes:
+    body = {"content": fields}
+    if signer is not None:
+        request_id = hash_of_map(fields)
+        body["sender_pubkey"] = signer.der
+        body["sender_sig"] = signer.key.sign(b"\x0aic-request" + (sig_of or request_id))
+    return cbor2.dumps(cbor2.CBORTag(55799, body))
+
+
+async def post(ic, path: str, body: bytes):
+    async with ic.post(path, data=body, headers={"content-type": "application/cbor"}) as response:
+        data = await response.read()
+        if response.content_type == "application/cbor":
+            return response.status, cbor2.loads(data)
+        return response.status, data.decode()
+
+
+def lookup(certificate: bytes, *path: bytes):
+    """The leaf at ``path`` in a certificate's tree, or None."""
+    def find(tree, label):
+        if tree[0] == 1:
+            return find(tree[1], label) or find(tree[2], label)
+        if tree[0] == 2 and tree[1] == label:
+            return tree[2]
+        return None
+    tree = cbor2.loads(certificate)["tree"]
+    for label in path:
+        tree = find(tree, label)
+        if tree is None:
+            return None
+    return tree[1] if tree[0] == 3 else tree
+
+
+async def count(ic) -> int:
+    status, answer = await post(ic, f"/api/v3/canister/{Principal(GATE)}/query",
+                                envelope(content("query", method="get")))
+    assert status == 200 and answer["status"] == "replied", answer
+    return decode_args(answer["reply"]["arg"])[0]
+
+
+async def test_status_serves_the_root_key(ic):
+    status, answer = await post_get(ic, "/api/v2/status")
+    assert status == 200 and answer["replica_health_status"] == "healthy"
+    assert len(answer["root_key"]) == 133 and answer["root_key"].startswith(ROOT_KEY_DER_PREFIX)
+
+
+async def post_get(ic, path):
+    async with ic.get(path) as response:
+        return response.status, cbor2.loads(await response.read())
+
+
+async def test_synchronous_call_answers_a_certificate_with_the_reply(ic):
+    fields = content("call")
+    status, answer = await post(ic, f"/api/v4/canister/{Principal(GATE)}/call", envelope(fields))
+    assert status == 200 and answer["status"] == "replied"
+    request_id = hash_of_map(fields)
+    assert lookup(answer["certificate"], b"request_status", request_id, b"status") == b"replied"
+    assert decode_args(lookup(answer["certificate"], b"request_status", request_id, b"reply")) == [1]
+
+
+async def test_v2_call_then_read_state_and_a_resent_request_runs_once(ic):
+    signer = Signer()
+    fields = content("call", signer.principal)
+    path = f"/api/v2/canister/{Principal(GATE)}/call"
+    assert (await post(ic, path, envelope(fields, signer)))[0] == 202
+    assert (await post(ic, path, envelope(fields, signer)))[0] == 202  # the same request again
+    request_id = hash_of_map(fields)
+    read = content("read_state", signer.principal, paths=[[b"request_status", request_id]])
+    for _ in range(100):
+        status, answer = await post(ic, f"/api/v2/canister/{Principal(GATE)}/read_state", envelope(read, signer))
+        assert status == 200
+        if lookup(answer["certificate"], b"request_status", request_id, b"status") == b"replied":
+            break
+    assert decode_args(lookup(answer["certificate"], b"request_status", request_id, b"reply")) == [1]
+    assert await count(ic) == 1
+    # Another sender may not read it.
+    other = Signer()
+    read = content("read_state", other.principal, paths=[[b"request_status", request_id]])
+    status, text = await post(ic, f"/api/v2/canister/{Principal(GATE)}/read_state", envelope(read, other))
+    assert status == 403 and "another sender" in text
+
+
+async def test_metadata_and_module_hash_are_certified(ic, host):
+    read = content("read_state", paths=[[b"canister", GATE, b"module_hash"],
+                                        [b"canister", GATE, b"metadata", b"candid:service"]])
+    status, answer = await post(ic, f"/api/v3/canister/{Principal(GATE)}/read_state", envelope(read))
+    assert status == 200
+    assert lookup(answer["certificate"], b"canister", GATE, b"module_hash") == host.info("gate").module_hash
+    assert b"whoami" in lookup(answer["certificate"], b"canister", GATE, b"metadata", b"candid:service")
+
+
+def signed_by_someone_else(fields):
+    signer, other = Signer(), Signer()
+    fields["sender"] = other.principal
+    return envelope(fields, signer)
+
+
+def bad_signature(fields):
+    signer = Signer()
+    fields["sender"] = signer.principal
+    return envelope(fields, signer, sig_of=bytes(32))
+
+
+def unsigned_sender(fields):
+    fields["sender"] = Signer().principal
+    return envelope(fields)
+
+
+@pytest.mark.parametrize("make, status, message", [
+    (bad_signature, 200, "the signature does not verify"),
+    (signed_by_someone_else, 200, "is not the principal of sender_pubkey"),
+    (unsigned_sender, 200, "the request needs sender_pubkey and sender_sig"),
+    (lambda f: envelope({**f, "ingress_expiry": time.time_ns() - 10**9}), 400, "Invalid request expiry: "),
+    (lambda f: envelope({**f, "ingress_expiry": time.time_ns() + 3600 * 10**9}), 400, "Invalid request expiry: "),
+    (lambda f: b"\xa1\x67content", 400, "not a CBOR request envelope: truncated"),
+    (lambda f: cbor2.dumps({"content": {**f, "request_type": "query"}}), 400, "takes request_type 'call'"),
+    (lambda f: envelope({**f, "canister_id": b"\x01" * 10}), 200, "is not the URL's"),
+    (lambda f: envelope({**f, "arg": b"x" * LIMIT}), 413, "Maximum request body size"),
+])
+async def test_refusals_are_clear_and_change_nothing(ic, make, status, message):
+    got_status, answer = await post(ic, f"/api/v3/canister/{Principal(GATE)}/call", make(content("call")))
+    assert got_status == status, answer
+    if status == 200:
+        assert answer["status"] == "non_replicated_rejection" and message in answer["reject_message"], answer
+    else:
+        assert message in str(answer), answer
+    assert await count(ic) == 0
+
+
+async def test_unknown_canister_is_a_rejection_not_a_404(ic):
+    # A 404 on /api/v4 makes agents fall back to v2 and retry; an unknown canister is a reject (code 3).
+    other = Principal(b"\x00" * 8 + b"\x01\x01")
+    fields = {**content("call"), "canister_id": other.bytes}
+    status, answer = await post(ic, f"/api/v4/canister/{other}/call", envelope(fields))
+    assert status == 200 and answer["reject_code"] == 3 and "no actor with canister id" in answer["reject_message"]
+
+
+async def test_a_bad_signature_on_a_query_is_refused(ic):
+    fields = content("query", method="whoami")
+    fields["sender"] = Signer().principal
+    status, answer = await post(ic, f"/api/v3/canister/{Principal(GATE)}/query", envelope(fields, Signer()))
+    assert status == 200 and "is not the principal of sender_pubkey" in answer["reject_message"]
+
+
+def test_cbor_decoding_is_bounded():
+    with pytest.raises(cbor.CborError, match="nested deeper"):
+        cbor.decode(b"\x81" * 10_000 + b"\x00")
+    with pytest.raises(cbor.CborError, match="more than this request may hold"):
+        cbor.decode(b"\x9b" + (2**40).to_bytes(8, "big"))
+    with pytest.raises(cbor.CborError, match="truncated"):
+        cbor.decode(b"\x5a" + (2**31).to_bytes(4, "big"))
+    with pytest.raises(cbor.CborError, match="indefinite"):
+        cbor.decode(b"\x9f\x00\xff")
+    with pytest.raises(cbor.CborError, match="appears twice"):
+        cbor.decode(b"\xa2\x61a\x01\x61a\x02")
+    assert cbor.decode(envelope(content("call")))["content"]["method_name"] == "inc"
+
+
+def test_fuzzed_envelopes_are_refused_never_crash():
+    """Mutations of a valid signed envelope (a fixed seed, a bounded count): each decodes and checks
+    to a Request, or is refused with CborError or Refused; nothing else escapes."""
+    rng = random.Random(14)
+    signer = Signer()
+    valid = envelope(content("call", signer.principal), signer)
+    outcomes = {"accepted": 0, "refused": 0}
+    for _ in range(3000):
+        data = bytearray(valid)
+        for _ in range(rng.randint(1, 4)):
+            choice = rng.random()
+            position = rng.randrange(len(data))
+            if choice < 0.6:
+                data[position] = rng.randrange(256)
+            elif choice < 0.8:
+                del data[position:position + rng.randint(1, 8)]
+            else:
+                data[position:position] = rng.randbytes(rng.randint(1, 8))
+        try:
+            read_envelope(cbor.decode(bytes(data)))
+            outcomes["accepted"] += 1
+        except (cbor.CborError, Refused):
+            outcomes["refused"] += 1
+    assert outcomes["refused"] > 2500, outcomes
+
+
+def test_hash_tree_root_hash_matches_the_spec_example():
+    # The interface specification's example tree (certification section) and its root hash.
+    tree = [1, [1, [2, b"a", [1, [1, [2, b"x", [3, b"hello"]], [0]], [2, b"y", [3, b"world"]]]],
+                [2, b"b", [3, b"good"]]],
+            [1, [2, b"c", [0]], [2, b"d", [3, b"morning"]]]]
+    assert tree_hash(tree).hex() == "eb5c5b2195e62d996b84c9bcc8259d19a83786a2f59e0878cec84c811f669aa0"
+    assert build_tree({b"b": b"good"})[0] == 2
+
+
+def test_keys_are_kept_in_the_state_directory(tmp_path):
+    first = Keys.load_or_create(tmp_path)
+    assert (tmp_path / "ic-keys.cbor").stat().st_mode & 0o077 == 0
+    again = Keys.load_or_create(tmp_path)
+    assert again.bls_secret == first.bls_secret
+    assert Keys.load_or_create(None).bls_secret != first.bls_secret

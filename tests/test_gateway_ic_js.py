@@ -1,0 +1,56 @@
+"""moxzid driven over the IC HTTP interface by the real npm agents (tests/ic_js: @icp-sdk/core and
+@dfinity/agent, pinned in its package-lock.json), as a front-end drives a canister: the root key from
+/api/v2/status, an actor from an IDL, update and query calls with query signatures verified, a reject,
+a trap, and signed identities (Ed25519, ECDSA P-256 and secp256k1, a delegation) seen as msg.caller."""
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from actorbuild import build_actor
+from test_daemon import running_moxzid
+
+from moxzi_core.candid import Principal
+from moxzi_core.runtime.host import actor_principal
+
+AGENTS = Path(__file__).parent / "ic_js"
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def gate_moxzid(tmp_path):
+    built = build_actor("gate")
+    shutil.copy(built.wasm_path, tmp_path / "gate.wasm")
+    (tmp_path / "actors.json").write_text(json.dumps({"actors": [{"name": "gate", "wasm": "gate.wasm"}]}))
+    with running_moxzid("-m", "actors.json", plugins="http,ic", cwd=tmp_path) as daemon:
+        yield daemon
+
+
+def drive(url: str, flavour: str) -> dict:
+    canister = str(Principal(actor_principal("gate")))
+    done = subprocess.run(["node", "drive.mjs", url, canister, flavour], cwd=AGENTS, capture_output=True, check=False,
+                          text=True, timeout=90)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+@pytest.mark.parametrize("flavour", ["icp-sdk", "dfinity"])
+def test_a_js_agent_calls_queries_and_signs(gate_moxzid, flavour):
+    seen = drive(gate_moxzid.url, flavour)
+    assert seen["inc1"] == {"ok": 1} and seen["inc2"] == {"ok": 2}
+    assert seen["get"] == {"ok": 2}
+    assert seen["anonymousWhoami"] == {"ok": "2vxsx-fae"}
+    assert "refused on purpose" in seen["refuse"]["error"]
+    assert "deliberate trap" in seen["trap"]["error"]
+    assert seen["getAfterTrap"] == {"ok": 2}  # the trap rolled its change back
+    me = seen["ed25519Principal"]
+    assert seen["ed25519Whoami"] == {"ok": me} and seen["ed25519WhoamiUpdate"] == {"ok": me}
+    assert seen["claim"] == {"ok": me} and seen["ownerAdd"] == {"ok": 12}
+    assert "only the owner may add" in seen["anonymousOwnerAdd"]["error"]
+    assert seen["p256WhoamiUpdate"] == {"ok": seen["p256Principal"]}
+    if flavour == "icp-sdk":
+        assert seen["secp256k1WhoamiUpdate"] == {"ok": seen["secp256k1Principal"]}
+    assert seen["delegatedWhoamiUpdate"] == {"ok": me}
+    assert seen["delegatedOwnerAdd"] == {"ok": 17}
