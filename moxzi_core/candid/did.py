@@ -121,7 +121,9 @@ class TypeGrammar:
             self.expect(";")
         if self.is_("import"):
             raise self.error("a definition (imports are not supported)")
-        init_args, body, where = [], Service({}), self.peek()
+        init_args: list[CandidType] = []
+        body: Service | Named = Service({})
+        where = self.peek()
         if self.accept("service"):
             init_args, body, where = self.actor()
             self.accept(";")
@@ -187,7 +189,7 @@ class TypeGrammar:
             modes.append(self.next())
         if len(modes) > 1:
             raise CandidError(f"{modes[1].line}:{modes[1].col}: a function has at most one annotation")
-        return FuncType(args, rets, {m.value for m in modes})
+        return FuncType(tuple(args), tuple(rets), frozenset(m.value for m in modes))
 
     def tuple_type(self) -> list[CandidType]:
         self.expect("(")
@@ -216,7 +218,7 @@ class TypeGrammar:
             return self.func_type()
         if word == "service":
             return self.actor_type()
-        if token.kind == "name" and word not in DID_KEYWORDS:
+        if word is not None and word not in DID_KEYWORDS:
             return self.reference(word, token)
         raise self.error("a type", token)
 

@@ -65,26 +65,25 @@ def tokenize(text: str) -> Iterator[Token]:
     """The tokens of ``text``, ending with an "end" token; bad input raises ``CandidError`` with
     ``line:column``. Comments (``//`` and nested ``/* */``) and white space are skipped."""
     pos, line, line_start = 0, 1, 0
+    counted = 0  # newlines before this position are counted in ``line``
     while True:
         match = _TOKEN.match(text, pos)
-        start = match.start(match.lastgroup) if match else _SPACE_ONLY.match(text, pos).end()
-        newlines = text.count("\n", pos, start)
+        kind = match.lastgroup if match else None
+        start = match.start(kind) if match and kind else _space_end(text, pos)
+        newlines = text.count("\n", counted, start)
         if newlines:
             line += newlines
-            line_start = text.rindex("\n", pos, start) + 1
+            line_start = text.rindex("\n", counted, start) + 1
+        counted = start
         col = start - line_start + 1
-        if match is None:
+        if match is None or kind is None:
             raise CandidError(f"{line}:{col}: unexpected character {text[start]!r}")
-        kind, end = match.lastgroup, match.end()
+        end = match.end()
         if kind == "end":
             yield Token("end", "end of input", line, col)
             return
         if kind == "open_comment":
             end = _comment_end(text, start, line, col)
-            newlines = text.count("\n", start, end)
-            if newlines:
-                line += newlines
-                line_start = text.rindex("\n", start, end) + 1
         elif kind == "text":
             value, end = _text_literal(text, end, line, col)
             yield Token("text", value, line, col)
@@ -96,6 +95,12 @@ def tokenize(text: str) -> Iterator[Token]:
         else:
             yield Token("punct" if kind == "arrow" else kind, match.group(kind), line, col)
         pos = end
+
+
+def _space_end(text: str, pos: int) -> int:
+    """Where the white space and line comments at ``pos`` end."""
+    space = _SPACE_ONLY.match(text, pos)
+    return space.end() if space else pos
 
 
 def _comment_end(text: str, pos: int, line: int, col: int) -> int:
