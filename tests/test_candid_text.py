@@ -2,6 +2,7 @@
 round trips with the binary codec, errors with their line:column, and the bounds."""
 
 import math
+import random
 import struct
 
 import pytest
@@ -245,3 +246,26 @@ def test_prints_what_the_rust_implementation_prints(text, types, printed):
     values = parse_args(text, types)
     assert print_values(values, types) == printed
     assert print_values(decode_args(encode_args(types, values), types), types) == printed
+
+
+def test_damaged_text_fails_only_with_candid_errors():
+    rng = random.Random(5)
+    pieces = [*'{}();:,=."\\-+_ \nax0', "opt ", "vec ", "record ", "variant ", "blob ", "principal ", "func ",
+              "service ", "null", "true", ": nat", ": opt", "0x", "1e", "\\ff", "\\u{d800}", "NaN", "/*"]
+    outcomes = {"read": 0, "refused": 0}
+    for types, values in random_cases(seed=9, count=150):
+        text = print_values(values, types)
+        for _ in range(5):
+            damaged = list(text)
+            for _ in range(rng.randint(1, 3)):
+                at = rng.randrange(len(damaged) + 1)
+                if rng.random() < 0.5:
+                    del damaged[at:at + rng.randint(1, 4)]
+                else:
+                    damaged.insert(at, rng.choice(pieces))
+            try:
+                parse_args("".join(damaged), types)
+                outcomes["read"] += 1
+            except CandidError:
+                outcomes["refused"] += 1
+    assert min(outcomes.values()) > 50, outcomes
