@@ -67,8 +67,9 @@ class Diagnostic:
 
 SYNTAX_ERROR = "M0001"
 _ALTERNATIVES_SHOWN = 3
-_PERSISTENT_ACTOR = ("write `persistent actor { ... }`: its `let` and `var` declarations keep their values "
-                     "across upgrades; declare one `transient` to have it start over at each upgrade")
+_PERSISTENT_ACTOR = ("write `persistent actor { ... }` (or `persistent actor class`): its `let` and `var` "
+                     "declarations keep their values across upgrades; declare one `transient` to have it start "
+                     "over at each upgrade")
 _HINTS = {
     "M0219": _PERSISTENT_ACTOR,  # a declaration in a plain `actor` that is not `stable`
     "M0220": _PERSISTENT_ACTOR,  # a plain `actor` whose declarations are all `stable`

@@ -52,8 +52,9 @@ def test_cli_says_to_write_persistent_actor(tmp_path):
     assert done.returncode == 1
     errors, hint = done.stderr.splitlines()[:2], done.stderr.splitlines()[2:]
     assert [e.split(" error ")[1][:7] for e in errors] == ["[M0219]", "[M0219]"]  # one per declaration
-    assert hint == ["hint: write `persistent actor { ... }`: its `let` and `var` declarations keep their values "
-                    "across upgrades; declare one `transient` to have it start over at each upgrade"]
+    assert hint == ["hint: write `persistent actor { ... }` (or `persistent actor class`): its `let` and `var` "
+                    "declarations keep their values across upgrades; declare one `transient` to have it start over "
+                    "at each upgrade"]
 
 
 def test_cli_shortens_a_syntax_errors_alternatives_unless_verbose(tmp_path):
