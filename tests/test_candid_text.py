@@ -195,6 +195,13 @@ def test_one_value():
     assert print_value({"a": 1, "b": "x"}, RESULT.by_key["ok"].type) == 'record { a = 1 : nat; b = "x" }'
 
 
+def test_an_annotated_value_that_never_fits_is_refused():
+    fix = Named("Fix")
+    fix.define(Opt(fix))
+    with pytest.raises(CandidError, match="1:2: this value of type bool cannot be read as opt Fix"):
+        parse_args("(true : bool)", [fix])
+
+
 def test_recursive_types():
     tree = Named("Tree")
     tree.define(Variant({"leaf": INT, "node": Record({"left": tree, "right": tree})}))

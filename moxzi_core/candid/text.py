@@ -328,7 +328,11 @@ def _annotated(node: _Node, e: CandidType) -> Any:
         return value
     if not is_subtype(t, e):
         raise CandidError(f"{node.token.where}: a value of type {t} cannot be read as {e}")
-    return decode_args(encode_args([t], [value]), [e])[0]
+    try:
+        return decode_args(encode_args([t], [value]), [e])[0]
+    except CandidError as err:  # e.g. `true : bool` never fits `type Fix = opt Fix`
+        raise CandidError(f"{node.token.where}: this value of type {t} cannot be read as {e} "
+                          f"({err.reason})") from None
 
 
 def _principal(literal: Token) -> Principal:
