@@ -82,7 +82,7 @@ def main() -> None:
     parser.add_argument("--sizes", default="shakespeare,100m", help="comma-separated: " + ", ".join(MODELS))
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT / "tests"))
-    from actorbuild import build_actor
+    from kit.actorbuild import build_actor
 
     built = build_actor("porter")
     rows = []

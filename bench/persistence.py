@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
 
-from actorbuild import build_actor  # noqa: E402
+from kit.actorbuild import build_actor  # noqa: E402
 
 from moxzi_core.candid import NAT, encode_args  # noqa: E402
 from moxzi_core.runtime.actor import Call, to_record  # noqa: E402

@@ -62,14 +62,15 @@ class DefaultPrices:
         return math.ceil(round(amount * rate, 6))
 
 
-def choose_prices(registry, config) -> PriceList:
+def choose_prices(registry, settings) -> PriceList:
     """The price list moxzid charges by: the last one the loaded plugins registered (``registry.billing``
-    maps a name to a factory ``factory(config) -> PriceList``), or DefaultPrices for ``config`` when
-    none is loaded. Plugins load in ``--plugins`` order, else in the order of their names."""
+    maps a name to a factory ``factory(settings) -> PriceList``), or DefaultPrices for ``settings`` when
+    none is loaded. moxzi's own plugins load first, then the others in ``--plugins`` order, else in the
+    order of their names."""
     if not registry.billing:
-        return DefaultPrices(config.device_cycles_per_ms)
+        return DefaultPrices(settings.device_cycles_per_ms)
     factory = list(registry.billing.values())[-1]
-    return factory(config)
+    return factory(settings)
 
 
 class NotCharging(MoxziError):

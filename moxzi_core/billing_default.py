@@ -7,4 +7,4 @@ from .hookspecs import hookimpl
 
 @hookimpl
 def register_billing(register):
-    register("default", lambda config: DefaultPrices(config.device_cycles_per_ms))
+    register("default", lambda settings: DefaultPrices(settings.device_cycles_per_ms))

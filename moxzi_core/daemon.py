@@ -23,13 +23,15 @@ import sys
 from collections.abc import Callable
 
 from . import __version__, plugins
-from . import config as config_module
+from . import settings as settings_module
 from .billing import Ledger, choose_prices
-from .config import Config, ConfigError
 from .device import Device, DeviceError, open_device
+from .device.transfer import Transport
+from .hookspecs import Gateway
 from .manifest import ManifestError, load_manifest
 from .runtime.host import Host, Limits
 from .runtime.system_calls import CheckpointPolicy
+from .settings import Setting, Settings, SettingsError
 from .store import MemoryStore, Store, StoreError
 
 log = logging.getLogger("moxzid")
@@ -47,29 +49,33 @@ class StartupError(Exception):
 def main(argv: list[str] | None = None) -> None:
     """The ``moxzid`` console script. Exits 0 after a clean shutdown, 1 when the store, the actors or a
     gateway fail to start, 2 for a start-up error that a change of flags, config or manifest fixes."""
-    args = _parser().parse_args(argv)
     sys.setswitchinterval(GIL_SWITCH_SECONDS)
     logging.basicConfig(stream=sys.stderr, level=logging.INFO,
                         format="%(asctime)s %(name)s: %(message)s", datefmt="%H:%M:%S")
+    argv = sys.argv[1:] if argv is None else argv
     with contextlib.ExitStack() as resources:
         try:
-            config = config_module.from_sources(vars(args))
+            # The plugins are chosen first: their settings are flags too (--help lists them).
+            registry, loaded = plugins.load(settings_module.read_plugin_choice(_early_flags(argv)))
+            args = _parser(registry.settings).parse_args(argv)
+            settings = settings_module.from_sources(vars(args), registry.settings)
             if args.command == "plugins":
                 lines, all_loaded = _describe_installed()
-                if config.device is not None:
-                    lines += _describe_device(config)
+                if settings.device is not None:
+                    lines += _describe_device(settings)
                 print("\n".join(lines))
                 sys.exit(0 if all_loaded else 1)
-            if config.manifest is None:
+            for name, why in registry.skipped.items():
+                log.warning("plugin %s skipped: %s (name it in --plugins to make this an error)", name, why)
+            if settings.manifest is None:
                 raise StartupError("no manifest: give -m FILE, or manifest = \"FILE\" in the --config file")
-            specs = load_manifest(config.manifest)
-            registry, loaded = plugins.load(config.plugins)
-            refusals = _unsupported(config)
-            if refusals:
-                raise StartupError("\n".join(refusals))
-            open_store = _store_opener(config, registry, loaded)
-            device = _open_device(config, registry, resources)
-        except (ConfigError, plugins.PluginError, ManifestError, StartupError, DeviceError) as exc:
+            specs = load_manifest(settings.manifest)
+            open_store = _store_opener(settings, registry, loaded)
+            device = _open_device(settings, registry, resources)
+            transports = [factory(settings) for factory in registry.transports.values()]
+            for transport in transports if device is not None else ():
+                device.add_transport(transport)
+        except (SettingsError, plugins.PluginError, ManifestError, StartupError, DeviceError) as exc:
             _print_error(exc)
             sys.exit(USAGE_ERROR)
         log.info("moxzid %s; plugins: %s", __version__, ", ".join(loaded) or "none")
@@ -79,7 +85,7 @@ def main(argv: list[str] | None = None) -> None:
             _print_error(exc)
             sys.exit(1)
         resources.callback(store.close)
-        status = asyncio.run(_serve(config, registry, specs, store, device))
+        status = asyncio.run(_serve(settings, registry, specs, store, device, transports))
     sys.exit(status)
 
 
@@ -88,7 +94,20 @@ def _print_error(exc: Exception) -> None:
         print(f"moxzid: error: {line}", file=sys.stderr)
 
 
-def _parser() -> argparse.ArgumentParser:
+def _early_flags(argv: list[str]) -> dict[str, str]:
+    """``--plugins`` and ``--config`` from the command line, read before the plugins' flags are known."""
+    found = {}
+    for at, arg in enumerate(argv):
+        name, equals, value = arg.partition("=")
+        if name in ("--plugins", "--config"):
+            if not equals:
+                value = argv[at + 1] if at + 1 < len(argv) else ""
+            found[name[2:]] = value
+    return found
+
+
+def _parser(declared: list[Setting]) -> argparse.ArgumentParser:
+    """moxzid's command line, with a flag per declared setting."""
     parser = argparse.ArgumentParser(
         prog="moxzid", description="Host the Motoko actors a manifest names and serve them over the "
         "loaded gateways (the http plugin: POST /call-json/ACTOR/METHOD, /query-json/ACTOR/METHOD, "
@@ -96,7 +115,7 @@ def _parser() -> argparse.ArgumentParser:
         epilog="Settings come from defaults, then the --config file, then flags. Stop with SIGINT or "
         "SIGTERM.")
     parser.add_argument("--version", action="version", version=f"moxzid {__version__}")
-    config_module.add_arguments(parser)
+    settings_module.add_arguments(parser, declared)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.add_parser("plugins", help="list installed plugins, their versions and what each registers; "
                         "with --device, whose kernel runs each op there")
@@ -119,11 +138,11 @@ def _describe_installed() -> tuple[list[str], bool]:
     return lines, all_loaded
 
 
-def _describe_device(config: Config) -> list[str]:
+def _describe_device(settings: Settings) -> list[str]:
     """One line per provider of kernels on the --device, with the plugins --plugins selects (every
     installed one by default): which implementation each op (and optimizer kind) uses there."""
-    registry, _ = plugins.load(config.plugins)
-    device = open_device(registry, config.device)
+    registry, _ = plugins.load(settings.plugins)
+    device = open_device(registry, settings.device)
     try:
         return [f"{'device':<8} {device.backend.name}: {provider} kernels: {', '.join(ops)}"
                 for provider, ops in _kernels_by_provider(device).items()]
@@ -140,48 +159,33 @@ def _kernels_by_provider(device: Device) -> dict[str, list[str]]:
     return by_provider
 
 
-# Settings whose feature does not exist yet: a value other than the default is refused, not ignored.
-NOT_YET: dict[str, str] = {}
-
-
-def _unsupported(config: Config) -> list[str]:
-    """One line per setting that asks for something this moxzid cannot do, so it refuses to start
-    rather than run without it."""
-    defaults = Config()
-    return [f"--{attribute.replace('_', '-')} {getattr(config, attribute)}: {why}"
-            for attribute, why in NOT_YET.items()
-            if getattr(config, attribute) != getattr(defaults, attribute)]
-
-
-def _store_opener(config: Config, registry: plugins.Registry, loaded) -> Callable[[], Store]:
+def _store_opener(settings: Settings, registry: plugins.Registry, loaded) -> Callable[[], Store]:
     """What opens the store: a memory store without -s, else the one store a loaded plugin registers,
     on the -s directory."""
-    if config.state is None:
+    if settings.state is None:
         return MemoryStore
     if not registry.stores:
-        raise StartupError(f"-s {config.state}: no loaded plugin registers a store (loaded: "
+        raise StartupError(f"-s {settings.state}: no loaded plugin registers a store (loaded: "
                            f"{', '.join(loaded) or 'none'}); `moxzid plugins` shows which one does")
     if len(registry.stores) > 1:
-        raise StartupError(f"-s {config.state}: several stores are loaded ({', '.join(registry.stores)}); "
+        raise StartupError(f"-s {settings.state}: several stores are loaded ({', '.join(registry.stores)}); "
                            "choose one with --plugins")
-    return functools.partial(next(iter(registry.stores.values())), config.state)
+    return functools.partial(next(iter(registry.stores.values())), settings.state)
 
 
-def _open_device(config: Config, registry: plugins.Registry, resources: contextlib.ExitStack) -> Device | None:
+def _open_device(settings: Settings, registry: plugins.Registry, resources: contextlib.ExitStack) -> Device | None:
     """The device for --device (closed when ``resources`` closes), or None without it."""
-    if config.device is None:
-        if config.device_listen is not None:
-            raise StartupError(f"--device-listen {config.device_listen}: exports serve a device's publications; "
-                               "give --device too")
-        if config.device_seed != Config.device_seed:
-            raise StartupError(f"--device-seed {config.device_seed}: seeds a device; give --device too")
+    if settings.device is None:
+        if not settings.is_default("device_seed"):
+            raise StartupError(f"--device-seed {settings.device_seed}: seeds a device; give --device too")
         return None
-    device = open_device(registry, config.device, seed=config.device_seed)
+    device = open_device(registry, settings.device, seed=settings.device_seed)
     resources.callback(device.close)
     return device
 
 
-async def _serve(config: Config, registry: plugins.Registry, specs, store: Store, device: Device | None) -> int:
+async def _serve(settings: Settings, registry: plugins.Registry, specs, store: Store, device: Device | None,
+                 transports: list[Transport]) -> int:
     """Run the host and the gateways until a stop signal; the exit status."""
     # A signal during start-up is kept and acted on once everything started, so every stop is clean.
     stop = asyncio.Event()
@@ -194,17 +198,17 @@ async def _serve(config: Config, registry: plugins.Registry, specs, store: Store
                     if provider not in (device.backend.family, device.backend.name)}
         log.info("device: %s, %d ops%s", device.backend.name, len(device.ops),
                  "".join(f"; {provider} kernels: {', '.join(ops)}" for provider, ops in replaced.items()))
-    ledger = Ledger(store, choose_prices(registry, config), config.cycles)
+    ledger = Ledger(store, choose_prices(registry, settings), settings.cycles)
     if ledger.charging:
         log.info("charging cycles: each actor starts with %d; device time costs %d cycles/ms",
-                 config.cycles, ledger.prices.price("device_ms", 1))
+                 settings.cycles, ledger.prices.price("device_ms", 1))
     else:
         log.info("not charging cycles")
-    host = Host(specs, Limits(max_message_bytes=config.max_message_bytes),
+    host = Host(specs, Limits(max_message_bytes=settings.max_message_bytes),
                 system_methods=device.system_methods() if device else None, store=store, ledger=ledger,
                 system_state=device,
-                checkpoint=None if config.state is None else  # without -s nothing is rebuilt: no record
-                CheckpointPolicy(config.device_checkpoint_secs, config.device_checkpoint_mb))
+                checkpoint=None if settings.state is None else  # without -s nothing is rebuilt: no record
+                CheckpointPolicy(settings.device_checkpoint_secs, settings.device_checkpoint_mb))
     try:
         await host.start()
     except Exception as exc:  # an actor that cannot install must say which and why, not crash
@@ -214,17 +218,21 @@ async def _serve(config: Config, registry: plugins.Registry, specs, store: Store
         info = host.info(name)
         log.info("actor %s: principal %s, %s persistence, %d methods",
                  name, info.principal, info.mode, len(info.interface.methods))
-    gateways = []
+    gateways: list[Gateway] = []
+    started: list[Transport] = []
     try:
-        if device is not None and config.device_listen is not None:
+        for transport in transports if device is not None else ():
             try:
-                url = await device.exports.start(config.device_listen.host, config.device_listen.port)
+                prefix = await transport.start(device.exports)
             except OSError as exc:
                 log.error("device exports cannot start: %s", exc)
                 return 1
-            log.info("device exports at %s/export/", url)
+            started.append(transport)
+            if prefix is not None:
+                device.exports.prefix = prefix
+                log.info("device exports at %s/", prefix)
         for name, factory in registry.gateways.items():
-            gateway = factory(host, config, registry.http_apps)
+            gateway = factory(host, settings, registry.http_apps)
             try:
                 await gateway.start()
             except OSError as exc:  # e.g. the listen address is taken
@@ -238,8 +246,8 @@ async def _serve(config: Config, registry: plugins.Registry, specs, store: Store
     finally:
         for gateway in reversed(gateways):
             await gateway.stop()
-        if device is not None:
-            await device.exports.stop()
+        for transport in reversed(started):
+            await transport.stop()
         await host.stop()
     return 0
 

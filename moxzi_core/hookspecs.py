@@ -1,51 +1,175 @@
-"""The extension points of moxzi: every hook a plugin may implement.
+"""The extension points of moxzi: every hook a plugin may implement, and what each ``register`` takes.
 
 Each hook hands the plugin a ``register`` callable; the plugin calls it with the objects it contributes
-and never reaches into the core. moxzi's own plugins (``http``, ``ic``, ``lmdb``, ``torch``, ``triton``) use
-exactly these hooks, through the same entry-point group (``moxzi``) as a third party's would.
+and never reaches into the core. moxzi's own plugins (``http``, ``ic``, ``lmdb``, ``torch``, ``triton``,
+``cycles``) use exactly these hooks, through the same entry-point group (``moxzi``) as a third party's.
+A name registered twice (an op, a backend, a store, a gateway, a transport, a setting, an HTTP
+app's prefix) is a start-up
+error naming both plugins; price lists are the exception: the last one registered wins.
+
+A plugin implements a hook by defining a function of the same name decorated with ``hookimpl``::
+
+    from moxzi_core.hookspecs import hookimpl
+
+    @hookimpl
+    def register_stores(register):
+        register("mystore", MyStore.open)
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
 import pluggy
+
+if TYPE_CHECKING:  # the hook specs name these types; importing them here would load the whole core
+    from .billing import PriceList
+    from .device import Backend, Kernel, Op
+    from .device.transfer import Transport
+    from .runtime.host import Host
+    from .settings import Setting, Settings
+    from .store import Store
 
 hookspec = pluggy.HookspecMarker("moxzi")
 hookimpl = pluggy.HookimplMarker("moxzi")
 
 
-@hookspec
-def register_ops(register):
-    """Register device ops: ``register(op)`` with an object describing one op (its name, Candid payload
-    type, shape rule, and an implementation per backend). A later registration of the same name from
-    another plugin is a start-up error, so two plugins never silently fight over an op."""
+class Gateway(Protocol):
+    """Serves the host to the outside world from ``start`` until ``stop``."""
+
+    async def start(self) -> None:
+        """Begin serving; raise OSError when the address cannot be used (moxzid then exits 1)."""
+
+    async def stop(self) -> None:
+        """Stop serving and release what ``start`` took."""
+
+
+class OpRegister(Protocol):
+    def __call__(self, op: Op, /) -> None: ...
+
+
+class KernelRegister(Protocol):
+    def __call__(self, kernel: Kernel, /) -> None: ...
+
+
+class BackendRegister(Protocol):
+    def __call__(self, name: str, factory: Callable[[str], Backend], /) -> None: ...
+
+
+class StoreRegister(Protocol):
+    def __call__(self, name: str, opener: Callable[[Path], Store], /) -> None: ...
+
+
+HttpAppFactory = Callable[["Host", "Settings"], Any]  # returns an aiohttp.web.Application
+
+
+class GatewayRegister(Protocol):
+    def __call__(self, name: str, factory: Callable[[Host, Settings, Mapping[str, HttpAppFactory]], Gateway],
+                 /) -> None: ...
+
+
+class HttpAppRegister(Protocol):
+    def __call__(self, prefix: str, factory: HttpAppFactory, /) -> None: ...
+
+
+class TransportRegister(Protocol):
+    def __call__(self, name: str, factory: Callable[[Settings], Transport], /) -> None: ...
+
+
+class BillingRegister(Protocol):
+    def __call__(self, name: str, factory: Callable[[Settings], PriceList], /) -> None: ...
+
+
+class SettingRegister(Protocol):
+    def __call__(self, setting: Setting, /) -> None: ...
 
 
 @hookspec
-def register_backends(register):
-    """Register device backends: ``register(name, factory)``, where ``factory(spec)`` builds the backend
-    for a ``--device`` value such as ``torch:cpu`` (``name`` is the part before the colon)."""
+def register_settings(register: SettingRegister) -> None:
+    """Add settings this plugin reads: ``register(Setting(flag, kind, help, default=...))``. Each becomes
+    the flag ``--FLAG`` (shown in ``moxzid --help``) and the TOML key ``FLAG``; the plugin reads its
+    value back from the ``Settings`` its factories receive, as ``settings.FLAG_WITH_UNDERSCORES``.
+
+    :param register: takes one ``moxzi_core.settings.Setting``; a flag another plugin or the core
+        already declares is a start-up error."""
 
 
 @hookspec
-def register_stores(register):
+def register_ops(register: OpRegister) -> None:
+    """Register device ops: ``register(op)`` with a ``moxzi_core.device.Op`` (its name, Candid payload
+    type, shape rule, and a kernel per backend family).
+
+    :param register: takes one ``Op``; an op name registered by two plugins is a start-up error, so two
+        plugins never silently fight over an op."""
+
+
+@hookspec
+def register_kernels(register: KernelRegister) -> None:
+    """Replace an existing op's kernel (or an optimizer kind's, ``optimizer:adamw``) on one backend
+    (``torch:cuda``) or a whole family (``torch``): ``register(Kernel(op, backend, fn, provider))``.
+    The most specific backend wins; ``moxzid --device SPEC plugins`` says whose kernel runs each op.
+
+    :param register: takes one ``moxzi_core.device.Kernel``."""
+
+
+@hookspec
+def register_backends(register: BackendRegister) -> None:
+    """Register device backends: ``register(name, factory)``, where ``factory(spec)`` builds the
+    ``moxzi_core.device.Backend`` for a ``--device`` value such as ``torch:cpu`` (``name`` is the part
+    before the colon).
+
+    :param register: takes the family name and the factory."""
+
+
+@hookspec
+def register_stores(register: StoreRegister) -> None:
     """Register state stores: ``register(name, opener)``, where ``opener(directory)`` opens (creating if
-    needed) the store that keeps everything moxzid must not lose under ``-s DIRECTORY``."""
+    needed) the ``moxzi_core.store.Store`` that keeps everything moxzid must not lose under ``-s DIR``.
+
+    :param register: takes the store's name and its opener; with ``-s``, exactly one loaded plugin may
+        register a store."""
 
 
 @hookspec
-def register_gateways(register):
+def register_gateways(register: GatewayRegister) -> None:
     """Register gateways that serve the host to the outside: ``register(name, factory)``, where
-    ``factory(host, config, http_apps)`` returns an object with ``async start()`` and ``async stop()``;
-    ``http_apps`` is what ``register_http_apps`` collected, for a gateway that serves HTTP to mount."""
+    ``factory(host, settings, http_apps)`` returns a ``Gateway`` (``async start()``, ``async stop()``).
+    moxzid starts every registered gateway after the actors, and stops them before the actors.
+
+    :param register: takes the gateway's name and its factory; ``host`` is a running
+        ``moxzi_core.runtime.host.Host``, ``settings`` the ``moxzi_core.settings.Settings``, and
+        ``http_apps`` what ``register_http_apps`` collected (``{prefix: factory}``), for a gateway that
+        serves HTTP to mount; others ignore it."""
 
 
 @hookspec
-def register_http_apps(register):
+def register_http_apps(register: HttpAppRegister) -> None:
     """Register more HTTP routes on the HTTP gateway's address: ``register(prefix, factory)``, where
-    ``factory(host, config)`` returns an ``aiohttp.web.Application`` the gateway mounts at ``prefix``
-    (``/api``: the IC HTTP interface of the ``ic`` plugin). Two plugins cannot claim one prefix."""
+    ``factory(host, settings)`` returns an ``aiohttp.web.Application`` the gateway mounts at ``prefix``
+    (``/api``: the IC HTTP interface of the ``ic`` plugin).
+
+    :param register: takes the prefix and the factory; two plugins cannot claim one prefix."""
 
 
 @hookspec
-def register_billing(register):
-    """Register a price list: ``register(name, billing)``, where ``billing`` prices work (device time,
-    wasm instructions) in cycles. The last registered price list wins, so a third-party plugin can
-    replace the default one without touching the core."""
+def register_transports(register: TransportRegister) -> None:
+    """Register how devices move publications between machines: ``register(name, factory)``, where
+    ``factory(settings)`` returns a ``moxzi_core.device.transfer.Transport``: it serves the device's
+    exports (if its settings ask it to) and downloads the URLs of the schemes it names for
+    ``moxzi_device_fetch``.
+
+    :param register: takes the transport's name and its factory; a URL scheme claimed by two loaded
+        transports is a start-up error."""
+
+
+@hookspec
+def register_billing(register: BillingRegister) -> None:
+    """Register a price list: ``register(name, factory)``, where ``factory(settings)`` returns a
+    ``moxzi_core.billing.PriceList`` that prices work (device time, wasm instructions) in cycles. The
+    last registered price list wins, so a third-party plugin can replace the default one without
+    touching the core.
+
+    :param register: takes the price list's name and its factory."""
+

@@ -1,23 +1,38 @@
 """Finds, selects and loads plugins; collects what they register.
 
 Every plugin, moxzi's own included, is a distribution that declares an entry point in the group
-``moxzi``; its entry-point name (``http``, ``lmdb``, ...) is what ``--plugins`` selects.
+``moxzi``; its entry-point name (``http``, ``lmdb``, ...) is what ``--plugins`` selects. Hooks are
+called through pluggy one plugin at a time, so each registration is credited to the plugin that made it
+(``Registry.provided_by``, duplicate errors). ``MOXZI_TRACE_HOOKS=1`` prints every hook call to stderr.
 """
 
 from __future__ import annotations
 
 import importlib.metadata
 import os
+import sys
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
 from . import hookspecs
+from .settings import CORE_SETTINGS, Setting
+
+if TYPE_CHECKING:
+    from .billing import PriceList
+    from .device import Backend, Kernel, Op
+    from .device.transfer import Transport
+    from .hookspecs import Gateway, HttpAppFactory
+    from .runtime.host import Host
+    from .settings import Settings
+    from .store import Store
 
 ENTRY_POINT_GROUP = "moxzi"
 CORE_DISTRIBUTION = "moxzi"
-HOOK_NAMES = ("register_ops", "register_backends", "register_stores", "register_gateways", "register_billing",
-              "register_http_apps")
 
 
 class PluginError(Exception):
@@ -46,77 +61,126 @@ def installed_plugins() -> dict[str, InstalledPlugin]:
 class Registry:
     """What the loaded plugins registered, by hook, each entry remembering which plugin gave it."""
 
-    ops: dict = field(default_factory=dict)
-    backends: dict = field(default_factory=dict)
-    stores: dict = field(default_factory=dict)
-    gateways: dict = field(default_factory=dict)
-    billing: dict = field(default_factory=dict)
-    http_apps: dict = field(default_factory=dict)
-    provided_by: dict = field(default_factory=dict)  # (kind, name) -> plugin name
+    settings: list[Setting] = field(default_factory=lambda: list(CORE_SETTINGS))
+    ops: dict[str, Op] = field(default_factory=dict)
+    kernels: list[Kernel] = field(default_factory=list)
+    backends: dict[str, Callable[[str], Backend]] = field(default_factory=dict)
+    stores: dict[str, Callable[[Path], Store]] = field(default_factory=dict)
+    gateways: dict[str, Callable[[Host, Settings, Mapping[str, HttpAppFactory]], Gateway]] = \
+        field(default_factory=dict)
+    http_apps: dict[str, HttpAppFactory] = field(default_factory=dict)  # by the prefix they are mounted at
+    transports: dict[str, Callable[[Settings], Transport]] = field(default_factory=dict)
+    billing: dict[str, Callable[[Settings], PriceList]] = field(default_factory=dict)
+    provided_by: dict[tuple[str, str], str] = field(default_factory=dict)  # (kind, name) -> plugin name
+    skipped: dict[str, str] = field(default_factory=dict)  # installed plugin -> why it did not load
 
 
-def _collect(plugin_name: str, plugin, registry: Registry) -> None:
-    """Run ``plugin``'s hook implementations into ``registry``. One plugin at a time rather than all
-    through ``pm.hook``, so each registration is credited to the plugin that made it (``provided_by``,
-    duplicate errors) and a later plugin's billing replaces an earlier one's."""
-    def keyed(kind: str, table: dict, replace: bool):
-        def register(name, obj=None):
-            if obj is None:  # ops register themselves: the object carries its name
-                name, obj = name.name, name
-            if name in table and not replace:
-                raise PluginError(
-                    f"plugin {plugin_name!r} registers {kind} {name!r}, "
-                    f"already registered by {registry.provided_by[(kind, name)]!r}")
+@dataclass
+class _Collector:
+    """The ``register`` callables handed to one plugin's hooks."""
+
+    plugin: str
+    registry: Registry
+
+    def _claim(self, kind: str, name: str, replace: bool = False) -> None:
+        key = (kind, name)
+        if key in self.registry.provided_by and not replace:
+            raise PluginError(f"plugin {self.plugin!r} registers {kind} {name!r}, "
+                              f"already registered by {self.registry.provided_by[key]!r}")
+        self.registry.provided_by[key] = self.plugin
+
+    def setting(self, setting: Setting) -> None:
+        self._claim("setting", setting.flag)
+        if any(s.flag == setting.flag for s in CORE_SETTINGS):
+            raise PluginError(f"plugin {self.plugin!r} registers setting {setting.flag!r}, a core setting")
+        self.registry.settings.append(setting)
+
+    def op(self, op: Op) -> None:
+        self._claim("op", op.name)
+        self.registry.ops[op.name] = op
+
+    def kernel(self, kernel: Kernel) -> None:
+        self._claim("kernel", f"{kernel.op}@{kernel.backend}")
+        self.registry.kernels.append(kernel)
+
+    def keyed(self, kind: str, table: dict, replace: bool = False) -> Callable[[str, Any], None]:
+        def register(name: str, obj: Any) -> None:
+            self._claim(kind, name, replace)
             table[name] = obj
-            registry.provided_by[(kind, name)] = plugin_name
         return register
 
-    hooks = {
-        "register_ops": keyed("op", registry.ops, False),
-        "register_backends": keyed("backend", registry.backends, False),
-        "register_stores": keyed("store", registry.stores, False),
-        "register_gateways": keyed("gateway", registry.gateways, False),
-        "register_billing": keyed("billing", registry.billing, True),
-        "register_http_apps": keyed("HTTP app at", registry.http_apps, False),
-    }
-    for hook_name, register in hooks.items():
-        impl = getattr(plugin, hook_name, None)
-        if impl is not None:
-            impl(register=register)
+    def hooks(self) -> dict[str, Callable[..., None]]:
+        r = self.registry
+        return {
+            "register_settings": self.setting,
+            "register_ops": self.op,
+            "register_kernels": self.kernel,
+            "register_backends": self.keyed("backend", r.backends),
+            "register_stores": self.keyed("store", r.stores),
+            "register_gateways": self.keyed("gateway", r.gateways),
+            "register_http_apps": self.keyed("HTTP app at", r.http_apps),
+            "register_transports": self.keyed("transport", r.transports),
+            "register_billing": self.keyed("billing", r.billing, replace=True),  # the last one wins
+        }
 
 
 def load(selected: list[str] | None = None) -> tuple[Registry, dict[str, InstalledPlugin]]:
-    """Load the selected plugins (all installed ones when ``selected`` is None) and collect what they
-    register. Unknown names are an error listing what is installed; a plugin that implements a hook
-    moxzi does not define fails here (pluggy's ``check_pending``) rather than never running."""
+    """Load the selected plugins and collect what they register. With ``selected`` None, every
+    installed plugin that imports here loads, and one that cannot (the Triton plugin without a GPU) is
+    skipped, with the reason in ``Registry.skipped``; a plugin named in ``selected`` that cannot load is
+    an error, as is an unknown name (listing what is installed) or a hook moxzi does not define
+    (pluggy's ``check_pending``, so a misspelled hook fails here rather than never running)."""
     installed = installed_plugins()
     names = list(installed) if selected is None else selected
-    # moxzi's own plugins register first, so a third party's (a price list, say) can replace theirs.
-    names = sorted(names, key=lambda n: n not in installed or installed[n].distribution != CORE_DISTRIBUTION)
     unknown = [n for n in names if n not in installed]
     if unknown:
         have = ", ".join(installed) or "none"
         raise PluginError(f"unknown plugin(s): {', '.join(unknown)}; installed: {have}")
+    # moxzi's own plugins register first, so a third party's (a price list, say) can replace theirs.
+    names = sorted(names, key=lambda n: installed[n].distribution != CORE_DISTRIBUTION)
     pm = pluggy.PluginManager("moxzi")
     pm.add_hookspecs(hookspecs)
     if os.environ.get("MOXZI_TRACE_HOOKS"):
-        pm.trace.root.setwriter(print)
-        pm.enable_tracing()
+        _trace(pm)
     registry = Registry()
     loaded = {}
     for name in names:
         try:
             plugin = installed[name].entry_point.load()
-        except Exception as exc:  # a broken third-party package must name itself
-            raise PluginError(f"plugin {name!r} failed to import: {exc}") from exc
+        except Exception as exc:  # a broken or unusable package must name itself
+            if selected is not None:
+                raise PluginError(f"plugin {name!r} failed to import: {exc}") from exc
+            registry.skipped[name] = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            continue
         pm.register(plugin, name=name)
         loaded[name] = installed[name]
-        _collect(name, plugin, registry)
     try:
         pm.check_pending()
     except pluggy.PluginValidationError as exc:
         raise PluginError(str(exc)) from exc
+    for name in loaded:
+        plugin = pm.get_plugin(name)
+        others = [p for p in pm.get_plugins() if p is not plugin]
+        for hook_name, register in _Collector(name, registry).hooks().items():
+            pm.subset_hook_caller(hook_name, remove_plugins=others)(register=register)
     return registry, loaded
+
+
+def _trace(pm: pluggy.PluginManager) -> None:
+    """Print each hook call (which plugins it reaches) and how long it took to stderr."""
+    started: list[float] = []
+
+    def before(hook_name: str, impls: list, kwargs: dict) -> None:
+        if impls:
+            started.append(time.perf_counter())
+            print(f"moxzi hooks: {hook_name} -> {', '.join(i.plugin_name for i in impls)}", file=sys.stderr)
+
+    def after(outcome: Any, hook_name: str, impls: list, kwargs: dict) -> None:
+        if impls:
+            took = (time.perf_counter() - started.pop()) * 1000
+            print(f"moxzi hooks: {hook_name} done in {took:.1f} ms", file=sys.stderr)
+
+    pm.add_hookcall_monitoring(before, after)
 
 
 def describe(registry: Registry, plugins: dict[str, InstalledPlugin]) -> list[str]:

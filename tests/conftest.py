@@ -1,5 +1,5 @@
 import pytest
-from actorbuild import build_actor
+from kit.actorbuild import build_actor
 
 
 @pytest.fixture(scope="session")
@@ -35,3 +35,11 @@ def dev(registry):
     d = device.open_device(registry, "torch:cpu")
     yield d
     d.close()
+
+
+@pytest.fixture
+def third_party_plugins(monkeypatch):
+    """tests/thirdparty's plugins visible to this process (see its README); moxzid processes see them
+    with ``third_party=True`` (kit.daemon)."""
+    from kit.daemon import THIRD_PARTY
+    monkeypatch.syspath_prepend(str(THIRD_PARTY))

@@ -1,27 +1,25 @@
 """Billing: the default price list, the ledger of cycles (in memory, and in LMDB across a reopen), a third
 party's price list replacing the default, and moxzid charging device time, seen and topped up over HTTP."""
 
-import importlib.metadata
 import json
 import logging
 import shutil
-import subprocess
-import sys
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import cbor2
 import pytest
-from actorbuild import build_actor
-from test_daemon import running_moxzid
+from kit.actorbuild import build_actor
+from kit.daemon import running_moxzid
+from kit.http import request as http
 
 from moxzi_core import billing, plugins
 from moxzi_core.billing import MAX_BALANCE, DefaultPrices, Ledger, NotCharging, TooManyCycles, choose_prices
-from moxzi_core.config import Config
+from moxzi_core.settings import CORE_SETTINGS, Settings
 from moxzi_core.store import Batch, MemoryStore
 
 PRICES = DefaultPrices(device_cycles_per_ms=1000)
+
+SETTINGS = Settings(CORE_SETTINGS)
 
 
 def ledger(initial=10_000, store=None, prices=PRICES) -> Ledger:
@@ -193,47 +191,25 @@ def test_log_lines_summarize_and_say_when_an_actor_runs_out(caplog):
 
 # --- choosing the price list -----------------------------------------------------------------------
 def test_without_a_billing_plugin_the_default_prices_apply():
-    prices = choose_prices(plugins.Registry(), Config(device_cycles_per_ms=42))
+    prices = choose_prices(plugins.Registry(), SETTINGS.replace(device_cycles_per_ms=42))
     assert isinstance(prices, DefaultPrices) and prices.price("device_ms", 2) == 84
 
 
 def test_the_last_registered_price_list_wins():
     registry = plugins.Registry(billing={"first": lambda config: DefaultPrices(1),
                                          "second": lambda config: DefaultPrices(config.device_cycles_per_ms * 3)})
-    assert choose_prices(registry, Config(device_cycles_per_ms=5)).price("device_ms", 1) == 15
+    assert choose_prices(registry, SETTINGS.replace(device_cycles_per_ms=5)).price("device_ms", 1) == 15
 
 
 def test_the_core_registers_its_default_through_the_plugin_hook():
     registry, loaded = plugins.load(["cycles"])
     assert registry.provided_by[("billing", "default")] == "cycles"
     assert loaded["cycles"].distribution == "moxzi"
-    assert choose_prices(registry, Config(device_cycles_per_ms=7)).price("device_ms", 3) == 21
+    assert choose_prices(registry, SETTINGS.replace(device_cycles_per_ms=7)).price("device_ms", 3) == 21
 
 
-THIRDPARTY = Path(__file__).parent / "thirdparty_billing"
-
-
-@pytest.fixture(scope="module")
-def flat_fee():
-    """The third party's billing package installed for this module's tests (uninstalled after, if this
-    fixture installed it: an installed price list replaces the default for every moxzid here)."""
-    try:
-        importlib.metadata.distribution("moxzi-flat-fee")
-        installed_here = False
-    except importlib.metadata.PackageNotFoundError:
-        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-                        "-e", str(THIRDPARTY)], check=True)
-        importlib.invalidate_caches()
-        installed_here = True
-    sys.path.insert(0, str(THIRDPARTY))  # this process's import path predates the install
-    yield
-    sys.path.remove(str(THIRDPARTY))
-    if installed_here:
-        subprocess.run([sys.executable, "-m", "pip", "uninstall", "--quiet", "--yes", "moxzi-flat-fee"], check=True)
-
-
-def test_a_third_party_price_list_replaces_the_default(flat_fee):
-    config = Config(device_cycles_per_ms=1000)
+def test_a_third_party_price_list_replaces_the_default(third_party_plugins):
+    config = SETTINGS.replace(device_cycles_per_ms=1000)
     for selected in (["cycles", "flatfee"], None):  # named, and every installed plugin
         registry, loaded = plugins.load(selected)
         assert loaded["flatfee"].distribution == "moxzi-flat-fee"
@@ -254,15 +230,7 @@ def learner_project(folder: Path) -> None:
     (folder / "actors.json").write_text(json.dumps({"actors": [{"name": "learner", "wasm": "learner.wasm"}]}))
 
 
-def http(url: str, body=None) -> tuple[int, object]:
-    data = None if body is None else json.dumps(body).encode()
-    try:
-        with urllib.request.urlopen(urllib.request.Request(url, data=data), timeout=60) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
-
-
+@pytest.mark.slow
 def test_moxzid_charges_device_time_refuses_an_actor_out_of_cycles_and_takes_more(tmp_path):
     pytest.importorskip("moxzi_device_torch")
     learner_project(tmp_path)
@@ -298,6 +266,7 @@ def test_moxzid_charges_device_time_refuses_an_actor_out_of_cycles_and_takes_mor
     assert "actor learner: 1000000000000 cycles added" in log
 
 
+@pytest.mark.slow
 def test_balances_survive_a_moxzid_restart(tmp_path):
     pytest.importorskip("moxzi_device_torch")
     pytest.importorskip("moxzi_store_lmdb")
@@ -313,6 +282,7 @@ def test_balances_survive_a_moxzid_restart(tmp_path):
         assert http(f"{daemon.url}/cycles")[1] == before
 
 
+@pytest.mark.slow
 def test_moxzid_without_cycles_charges_nothing(tmp_path):
     pytest.importorskip("moxzi_device_torch")
     learner_project(tmp_path)
@@ -325,6 +295,7 @@ def test_moxzid_without_cycles_charges_nothing(tmp_path):
     assert "not charging cycles" in daemon.log.read_text()
 
 
+@pytest.mark.slow
 def test_moxzid_charges_by_a_third_party_price_list(tmp_path, flat_fee):
     pytest.importorskip("moxzi_device_torch")
     learner_project(tmp_path)

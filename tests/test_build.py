@@ -2,8 +2,8 @@ import subprocess
 import sys
 import time
 
-import actorbuild
 import pytest
+from kit import actorbuild
 
 from moxzi_core import build as build_module
 from moxzi_core.build import SETUP_COMMAND, BuildError, build

@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from test_candid_values import INT_RANGES, PRIMITIVE_TYPES, RandomCandid
+from kit.candid_random import INT_RANGES, PRIMITIVE_TYPES, RandomCandid
 
 from moxzi_core.candid import (
     BLOB,

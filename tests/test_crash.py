@@ -12,11 +12,13 @@ import shutil
 import time
 
 import pytest
-from actorbuild import build_actor
-from crashing import call, uninterrupted_and_crashed
+from kit.actorbuild import build_actor
+from kit.crashing import call, uninterrupted_and_crashed
 
 from moxzi_core.candid import Principal
 from moxzi_core.runtime.host import actor_principal
+
+pytestmark = pytest.mark.slow  # kill -9 runs of moxzid
 
 pytest.importorskip("moxzi_store_lmdb")
 

@@ -2,41 +2,35 @@
 serves, and a clean start and stop with real actors."""
 
 import argparse
-import contextlib
 import json
 import re
-import shutil
 import signal
 import socket
 import subprocess
 import sys
-import time
-import urllib.error
-import urllib.request
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from actorbuild import build_actor
+from kit.daemon import moxzid, project, running_moxzid
+from kit.http import request
 
+from moxzi_core import plugins
 from moxzi_core.build import build
-from moxzi_core.config import Address, Config, ConfigError, add_arguments, from_sources
+from moxzi_core.settings import Address, Settings, SettingsError, add_arguments, from_sources
+
+DECLARED = plugins.load(["http"])[0].settings  # the core's settings and the http plugin's
 
 
-def settings(*argv) -> Config:
+def settings(*argv) -> Settings:
     parser = argparse.ArgumentParser()
-    add_arguments(parser)
-    return from_sources(vars(parser.parse_args(argv)))
-
-
-def moxzid(*args, cwd=None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "moxzi_core.daemon", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=120)
+    add_arguments(parser, DECLARED)
+    return from_sources(vars(parser.parse_args(argv)), DECLARED)
 
 
 def test_defaults():
     config = settings()
-    assert config == Config()
+    assert all(config.is_default(s.attribute) for s in DECLARED)
+    assert config.manifest is None and config.device_seed == 0 and config.max_message_bytes == 8 << 20
     assert config.plugins is None  # every installed plugin
     assert config.listen == Address("127.0.0.1", 7000)
     assert (config.cycles, config.device_cycles_per_ms) == (0, 100_000_000)
@@ -81,7 +75,7 @@ def test_flags_parse_lists_and_numbers():
     (["--device-seed", "0x10"], "device-seed must be a whole number >= 0, got '0x10'"),
 ])
 def test_bad_flag_values(argv, message):
-    with pytest.raises(ConfigError, match=message):
+    with pytest.raises(SettingsError, match=message):
         settings(*argv)
 
 
@@ -90,18 +84,18 @@ def test_bad_flag_values(argv, message):
     ("cycles = true", "cycles must be a whole number >= 0, got True"),
     ("plugins = [1]", "plugins must be a list of plugin names"),
     ("manifest = 3", "manifest must be a path"),
-    ("devise = 'torch:cpu'", "unknown setting 'devise'; known: manifest, state, plugins, listen"),
+    ("devise = 'torch:cpu'", "unknown setting 'devise'; known: manifest, state, plugins, .*, listen, device-listen"),
     ("listen = ", "is not TOML"),
 ])
 def test_bad_config_file(tmp_path, toml, message):
     path = tmp_path / "moxzid.toml"
     path.write_text(toml + "\n")
-    with pytest.raises(ConfigError, match=message):
+    with pytest.raises(SettingsError, match=message):
         settings("--config", str(path))
 
 
 def test_missing_config_file(tmp_path):
-    with pytest.raises(ConfigError, match="cannot read config file .*nope.toml"):
+    with pytest.raises(SettingsError, match="cannot read config file .*nope.toml"):
         settings("--config", str(tmp_path / "nope.toml"))
 
 
@@ -171,51 +165,10 @@ def test_help_lists_every_seed_flag():
         assert flag in done.stdout
 
 
-def counter_project(folder: Path) -> Path:
-    """``folder`` with the counter actor's wasm and .did and a manifest naming it; the manifest."""
-    built = build_actor("counter")
-    shutil.copy(built.wasm_path, folder / "counter.wasm")
-    shutil.copy(built.did_path, folder / "counter.did")
-    (folder / "actors.json").write_text(json.dumps({"actors": [{"name": "counter", "wasm": "counter.wasm"}]}))
-    return folder / "actors.json"
-
-
-@dataclass
-class Daemon:
-    process: subprocess.Popen
-    url: str  # http://HOST:PORT of the http gateway
-    log: Path  # its stderr
-
-    def stop(self, signum=signal.SIGTERM) -> int:
-        self.process.send_signal(signum)
-        return self.process.wait(timeout=30)
-
-
-@contextlib.contextmanager
-def running_moxzid(*args, cwd: Path, plugins: str = "http"):
-    """moxzid started with ``args`` (and ``--plugins PLUGINS --listen 127.0.0.1:0``), once its gateway
-    serves; killed at exit if still running."""
-    log = cwd / "moxzid.log"
-    with log.open("w") as stderr:
-        process = subprocess.Popen([sys.executable, "-m", "moxzi_core.daemon", "--plugins", plugins,
-                                    "--listen", "127.0.0.1:0", *args],
-                                   cwd=cwd, stdout=subprocess.DEVNULL, stderr=stderr)
-    try:
-        deadline = time.monotonic() + 60
-        while not (serving := re.search(r"serving on (http://\S+)", log.read_text())):
-            assert process.poll() is None, f"moxzid exited {process.returncode}:\n{log.read_text()}"
-            assert time.monotonic() < deadline, f"moxzid did not start serving:\n{log.read_text()}"
-            time.sleep(0.05)
-        yield Daemon(process, serving.group(1), log)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-
-
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.slow
 def test_starts_logs_each_actor_and_stops_cleanly(tmp_path, signum):
-    counter_project(tmp_path)
+    project(tmp_path, "counter")
     with running_moxzid("-m", "actors.json", cwd=tmp_path) as daemon:
         assert daemon.stop(signum) == 0
     log = daemon.log.read_text()
@@ -226,7 +179,7 @@ def test_starts_logs_each_actor_and_stops_cleanly(tmp_path, signum):
 
 def test_without_a_gateway_it_says_nothing_serves(tmp_path):
     # --plugins with no gateway plugin: the host runs but nothing serves it, and moxzid says so.
-    counter_project(tmp_path)
+    project(tmp_path, "counter")
     process = subprocess.Popen([sys.executable, "-m", "moxzi_core.daemon", "-m", "actors.json", "--plugins", ""],
                                cwd=tmp_path, stderr=subprocess.PIPE, text=True)
     for line in process.stderr:
@@ -240,7 +193,7 @@ def test_without_a_gateway_it_says_nothing_serves(tmp_path):
 
 
 def test_listen_address_in_use(tmp_path):
-    counter_project(tmp_path)
+    project(tmp_path, "counter")
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
@@ -250,15 +203,16 @@ def test_listen_address_in_use(tmp_path):
     assert "gateway http cannot start" in done.stderr and "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_state_survives_a_restart_and_a_kill(tmp_path):
     pytest.importorskip("moxzi_store_lmdb")
-    counter_project(tmp_path)
+    project(tmp_path, "counter")
     flags = ("-m", "actors.json", "-s", "state", "--plugins", "http,lmdb")
 
     def call(daemon, route):
-        request = urllib.request.Request(f"{daemon.url}/{route}", data=b"[]")
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return json.loads(response.read())
+        status, answer = request(f"{daemon.url}/{route}", [])
+        assert status == 200, answer
+        return answer
 
     with running_moxzid(*flags, cwd=tmp_path) as daemon:
         assert "state: LMDB in state" in daemon.log.read_text()
@@ -266,8 +220,7 @@ def test_state_survives_a_restart_and_a_kill(tmp_path):
         assert daemon.stop() == 0
     with running_moxzid(*flags, cwd=tmp_path) as daemon:
         assert call(daemon, "call-json/counter/inc") == [2]
-        daemon.process.kill()  # as `pkill -9 moxzid`: an answered call must already be durable
-        daemon.process.wait()
+        daemon.kill()  # as `pkill -9 moxzid`: an answered call must already be durable
     with running_moxzid(*flags, cwd=tmp_path) as daemon:
         assert call(daemon, "query-json/counter/get") == [2]
         second = moxzid(*flags, cwd=tmp_path)  # the same -s directory while the first holds it
@@ -294,6 +247,7 @@ persistent actor {
 """
 
 
+@pytest.mark.slow
 def test_device_reaches_the_actors_only_with_device(tmp_path):
     pytest.importorskip("moxzi_device_torch")
     (tmp_path / "dev.mo").write_text(DEVICE_ACTOR)
@@ -301,12 +255,7 @@ def test_device_reaches_the_actors_only_with_device(tmp_path):
     (tmp_path / "actors.json").write_text(json.dumps({"actors": [{"name": "dev", "wasm": "dev.wasm"}]}))
 
     def make(daemon, name):
-        request = urllib.request.Request(f"{daemon.url}/call-json/dev/make", data=json.dumps([name]).encode())
-        try:
-            with urllib.request.urlopen(request, timeout=60) as response:
-                return response.status, json.loads(response.read())
-        except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read())
+        return tuple(daemon.try_call("dev", "make", name))
 
     with running_moxzid("-m", "actors.json", "--device", "torch:cpu", "--plugins", "http,torch",
                         cwd=tmp_path) as daemon:

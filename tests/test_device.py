@@ -5,7 +5,6 @@ ops, determinism, the plan cache, and a short Shakespeare training against eager
 import asyncio
 import importlib.metadata
 import io
-import subprocess
 import sys
 import tempfile
 import threading
@@ -14,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from kit.device import read, snapshot
 
 from moxzi_core import device, plugins
 from moxzi_core.candid import Principal, Some, decode_args, encode_args, parse_did
@@ -59,13 +59,6 @@ def letters_setup(dev, caller=A, init=None):
     dev.request("params", caller, [{"name": "embed", "shape": [256, 16], "init": init},
                                    {"name": "head", "shape": [256, 16], "init": init}])
     dev.request("optimizer", caller, ADAM)
-
-
-def read(dev, caller, *sources):
-    """The float32 values of sources (ops such as {"param": "w"}), as numpy arrays."""
-    r = dev.request("run", caller, {"inputs": [], "program": list(sources), "train": None, "scalars": [],
-                                    "tensors": list(range(len(sources)))})
-    return [np.frombuffer(b, "<f4").reshape(s) for b, s in zip(r["tensors"], r["shapes"])]
 
 
 def values(*shape, seed=0, fill=None):
@@ -453,27 +446,19 @@ async def test_system_methods_run_on_the_device_thread(registry):
     d.close()
 
 
-def test_attach_gives_the_host_its_system_methods(registry):
-    methods = device.attach(registry, "torch:cpu")
-    assert sorted(methods) == sorted([*interface().methods, "moxzi_device_fetched"])
+def test_open_device_gives_the_host_its_system_methods(registry):
+    d = device.open_device(registry, "torch:cpu")
+    assert sorted(d.system_methods()) == sorted([*interface().methods, "moxzi_device_fetched"])
+    d.close()
     with pytest.raises(device.DeviceError, match="no backend 'jax'; loaded backends: torch"):
-        device.attach(registry, "jax:tpu")
+        device.open_device(registry, "jax:tpu")
 
 
 # --- a third party's op ------------------------------------------------------------------------------
-THIRDPARTY = ROOT / "tests" / "thirdparty_op"
-
-
 @pytest.fixture(scope="module")
 def with_square():
-    """The third-party package installed (CI's set-up does it; else the test installs it, offline)."""
-    try:
-        importlib.metadata.distribution("moxzi-square")
-    except importlib.metadata.PackageNotFoundError:
-        # Not editable: an editable install's import hook only takes effect in a new interpreter.
-        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-                        str(THIRDPARTY)], check=True)
-        importlib.invalidate_caches()
+    """The third party's op package, which scripts/install --test installs as a user would."""
+    assert importlib.metadata.distribution("moxzi-square"), "run scripts/install --test"
     return plugins.load(["torch", "square"])[0]
 
 
@@ -617,7 +602,3 @@ def test_a_snapshot_holds_one_tensors_bytes_at_a_time(registry):
     second.close()
 
 
-def snapshot(d) -> bytes:
-    out = io.BytesIO()
-    d.snapshot(out)
-    return out.getvalue()

@@ -10,8 +10,10 @@ import time
 import urllib.error
 
 import pytest
-from actorbuild import build_actor
-from crashing import call, uninterrupted_and_crashed
+from kit.actorbuild import build_actor
+from kit.crashing import call, uninterrupted_and_crashed
+
+pytestmark = pytest.mark.slow  # kill -9 runs of moxzid while training
 
 pytest.importorskip("moxzi_store_lmdb")
 pytest.importorskip("moxzi_device_torch")

@@ -14,25 +14,27 @@ import struct
 import threading
 import time
 import tracemalloc
-import urllib.error
-import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import cbor2
 import numpy as np
 import pytest
-from test_daemon import running_moxzid
-from test_runtime import spec, update
+from kit.daemon import running_moxzid
+from kit.host import spec, update
 
 from moxzi_core import plugins
 from moxzi_core.candid import BLOB, BOOL, NAT32, TEXT, Vec
 from moxzi_core.device import DeviceError, open_device
-from moxzi_core.device.exports import DIGEST_BYTES, MAGIC, Exports
 from moxzi_core.device.ops import Meta
+from moxzi_core.device.transfer import DIGEST_BYTES, MAGIC, Exports
 from moxzi_core.runtime.host import Host
 from moxzi_core.runtime.journal import Attachment, Journal
 from moxzi_core.runtime.system_calls import CheckpointPolicy
+from moxzi_core.settings import Address, Settings
 from moxzi_core.store import MemoryStore
+from moxzi_gateway_http.transport import HttpTransport
+
+pytestmark = pytest.mark.slow  # two moxzid processes and downloads
 
 pytest.importorskip("moxzi_device_torch")
 
@@ -41,36 +43,27 @@ SHAPES = {"w": [64, 32], "b": [32]}
 NAMES = list(SHAPES)
 
 
-class Daemon:
-    """A moxzid with a device and --device-listen 127.0.0.1:0, hosting porters alice and bob."""
+class Porters:
+    """A moxzid (``kit.daemon.Daemon``) with a device and --device-listen 127.0.0.1:0, hosting porters
+    alice and bob; ``exports`` is its export URLs' prefix."""
 
     def __init__(self, running):
         self.running = running
         self.url = running.url
         self.exports = re.search(r"device exports at (http://\S+)/export/", running.log.read_text()).group(1)
-
-    def call(self, actor, method, *args):
-        status, answer = self.try_call(actor, method, *args)
-        assert status == 200, answer
-        return answer
-
-    def try_call(self, actor, method, *args):
-        """(HTTP status, results) or (status, reject message)."""
-        request = urllib.request.Request(f"{self.url}/call-json/{actor}/{method}", data=json.dumps(args).encode())
-        try:
-            with urllib.request.urlopen(request, timeout=60) as response:
-                return response.status, json.loads(response.read())
-        except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read())["reject_message"]
-
-    def reject(self, actor, method, *args) -> str:
-        status, message = self.try_call(actor, method, *args)
-        assert status == 422, (status, message)
-        return message
+        self.call, self.try_call, self.reject = running.call, running.try_call, running.reject
 
     def values(self, actor, name, published=False) -> np.ndarray:
         [blob] = self.call(actor, "values", name, published)
         return np.frombuffer(base64.b64decode(blob), dtype="<f4")
+
+
+async def serving(device, settings=None) -> HttpTransport:
+    """The http plugin's transport serving ``device``'s exports on a free port, and fetching for it."""
+    transport = HttpTransport(settings or SETTINGS)
+    device.exports.prefix = await transport.start(device.exports)
+    device.add_transport(transport)
+    return transport
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +81,7 @@ def daemons(tmp_path_factory, actor_build):
     flags = ("-m", "actors.json", "--plugins", "http,torch", "--device", "torch:cpu",
              "--device-listen", "127.0.0.1:0")
     with running_moxzid(*flags, cwd=folders[0]) as here, running_moxzid(*flags, cwd=folders[1]) as there:
-        yield Daemon(here), Daemon(there)
+        yield Porters(here), Porters(there)
 
 
 def test_an_actor_fetches_another_machines_export_and_mixes_it_in(daemons):
@@ -157,12 +150,12 @@ def test_unknown_token_and_unreachable_exporter(daemons):
     with ThreadingHTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler) as closed:
         port = closed.server_address[1]
     assert "the download failed" in there.reject("bob", "fetch", f"http://127.0.0.1:{port}/export/abc", "nope/")
-    assert "expected an http:// or https:// URL" in there.reject("bob", "fetch", "file:///etc/passwd", "nope/")
+    assert "expected a URL this moxzid can download (http://, https://)" in there.reject("bob", "fetch", "file:///etc/passwd", "nope/")
 
 
 # --- a fake exporter: serves bytes the test chooses ---------------------------------------------
 def export_body(tensors: dict[str, np.ndarray]) -> bytes:
-    """An export's body as exports.py documents it."""
+    """An export's body as moxzi_core/device/transfer.py documents it."""
     header = cbor2.dumps([[n, "f32", list(t.shape)] for n, t in tensors.items()])
     body = MAGIC + struct.pack("<Q", len(header)) + header + b"".join(t.astype("<f4").tobytes() for t in tensors.values())
     return body + hashlib.sha256(body).digest()
@@ -251,6 +244,10 @@ def registry():
     return plugins.load(["torch"])[0]
 
 
+SETTINGS = Settings(plugins.load(["http"])[0].settings, {"device": "torch:cpu",
+                                                         "device_listen": Address("127.0.0.1", 0)})
+
+
 def test_export_without_device_listen_says_so(registry):
     device = open_device(registry, "torch:cpu")
     try:
@@ -264,11 +261,11 @@ def test_export_without_device_listen_says_so(registry):
 
 async def test_a_fetch_is_recorded_with_its_bytes_and_rebuilt_without_the_url(registry):
     exporter = open_device(registry, "torch:cpu", seed=7)
-    base = await exporter.exports.start("127.0.0.1", 0)
+    transport = await serving(exporter)
     exporter.request("params", b"\x01", [{"name": "w", "shape": [16, 4], "init": {"normal": 1.0}}])
     exporter.request("publish", b"\x01", {"names": ["w"], "prefix": "", "readers": None})
     url = exporter.request("export", b"\x01", {"names": ["w"], "prefix": "", "uses": None, "seconds": None})
-    assert url.startswith(base)
+    assert url.startswith(exporter.exports.prefix)
 
     async def values(host):
         [blob] = await update(host, "bob", "values", [TEXT, BOOL], ["far/w", True], rets=[BLOB])
@@ -276,6 +273,7 @@ async def test_a_fetch_is_recorded_with_its_bytes_and_rebuilt_without_the_url(re
 
     store = MemoryStore()
     device = open_device(registry, "torch:cpu")
+    device.add_transport(HttpTransport(SETTINGS))
     host = Host([spec("bob", "porter")], system_methods=device.system_methods(), store=store)
     await host.start()
     try:
@@ -284,7 +282,7 @@ async def test_a_fetch_is_recorded_with_its_bytes_and_rebuilt_without_the_url(re
     finally:
         await host.stop()
         device.close()
-        await exporter.exports.stop()
+        await transport.stop()
         exporter.close()
     assert fetched == exporter.backend.save(exporter.publications[(b"\x01", "w")].tensor)
     journal = Journal(store)
@@ -312,13 +310,14 @@ async def test_a_fetch_holds_one_tensor_at_a_time_beyond_what_it_makes(registry,
     of the whole download."""
     store_lmdb = pytest.importorskip("moxzi_store_lmdb")
     exporter = open_device(registry, "torch:cpu", seed=7)
-    await exporter.exports.start("127.0.0.1", 0)
+    transport = await serving(exporter)
     names = [f"t{i}" for i in range(16)]
     exporter.request("params", b"\x01", [{"name": n, "shape": [1024, 1024], "init": {"normal": 1.0}} for n in names])
     exporter.request("publish", b"\x01", {"names": names, "prefix": "", "readers": None})
     url = exporter.request("export", b"\x01", {"names": names, "prefix": "", "uses": None, "seconds": None})
     store = store_lmdb.LmdbStore(tmp_path / "state")
     device = open_device(registry, "torch:cpu")
+    device.add_transport(HttpTransport(SETTINGS))
     host = Host([spec("bob", "porter")], system_methods=device.system_methods(), store=store)
     await host.start()
     tracemalloc.start()
@@ -331,7 +330,7 @@ async def test_a_fetch_holds_one_tensor_at_a_time_beyond_what_it_makes(registry,
         await host.stop()
         store.close()
         device.close()
-        await exporter.exports.stop()
+        await transport.stop()
         exporter.close()
     made, one = 64 << 20, 4 << 20
     assert after - before >= made * 0.9  # the fetched tensors are counted: the measure sees them
@@ -343,6 +342,7 @@ async def test_a_copy_of_the_device_does_not_wait_for_a_download(registry, fake)
     those calls go ahead, and the fetch completes after."""
     store = MemoryStore()
     device = open_device(registry, "torch:cpu")
+    device.add_transport(HttpTransport(SETTINGS))
     host = Host([spec("alice", "porter"), spec("bob", "porter")], system_methods=device.system_methods(),
                 store=store, system_state=device, checkpoint=CheckpointPolicy(0, megabytes=1e-6, spacing=0))
     await host.start()
@@ -368,7 +368,8 @@ async def test_an_export_is_streamed_tensor_by_tensor():
     tensors = [bytes([i]) * (8 << 20) for i in range(6)]  # 6 tensors of 8 MiB; save() is the identity
     saved = []
     exports = Exports(lambda t: saved.append(t) or t, max_per_actor=4)
-    await exports.start("127.0.0.1", 0)
+    transport = HttpTransport(SETTINGS)
+    exports.prefix = await transport.start(exports)
     try:
         url = exports.offer(b"\x01", [(f"t{i}", Meta((2 << 20,)), t) for i, t in enumerate(tensors)], 1, 60)
         client = socket.socket()
@@ -387,4 +388,4 @@ async def test_an_export_is_streamed_tensor_by_tensor():
         assert body[-DIGEST_BYTES - len(data):-DIGEST_BYTES] == data
         assert body[-DIGEST_BYTES:] == hashlib.sha256(body[:-DIGEST_BYTES]).digest()
     finally:
-        await exports.stop()
+        await transport.stop()

@@ -6,7 +6,7 @@ import io
 
 import numpy as np
 import pytest
-from test_runtime import spec, update
+from kit.host import spec, update
 
 from moxzi_core.candid import FLOAT64, NAT, Vec
 from moxzi_core.device import DeviceError, open_device
@@ -14,6 +14,8 @@ from moxzi_core.runtime.host import Host
 from moxzi_core.runtime.journal import Attachment, Journal
 from moxzi_core.runtime.system_calls import CheckpointPolicy
 from moxzi_core.store import Batch, MemoryStore, StoreError
+
+pytestmark = pytest.mark.slow  # restarts of the device from its record
 
 LOSSES = [Vec(FLOAT64)]
 

@@ -29,13 +29,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-from actorbuild import build_actor
-from crashing import call
-from test_daemon import running_moxzid
-from test_device import read, snapshot
+from kit.actorbuild import build_actor
+from kit.crashing import call
+from kit.daemon import running_moxzid
+from kit.device import read, snapshot
 
 from moxzi_core import device, plugins
 from moxzi_core.candid import Some
+
+pytestmark = pytest.mark.slow  # Triton's interpreter and training through moxzid
 
 if importlib.util.find_spec("triton") is None:
     pytest.skip("the Triton plugin's tests need triton==3.9.0 (plugins/device_triton)", allow_module_level=True)
@@ -378,8 +380,8 @@ def test_training_through_moxzid_gives_the_same_losses_with_the_plugin(tmp_path)
 def test_moxzid_plugins_lists_the_replaced_kernels(registries):
     _, (registry, loaded) = registries
     line, = [ln for ln in plugins.describe(registry, loaded) if ln.startswith("triton")]
-    for what in ("op attention@triton:torch:cuda", "op causal_attention@triton:torch:cuda",
-                 "op optimizer:adamw@triton:torch:cuda", "op causal_attention@triton:torch:cpu"):
+    for what in ("kernel attention@torch:cuda", "kernel causal_attention@torch:cuda",
+                 "kernel optimizer:adamw@torch:cuda", "kernel causal_attention@torch:cpu"):
         assert what in line
 
 

@@ -4,16 +4,16 @@ error, and once end to end through a moxzid subprocess, as the seeds' curl comma
 import asyncio
 import contextlib
 import json
-import urllib.error
-import urllib.request
 
 import aiohttp
 import pytest
-from actorbuild import build_actor
-from test_daemon import counter_project, running_moxzid
+from kit.actorbuild import build_actor
+from kit.daemon import project, running_moxzid
+from kit.http import request
 
-from moxzi_core.config import Address, Config
+from moxzi_core import plugins
 from moxzi_core.runtime.host import ActorSpec, Host
+from moxzi_core.settings import Address, Settings
 from moxzi_gateway_http import HttpGateway
 
 LIMIT = 512 * 1024  # above the test actors' wasm (~300 KB), so upgrades fit
@@ -34,9 +34,10 @@ async def host():
 
 @contextlib.asynccontextmanager
 async def serving(host, **settings):
-    """A gateway serving ``host`` on a free port with ``settings`` (Config's), and an aiohttp session
-    whose base URL is it."""
-    gateway = HttpGateway(host, Config(listen=Address("127.0.0.1", 0), max_message_bytes=LIMIT, **settings))
+    """A gateway serving ``host`` on a free port with ``settings`` (the http plugin's and the core's), and
+    an aiohttp session whose base URL is it."""
+    values = {"listen": Address("127.0.0.1", 0), "max_message_bytes": LIMIT, **settings}
+    gateway = HttpGateway(host, Settings(plugins.load(["http"])[0].settings, values))
     await gateway.start()
     try:
         async with aiohttp.ClientSession(f"http://{gateway.address}") as session:
@@ -205,16 +206,14 @@ async def test_an_unexpected_failure_is_a_500_and_the_gateway_keeps_serving(http
 
 
 def curl(url: str, data: bytes | None = None) -> tuple[int, str]:
-    """(status, body) of a request, as `curl -d` or `curl --data-binary` would send it."""
-    try:
-        with urllib.request.urlopen(urllib.request.Request(url, data=data), timeout=30) as response:
-            return response.status, response.read().decode()
-    except urllib.error.HTTPError as error:
-        return error.code, error.read().decode()
+    """(status, body text) of a request, as `curl -d` or `curl --data-binary` would send it."""
+    status, answer = request(url, data=data, timeout=30)
+    return status, answer if isinstance(answer, str) else json.dumps(answer)
 
 
+@pytest.mark.slow
 def test_end_to_end_through_moxzid(tmp_path):
-    counter_project(tmp_path)
+    project(tmp_path, "counter")
     with running_moxzid("-m", "actors.json", "--max-message-bytes", "300000", cwd=tmp_path) as daemon:
         url = daemon.url
         steps = [

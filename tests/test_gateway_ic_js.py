@@ -9,8 +9,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from actorbuild import build_actor
-from test_daemon import running_moxzid
+from kit.actorbuild import build_actor
+from kit.daemon import running_moxzid
 
 from moxzi_core.candid import Principal
 from moxzi_core.runtime.host import actor_principal

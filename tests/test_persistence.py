@@ -5,8 +5,8 @@ import asyncio
 import time
 
 import pytest
-from actorbuild import build_actor
-from test_runtime import NO_ARGS, eventually, query, spec, update
+from kit.actorbuild import build_actor
+from kit.host import NO_ARGS, eventually, query, spec, update
 
 from moxzi_core.candid import NAT, PRINCIPAL, TEXT, Principal
 from moxzi_core.runtime.actor import Call, to_record
@@ -14,6 +14,8 @@ from moxzi_core.runtime.host import Host, actor_principal
 from moxzi_core.runtime.instance import Limits
 from moxzi_core.runtime.journal import Journal
 from moxzi_core.store import Batch, MemoryStore, StoreError
+
+pytestmark = pytest.mark.slow  # restarts of the host on a store
 
 
 async def restarted(store, *specs):

@@ -2,17 +2,23 @@
 plugin distributions written to a temporary folder, installed the way pip would (a .dist-info with an
 entry point in the group ``moxzi``)."""
 
+import ast
 import itertools
 import os
+import socket
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
+from kit.daemon import moxzid, project, running_moxzid
 
 from moxzi_core import plugins
+from moxzi_core.candid import NAT, encode_args
 
 _unique = itertools.count()
+ROOT = Path(__file__).parent.parent
 
 
 class PluginSite:
@@ -115,13 +121,68 @@ def test_describe_lists_what_each_plugin_registers(site):
     registry, loaded = plugins.load(["fake", "http"])
     lines = plugins.describe(registry, loaded)
     assert any(line.split() == ["fake", module, "1.2.3:", "backend", "fake"] for line in lines), lines
-    assert any(line.startswith("http ") and line.endswith(": gateway http") for line in lines), lines
+    http, = [line for line in lines if line.startswith("http ")]
+    assert http.endswith(": gateway http, setting device-listen, setting listen, transport http"), http
 
 
 def _moxzid(site, *args):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site.path), os.environ.get("PYTHONPATH", "")])}
     return subprocess.run([sys.executable, "-m", "moxzi_core.daemon", *args], env=env,
                           capture_output=True, text=True, timeout=60)
+
+
+def test_an_installed_plugin_that_cannot_load_is_skipped_with_a_warning_unless_named(site, tmp_path):
+    site.install("gpu", "raise ImportError('needs a CUDA GPU; set TRITON_INTERPRET=1 to run on the CPU')\n")
+    registry, loaded = plugins.load()
+    assert "gpu" not in loaded and registry.skipped == {"gpu": "needs a CUDA GPU; set TRITON_INTERPRET=1 to run "
+                                                                "on the CPU"}
+    (tmp_path / "a.wasm").write_bytes(b"not wasm")
+    (tmp_path / "actors.json").write_text('{"actors": [{"name": "a", "wasm": "a.wasm"}]}')
+    done = _moxzid(site, "-m", str(tmp_path / "actors.json"))  # as the seeds run it: no --plugins
+    assert done.returncode == 1 and "cannot start the actors" in done.stderr  # past the plugins
+    warning, = [line for line in done.stderr.splitlines() if "plugin gpu skipped" in line]
+    assert warning.endswith("moxzid: plugin gpu skipped: needs a CUDA GPU; set TRITON_INTERPRET=1 to run on the "
+                            "CPU (name it in --plugins to make this an error)")
+    named = _moxzid(site, "-m", str(tmp_path / "actors.json"), "--plugins", "http,gpu")
+    assert named.returncode == 2 and "moxzid: error: plugin 'gpu' failed to import: needs a CUDA GPU" in named.stderr
+
+
+def test_hook_tracing_prints_each_hook_call(site):
+    site.install("fake", BACKEND_PLUGIN)
+    env = {**os.environ, "MOXZI_TRACE_HOOKS": "1",
+           "PYTHONPATH": os.pathsep.join([str(site.path), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-c", "from moxzi_core import plugins; plugins.load(['fake', 'http'])"],
+                          env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.splitlines()
+    assert "moxzi hooks: register_backends -> fake" in lines
+    assert "moxzi hooks: register_gateways -> http" in lines
+    assert sum(line.startswith("moxzi hooks: register_") and " done in " in line for line in lines) == 4  # fake: 1, http: 3
+
+
+SETTING_PLUGIN = """
+    from moxzi_core.hookspecs import hookimpl
+    from moxzi_core.settings import Setting
+
+    @hookimpl
+    def register_settings(register):
+        register(Setting({flag!r}, "count", "how many widgets", default=3, metavar="N"))
+"""
+
+
+def test_plugin_settings_are_flags_and_toml_keys_and_may_not_collide(site, tmp_path):
+    site.install("widgets", SETTING_PLUGIN.format(flag="widgets"))
+    registry, _ = plugins.load(["widgets"])
+    assert [s.flag for s in registry.settings][-1] == "widgets"
+    help_text = _moxzid(site, "--help").stdout
+    assert "--widgets N" in help_text and "how many widgets" in help_text
+    site.install("again", SETTING_PLUGIN.format(flag="widgets"))
+    with pytest.raises(plugins.PluginError, match="'again' registers setting 'widgets', already registered by "
+                                                  "'widgets'"):
+        plugins.load(["widgets", "again"])
+    site.install("core", SETTING_PLUGIN.format(flag="cycles"))
+    with pytest.raises(plugins.PluginError, match="'core' registers setting 'cycles', a core setting"):
+        plugins.load(["core"])
 
 
 def test_moxzid_plugins_lists_installed_plugins(site):
@@ -137,7 +198,7 @@ KERNEL_PLUGIN = """
     from moxzi_core.hookspecs import hookimpl
 
     @hookimpl
-    def register_ops(register):
+    def register_kernels(register):
         register(Kernel("relu", "torch:cpu", lambda p, x: x.clamp(min=0), "fast"))
 """
 
@@ -191,3 +252,63 @@ def test_moxzid_state_with_two_stores_loaded_asks_to_choose(site, tmp_path):
     assert done.returncode == 2
     assert "moxzid: error: -s state: several stores are loaded (mem1, mem2); choose one with --plugins" \
         in done.stderr
+
+
+# --- plugins use only public APIs ------------------------------------------------------------------
+PUBLIC_CORE = {"moxzi_core.hookspecs", "moxzi_core.settings", "moxzi_core.errors", "moxzi_core.store",
+               "moxzi_core.candid", "moxzi_core.device", "moxzi_core.device.transfer", "moxzi_core.runtime.host"}
+PLUGIN_FOLDERS = [folder for folder in [*(ROOT / "plugins").glob("*/moxzi_*"), *(ROOT / "tests").glob("thirdparty*/moxzi_*")]
+                  if folder.is_dir() and "." not in folder.name]  # packages, not their .egg-info or .dist-info
+
+
+def _imports(path):
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield node.module
+
+
+def test_plugins_import_only_the_public_modules_of_the_core_and_of_each_other():
+    """docs/ARCHITECTURE.md's rule: a plugin imports moxzi_core's public modules (PUBLIC_CORE) and other
+    plugins' top-level packages only, so the core can change inside without breaking a third party."""
+    own = {folder.name for folder in PLUGIN_FOLDERS}
+    assert {"moxzi_gateway_http", "moxzi_store_lmdb", "moxzi_device_torch", "moxzi_device_triton",
+            "moxzi_linegate", "moxzi_flat_fee", "moxzi_square"} <= own
+    wrong = []
+    for folder in PLUGIN_FOLDERS:
+        for path in folder.rglob("*.py"):
+            for module in _imports(path):
+                top = module.split(".")[0]
+                if top == "moxzi_core" and module not in PUBLIC_CORE:
+                    wrong.append(f"{path.relative_to(ROOT)}: {module}")
+                elif top != "moxzi_core" and top.startswith("moxzi_") and top != folder.name and module != top:
+                    wrong.append(f"{path.relative_to(ROOT)}: {module} (another plugin's insides)")
+    assert not wrong, "plugins import non-public modules:\n" + "\n".join(wrong)
+
+
+# --- a third party's flag, gateway and store -----------------------------------------------------------
+def _line(address: str, text: str) -> str:
+    host, port = address.rsplit(":", 1)
+    with socket.create_connection((host, int(port)), timeout=30) as connection:
+        connection.sendall(text.encode() + b"\n")
+        return connection.makefile().readline().strip()
+
+
+@pytest.mark.slow
+def test_a_third_party_plugin_adds_its_flag_gateway_and_store(tmp_path):
+    """tests/thirdparty/moxzi_linegate, through the public hooks alone: ``--line-listen`` is in
+    ``moxzid --help``, its gateway serves the counter, and its store keeps the counter across kill -9."""
+    assert "--line-listen HOST:PORT" in moxzid("--help", third_party=True).stdout
+    project(tmp_path, "counter")
+    flags = ("-m", "actors.json", "-s", "state", "--line-listen", "127.0.0.1:0")
+    gateway = r"line gateway on (\S+)"
+    with running_moxzid(*flags, cwd=tmp_path, plugins="linegate", third_party=True, serving=gateway) as daemon:
+        assert "state: log file state/batches.log" in daemon.log.read_text()
+        assert _line(daemon.url, "counter inc") == "ok " + encode_args([NAT], [1]).hex()
+        assert _line(daemon.url, "counter inc") == "ok " + encode_args([NAT], [2]).hex()
+        assert _line(daemon.url, "counter nothing").startswith("reject 0 actor counter has no method 'nothing'")
+        daemon.kill()
+    with running_moxzid(*flags, cwd=tmp_path, plugins="linegate", third_party=True, serving=gateway) as daemon:
+        assert _line(daemon.url, "counter get") == "ok " + encode_args([NAT], [2]).hex()
+        assert daemon.stop() == 0

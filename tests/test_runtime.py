@@ -5,46 +5,14 @@ import asyncio
 import logging
 
 import pytest
-from actorbuild import build_actor
+from kit.actorbuild import build_actor
+from kit.host import NO_ARGS, eventually, query, spec, started, update
 
 from moxzi_core import errors
 from moxzi_core.candid import NAT, PRINCIPAL, TEXT, Principal, decode_args, encode_args
 from moxzi_core.runtime.actor import CANISTER_ERROR, CANISTER_REJECT
-from moxzi_core.runtime.host import ActorSpec, Host, actor_principal
+from moxzi_core.runtime.host import actor_principal
 from moxzi_core.runtime.instance import Limits
-
-NO_ARGS = encode_args([], [])
-
-
-def spec(name: str, actor: str = "lab", *, classic: bool = False) -> ActorSpec:
-    built = build_actor(actor, classic=classic)
-    return ActorSpec(name, built.wasm, built.did)
-
-
-async def started(*specs: ActorSpec, limits: Limits = Limits()) -> Host:
-    host = Host(list(specs), limits)
-    await host.start()
-    return host
-
-
-async def update(host, actor, method, types=(), values=(), rets=(NAT,)):
-    outcome = await host.call(actor, method, encode_args(list(types), list(values)), query=False)
-    assert outcome.reply is not None, outcome.reject_message
-    return decode_args(outcome.reply, list(rets))
-
-
-async def query(host, actor, method, rets=(NAT,)):
-    outcome = await host.call(actor, method, NO_ARGS, query=True)
-    assert outcome.reply is not None, outcome.reject_message
-    return decode_args(outcome.reply, list(rets))
-
-
-async def eventually(check, seconds=10.0):
-    for _ in range(int(seconds / 0.02)):
-        if await check():
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError("condition not reached in time")
 
 
 @pytest.fixture

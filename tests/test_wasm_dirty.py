@@ -6,7 +6,7 @@ import random
 import numpy as np
 import pytest
 import wasmtime
-from test_runtime import spec, update
+from kit.host import spec, update
 
 from moxzi_core.candid import NAT
 from moxzi_core.runtime.host import Host

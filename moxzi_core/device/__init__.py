@@ -3,9 +3,11 @@
 The host gets the device as system methods of the management canister::
 
     registry, _ = plugins.load(["torch", ...])
-    host = Host(specs, limits, system_methods=device.attach(registry, "torch:cpu"))
+    device = open_device(registry, "torch:cpu")
+    host = Host(specs, limits, system_methods=device.system_methods(), system_state=device)
 
-Plugins extend it through ``register_ops`` (``Op``, ``Kernel``) and ``register_backends``.
+Plugins extend it through ``register_ops`` (``Op``), ``register_kernels`` (``Kernel``),
+``register_backends`` (``Backend``) and ``register_transports`` (``transfer.Transport``).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from .ops import FLOAT, INTS, Check, DeviceError, Kernel, Meta, Op, Source
 from .program import Plan, Step
 from .service import Backend, Device, DeviceLimits, Optimizer, TrainGroup, TrainStep
 
-__all__ = ["attach", "open_device", "Device", "DeviceLimits", "DeviceError", "Op", "Kernel", "Check", "Meta",
+__all__ = ["open_device", "Device", "DeviceLimits", "DeviceError", "Op", "Kernel", "Check", "Meta",
            "Source", "Plan", "Step", "Backend", "Optimizer", "TrainStep", "TrainGroup", "FLOAT", "INTS"]
 
 
@@ -26,9 +28,4 @@ def open_device(registry, spec: str, *, seed: int = 0, limits: DeviceLimits = De
     if factory is None:
         have = ", ".join(sorted(registry.backends)) or "none (load a backend plugin, e.g. torch)"
         raise DeviceError(f"--device {spec}: no backend {family!r}; loaded backends: {have}")
-    return Device(factory(spec), registry.ops, seed=seed, limits=limits)
-
-
-def attach(registry, spec: str, **options) -> dict:
-    """The ``moxzi_device_*`` system methods of a new device (see ``open_device``), for ``Host``."""
-    return open_device(registry, spec, **options).system_methods()
+    return Device(factory(spec), registry.ops, registry.kernels, seed=seed, limits=limits)

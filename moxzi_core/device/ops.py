@@ -11,7 +11,7 @@ the operands it read, in order, are what the kernel receives::
 
     Op("square", NAT32, rule, {"torch": lambda p, x: x * x})
 
-A ``Kernel`` registered through the same hook replaces an op's kernel on one backend (``torch:cuda``)
+A ``Kernel`` registered through ``register_kernels`` replaces an op's kernel on one backend (``torch:cuda``)
 or a whole family (``torch``), so a plugin can add e.g. a Triton attention without redefining the op.
 A ``Kernel`` for ``optimizer:adamw`` (or ``optimizer:sgd``) replaces the optimizer: its ``fn(hyper)``
 returns an object with ``step(params, lr)`` and ``forget(name)`` (see ``service.Optimizer``).
@@ -66,16 +66,15 @@ class Op:
 @dataclass(frozen=True)
 class Kernel:
     """An alternative kernel for op ``op`` on ``backend`` (a family such as ``torch`` or one device
-    such as ``torch:cuda``), provided by ``provider``. The most specific backend wins."""
+    such as ``torch:cuda``), provided by ``provider``. The most specific backend wins. With ``applies``,
+    the kernel runs only where ``applies(payload, *operands)`` is true, and the kernel it replaces runs
+    elsewhere (e.g. shapes a fused kernel does not handle)."""
 
     op: str
     backend: str
     fn: Callable
     provider: str
-
-    @property
-    def name(self) -> str:  # the registry keys ops by name: this keeps each kernel distinct
-        return f"{self.op}@{self.provider}:{self.backend}"
+    applies: Callable[..., bool] | None = None
 
 
 # Source operands: what an op reads besides registers. Resolved afresh on every run.

@@ -16,7 +16,7 @@ import logging
 import math
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Protocol
@@ -27,7 +27,7 @@ from ..candid import DEFAULT_BUDGET, CandidError, Principal, Some, decode_args, 
 from ..runtime.actor import Outcome
 from ..runtime.journal import Attachment
 from ..runtime.system_calls import Staged
-from . import exports
+from . import transfer
 from .interface import method_types
 from .ops import ELEM_SIZES, FLOAT, DeviceError, Kernel, Meta, Op, Source
 from .program import Plan, PlanCache, check
@@ -151,23 +151,23 @@ def _principal(b: bytes) -> str:
 class Device:
     """The tensor device on one backend, with the ops it can run."""
 
-    def __init__(self, backend: Backend, ops: dict[str, Op], *, seed: int = 0,
+    def __init__(self, backend: Backend, ops: dict[str, Op], kernels: Sequence[Kernel] = (), *, seed: int = 0,
                  limits: DeviceLimits = DeviceLimits()):
         if not 0 <= seed < 2**64:
             raise DeviceError(f"device seed {seed}: must be from 0 to 2**64 - 1")
         self.backend, self.seed, self.limits = backend, seed, limits
-        self.ops = {n: o for n, o in ops.items() if isinstance(o, Op)}
-        chosen = _choose_kernels(backend, ops)
+        chosen = _choose_kernels(backend, ops, kernels)
         self.kernels = {name: fn for name, (fn, _) in chosen.items()}
         self.providers = {name: provider for name, (_, provider) in chosen.items()}  # for `moxzid plugins`
-        self.ops = {n: o for n, o in self.ops.items() if n in self.kernels}
+        self.ops = {n: o for n, o in ops.items() if n in self.kernels}
         self.types = method_types({n: o.payload for n, o in self.ops.items()})
         self.spaces: dict[bytes, Space] = {}
         self.publications: dict[tuple[bytes, str], Publication] = {}
         self.plans = PlanCache(256)  # generation alone uses one plan per context length
         self._lock = threading.Lock()
         self._worker = ThreadPoolExecutor(1, thread_name_prefix="moxzi-device")
-        self.exports = exports.Exports(backend.save, limits.max_exports)  # served with --device-listen
+        self.exports = transfer.Exports(backend.save, limits.max_exports)  # served by a transport
+        self.transports: dict[str, transfer.Transport] = {}  # by URL scheme: add_transport
         self._handlers = {
             "params": self._params, "optimizer": self._optimizer, "run": self._run,
             "publish": self._publish, "mix": self._mix, "list": self._list, "delete": self._delete,
@@ -532,7 +532,15 @@ class Device:
             space.params[into] = (value, shape)
         return None, True
 
-    # --- moxzi_device_export / moxzi_device_fetch (exports.py) ----------------------------------
+    # --- moxzi_device_export / moxzi_device_fetch (transfer.py) ---------------------------------
+    def add_transport(self, transport: transfer.Transport) -> None:
+        """Fetch URLs of ``transport.schemes`` through it. Raises DeviceError when another transport
+        already claims one of them."""
+        taken = [s for s in transport.schemes if s in self.transports]
+        if taken:
+            raise DeviceError(f"two loaded transports download {', '.join(taken)}:// URLs; choose one with --plugins")
+        self.transports.update(dict.fromkeys(transport.schemes, transport))
+
     def _export(self, caller: bytes, space: Space, spec: dict):
         """Offer publications at a URL. It changes nothing a restart must rebuild: not recorded."""
         names, prefix = spec["names"], spec["prefix"]
@@ -548,9 +556,9 @@ class Device:
         if uses < 1:
             raise DeviceError(f"uses is {uses}; expected at least 1")
         seconds = _opt(spec["seconds"])
-        seconds = exports.LIFETIME_SECONDS if seconds is None else seconds
-        if not 1 <= seconds <= exports.LIFETIME_SECONDS:
-            raise DeviceError(f"seconds is {seconds}; expected 1 to {exports.LIFETIME_SECONDS} (an export "
+        seconds = transfer.LIFETIME_SECONDS if seconds is None else seconds
+        if not 1 <= seconds <= transfer.LIFETIME_SECONDS:
+            raise DeviceError(f"seconds is {seconds}; expected 1 to {transfer.LIFETIME_SECONDS} (an export "
                               f"serves ten minutes at most)")
         published = [(n, self.publications[(caller, prefix + n)]) for n in names]
         return self.exports.offer(caller, [(n, p.meta, p.tensor) for n, p in published], uses, seconds), False
@@ -560,8 +568,14 @@ class Device:
         the FETCHED call to run, with the export downloaded, or a reject."""
         try:
             spec, = decode_args(arg, self.types[FETCH].args, budget=DEFAULT_BUDGET + len(arg))
-            return FETCHED, await exports.download(spec["url"], spec["prefix"], self.limits.max_fetch_bytes,
-                                                   self.limits.fetch_seconds)
+            url = spec["url"]
+            scheme, colon, _ = url.partition("://")
+            transport = self.transports.get(scheme) if colon else None
+            if transport is None:
+                known = ", ".join(f"{s}://" for s in self.transports) or "none: no transport plugin is loaded"
+                raise DeviceError(f"{transfer.redact(url)}: expected a URL this moxzid can download ({known})")
+            return FETCHED, await transfer.download(transport, url, spec["prefix"], self.limits.max_fetch_bytes,
+                                                    self.limits.fetch_seconds)
         except CandidError as error:
             return Outcome.reject(CANISTER_REJECT, f"{FETCH}: the argument does not match interface.did: {error}")
         except DeviceError as error:
@@ -571,7 +585,7 @@ class Device:
         """Store an export's tensors, once its layout, digest, names and shapes check out, as publications
         of the caller that only it may read, named prefix + name (replacing any of those names). Holds
         one tensor's bytes at a time beyond the tensors it makes."""
-        export = exports.Fetched(fetched.open())
+        export = transfer.Fetched(fetched.open())
         names = []
         for name, meta in export.described:
             full = self._name("publication", export.prefix + name)
@@ -642,18 +656,25 @@ def _readers_value(readers) -> dict:
     return {"principals": [Principal(b) for b in sorted(readers)]}
 
 
-def _choose_kernels(backend: Backend, registered: dict) -> dict[str, tuple[Callable, str]]:
+def _guarded(kernel: Kernel, replaced: Callable) -> Callable:
+    """``kernel.fn`` where ``kernel.applies``, else the kernel it replaces."""
+    def run(p, *operands):
+        return kernel.fn(p, *operands) if kernel.applies(p, *operands) else replaced(p, *operands)
+    return run
+
+
+def _choose_kernels(backend: Backend, ops: dict[str, Op], kernels: Sequence[Kernel]) -> dict[str, tuple[Callable, str]]:
     """Each op's kernel on ``backend``, and each optimizer kind's factory (``optimizer:adamw``), with
     who provides it: an override for this exact backend beats one for its family, which beats the op's
     own kernel for the family (or the backend's optimizer). Ops without a kernel here are left out."""
     chosen = {f"optimizer:{kind}": (0, functools.partial(backend.optimizer, kind), backend.name)
               for kind in OPTIMIZER_KINDS}
-    for name, op in registered.items():
-        if isinstance(op, Op) and backend.family in op.kernels:
+    for name, op in ops.items():
+        if backend.family in op.kernels:
             chosen[name] = (0, op.kernels[backend.family], backend.family)
-    for k in registered.values():
-        if isinstance(k, Kernel) and k.backend in (backend.family, backend.name):
+    for k in kernels:
+        if k.backend in (backend.family, backend.name):
             rank = 2 if k.backend == backend.name else 1
             if k.op in chosen and rank >= chosen[k.op][0]:
-                chosen[k.op] = (rank, k.fn, k.provider)
+                chosen[k.op] = (rank, k.fn if k.applies is None else _guarded(k, chosen[k.op][1]), k.provider)
     return {name: (fn, provider) for name, (_, fn, provider) in chosen.items()}

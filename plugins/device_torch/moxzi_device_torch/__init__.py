@@ -1,14 +1,17 @@
 """moxzid's tensor device on PyTorch: ``--device torch:cpu`` or ``torch:cuda``.
 
 Registers the built-in ops with their torch kernels and the ``torch`` backend, through the same hooks
-a third party's plugin uses.
+a third party's plugin uses. Its public API, for plugins that build on it (the Triton plugin's fused
+AdamW keeps this AdamW's state), is what ``__all__`` names.
 """
 
 from moxzi_core.device import builtin
 from moxzi_core.hookspecs import hookimpl
 
-from .backend import TorchBackend
+from .backend import AdamW, TorchBackend
 from .kernels import KERNELS
+
+__all__ = ["AdamW", "TorchBackend"]
 
 
 @hookimpl

@@ -15,7 +15,6 @@ import torch
 from moxzi_core.candid import Some
 from moxzi_core.device import Kernel
 from moxzi_core.hookspecs import hookimpl
-from moxzi_device_torch.kernels import KERNELS as TORCH_KERNELS
 
 from .adamw import FusedAdamW
 from .attention import flash_attention, supports
@@ -27,15 +26,16 @@ __all__ = ["BACKENDS", "INTERPRETING", "PROVIDER", "FusedAdamW", "flash_attentio
 
 
 def _causal_attention(p, q, k, v):
-    if not supports(q, k, v):
-        return TORCH_KERNELS["causal_attention"](p, q, k, v)
     return flash_attention(q, k, v, causal=True)
+
+
+def _supported(p, q, k, v) -> bool:
+    """Where flash attention applies; the torch kernels run elsewhere."""
+    return supports(q, k, v)
 
 
 def _attention(p, q, k, v):
     """The cache's attention: query i at position tk - tq + i, or every key with ``causal = ?false``."""
-    if not supports(q, k, v):
-        return TORCH_KERNELS["attention"](p, q, k, v)
     causal = p.get("causal")
     return flash_attention(q, k, v, causal=(causal.value if isinstance(causal, Some) else causal) is not False)
 
@@ -47,8 +47,8 @@ def _adamw(backend: str):
 
 
 @hookimpl
-def register_ops(register):
+def register_kernels(register):
     for backend in BACKENDS:
-        register(Kernel("causal_attention", backend, _causal_attention, PROVIDER))
-        register(Kernel("attention", backend, _attention, PROVIDER))
+        register(Kernel("causal_attention", backend, _causal_attention, PROVIDER, applies=_supported))
+        register(Kernel("attention", backend, _attention, PROVIDER, applies=_supported))
         register(Kernel("optimizer:adamw", backend, _adamw(backend), PROVIDER))

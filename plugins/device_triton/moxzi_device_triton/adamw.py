@@ -34,7 +34,7 @@ import torch
 import triton
 import triton.language as tl
 
-from moxzi_device_torch.backend import AdamW
+from moxzi_device_torch import AdamW
 
 from .mode import INTERPRETING
 

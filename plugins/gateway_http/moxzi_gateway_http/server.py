@@ -18,7 +18,7 @@ from types import MappingProxyType
 
 from aiohttp import web
 
-from moxzi_core.config import Address, Config
+from moxzi_core.settings import Address, Settings
 
 from .routes import build_app
 
@@ -33,18 +33,18 @@ RESERVED_FILES = 128
 
 
 class HttpGateway:
-    """Serves ``host`` over HTTP on ``config.listen``; request bodies over ``config.max_message_bytes``
-    are answered 413. ``http_apps`` (``{prefix: factory(host, config)}``, what other plugins registered
+    """Serves ``host`` over HTTP on ``settings.listen``; request bodies over ``settings.max_message_bytes``
+    are answered 413. ``http_apps`` (``{prefix: factory(host, settings)}``, what other plugins registered
     with ``register_http_apps``) are mounted at their prefixes. After start(), ``address`` is the
     address actually bound (useful with port 0)."""
 
-    def __init__(self, host, config: Config, http_apps: Mapping[str, Callable] = MappingProxyType({})):
-        self._app = build_app(host, config.max_message_bytes, config.http_body_secs)
+    def __init__(self, host, settings: Settings, http_apps: Mapping[str, Callable] = MappingProxyType({})):
+        self._app = build_app(host, settings.max_message_bytes, settings.http_body_secs)
         for prefix, factory in http_apps.items():
-            self._app.add_subapp(prefix, factory(host, config))
-        self._listen = config.listen
-        self._idle_secs = config.http_idle_secs
-        self._max_connections = _fitting_connections(config.http_max_connections)
+            self._app.add_subapp(prefix, factory(host, settings))
+        self._listen = settings.listen
+        self._idle_secs = settings.http_idle_secs
+        self._max_connections = _fitting_connections(settings.http_max_connections)
         self._runner: web.AppRunner | None = None
         self._listener: asyncio.Server | None = None
         self.address: Address | None = None

@@ -46,10 +46,10 @@ CBOR = "application/cbor"
 ERROR_CODES = {1: "IC0101", 2: "IC0201", 3: "IC0301", 4: "IC0406", 5: "IC0503"}
 
 
-def build_ic_app(host, config) -> web.Application:
-    """The sub-application serving ``host`` over the IC interface; keys from ``config.state``."""
+def build_ic_app(host, settings) -> web.Application:
+    """The sub-application serving ``host`` over the IC interface; keys from ``settings.state``."""
     app = web.Application()
-    gateway = IcInterface(host, Identity(Keys.load_or_create(config.state)), config.http_body_secs)
+    gateway = IcInterface(host, Identity(Keys.load_or_create(settings.state)), settings.http_body_secs)
     app.router.add_get("/v2/status", gateway.status)
     app.router.add_post(r"/{version:v[234]}/canister/{canister}/call", gateway.call)
     app.router.add_post(r"/{version:v[23]}/canister/{canister}/query", gateway.query)

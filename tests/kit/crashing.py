@@ -1,20 +1,20 @@
 """The procedure both crash tests follow: run a workload once without interruption, and once with
 `kill -9` at random points, restarting moxzid on the same state directory each time."""
 
-import json
 import random
 import time
-import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
-from test_daemon import Daemon, running_moxzid
+from kit.daemon import Daemon, running_moxzid
+from kit.http import request
 
 
 def call(daemon: Daemon, route: str, args=(), timeout=120):
-    request = urllib.request.Request(f"{daemon.url}/{route}", data=json.dumps(list(args)).encode())
-    with urllib.request.urlopen(request, timeout=timeout) as response:
-        return json.loads(response.read())
+    """The results of ``POST /ROUTE`` (``call-json/ACTOR/METHOD``), which must succeed."""
+    status, answer = request(f"{daemon.url}/{route}", list(args), timeout=timeout)
+    assert status == 200, answer
+    return answer
 
 
 def uninterrupted_and_crashed(tmp_path: Path, flags, project: Callable[[Path], None],

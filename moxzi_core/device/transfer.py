@@ -1,10 +1,15 @@
-"""Moving publications between machines: exports, the server that serves them, and the download a
-fetch makes.
+"""Moving publications between machines: exports, their wire format, and the checks a fetch makes.
 
-An export is a URL ``http://HOST:PORT/export/<token>`` for some of an actor's publications, as they
+The network itself is a plugin's: a ``Transport`` (registered through ``register_transports``) serves
+the device's exports and downloads the URLs of the schemes it names; the ``http`` plugin's serves
+``http://HOST:PORT/export/<token>`` with ``--device-listen``. Everything a transport must not get
+wrong is here, so every transport keeps the same guarantees: the body's layout, the header checked
+before any data is kept, the digest checked as the bytes arrive, memory bounded to one chunk.
+
+An export is a URL ``PREFIX/<token>`` (the serving transport's prefix) for some of an actor's publications, as they
 were when it was made (it holds the publications' tensors, which are never changed in place, so
 exporting copies nothing). The token (``secrets.token_urlsafe(32)``: 256 random bits) is its only
-authentication: on an untrusted network, put TLS in front of ``--device-listen``. A URL serves
+authentication: on an untrusted network, put TLS in front of the transport. A URL serves
 ``uses`` downloads (default 1; a use counts when a download starts) until it expires (default and
 longest: ten minutes).
 
@@ -19,9 +24,9 @@ The body of an export, which a fetch checks before it stores anything::
     data             each tensor's bytes, row-major, in header order
     digest           sha256 of everything before it (32 bytes)
 
-The server streams it tensor by tensor and hashes as it goes, so an export holds at most one tensor's
-bytes beyond the publications themselves. A fetch reads the header first (it rejects a body that is
-too large before downloading it), then streams the rest into a temporary file, checking the digest as
+``Exports.body`` streams it tensor by tensor and hashes as it goes, so an export holds at most one
+tensor's bytes beyond the publications themselves. ``download`` reads the header first (it rejects a
+body that is too large before downloading it), then streams the rest into a temporary file, checking the digest as
 it goes: behind the fetch's prefix, that file is the argument of the call a fetch runs as
 (``moxzi_device_fetched``, an ``Attachment`` the host records in parts), so re-running the record at
 start-up stores the same tensors without the network. Reading it back (``Fetched``) holds one tensor's
@@ -31,21 +36,19 @@ bytes at a time.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import math
 import secrets
-import socket
 import struct
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Protocol
 
-import aiohttp
 import cbor2
-from aiohttp import web
 
 from ..runtime.journal import Attachment
 from .ops import ELEM_SIZES, FLOAT, DeviceError, Meta
@@ -53,11 +56,33 @@ from .ops import ELEM_SIZES, FLOAT, DeviceError, Meta
 MAGIC = b"MOXZIEX1"
 DIGEST_BYTES = 32
 LIFETIME_SECONDS = 600  # the longest an export serves, and the default
-ERROR_HEADER = "Moxzi-Export-Error"  # why the server refused: the only part of a refusal a fetch repeats
-WRITE_CHUNK = 1 << 20  # what the server hands the socket at a time (bounds its send buffer)
-READ_CHUNK = 1 << 20
-CONNECT_SECONDS = 10.0
-STALL_SECONDS = 60.0  # a download that receives nothing for this long fails
+CHUNK = 1 << 20  # what a body hands the transport at a time, and what a download reads at a time
+
+
+class Download(Protocol):
+    """One download's body as a transport receives it."""
+
+    size: int | None  # the body's length as announced (Content-Length), None if not announced
+
+    async def read(self, n: int) -> bytes:
+        """Up to ``n`` bytes, b"" at the end of the body. Raises DeviceError when the transfer fails."""
+
+
+class Transport(Protocol):
+    """Moves export bodies over some network (see the module docstring)."""
+
+    schemes: tuple[str, ...]  # the URL schemes it downloads, e.g. ("http", "https")
+
+    async def start(self, exports: Exports) -> str | None:
+        """Serve ``exports`` if this transport's settings ask it to: the URL prefix its exports get
+        (``http://HOST:PORT/export``), or None when it serves nothing. Raises OSError when it cannot."""
+
+    async def stop(self) -> None:
+        """Stop serving."""
+
+    def open(self, url: str) -> contextlib.AbstractAsyncContextManager[Download]:
+        """The body at ``url``, which has one of ``schemes``. Raises DeviceError saying why not (an
+        error status, a refused connection); it may time out a connection that stalls."""
 
 
 @dataclass
@@ -70,8 +95,8 @@ class Export:
 
 
 class Exports:
-    """One device's live exports and the HTTP server for them. ``offer`` runs on the device's worker;
-    the server on the event loop."""
+    """One device's live exports. ``offer`` runs on the device's worker; ``take`` and ``body`` on the
+    serving transport's event loop."""
 
     def __init__(self, save: Callable[[Any], bytes], max_per_actor: int):
         self._save = save  # a tensor's little-endian bytes (Backend.save)
@@ -79,13 +104,12 @@ class Exports:
         self._lock = threading.Lock()
         self._live: dict[str, Export] = {}
         self._gone: dict[str, tuple[str, float]] = {}  # token -> (why it no longer serves, forget at)
-        self._runner: web.AppRunner | None = None
-        self.base_url: str | None = None  # http://HOST:PORT once serving
+        self.prefix: str | None = None  # set by the transport that serves them (Transport.start)
 
     # --- the table ---------------------------------------------------------------------------
     def offer(self, owner: bytes, tensors: list[tuple[str, Meta, Any]], uses: int, seconds: int) -> str:
         """A new export's URL. Raises DeviceError when nothing serves exports or ``owner`` has too many."""
-        if self.base_url is None:
+        if self.prefix is None:
             raise DeviceError("this moxzid serves no exports: start it with --device-listen HOST:PORT")
         token = secrets.token_urlsafe(32)
         with self._lock:
@@ -94,10 +118,11 @@ class Exports:
             if live >= self._max_per_actor:
                 raise DeviceError(f"this actor has {live} live exports; the limit is {self._max_per_actor}")
             self._live[token] = Export(owner, tensors, uses, uses, time.monotonic() + seconds)
-        return f"{self.base_url}/export/{token}"
+        return f"{self.prefix}/{token}"
 
-    def _take(self, token: str) -> Export | tuple[int, str]:
-        """The export for one download (counting the use), or (HTTP status, why not)."""
+    def take(self, token: str) -> Export | tuple[int, str]:
+        """The export for one download (counting the use), or (HTTP-like status, why not): 404 for a
+        token never issued, 410 for one used up or expired."""
         now = time.monotonic()
         with self._lock:
             self._forget_old(now)
@@ -119,42 +144,13 @@ class Exports:
         for token in [t for t, (_, until) in self._gone.items() if until <= now]:
             del self._gone[token]
 
-    # --- the server --------------------------------------------------------------------------
-    async def start(self, host: str, port: int) -> str:
-        """Serve exports on host:port (port 0: a free one); returns the base URL. Raises OSError when
-        the address cannot be bound."""
-        app = web.Application()
-        app.router.add_get("/export/{token}", self._serve, allow_head=False)  # every GET counts a use
-        runner = web.AppRunner(app, access_log=None)  # a log line would hold the token
-        await runner.setup()
-        try:
-            await web.TCPSite(runner, host, port).start()
-        except OSError:
-            await runner.cleanup()
-            raise
-        self._runner = runner
-        self.base_url = f"http://{_url_host(host)}:{runner.addresses[0][1]}"
-        return self.base_url
-
-    async def stop(self) -> None:
-        if self._runner is not None:
-            self.base_url = None
-            await self._runner.cleanup()
-            self._runner = None
-
-    async def _serve(self, request: web.Request) -> web.StreamResponse:
-        export = self._take(request.match_info["token"])
-        if isinstance(export, tuple):
-            status, why = export
-            return web.Response(status=status, text=why + "\n", headers={ERROR_HEADER: why})
+    async def body(self, export: Export) -> AsyncIterator[bytes]:
+        """The export's body (see the module docstring) in chunks of at most CHUNK bytes; its length is
+        ``body_size(export)``. Each tensor's bytes are made off the event loop, one tensor at a time."""
         header = cbor2.dumps([[name, meta.dtype, list(meta.shape)] for name, meta, _ in export.tensors])
         head = MAGIC + struct.pack("<Q", len(header)) + header
-        response = web.StreamResponse(headers={"Content-Type": "application/octet-stream",
-                                               "Cache-Control": "no-store"})
-        response.content_length = len(head) + _data_bytes(m for _, m, _ in export.tensors) + DIGEST_BYTES
-        await response.prepare(request)
         digest = hashlib.sha256(head)
-        await response.write(head)
+        yield head
 
         def pack(tensor) -> bytes:  # off the event loop and off the device's worker
             data = self._save(tensor)
@@ -163,35 +159,30 @@ class Exports:
 
         for _, _, tensor in export.tensors:
             data = memoryview(await asyncio.to_thread(pack, tensor))
-            for at in range(0, len(data), WRITE_CHUNK):
-                await response.write(data[at:at + WRITE_CHUNK])
+            for at in range(0, len(data), CHUNK):
+                yield data[at:at + CHUNK]
             del data
-        await response.write(digest.digest())
-        await response.write_eof()
-        return response
+        yield digest.digest()
+
+
+def body_size(export: Export) -> int:
+    """The length of ``Exports.body(export)``."""
+    header = cbor2.dumps([[name, meta.dtype, list(meta.shape)] for name, meta, _ in export.tensors])
+    return len(MAGIC) + 8 + len(header) + _data_bytes(m for _, m, _ in export.tensors) + DIGEST_BYTES
 
 
 # --- fetching ----------------------------------------------------------------------------------
-async def download(url: str, prefix: str, max_bytes: int, seconds: float) -> Attachment:
+async def download(transport: Transport, url: str, prefix: str, max_bytes: int, seconds: float) -> Attachment:
     """The argument of the call a fetch runs as: ``prefix``, the URL (its token shortened) and the
-    export's body from ``url``, at most ``max_bytes`` of it, within ``seconds``, in a temporary file.
-    The header is checked before the data is read, the digest as it is. Raises DeviceError saying what
-    went wrong."""
+    export's body from ``url`` through ``transport``, at most ``max_bytes`` of it, within ``seconds``, in
+    a temporary file. The header is checked before the data is read, the digest as it is. Raises
+    DeviceError saying what went wrong."""
     where = redact(url)
-    if not url.startswith(("http://", "https://")):
-        raise DeviceError(f"{where}: expected an http:// or https:// URL")
-    timeout = aiohttp.ClientTimeout(total=seconds, sock_connect=CONNECT_SECONDS, sock_read=STALL_SECONDS)
     spool = tempfile.TemporaryFile()
     try:
         try:
-            async with aiohttp.ClientSession(timeout=timeout, auto_decompress=False) as session, \
-                    session.get(url, allow_redirects=False) as response:
-                if response.status != 200:
-                    why = response.headers.get(ERROR_HEADER, "")[:200] or "not an export"
-                    raise DeviceError(f"{where}: HTTP {response.status}: {why}")
-                await _read(response, where, max_bytes, _head(prefix, where), spool)
-        except (aiohttp.ClientError, ValueError) as error:  # ValueError: a URL aiohttp cannot parse
-            raise DeviceError(f"{where}: the download failed: {error or type(error).__name__}") from None
+            async with asyncio.timeout(seconds), transport.open(url) as body:
+                await _read(body, where, max_bytes, _head(prefix, where), spool)
         except TimeoutError:
             raise DeviceError(f"{where}: the download took longer than {seconds:g} s or stalled") from None
     except BaseException:
@@ -206,21 +197,20 @@ def _head(prefix: str, where: str) -> bytes:
     return struct.pack("<I", len(raw)) + raw
 
 
-async def _read(response: aiohttp.ClientResponse, where: str, max_bytes: int, head: bytes,
-                spool: BinaryIO) -> None:
-    size = response.content_length
+async def _read(body: Download, where: str, max_bytes: int, head: bytes, spool: BinaryIO) -> None:
+    size = body.size
     if size is None:
         raise DeviceError(f"{where}: the answer has no Content-Length; not an export")
     if size > max_bytes:
         raise DeviceError(f"{where}: the export is {size} bytes; the limit is {max_bytes}")
-    start = await _exactly(response, len(MAGIC) + 8, where)
+    start = await _exactly(body, len(MAGIC) + 8, where)
     if start[:len(MAGIC)] != MAGIC:
         raise DeviceError(f"{where}: the answer is not an export (no {MAGIC.decode()} at its start)")
     header_size = struct.unpack_from("<Q", start, len(MAGIC))[0]
     if len(start) + header_size + DIGEST_BYTES > size:
         raise DeviceError(f"{where}: the export's header ({header_size} bytes) does not fit its "
                           f"{size} bytes")
-    header = await _exactly(response, header_size, where)
+    header = await _exactly(body, header_size, where)
     data = _data_bytes(m for _, m in _header(header))
     if len(start) + header_size + data + DIGEST_BYTES != size:
         raise DeviceError(f"{where}: the export's header describes {len(start) + header_size + data + DIGEST_BYTES}"
@@ -235,24 +225,27 @@ async def _read(response: aiohttp.ClientResponse, where: str, max_bytes: int, he
     await asyncio.to_thread(keep, start + header)
     left = data
     while left:
-        chunk = await response.content.read(min(READ_CHUNK, left))
+        chunk = await body.read(min(CHUNK, left))
         if not chunk:
             raise DeviceError(f"{where}: the export was cut off after {size - DIGEST_BYTES - left} of "
                               f"{size} bytes")
         await asyncio.to_thread(keep, chunk)
         left -= len(chunk)
-    sent = await _exactly(response, DIGEST_BYTES, where)
+    sent = await _exactly(body, DIGEST_BYTES, where)
     if sent != digest.digest():
         raise DeviceError(f"{where}: the export's sha256 digest does not match its bytes (corrupted in transfer)")
     spool.write(sent)
 
 
-async def _exactly(response: aiohttp.ClientResponse, n: int, where: str) -> bytes:
-    try:
-        return await response.content.readexactly(n)
-    except asyncio.IncompleteReadError as error:
-        raise DeviceError(f"{where}: the export was cut off ({len(error.partial)} of {n} bytes of "
-                          f"its {'digest' if n == DIGEST_BYTES else 'header'})") from None
+async def _exactly(body: Download, n: int, where: str) -> bytes:
+    got = bytearray()
+    while len(got) < n:
+        chunk = await body.read(n - len(got))
+        if not chunk:
+            raise DeviceError(f"{where}: the export was cut off ({len(got)} of {n} bytes of "
+                              f"its {'digest' if n == DIGEST_BYTES else 'header'})")
+        got += chunk
+    return bytes(got)
 
 
 class Fetched:
@@ -322,13 +315,6 @@ def _data_bytes(metas) -> int:
 
 def _downloads(n: int) -> str:
     return "1 download" if n == 1 else f"{n} downloads"
-
-
-def _url_host(host: str) -> str:
-    """The host an export URL names: a wildcard listen address is not one another machine can reach."""
-    if host in ("", "0.0.0.0", "::"):
-        host = socket.getfqdn()
-    return f"[{host}]" if ":" in host else host
 
 
 def redact(url: str) -> str:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from moxzi_core.build import build, compiler_fingerprint, write_atomically
 
-ACTORS_DIR = Path(__file__).parent / "actors"
+ACTORS_DIR = Path(__file__).parent.parent / "actors"
 
 
 @dataclass(frozen=True)

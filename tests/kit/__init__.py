@@ -1,0 +1,11 @@
+"""The tests' toolkit: everything more than one test module uses lives here, and test modules import
+from ``kit`` only (never from each other).
+
+- ``kit.actorbuild``: test actors from ``tests/actors`` compiled once and cached (``build_actor``).
+- ``kit.http``: the one HTTP client (``request``) the tests use against moxzid.
+- ``kit.daemon``: moxzid as a process (``running_moxzid``, ``moxzid``, ``Daemon``) and small projects.
+- ``kit.host``: a ``Host`` in this process with compiled actors (``spec``, ``started``, ``update``, ...).
+- ``kit.device``: reading a device's tensors and taking its snapshot.
+- ``kit.crashing``: the kill -9 procedure the crash tests follow.
+- ``kit.candid_random``: random Candid types and values, for property tests.
+"""

@@ -1,0 +1,101 @@
+"""moxzid as a separate process, the way users run it, and the small projects tests give it."""
+
+import contextlib
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from kit.actorbuild import build_actor
+from kit.http import Answer, request
+
+THIRD_PARTY = Path(__file__).parent.parent / "thirdparty"  # see tests/thirdparty/README.md
+
+
+@dataclass
+class Daemon:
+    process: subprocess.Popen
+    url: str  # http://HOST:PORT of the http gateway
+    log: Path  # its stderr
+
+    def stop(self, signum=signal.SIGTERM) -> int:
+        self.process.send_signal(signum)
+        return self.process.wait(timeout=30)
+
+    def kill(self) -> None:
+        """As ``pkill -9 moxzid``."""
+        self.process.kill()
+        self.process.wait()
+
+    def try_call(self, actor: str, method: str, *args, query: bool = False, timeout: float = 60) -> Answer:
+        """(status, JSON answer) of ``POST /call-json/ACTOR/METHOD`` (``/query-json`` with ``query``)."""
+        route = "query-json" if query else "call-json"
+        return request(f"{self.url}/{route}/{actor}/{method}", list(args), timeout=timeout)
+
+    def call(self, actor: str, method: str, *args, query: bool = False, timeout: float = 60):
+        """The results of a call that must succeed."""
+        status, answer = self.try_call(actor, method, *args, query=query, timeout=timeout)
+        assert status == 200, (status, answer)
+        return answer
+
+    def reject(self, actor: str, method: str, *args) -> str:
+        """The reject message of a call the actor must reject."""
+        status, answer = self.try_call(actor, method, *args)
+        assert status == 422, (status, answer)
+        return answer["reject_message"]
+
+
+def moxzid_env(third_party: bool = False) -> dict[str, str]:
+    """The environment for a moxzid process; with ``third_party``, tests/thirdparty's plugins are found."""
+    env = dict(os.environ)
+    if third_party:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(THIRD_PARTY), env.get("PYTHONPATH")]))
+    return env
+
+
+def moxzid(*args, cwd=None, third_party: bool = False) -> subprocess.CompletedProcess:
+    """moxzid run to its end (start-up errors, ``moxzid plugins``, ``--help``)."""
+    return subprocess.run([sys.executable, "-m", "moxzi_core.daemon", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=120, env=moxzid_env(third_party))
+
+
+@contextlib.contextmanager
+def running_moxzid(*args, cwd: Path, plugins: str = "http", third_party: bool = False,
+                   serving: str = r"serving on (http://\S+)"):
+    """moxzid started with ``args`` (and ``--plugins PLUGINS --listen 127.0.0.1:0``), once its log shows
+    ``serving`` (its first group is the Daemon's url); killed at exit if still running."""
+    log = cwd / "moxzid.log"
+    listen = ["--listen", "127.0.0.1:0"] if "http" in plugins.split(",") else []
+    with log.open("w") as stderr:
+        process = subprocess.Popen([sys.executable, "-m", "moxzi_core.daemon", "--plugins", plugins, *listen,
+                                    *args], cwd=cwd, stdout=subprocess.DEVNULL, stderr=stderr,
+                                   env=moxzid_env(third_party))
+    try:
+        deadline = time.monotonic() + 60
+        while not (found := re.search(serving, log.read_text())):
+            assert process.poll() is None, f"moxzid exited {process.returncode}:\n{log.read_text()}"
+            assert time.monotonic() < deadline, f"moxzid did not start serving:\n{log.read_text()}"
+            time.sleep(0.05)
+        yield Daemon(process, found.group(1), log)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def project(folder: Path, *actors: str) -> Path:
+    """``folder`` with each test actor's wasm and .did (tests/actors/NAME.mo) and a manifest naming them
+    all; the manifest."""
+    for name in actors:
+        built = build_actor(name)
+        shutil.copy(built.wasm_path, folder / f"{name}.wasm")
+        shutil.copy(built.did_path, folder / f"{name}.did")
+    manifest = {"actors": [{"name": name, "wasm": f"{name}.wasm"} for name in actors]}
+    (folder / "actors.json").write_text(json.dumps(manifest))
+    return folder / "actors.json"
