@@ -3,7 +3,7 @@ through moxzi's binary decoder and encoder and its textual value parser and prin
 
 import pytest
 from candid_suite import Assertion, Input, load
-from test_candid_values import canonical
+from kit.candid_random import canonical
 
 from moxzi_core.candid import CandidError, decode_args, encode_args, parse_args, print_values
 

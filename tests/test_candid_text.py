@@ -6,7 +6,7 @@ import random
 import struct
 
 import pytest
-from test_candid_values import canonical, random_cases
+from kit.candid_random import canonical, random_cases
 
 from moxzi_core.candid import (
     BLOB,
