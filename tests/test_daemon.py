@@ -84,7 +84,7 @@ def test_bad_flag_values(argv, message):
     ("cycles = true", "cycles must be a whole number >= 0, got True"),
     ("plugins = [1]", "plugins must be a list of plugin names"),
     ("manifest = 3", "manifest must be a path"),
-    ("devise = 'torch:cpu'", "unknown setting 'devise'; known: manifest, state, plugins, .*, listen, device-listen"),
+    ("devise = 'torch:cpu'", "unknown setting 'devise'; known: manifest, state, plugins, .*, listen, http-idle-secs, .*device-listen"),
     ("listen = ", "is not TOML"),
 ])
 def test_bad_config_file(tmp_path, toml, message):

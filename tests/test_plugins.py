@@ -122,7 +122,8 @@ def test_describe_lists_what_each_plugin_registers(site):
     lines = plugins.describe(registry, loaded)
     assert any(line.split() == ["fake", module, "1.2.3:", "backend", "fake"] for line in lines), lines
     http, = [line for line in lines if line.startswith("http ")]
-    assert http.endswith(": gateway http, setting device-listen, setting listen, transport http"), http
+    assert http.endswith(": gateway http, setting device-listen, setting http-body-secs, setting http-idle-secs, "
+                         "setting http-max-connections, setting listen, transport http"), http
 
 
 def _moxzid(site, *args):
