@@ -7,6 +7,7 @@ import json
 
 import aiohttp
 import pytest
+from aiohttp.test_utils import TestServer
 from kit.actorbuild import build_actor
 from kit.daemon import project, running_moxzid
 from kit.http import request
@@ -15,6 +16,8 @@ from moxzi_core import plugins
 from moxzi_core.runtime.host import ActorSpec, Host
 from moxzi_core.settings import Address, Settings
 from moxzi_gateway_http import HttpGateway
+from moxzi_gateway_http.admin import AdminToken
+from moxzi_gateway_http.routes import build_app
 
 LIMIT = 512 * 1024  # above the test actors' wasm (~300 KB), so upgrades fit
 
@@ -235,3 +238,39 @@ def test_end_to_end_through_moxzid(tmp_path):
             assert (text if status == 200 else json.loads(text)["error"]).count(answer) == 1, (path, text)
             assert daemon.process.poll() is None, daemon.log.read_text()
         assert daemon.stop() == 0
+
+
+def test_the_admin_token_is_needed_off_loopback_and_kept_in_the_state_directory(tmp_path):
+    assert AdminToken.for_listening("127.0.0.1", tmp_path).allows(None)
+    assert AdminToken.for_listening("::1", None).allows(None)
+    admin = AdminToken.for_listening("0.0.0.0", tmp_path)
+    path = tmp_path / "admin-token"
+    assert path.stat().st_mode & 0o077 == 0 and admin.where == str(path)
+    assert AdminToken.for_listening("192.0.2.7", tmp_path).token == admin.token == path.read_text().strip()
+    assert admin.allows(f"Bearer {admin.token}")
+    assert not admin.allows(None) and not admin.allows(f"Bearer {admin.token}x") and not admin.allows(admin.token)
+    assert AdminToken.for_listening("example.org", None).token not in (None, admin.token)
+
+
+@pytest.fixture
+async def guarded(host):
+    """A session on ``host``'s routes where the admin routes need the token ``s3cret``."""
+    app = build_app(host, LIMIT, 60.0, AdminToken("s3cret", "the test's token file"))
+    async with TestServer(app) as server, aiohttp.ClientSession(str(server.make_url(""))) as session:
+        yield session
+
+
+@pytest.mark.parametrize("path, body", [("/upgrade/lab", b"\0asm"), ("/cycles/counter", {"add": 5})])
+async def test_admin_routes_refuse_a_request_without_the_token(guarded, path, body):
+    status, answer = await post(guarded, path, body)
+    assert status == 401
+    assert "needs moxzid's admin token" in answer["error"] and "the test's token file" in answer["error"]
+    async with guarded.post(path, data=b"\0asm", headers={"Authorization": "Bearer wrong"}) as response:
+        assert response.status == 401
+    assert await post(guarded, "/call-json/counter/inc", []) == (200, [1])  # the other routes stay open
+
+
+async def test_the_admin_token_lets_an_upgrade_through(guarded):
+    wasm = build_actor("lab").wasm
+    async with guarded.post("/upgrade/lab", data=wasm, headers={"Authorization": "Bearer s3cret"}) as response:
+        assert (response.status, await response.text()) == (200, "upgraded")

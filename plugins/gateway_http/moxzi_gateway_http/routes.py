@@ -7,6 +7,8 @@ Statuses:
   too deeply included), the arguments do not match the method's Candid type, or an update
   method was called on ``/query-json``; a ``/cycles/ACTOR`` body is not ``{"add": N}`` with N > 0, or would take the balance
   past the most an actor may hold (2**128 - 1).
+- 401: ``/upgrade/ACTOR`` or ``POST /cycles/ACTOR`` without moxzid's admin token, where one is needed
+  (``admin``: on a listen address other than loopback).
 - 404: no such actor, method or route. 405: a route called with the wrong HTTP method.
 - 409: an upgrade was refused; the actor keeps its old code and state. Cycles were added while moxzid
   does not charge them (``--cycles 0``).
@@ -33,6 +35,8 @@ from aiohttp import web
 from moxzi_core.candid import CandidError, args_from_json, results_to_json
 from moxzi_core.errors import MoxziError, UnknownMethod
 
+from .admin import AdminToken
+
 log = logging.getLogger("moxzi.http")
 
 # IC reject code -> (its name, the status a rejected call answers)
@@ -40,6 +44,7 @@ REJECTS = {1: ("SYS_FATAL", 500), 2: ("SYS_TRANSIENT", 503), 3: ("DESTINATION_IN
            4: ("CANISTER_REJECT", 422), 5: ("CANISTER_ERROR", 500)}
 HOST = web.AppKey("host", object)
 BODY_SECS = web.AppKey("body_secs", float)
+ADMIN = web.AppKey("admin", AdminToken)
 CODEC = web.AppKey("codec", ThreadPoolExecutor)
 # Messages up to this size are turned into JSON (or from it) on the event loop, which takes it
 # about a millisecond; larger ones go to the codec threads. A few of them: the work holds the GIL,
@@ -49,11 +54,13 @@ CODEC_THREADS = 2
 T = TypeVar("T")
 
 
-def build_app(host, max_body_bytes: int, body_secs: float) -> web.Application:
+def build_app(host, max_body_bytes: int, body_secs: float,
+              admin: AdminToken = AdminToken(None, "")) -> web.Application:
     """The aiohttp application serving ``host``; bodies over ``max_body_bytes`` are answered 413, bodies
-    that take over ``body_secs`` to arrive 408."""
+    that take over ``body_secs`` to arrive 408; the admin routes need what ``admin`` allows."""
     app = web.Application(client_max_size=max_body_bytes, middlewares=[_errors_as_json])
     app[HOST] = host
+    app[ADMIN] = admin
     app[BODY_SECS] = body_secs
     app[CODEC] = ThreadPoolExecutor(CODEC_THREADS, thread_name_prefix="moxzi-http-codec")
     app.on_cleanup.append(_stop_codec)
@@ -115,6 +122,18 @@ class UnreadableBody(BadBody):
 
 class BodyTooSlow(UnreadableBody):
     status = 408
+
+
+class NotAuthorised(MoxziError):
+    status = 401
+
+
+def _authorise(request: web.Request, what: str) -> None:
+    """Raise NotAuthorised unless the request may use an admin route (before its body is read)."""
+    admin = request.app[ADMIN]
+    if not admin.allows(request.headers.get("Authorization")):
+        raise NotAuthorised(f"{what} needs moxzid's admin token: send the header `Authorization: Bearer "
+                            f"TOKEN` (the token is in {admin.where})")
 
 
 class BrokenReply(MoxziError):
@@ -218,6 +237,7 @@ async def _upgrade(request: web.Request) -> web.Response:
     host = request.app[HOST]
     actor = request.match_info["actor"]
     host.info(actor)  # an unknown actor is a 404 before the body is read
+    _authorise(request, f"upgrade of {actor}")
     await host.upgrade(actor, await _read_body(request, f"upgrade of {actor}"))
     return web.Response(text="upgraded")
 
@@ -245,6 +265,7 @@ async def _add_cycles(request: web.Request) -> web.Response:
     host = request.app[HOST]
     actor = request.match_info["actor"]
     host.info(actor)  # an unknown actor is a 404 whatever the body
+    _authorise(request, f"cycles for {actor}")
     value = await _read_json(request, f"cycles for {actor}")
     cycles = value.get("add") if isinstance(value, dict) and value.keys() == {"add"} else None
     if isinstance(cycles, bool) or not isinstance(cycles, int) or cycles <= 0:

@@ -20,6 +20,7 @@ from aiohttp import web
 
 from moxzi_core.settings import Address, Settings
 
+from .admin import AdminToken
 from .routes import build_app
 
 log = logging.getLogger("moxzi.http")
@@ -39,7 +40,8 @@ class HttpGateway:
     address actually bound (useful with port 0)."""
 
     def __init__(self, host, settings: Settings, http_apps: Mapping[str, Callable] = MappingProxyType({})):
-        self._app = build_app(host, settings.max_message_bytes, settings.http_body_secs)
+        admin = AdminToken.for_listening(settings.listen.host, settings.state)
+        self._app = build_app(host, settings.max_message_bytes, settings.http_body_secs, admin)
         for prefix, factory in http_apps.items():
             self._app.add_subapp(prefix, factory(host, settings))
         self._listen = settings.listen
