@@ -26,7 +26,7 @@ from pathlib import Path
 import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from actorbuild import build_actor  # noqa: E402  (the test actors and their build cache)
+from kit.actorbuild import build_actor  # noqa: E402  (the test actors and their build cache)
 
 
 async def started(folder: Path, actors: list[str], *flags: str) -> tuple[asyncio.subprocess.Process, str]:

@@ -2,8 +2,8 @@
 through moxzi's binary decoder and encoder and its textual value parser and printer."""
 
 import pytest
-from candid_suite import Assertion, Input, load
 from kit.candid_random import canonical
+from kit.candid_suite import Assertion, Input, load
 
 from moxzi_core.candid import CandidError, decode_args, encode_args, parse_args, print_values
 

@@ -2,7 +2,6 @@
 error, and once end to end through a moxzid subprocess, as the seeds' curl commands use it."""
 
 import asyncio
-import contextlib
 import json
 
 import aiohttp
@@ -10,16 +9,12 @@ import pytest
 from aiohttp.test_utils import TestServer
 from kit.actorbuild import build_actor
 from kit.daemon import project, running_moxzid
+from kit.gateway import LIMIT, post, serving
 from kit.http import request
 
-from moxzi_core import plugins
 from moxzi_core.runtime.host import ActorSpec, Host
-from moxzi_core.settings import Address, Settings
-from moxzi_gateway_http import HttpGateway
 from moxzi_gateway_http.admin import AdminToken
 from moxzi_gateway_http.routes import build_app
-
-LIMIT = 512 * 1024  # above the test actors' wasm (~300 KB), so upgrades fit
 
 
 def spec(name: str, actor: str) -> ActorSpec:
@@ -35,34 +30,11 @@ async def host():
     await host.stop()
 
 
-@contextlib.asynccontextmanager
-async def serving(host, **settings):
-    """A gateway serving ``host`` on a free port with ``settings`` (the http plugin's and the core's), and
-    an aiohttp session whose base URL is it."""
-    values = {"listen": Address("127.0.0.1", 0), "max_message_bytes": LIMIT, **settings}
-    gateway = HttpGateway(host, Settings(plugins.load(["http"])[0].settings, values))
-    await gateway.start()
-    try:
-        async with aiohttp.ClientSession(f"http://{gateway.address}") as session:
-            yield gateway, session
-    finally:
-        await gateway.stop()
-
-
 @pytest.fixture
 async def http(host):
     """An aiohttp session whose base URL is a gateway serving ``host`` on a free port."""
     async with serving(host) as (_, session):
         yield session
-
-
-async def post(http, path, body):
-    """(status, decoded JSON or text) of a POST; a list or dict body is sent as JSON."""
-    data = json.dumps(body) if isinstance(body, (list, dict)) else body
-    async with http.post(path, data=data) as response:
-        text = await response.text()
-        is_json = response.content_type == "application/json"
-        return response.status, json.loads(text) if is_json else text
 
 
 async def test_update_then_query(http):

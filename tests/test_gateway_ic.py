@@ -5,12 +5,12 @@ The real JS agents drive it in test_gateway_ic_js.py."""
 import random
 import time
 
-import aiohttp
 import cbor2
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ed25519
 from kit.actorbuild import build_actor
+from kit.gateway import serving
 from moxzi_gateway_ic import build_ic_app, cbor
 from moxzi_gateway_ic.certificates import (
     ROOT_KEY_DER_PREFIX,
@@ -25,11 +25,8 @@ from moxzi_gateway_ic.requests import (
     self_authenticating,
 )
 
-from moxzi_core import plugins
 from moxzi_core.candid import Principal, decode_args, encode_args
 from moxzi_core.runtime.host import ActorSpec, Host, actor_principal
-from moxzi_core.settings import Address, Settings
-from moxzi_gateway_http import HttpGateway
 
 LIMIT = 64 * 1024
 GATE = Principal(actor_principal("gate")).bytes
@@ -49,13 +46,8 @@ async def host():
 @pytest.fixture
 async def ic(host):
     """An aiohttp session whose base URL serves ``host`` with the IC interface mounted at /api."""
-    gateway = HttpGateway(host, Settings(plugins.load(["http"])[0].settings,
-                                         {"listen": Address("127.0.0.1", 0), "max_message_bytes": LIMIT}),
-                          {"/api": build_ic_app})
-    await gateway.start()
-    async with aiohttp.ClientSession(f"http://{gateway.address}") as session:
+    async with serving(host, {"/api": build_ic_app}, max_message_bytes=LIMIT) as (_, session):
         yield session
-    await gateway.stop()
 
 
 class Signer:

@@ -5,8 +5,8 @@ import asyncio
 import threading
 
 import pytest
-from actorbuild import build_actor
-from test_gateway_http import post, serving
+from kit.actorbuild import build_actor
+from kit.gateway import post, serving
 
 from moxzi_core.runtime.host import ActorSpec, Host
 from moxzi_gateway_http import routes

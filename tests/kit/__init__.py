@@ -8,4 +8,6 @@ from ``kit`` only (never from each other).
 - ``kit.device``: reading a device's tensors and taking its snapshot.
 - ``kit.crashing``: the kill -9 procedure the crash tests follow.
 - ``kit.candid_random``: random Candid types and values, for property tests.
+- ``kit.candid_suite``: the official Candid test suite's assertions (tests/data/candid-suite).
+- ``kit.gateway``: the http gateway in the test process, serving a ``Host`` (``serving``, ``post``).
 """

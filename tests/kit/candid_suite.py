@@ -15,7 +15,7 @@ from pathlib import Path
 
 from moxzi_core.candid import BLOB, TEXT, CandidType, parse_did, parse_value
 
-SUITE = Path(__file__).parent / "data" / "candid-suite"
+SUITE = Path(__file__).parent.parent / "data" / "candid-suite"
 _STRING = r'"(?:[^"\\]|\\.)*"'
 _INPUT = rf"(blob\s+)?({_STRING})"
 _ASSERTION = re.compile(rf"assert\s+{_INPUT}\s*(?:(==|!=)\s*{_INPUT}\s*)?(!:|:)\s*(\(.*\))\s*({_STRING})?\s*",
