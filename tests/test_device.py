@@ -501,6 +501,17 @@ def test_short_shakespeare_training_matches_eager_pytorch():
     dev.device.close()
 
 
+def test_a_kernel_that_applies_only_to_some_operands_leaves_the_rest_to_the_kernel_it_replaces(registry):
+    wide = device.Kernel("relu", "torch", lambda p, x: x * 0 + 7, "wide-only", applies=lambda p, x: x.numel() > 2)
+    d = device.Device(registry.backends["torch"]("torch:cpu"), registry.ops, [wide])
+    d.request("params", A, [{"name": "short", "shape": [2], "init": values(2, fill=-1.0)},
+                            {"name": "long", "shape": [4], "init": values(4, fill=-1.0)}])
+    short, long = read(d, A, {"param": "short"}, {"relu": 0}, {"param": "long"}, {"relu": 2})[1::2]
+    assert short.tolist() == [0, 0] and long.tolist() == [7, 7, 7, 7]
+    assert d.providers["relu"] == "wide-only"
+    d.close()
+
+
 def test_kernels_from_plugins_replace_an_ops_kernel_and_the_optimizer(registry):
     calls = []
 
@@ -514,13 +525,12 @@ def test_kernels_from_plugins_replace_an_ops_kernel_and_the_optimizer(registry):
         def forget(self, name):
             pass
 
-    overrides = {
-        k.name: k for k in (
-            device.Kernel("relu", "torch", lambda p, x: x * 0 + 7, "family"),
-            device.Kernel("relu", "torch:cpu", lambda p, x: x * 0 + 9, "exact"),  # the more specific wins
-            device.Kernel("gelu", "torch:cuda", lambda p, x: x * 0 + 5, "elsewhere"),  # not this backend
-            device.Kernel("optimizer:adamw", "torch:cpu", Counting, "fused"))}
-    d = device.Device(registry.backends["torch"]("torch:cpu"), dict(registry.ops) | overrides)
+    overrides = [
+        device.Kernel("relu", "torch", lambda p, x: x * 0 + 7, "family"),
+        device.Kernel("relu", "torch:cpu", lambda p, x: x * 0 + 9, "exact"),  # the more specific wins
+        device.Kernel("gelu", "torch:cuda", lambda p, x: x * 0 + 5, "elsewhere"),  # not this backend
+        device.Kernel("optimizer:adamw", "torch:cpu", Counting, "fused")]
+    d = device.Device(registry.backends["torch"]("torch:cpu"), registry.ops, overrides)
     d.request("params", A, [{"name": "w", "shape": [2], "init": {"ones": None}}])
     assert (d.providers["relu"], d.providers["gelu"], d.providers["optimizer:adamw"]) == ("exact", "torch", "fused")
     relu, gelu = read(d, A, {"param": "w"}, {"relu": 0}, {"gelu": 0})[1:]
