@@ -206,7 +206,7 @@ async def _serve(settings: Settings, registry: plugins.Registry, specs, store: S
         log.info("not charging cycles")
     host = Host(specs, Limits(max_message_bytes=settings.max_message_bytes),
                 system_methods=device.system_methods() if device else None, store=store, ledger=ledger,
-                system_state=device,
+                system_state=device, seed=settings.rand_seed,
                 checkpoint=None if settings.state is None else  # without -s nothing is rebuilt: no record
                 CheckpointPolicy(settings.device_checkpoint_secs, settings.device_checkpoint_mb))
     try:

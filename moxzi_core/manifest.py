@@ -2,7 +2,10 @@
 
 A manifest is JSON: ``{"actors": [{"name": "gpt", "wasm": "gpt.wasm"}, ...]}``. Wasm paths are relative
 to the manifest's folder; the ``.did`` beside a wasm (``gpt.did`` for ``gpt.wasm``) is read when present.
-Several actors may share one wasm; each is its own actor with its own state.
+Several actors may share one wasm; each is its own actor with its own state. An entry may list its
+``"controllers"`` as principals' text (who may manage it through the management canister, and for whom
+``ic0.is_controller`` is true); they are set when the actor is first installed, and from then on kept
+with its state (``update_settings`` changes them).
 """
 
 from __future__ import annotations
@@ -11,6 +14,8 @@ import json
 import re
 from pathlib import Path
 
+from .candid import CandidError, Principal
+from .runtime.canister import MAX_CONTROLLERS
 from .runtime.host import ActorSpec
 
 # Actor names appear in URLs (/call-json/<name>/<method>): keep them to characters that need no escaping.
@@ -53,9 +58,10 @@ def _actor_spec(manifest: Path, index: int, entry) -> ActorSpec:
     missing = [key for key in ("name", "wasm") if key not in entry]
     if missing:
         raise ManifestError(f"{where}: missing {' and '.join(repr(k) for k in missing)}")
-    unknown = sorted(set(entry) - {"name", "wasm"})
+    unknown = sorted(set(entry) - {"name", "wasm", "controllers"})
     if unknown:
-        raise ManifestError(f"{where}: unknown key(s) {', '.join(map(repr, unknown))}; known: 'name', 'wasm'")
+        raise ManifestError(f"{where}: unknown key(s) {', '.join(map(repr, unknown))}; known: 'name', 'wasm', "
+                            "'controllers'")
     name, wasm = entry["name"], entry["wasm"]
     if not isinstance(name, str) or not ACTOR_NAME.fullmatch(name):
         raise ManifestError(f"{where}: name {json.dumps(name)} must be letters, digits, '_' or '-'")
@@ -68,4 +74,19 @@ def _actor_spec(manifest: Path, index: int, entry) -> ActorSpec:
         raise ManifestError(f"{where} ({name}): cannot read {wasm_path}: {exc.strerror}") from exc
     did_path = wasm_path.with_suffix(".did")
     did = did_path.read_text(encoding="utf-8") if did_path.is_file() else None
-    return ActorSpec(name=name, wasm=wasm_bytes, did=did)
+    return ActorSpec(name=name, wasm=wasm_bytes, did=did, controllers=_controllers(where, name, entry))
+
+
+def _controllers(where: str, name: str, entry: dict) -> tuple[bytes, ...]:
+    texts = entry.get("controllers", [])
+    if not isinstance(texts, list) or len(texts) > MAX_CONTROLLERS:
+        raise ManifestError(f"{where} ({name}): controllers must be a list of at most {MAX_CONTROLLERS} "
+                            f"principals, got {json.dumps(texts)}")
+    controllers = []
+    for text in texts:
+        try:
+            controllers.append(Principal.from_text(text).bytes)
+        except CandidError:
+            raise ManifestError(f"{where} ({name}): controller {json.dumps(text)} is not a principal's "
+                                "text (like 2vxsx-fae)") from None
+    return tuple(controllers)

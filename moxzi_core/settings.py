@@ -98,6 +98,8 @@ CORE_SETTINGS = (
     Setting("device-seed", "count", "the device's seed: parameters initialised #normal or #uniform draw from "
             "sha256(seed, actor, name), so the same seed gives the same starting weights (default 0; a state "
             "directory keeps the seed it was started with)", default=0, metavar="N"),
+    Setting("rand-seed", "count", "make the management canister's raw_rand give the same bytes on every run "
+            "from the same state (default: random bytes from the OS)", metavar="N"),
     Setting("cycles", "count", "charge actors cycles when greater than 0: each actor starts with N "
             "cycles, and device calls are refused once its balance is spent (default 0: no charging)",
             default=0, metavar="N"),

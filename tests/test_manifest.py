@@ -53,12 +53,25 @@ def test_reads_wasm_relative_to_the_manifest_and_the_did_beside_it(project, monk
     ({"actors": [{"name": "t", "wasm": "build/missing.wasm"}]}, r"\(t\): cannot read .*missing.wasm: No such file"),
     ({"actors": [{"name": "t", "wasm": "build/trainer.wasm"}, {"name": "t", "wasm": "build/writer.wasm"}]},
      "actor name 't' appears more than once"),
+    ({"actors": [{"name": "t", "wasm": "build/trainer.wasm", "controllers": "2vxsx-fae"}]},
+     r"\(t\): controllers must be a list"),
+    ({"actors": [{"name": "t", "wasm": "build/trainer.wasm", "controllers": ["2vxsx-fae"] * 11}]},
+     r"\(t\): controllers must be a list of at most 10"),
+    ({"actors": [{"name": "t", "wasm": "build/trainer.wasm", "controllers": ["not-a-principal"]}]},
+     r'\(t\): controller "not-a-principal" is not a principal'),
 ])
 def test_bad_manifest_is_a_clear_error(project, document, message):
     path = write(project, document)
     with pytest.raises(ManifestError, match=message) as caught:
         load_manifest(path)
     assert path in str(caught.value)  # every message names the file
+
+
+def test_controllers_are_principals(project):
+    path = write(project, {"actors": [{"name": "t", "wasm": "build/trainer.wasm",
+                                       "controllers": ["2vxsx-fae", "aaaaa-aa"]},
+                                      {"name": "u", "wasm": "build/writer.wasm"}]})
+    assert [s.controllers for s in load_manifest(path)] == [(b"\x04", b""), ()]
 
 
 def test_missing_manifest(tmp_path):

@@ -18,8 +18,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .canister import RUNNING, STOPPED, STOPPING, Canister
 from .instance import EMPTY_ARGS, Instance, Interrupted
 from .journal import Delta
+from .management import reply, status_record
 from .memory import PAGE
 from .system_api import Execution, OutgoingCall
 
@@ -81,6 +83,19 @@ class Upgrade:
 
 
 @dataclass
+class Manage:
+    """A management-canister call that acts on this actor (``management.TARGETED``), from ``caller``.
+    ``detail`` is what the host decoded of its argument: for install_code the mode, the module's sha256
+    (kept in the store), the init argument and the wasm-memory persistence option; for update_settings
+    the settings it changes."""
+
+    op: str
+    detail: dict
+    caller: bytes
+    origin: Origin
+
+
+@dataclass
 class Query:
     """A query from outside: never recorded, answered through ``answer`` (from the actor's thread)."""
 
@@ -97,6 +112,8 @@ def to_record(message) -> list:
     if isinstance(message, Response):
         o = message.outcome
         return ["response", message.callback, o.reply, o.reject_code, o.reject_message]
+    if isinstance(message, Manage):
+        return ["manage", message.op, message.detail, message.caller, message.origin]
     return ["upgrade", message.module, message.origin]
 
 
@@ -109,6 +126,8 @@ def from_record(record: list):
         return Response(callback, Outcome(reply, code, text))
     if kind == "upgrade":
         return Upgrade(*fields)
+    if kind == "manage":
+        return Manage(*fields)
     raise ValueError(f"unknown message kind {kind!r}")
 
 
@@ -132,6 +151,8 @@ class _Step:
     memory_pages: set[int] = field(default_factory=set)
     stable_pages: set[int] = field(default_factory=set)
     full: bool = False
+    executed: bool = False  # an entry point completed (the canister's version moved)
+    deleted: bool = False  # delete_canister: the actor and its state go
     instructions: int = 0  # wasm instructions its entry points ran (billed, trapped or not)
 
 
@@ -139,13 +160,20 @@ _STOP = object()
 
 
 class Actor:
-    """A hosted actor. ``post`` is thread-safe; everything else runs on the actor's own thread."""
+    """A hosted actor. ``post`` is thread-safe; everything else runs on the actor's own thread.
 
-    def __init__(self, name: str, principal: bytes, host: Host, instance: Instance, module: bytes):
+    An actor made by create_canister has no code (``instance`` and ``module`` None) until install_code
+    gives it some."""
+
+    def __init__(self, name: str, principal: bytes, host: Host, instance: Instance | None,
+                 module: bytes | None, canister: Canister):
         self.name = name
         self.principal = principal
-        self.instance = instance
-        self.module = module  # sha256 of the running wasm
+        self.canister = canister
+        self.instance: Instance | None = None
+        self.module: bytes | None = None  # sha256 of the running wasm
+        if instance is not None:
+            self._adopt(instance, module)
         self._host = host
         self._limits = host.limits
         self._queue: queue.Queue = queue.Queue()
@@ -161,23 +189,27 @@ class Actor:
     def prepared(self):
         return self.instance.prepared
 
+    def _adopt(self, instance: Instance, module: bytes) -> None:
+        instance.canister = self.canister  # what ic0.is_controller, canister_status ... read
+        self.instance, self.module = instance, module
+
     # --- life cycle --------------------------------------------------------------------------
     def install(self) -> Delta:
         """Run the start function and canister_init; raises RuntimeError if either traps. Returns the
-        whole state, for the first snapshot."""
-        trap = self.instance.run_start()
-        if trap is None:
-            trap = self._run_init(self.instance, "canister_init")
+        whole state, for the first snapshot. An actor without code just gives its state."""
+        trap = None
+        if self.instance is not None:
+            trap = self.instance.run_start() or self._run_init(self.instance, EMPTY_ARGS, ANONYMOUS)
         if trap is not None:
             raise RuntimeError(f"actor {self.name}: installation trapped: {trap}")
         return self._delta(_Step(full=True))
 
-    def _run_init(self, instance: Instance, export: str) -> str | None:
-        """Run init / post_upgrade in its own transaction, keeping it unless it traps."""
-        if not instance.has_export(export):
+    def _run_init(self, instance: Instance, arg: bytes, caller: bytes) -> str | None:
+        """Run canister_init in its own transaction, keeping it unless it traps."""
+        if not instance.has_export("canister_init"):
             return None
         instance.begin()
-        trap = instance.invoke(Execution("I", arg=EMPTY_ARGS, caller=ANONYMOUS), export,
+        trap = instance.invoke(Execution("I", arg=arg, caller=caller), "canister_init",
                                fuel=self._limits.instructions_per_message)
         if trap is None:
             instance.commit()
@@ -188,6 +220,10 @@ class Actor:
     def restore(self, state: dict) -> None:
         """Take back the call contexts and callbacks of a saved state (the instance restores itself)."""
         self._ids = state["ids"]
+        if "canister" in state:  # (state records written before controllers have none: the defaults)
+            self.canister = Canister.from_record(state["canister"])
+            if self.instance is not None:
+                self.instance.canister = self.canister
         self._contexts = {cid: _Context(*fields) for cid, fields in state["contexts"].items()}
         self._callbacks = {cb: (cid, OutgoingCall(callee, method, tuple(reply), tuple(reject),
                                                   tuple(cleanup) if cleanup else None))
@@ -195,8 +231,9 @@ class Actor:
 
     def _state(self) -> dict:
         return {
-            **self.instance.state(),
+            **(self.instance.state() if self.instance else {}),
             "module": self.module,
+            "canister": self.canister.record(),
             "ids": self._ids,
             "contexts": {cid: [c.caller, c.origin, c.outstanding, c.responded, c.last_trap]
                          for cid, c in self._contexts.items()},
@@ -206,6 +243,8 @@ class Actor:
         }
 
     def _delta(self, step: _Step) -> Delta:
+        if self.instance is None:
+            return Delta(self._state(), full=True)
         memory, stable = self.instance.memory, self.instance.stable
         if step.full:
             return Delta(self._state(), _pages(memory.image()), _pages(stable.image()), full=True)
@@ -233,6 +272,8 @@ class Actor:
 
     def method_kind(self, method: str) -> str | None:
         """'update', 'query', or None when the actor exports no such method."""
+        if self.instance is None:
+            return None
         for kind in ("update", "query"):
             if self.instance.has_export(f"canister_{kind} {method}"):
                 return kind
@@ -263,11 +304,12 @@ class Actor:
         outcome = Outcome.reject(SYS_FATAL, f"moxzid internal error in {self.name}: {error}")
         if isinstance(message, Query):
             message.answer(outcome)
-        elif isinstance(message, (Call, Upgrade)):
+        elif isinstance(message, (Call, Upgrade, Manage)):
             self._host.settle(self, seq, [(message.origin, outcome)], [], None)
 
     def _timer_wait(self) -> float | None:
-        if self.instance.timer == 0 or self._deferred:
+        if self.instance is None or self.instance.timer == 0 or self._deferred \
+                or self.canister.status != RUNNING:
             return None
         return max(0.0, (self.instance.timer - time.time_ns()) / 1e9)
 
@@ -284,11 +326,15 @@ class Actor:
             self._on_call(message)
         elif isinstance(message, Response):
             self._on_response(message)
-        elif isinstance(message, Upgrade):
-            if self._callbacks:
+        elif isinstance(message, (Upgrade, Manage)):
+            if self._callbacks and _replaces_code(message):
                 self._deferred.append((seq, message))
                 return
-            self._on_upgrade(message)
+            if isinstance(message, Upgrade):
+                self._on_upgrade(message)
+            else:
+                self._on_manage(message)
+        self._stop_if_idle()
         self._settle(seq)
         if self._deferred and not self._callbacks:
             waiting, self._deferred = self._deferred, []
@@ -313,9 +359,10 @@ class Actor:
 
     def _settle(self, seq: int | None) -> None:
         step = self._step
-        changed = seq is not None or step.memory_pages or step.stable_pages or step.full or step.calls
+        changed = seq is not None or step.memory_pages or step.stable_pages or step.full or step.calls \
+            or step.executed
         self._host.settle(self, seq, step.answers, step.calls, self._delta(step) if changed else None,
-                          step.instructions)
+                          step.instructions, deleted=step.deleted)
 
     # --- calls -------------------------------------------------------------------------------
     def _new_id(self) -> int:
@@ -325,14 +372,26 @@ class Actor:
     def _answer(self, origin: Origin, outcome: Outcome) -> None:
         self._step.answers.append((origin, outcome))
 
+    def _refusal(self) -> Outcome | None:
+        """Why this actor takes no calls now (it has no code, or is stopping or stopped), if so."""
+        if self.canister.status != RUNNING:
+            return Outcome.reject(CANISTER_ERROR, f"canister {self.name} is {self.canister.status}")
+        if self.instance is None:
+            return Outcome.reject(CANISTER_ERROR, f"canister {self.name} is empty: it has no code installed")
+        return None
+
     def _on_call(self, call: Call) -> None:
+        refusal = self._refusal()
+        if refusal is not None:
+            self._answer(call.origin, refusal)
+            return
         kind = self.method_kind(call.method)
         if kind is None:
             self._answer(call.origin, Outcome.reject(
                 DESTINATION_INVALID, f"actor {self.name} has no method {call.method!r}"))
             return
         if kind == "query":  # a query method called as an update runs as a query: no trace
-            self._answer(call.origin, self._run_query(call.method, call.arg, call.caller))
+            self._answer(call.origin, self._run_query(call.method, call.arg, call.caller, replicated=True))
             return
         if call.origin[0] == "ingress" and not self._inspect(call):
             self._answer(call.origin, Outcome.reject(
@@ -344,10 +403,13 @@ class Actor:
         self._execute(context_id, execution, export=f"canister_update {call.method}")
         self._close_if_done(context_id)
 
-    def _run_query(self, method: str, arg: bytes, caller: bytes) -> Outcome:
+    def _run_query(self, method: str, arg: bytes, caller: bytes, replicated: bool = False) -> Outcome:
+        refusal = self._refusal()
+        if refusal is not None:
+            return refusal
         if self.method_kind(method) != "query":
             return Outcome.reject(DESTINATION_INVALID, f"actor {self.name} has no query method {method!r}")
-        execution = Execution("Q", arg=arg, caller=caller, may_respond=True)
+        execution = Execution("RQ" if replicated else "NRQ", arg=arg, caller=caller, may_respond=True)
         self.instance.begin()
         trap = self.instance.invoke(execution, f"canister_query {method}",
                                     fuel=self._limits.instructions_per_query)
@@ -407,6 +469,10 @@ class Actor:
             context.last_trap = trap
             return trap
         memory_pages, stable_pages = instance.commit()
+        self._step.executed = True
+        self.canister.version += 1
+        if execution.certified_data is not None:
+            self.canister.certified_data = execution.certified_data
         self._step.memory_pages.update(memory_pages)
         self._step.stable_pages.update(stable_pages)
         if execution.response is not None:
@@ -436,21 +502,66 @@ class Actor:
             outcome = Outcome.reject(CANISTER_ERROR, f"actor {self.name} did not reply to the call")
         self._answer(context.origin, outcome)
 
-    # --- upgrades ----------------------------------------------------------------------------
+    # --- code and the management canister's calls ------------------------------------------
     def _on_upgrade(self, upgrade: Upgrade) -> None:
-        refusal = self._upgrade(upgrade.module)
+        """The operator's upgrade (``Host.upgrade``): the heap of enhanced persistence is kept."""
+        refusal = self._upgrade(upgrade.module, EMPTY_ARGS, ANONYMOUS, "keep")
         if refusal is None:
-            self._step.full = True
+            self._installed()
             self._answer(upgrade.origin, Outcome(b""))
         else:
             self._answer(upgrade.origin, Outcome.reject(CANISTER_REJECT, refusal))
 
-    def _upgrade(self, module: bytes) -> str | None:
-        """Replace the code, keeping the state; on any trap keep the old code and state untouched."""
+    def _installed(self) -> None:
+        self._step.full = True
+        self.canister.version += 1
+
+    def _on_manage(self, call: Manage) -> None:
+        if not self.canister.is_controller(call.caller):
+            self._answer(call.origin, Outcome.reject(
+                CANISTER_ERROR, f"only the controllers of canister {self.name} may call {call.op}"))
+            return
+        outcome = getattr(self, "_" + call.op)(call)
+        if outcome is not None:
+            self._answer(call.origin, outcome)
+
+    def _install_code(self, call: Manage) -> Outcome:
+        mode, module, arg = call.detail["mode"], call.detail["module"], call.detail["arg"]
+        if mode == "install" and self.instance is not None:
+            refusal = f"canister {self.name} already has code: install with mode reinstall or upgrade"
+        elif mode != "install" and self.instance is None:
+            refusal = f"canister {self.name} has no code to {mode}"
+        elif mode == "upgrade":
+            refusal = self._upgrade(module, arg, call.caller, call.detail["persistence"])
+        else:
+            refusal = self._fresh(module, arg, call.caller)
+        if refusal is not None:
+            return Outcome.reject(CANISTER_ERROR, f"install_code ({mode}) of {self.name}: {refusal}")
+        self._installed()
+        return Outcome(reply("install_code"))
+
+    def _fresh(self, module: bytes, arg: bytes, caller: bytes) -> str | None:
+        """Install (or reinstall) ``module`` with empty memories, running start and canister_init."""
+        try:
+            new = self._host.instantiate(module, self.name)
+        except Exception as error:
+            return str(error)
+        if self.instance is not None:
+            new.now = self.instance.now
+        trap = new.run_start() or self._run_init(new, arg, caller)
+        if trap is not None:
+            return f"canister_init trapped: {trap}"
+        self._adopt(new, module)
+        return None
+
+    def _upgrade(self, module: bytes, arg: bytes, caller: bytes, persistence: str | None) -> str | None:
+        """Replace the code, keeping the state; on any trap keep the old code and state untouched.
+        ``persistence`` is install_code's wasm_memory_persistence: "keep" the heap of enhanced
+        persistence, "replace" it, or None (refused for enhanced persistence, as on the IC)."""
         old = self.instance
         old.begin()
         if old.has_export("canister_pre_upgrade"):
-            trap = old.invoke(Execution("G", caller=ANONYMOUS), "canister_pre_upgrade",
+            trap = old.invoke(Execution("G", caller=caller), "canister_pre_upgrade",
                               fuel=self._limits.instructions_per_message)
             if trap is not None:
                 old.rollback()
@@ -464,21 +575,78 @@ class Actor:
             old.rollback()
             return (f"the new module uses {new.prepared.persistence} persistence, "
                     f"the running one {old.prepared.persistence}")
-        if new.prepared.memory64:  # enhanced persistence: the heap itself is kept
+        if new.prepared.memory64 and persistence is None:
+            old.rollback()
+            return ("enhanced orthogonal persistence requires the wasm_memory_persistence upgrade option "
+                    "(keep, or replace to drop the heap)")
+        if new.prepared.memory64 and persistence == "keep":  # enhanced persistence: the heap is kept
             new.memory.load(old.memory.read(0, old.memory.size))
         new.now = old.now
         trap = new.run_start()
         if trap is None:
             new.begin()
-            trap = new.invoke(Execution("I", arg=EMPTY_ARGS, caller=ANONYMOUS), "canister_post_upgrade",
+            trap = new.invoke(Execution("I", arg=arg, caller=caller), "canister_post_upgrade",
                               fuel=self._limits.instructions_per_message) \
                 if new.has_export("canister_post_upgrade") else None
         if trap is not None:
             old.rollback()  # also undoes stable-memory writes of pre- and post-upgrade: one undo log
             return f"the new code trapped while taking over the state: {trap}"
         new.commit()
-        self.instance, self.module = new, module
+        self._adopt(new, module)
         return None
+
+    def _canister_status(self, call: Manage) -> Outcome:
+        instance, ledger = self.instance, self._host.ledger
+        memory = instance.memory.size + instance.stable.size if instance else 0
+        cycles = ledger.balance(self.name) if ledger is not None else 0
+        return Outcome(reply("canister_status", status_record(self.canister, self.module, memory, cycles)))
+
+    def _update_settings(self, call: Manage) -> Outcome:
+        settings = dict(call.detail["settings"])
+        if "controllers" in settings:
+            self.canister.controllers = settings.pop("controllers")
+        self.canister.settings.update(settings)
+        self.canister.version += 1
+        self._step.executed = True
+        return Outcome(reply("update_settings"))
+
+    def _stop_canister(self, call: Manage) -> Outcome | None:
+        """Stopping: calls are refused from now on; the canister is stopped (and this call answered)
+        once its open calls are done (``_stop_if_idle``)."""
+        if self.canister.status == STOPPED:
+            return Outcome(reply("stop_canister"))
+        self.canister.status = STOPPING
+        self.canister.stop_waiters.append(call.origin)
+        return None
+
+    def _stop_if_idle(self) -> None:
+        if self.canister.status == STOPPING and not self._contexts:
+            self.canister.status = STOPPED
+            for origin in self.canister.stop_waiters:
+                self._answer(origin, Outcome(reply("stop_canister")))
+            self.canister.stop_waiters = []
+
+    def _start_canister(self, call: Manage) -> Outcome:
+        for origin in self.canister.stop_waiters:  # as on the IC: a start cancels the stops waiting
+            self._answer(origin, Outcome.reject(CANISTER_ERROR, f"canister {self.name} was started again "
+                                                                "before it stopped"))
+        self.canister.status, self.canister.stop_waiters = RUNNING, []
+        self._step.executed = True
+        return Outcome(reply("start_canister"))
+
+    def _delete_canister(self, call: Manage) -> Outcome:
+        if self.canister.status != STOPPED:
+            return Outcome.reject(CANISTER_ERROR, f"canister {self.name} must be stopped before it is deleted")
+        if not self.canister.created:
+            return Outcome.reject(CANISTER_ERROR, f"actor {self.name} is named in the manifest: remove it "
+                                                  "there instead")
+        self._step.deleted = True
+        return Outcome(reply("delete_canister"))
+
+
+def _replaces_code(message) -> bool:
+    """Whether the message swaps the actor's code, so must wait until no call of the old code is open."""
+    return isinstance(message, Upgrade) or (message.op == "install_code" and message.detail["mode"] != "install")
 
 
 def _outcome(execution: Execution) -> Outcome | None:

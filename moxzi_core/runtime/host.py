@@ -29,10 +29,12 @@ from ..candid import Principal, Service, parse_did, service_from_wasm
 from ..store import Batch, MemoryStore, Store, StoreError
 from .actor import (
     ANONYMOUS,
+    CANISTER_ERROR,
     DESTINATION_INVALID,
     MANAGEMENT,
     Actor,
     Call,
+    Manage,
     Origin,
     Outcome,
     Query,
@@ -41,8 +43,20 @@ from .actor import (
     from_record,
     to_record,
 )
+from .canister import DEFAULT_SETTINGS, Canister
 from .instance import Instance, Limits, UnsupportedModule, new_engine
 from .journal import Delta, Journal
+from .management import (
+    CREATING,
+    MANAGEMENT_NAME,
+    METHODS,
+    BadArgument,
+    CanisterIds,
+    Randomness,
+    arguments,
+    reply,
+    settings_change,
+)
 from .memory import StableMemory
 from .system_api import OutgoingCall
 from .system_calls import CheckpointPolicy, SystemCalls, SystemMethod, SystemState
@@ -55,6 +69,7 @@ class ActorSpec:
     name: str
     wasm: bytes
     did: str | None = None  # the .did beside the wasm, if any
+    controllers: tuple[bytes, ...] = ()  # its controllers when first installed (principals' bytes)
 
 
 @dataclass(frozen=True)
@@ -62,8 +77,8 @@ class ActorInfo:
     name: str
     principal: Principal
     interface: Service
-    mode: str  # "enhanced" or "classic" persistence
-    module_hash: bytes  # sha256 of the wasm the actor runs, as the IC's module_hash
+    mode: str  # "enhanced" or "classic" persistence, or "empty" (a created actor without code yet)
+    module_hash: bytes | None  # sha256 of the wasm the actor runs, as the IC's module_hash (None: empty)
     metadata: Mapping[str, bytes]  # the module's `icp:public NAME` and `icp:private NAME` sections by NAME
 
 
@@ -79,11 +94,12 @@ class Host:
                  system_methods: dict[str, SystemMethod] | None = None, store: Store | None = None, *,
                  system_state: SystemState | None = None,
                  checkpoint: CheckpointPolicy | None = CheckpointPolicy(),
-                 ledger=None):
+                 ledger=None, seed: int | None = None):
         """``system_methods`` are the management canister's methods plugins provide (the device's);
         ``system_state`` is what they change, copied per ``checkpoint`` (None: calls to them are not
         recorded, for a store that does not outlive the process); ``ledger`` (moxzi_core.billing)
-        charges actors for device time and instructions, if given."""
+        charges actors for device time and instructions, if given; ``seed`` makes raw_rand's bytes
+        the same on every run."""
         self.limits = limits
         self.store = store or MemoryStore()
         self.ledger = ledger
@@ -94,12 +110,14 @@ class Host:
         self._modules: dict[bytes, tuple[PreparedModule, wasmtime.Module]] = {}
         self._actors: dict[str, Actor] = {}
         self._by_principal: dict[bytes, Actor] = {}
-        self._interfaces: dict[str, Service] = {}
+        self._interfaces: dict[str, tuple[bytes, Service]] = {}  # name -> (module, its interface)
         self._next_seq: dict[str, int] = {}
         self._waiting: dict[str, asyncio.Future] = {}  # ingress request id -> its caller's future
         self._upgrading: dict[str, asyncio.Lock] = {}
         self._lock = threading.Lock()  # orders inbox appends: a message's place = its delivery order
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._random = Randomness(self.store, seed)
+        self._canister_ids = CanisterIds(self.store)
 
     # --- life cycle --------------------------------------------------------------------------
     async def start(self) -> None:
@@ -107,7 +125,10 @@ class Host:
         re-running what their inboxes hold and re-issuing pending system calls."""
         self._loop = asyncio.get_running_loop()
         await self._system.rebuild()
-        restored = await asyncio.gather(*(asyncio.to_thread(self._add, spec) for spec in self._specs))
+        restored = await asyncio.gather(
+            *(asyncio.to_thread(self._add, spec) for spec in self._specs),
+            *(asyncio.to_thread(self._restore, name, principal, self._journal.load(name))
+              for name, principal in self._journal.created_actors()))
         for actor in self._actors.values():
             actor.start()
         for saved in filter(None, restored):
@@ -120,32 +141,42 @@ class Host:
     def _add(self, spec: ActorSpec):
         principal = actor_principal(spec.name)
         saved = self._journal.load(spec.name)
-        if saved is None:
-            batch = Batch()
-            module = Journal.add_module(batch, spec.wasm)
-            self._remember(module, spec.wasm, spec.name)
-            actor = Actor(spec.name, principal, self, self.instantiate(module, spec.name), module)
-            Journal.snapshot(batch, spec.name, actor.install())
-            self.store.commit(batch)
-            self._next_seq[spec.name] = 0
-            did, result = spec.did, None
-        else:
-            module = saved.state["module"]
-            self._remember(module, self._journal.module(module), spec.name)
+        if saved is not None:
+            restored = self._restore(spec.name, principal, saved)
+            if hashlib.sha256(spec.wasm).digest() == saved.state["module"]:
+                self._interfaces[spec.name] = (saved.state["module"], _interface(
+                    self._modules[saved.state["module"]][0], spec.did, spec.name))
+            return restored
+        batch = Batch()
+        module = Journal.add_module(batch, spec.wasm)
+        self._remember(module, spec.wasm, spec.name)
+        self._interfaces[spec.name] = (module, _interface(self._modules[module][0], spec.did, spec.name))
+        actor = Actor(spec.name, principal, self, self.instantiate(module, spec.name, principal=principal), module,
+                      Canister(list(spec.controllers)))
+        Journal.snapshot(batch, spec.name, actor.install())
+        self.store.commit(batch)
+        self._register(actor)
+        return None
+
+    def _restore(self, name: str, principal: bytes, saved):
+        """Bring back an actor as the store holds it; (actor, its inbox, its pending system calls)."""
+        module = saved.state["module"]
+        instance = None
+        if module is not None:
             stable = StableMemory(saved.stable, max_pages=self.limits.stable_memory_pages)
-            instance = self.instantiate(module, spec.name, stable)
+            instance = self.instantiate(module, name, stable, principal)
             instance.restore(saved.state, saved.memory)
-            actor = Actor(spec.name, principal, self, instance, module)
-            actor.restore(saved.state)
-            self._next_seq[spec.name] = saved.inbox[-1][0] + 1 if saved.inbox else 0
-            did = spec.did if hashlib.sha256(spec.wasm).digest() == module else None
-            result = (actor, saved.inbox, saved.pending)
-            log.info("actor %s restored: %d message(s) to run, %d system call(s) pending",
-                     spec.name, len(saved.inbox), len(saved.pending))
-        self._interfaces[spec.name] = _interface(self._modules[module][0], did, spec.name)
-        self._actors[spec.name] = actor
-        self._by_principal[principal] = actor
-        return result
+        actor = Actor(name, principal, self, instance, module, Canister())
+        actor.restore(saved.state)
+        self._register(actor, saved.inbox[-1][0] + 1 if saved.inbox else 0)
+        log.info("actor %s restored: %d message(s) to run, %d system call(s) pending",
+                 name, len(saved.inbox), len(saved.pending))
+        return actor, saved.inbox, saved.pending
+
+    def _register(self, actor: Actor, next_seq: int = 0) -> None:
+        self._next_seq[actor.name] = next_seq
+        self._actors[actor.name] = actor
+        self._by_principal[actor.principal] = actor
 
     def _remember(self, digest: bytes, wasm: bytes, name: str, prepared: PreparedModule | None = None) -> None:
         """Prepare (unless ``prepared`` is given) and compile a module once, keyed by the sha256 of its
@@ -160,12 +191,13 @@ class Host:
             raise UnsupportedModule(f"actor {name}: the module does not compile: {error}") from None
         self._modules[digest] = (prepared, module)
 
-    def instantiate(self, module: bytes, name: str, stable: StableMemory | None = None) -> Instance:
+    def instantiate(self, module: bytes, name: str, stable: StableMemory | None = None,
+                    principal: bytes | None = None) -> Instance:
         """A fresh instance of a module in the store for actor ``name`` (its start function not yet run)."""
-        if module not in self._modules:  # an upgrade's, compiled again after a restart or a refusal
+        if module not in self._modules:  # compiled again after a restart or a refusal (an upgrade's, an install's)
             self._remember(module, self._journal.module(module), name)
         prepared, compiled = self._modules[module]
-        principal = actor_principal(name)
+        principal = principal or self._actors[name].principal
         return Instance(self._engine, compiled, prepared, principal, self.limits,
                         lambda text: log.info("[%s] %s", name, text), stable)
 
@@ -190,25 +222,43 @@ class Host:
 
     def info(self, name: str) -> ActorInfo:
         actor = self._actor(name)
-        sections = actor.prepared.custom_sections
+        sections = actor.prepared.custom_sections if actor.instance else {}
         metadata = {key.split(" ", 1)[1]: value for key, value in sections.items()
                     if key.startswith(("icp:public ", "icp:private "))}
-        return ActorInfo(name, Principal(actor.principal), self._interfaces[name],
-                         actor.prepared.persistence, actor.module, MappingProxyType(metadata))
+        return ActorInfo(name, Principal(actor.principal), self._interface(actor),
+                         actor.prepared.persistence if actor.instance else "empty", actor.module,
+                         MappingProxyType(metadata))
+
+    def name_of(self, principal: bytes) -> str | None:
+        """The name of the actor with this principal (a created actor's is its principal's text)."""
+        actor = self._by_principal.get(principal)
+        return actor.name if actor else None
+
+    def _interface(self, actor: Actor) -> Service:
+        cached = self._interfaces.get(actor.name)
+        if cached is None or cached[0] != actor.module:  # installed or upgraded since
+            service = actor.instance and service_from_wasm(actor.prepared.wasm)
+            cached = self._interfaces[actor.name] = (actor.module, service or Service({}))
+        return cached[1]
 
     async def call(self, name: str, method: str, arg: bytes, *, query: bool,
                    caller: bytes = ANONYMOUS) -> Outcome:
-        """Call ``method`` of actor ``name`` from outside. ``query=True`` runs only query methods;
-        a query method called as an update runs as a query and leaves no trace, as on the IC."""
-        actor = self._actor(name)
-        kind = actor.method_kind(method)
-        if kind is None:
-            raise errors.UnknownMethod(f"actor {name} has no method {method!r}")
-        if query and kind != "query":
-            raise errors.WrongMethodKind(f"{name}.{method} is an update method: call it on the call route")
+        """Call ``method`` of actor ``name`` from outside, as ``caller`` (a principal's bytes).
+        ``query=True`` runs only query methods; a query method called as an update runs as a query and
+        leaves no trace, as on the IC. ``name`` MANAGEMENT_NAME ("aaaaa-aa") calls the management
+        canister's methods (``management.METHODS``), with the IC's rules on who may call them."""
         if len(arg) > self.limits.max_message_bytes:
             raise errors.MessageTooLarge(f"the argument is {len(arg)} bytes; the limit is "
                                          f"{self.limits.max_message_bytes}")
+        if name == MANAGEMENT_NAME:
+            return await self._call_management(method, arg, query, caller)
+        actor = self._actor(name)
+        kind = actor.method_kind(method)
+        if kind is None:
+            raise errors.UnknownMethod(f"actor {name} has no method {method!r}" if actor.instance else
+                                       f"actor {name} is empty: it has no code installed")
+        if query and kind != "query":
+            raise errors.WrongMethodKind(f"{name}.{method} is an update method: call it on the call route")
         if query:
             answer = self._loop.create_future()
             actor.post(None, Query(method, arg, caller, self._resolver(answer)))
@@ -246,7 +296,7 @@ class Host:
                     self._modules.pop(digest, None)  # compiled modules are large; instantiate recompiles
                 log.warning("upgrade of %s refused: %s", name, outcome.reject_message)
                 raise errors.UpgradeRefused(f"upgrade of {name} refused: {outcome.reject_message}")
-            self._interfaces[name] = interface
+            self._interfaces[name] = (digest, interface)
             log.info("upgraded %s (%d bytes, %s persistence)", name, len(wasm), prepared.persistence)
 
     def _resolver(self, future: asyncio.Future) -> Callable:
@@ -280,10 +330,11 @@ class Host:
             raise
 
     def settle(self, actor: Actor, consumed: int | None, answers: list[tuple[Origin, Outcome]],
-               calls: list[tuple[int, OutgoingCall]], delta: Delta | None, instructions: int = 0) -> None:
+               calls: list[tuple[int, OutgoingCall]], delta: Delta | None, instructions: int = 0, *,
+               deleted: bool = False) -> None:
         """Make one handled message final: consume it, write the actor's delta, what it sent and what it
         cost in one batch, deliver the sent messages, start system calls, then (after a flush) answer
-        outsiders."""
+        outsiders. ``deleted``: the message deleted the actor (delete_canister), whose state goes."""
         if consumed is None and delta is None and not answers and not calls:
             return
         batch = Batch()
@@ -291,7 +342,10 @@ class Host:
             self.ledger.charge(batch, actor.name, "instructions", instructions)
         if consumed is not None:
             Journal.consume(batch, actor.name, consumed)
-        if delta is not None:
+        if deleted:
+            Journal.forget(batch, actor.name)
+            self._forget(actor)
+        elif delta is not None:
             Journal.snapshot(batch, actor.name, delta)
         messages, outside, system = [], [], []
         for origin, outcome in answers:
@@ -312,6 +366,8 @@ class Host:
                 messages.append((target, Call(call.method, bytes(call.data), actor.principal,
                                               ["actor", actor.name, callback])))
         self._deliver(batch, messages)
+        if deleted:
+            log.info("actor %s deleted", actor.name)
         for callback, method, data in system:
             self._loop.call_soon_threadsafe(self._call_system, actor, callback, method, data)
         # Answers to callers still waiting (not those of a caller gone, or from before a restart) go
@@ -325,6 +381,13 @@ class Host:
 
     # --- the management canister -------------------------------------------------------------
     def _call_system(self, actor: Actor, callback: int, method_name: str, data: bytes) -> None:
+        if method_name in METHODS:
+            batch = Batch()
+            Journal.answered(batch, actor.name, callback)
+            self._loop.create_task(self._manage(actor.principal, ["actor", actor.name, callback],
+                                                method_name, data, batch))
+            return
+
         async def run() -> None:
             batch = Batch()
             outcome = await self._system.call(actor.name, actor.principal, method_name, data, batch)
@@ -335,6 +398,96 @@ class Host:
                 self._system.done()
 
         self._loop.create_task(run())
+
+    async def _call_management(self, method: str, arg: bytes, query: bool, caller: bytes) -> Outcome:
+        if method not in METHODS:
+            raise errors.UnknownMethod(f"the management canister has no method {method!r} on this host")
+        if query:
+            raise errors.WrongMethodKind(f"{MANAGEMENT_NAME}.{method} is an update method: call it on the "
+                                         "call route")
+        request = secrets.token_hex(8)
+        answer = self._waiting[request] = self._loop.create_future()
+        try:
+            await self._manage(caller, ["ingress", request], method, arg, Batch())
+            return await answer
+        finally:
+            del self._waiting[request]
+
+    async def _manage(self, caller: bytes, origin: Origin, method: str, arg: bytes, batch: Batch) -> None:
+        """Run a management call from ``caller``; its answer goes to ``origin``, in ``batch`` or (for a
+        method acting on one canister) from that canister's actor, to which it is delivered in ``batch``."""
+        try:
+            result = await self._management_step(caller, origin, method, arg, batch)
+        except BadArgument as error:
+            result = Outcome.reject(CANISTER_ERROR, str(error))
+        if isinstance(result, Outcome):
+            self._answer(batch, origin, result)
+        else:
+            self._deliver(batch, [result])
+
+    async def _management_step(self, caller: bytes, origin: Origin, method: str, arg: bytes,
+                               batch: Batch) -> Outcome | tuple[Actor, Manage]:
+        values = arguments(method, arg)
+        if method == "raw_rand":
+            return Outcome(reply(method, self._random.draw(batch)))
+        (argument,) = values
+        if method in CREATING:
+            settings = argument["settings"]
+            change = settings_change(settings.value) if settings is not None else {}
+            canister = Canister(change.pop("controllers", [caller]), settings={**DEFAULT_SETTINGS, **change},
+                                created=True)
+            principal = self._canister_ids.next(batch, self._by_principal)
+            self._create(batch, principal, canister)
+            return Outcome(reply(method, {"canister_id": Principal(principal)}))
+        target = self._by_principal.get(argument["canister_id"].bytes)
+        if target is None:
+            return Outcome.reject(DESTINATION_INVALID, f"canister {argument['canister_id']} not found")
+        detail = {}
+        if method == "install_code":
+            wasm = argument["wasm_module"]
+            module = hashlib.sha256(wasm).digest()
+            try:
+                await asyncio.to_thread(self._remember, module, wasm, target.name)
+            except UnsupportedModule as error:
+                return Outcome.reject(CANISTER_ERROR, f"install_code: {error}")
+            Journal.add_module(batch, wasm)
+            (mode, options), = argument["mode"].items()
+            persistence = None
+            if options is not None and options.value["wasm_memory_persistence"] is not None:
+                (persistence, _), = options.value["wasm_memory_persistence"].value.items()
+            detail = {"mode": mode, "module": module, "arg": argument["arg"], "persistence": persistence}
+        elif method == "update_settings":
+            detail = {"settings": settings_change(argument["settings"])}
+        return target, Manage(method, detail, caller, origin)
+
+    def _create(self, batch: Batch, principal: bytes, canister: Canister) -> None:
+        """A new actor without code (create_canister), written into ``batch``, running from now on."""
+        name = Principal(principal).to_text()
+        actor = Actor(name, principal, self, None, None, canister)
+        Journal.created(batch, name, principal)
+        Journal.snapshot(batch, name, actor.install())
+        self._register(actor)
+        actor.start()
+        log.info("actor %s created, controlled by %s", name,
+                 ", ".join(Principal(p).to_text() for p in canister.controllers) or "nobody")
+
+    def _forget(self, actor: Actor) -> None:
+        """Remove a deleted actor (called on its own thread, which then ends)."""
+        del self._actors[actor.name], self._by_principal[actor.principal]
+        self._interfaces.pop(actor.name, None)
+        actor.stop()
+
+    def _answer(self, batch: Batch, origin: Origin, outcome: Outcome) -> None:
+        """Commit ``batch`` with ``outcome`` for ``origin``: a response in the calling actor's inbox,
+        or (after a flush) the answer to a caller outside."""
+        if origin[0] == "actor":
+            self._deliver(batch, [(self._actors[origin[1]], Response(origin[2], outcome))])
+            return
+        self._commit(batch)
+        future = self._waiting.get(origin[1])
+        if future is not None:
+            self.store.flush()
+            future.set_result(outcome)
 
 
 STABLE_TYPES = "icp:private motoko:stable-types"

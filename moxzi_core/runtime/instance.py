@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import wasmtime
 
+from .canister import Canister
 from .memory import MainMemory, StableMemory
 from .system_api import ActorTrap, Execution, SystemApi
 from .wasm_rewrite import DIRTY_PAGES_EXPORT, START_EXPORT, PreparedModule
@@ -72,6 +73,7 @@ class Instance:
         self.prepared = prepared
         self.now = 0  # this message's time, ns; strictly increasing from message to message
         self.timer = 0  # the global timer's deadline, ns; 0 = inactive
+        self.canister = Canister()  # the actor's controllers, status and version (its actor sets it)
         self.stable = stable or StableMemory(max_pages=limits.stable_memory_pages)
         # With two memories (the dirty-page map), wasmtime evaluates data-segment offsets as code,
         # which costs fuel.

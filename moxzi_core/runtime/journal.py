@@ -18,6 +18,10 @@ Every key starts with what it belongs to, so one actor's data is one prefix:
     system/attached/<id>             an ``Attachment`` (a copy, or a recorded call's argument too large
     system/parts/<id>/<n>            for one value): its size and sha256, and its bytes in parts;
                                      start-up drops those neither a record nor the copy names
+    created/<name>                   an actor made by create_canister (its name is its principal's
+                                     text), which start-up restores beside the manifest's
+    meta/raw_rand, meta/canisters    how many raw_rand answers a seeded host gave; the last canister
+                                     id create_canister gave (runtime/management.py)
     cycles/<name>                    the actor's cycle balance and what it spent, CBOR [balance,
                                      spent] (written by moxzi_core.billing.Ledger)
 
@@ -119,6 +123,20 @@ class Journal:
     @staticmethod
     def record(batch: Batch, name: str, seq: int, message) -> None:
         batch.put(_actor(name, b"inbox", _u64(seq)), cbor2.dumps(message))
+
+    @staticmethod
+    def created(batch: Batch, name: str, principal: bytes) -> None:
+        batch.put(b"created/" + name.encode(), principal)
+
+    def created_actors(self) -> list[tuple[str, bytes]]:
+        """The actors create_canister made and delete_canister did not delete: (name, principal)."""
+        return [(key[len(b"created/"):].decode(), value) for key, value in self.store.scan(b"created/")]
+
+    @staticmethod
+    def forget(batch: Batch, name: str) -> None:
+        """Drop everything of a deleted actor."""
+        batch.delete(b"created/" + name.encode())
+        batch.clear_prefix(_actor(name, b""))
 
     @staticmethod
     def consume(batch: Batch, name: str, seq: int) -> None:
@@ -237,8 +255,8 @@ class Journal:
             state = _plain(cbor2.loads(raw))
             return Saved(
                 state=state,
-                memory=self._image(name, b"mem", state["memory_size"]),
-                stable=self._image(name, b"stable", state["stable_size"]),
+                memory=self._image(name, b"mem", state.get("memory_size", 0)),  # none: no code yet
+                stable=self._image(name, b"stable", state.get("stable_size", 0)),
                 inbox=self._entries(name, b"inbox"),
                 pending=self._entries(name, b"pending"),
             )

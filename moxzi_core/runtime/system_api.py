@@ -1,16 +1,26 @@
 """The ``ic0`` System API that compiled Motoko actors import, and where each call may be made from.
 
-``WHERE`` is the IC interface spec's availability table for the calls moxzi provides: a call made from
-an entry point not listed for it traps, as it would on the IC. The functions themselves read and write
-the running `Execution` (what this message may see and what it has produced so far); they never touch
-host state directly, so a trapped message leaves nothing behind.
+``WHERE`` is the IC interface spec's availability table (for 64-bit and 32-bit memories alike: moc
+imports the 128-bit cycle calls and ``stable64_*`` in both modes): a call made from an entry point not
+listed for it traps, as it would on the IC. Every function moc can import is here, so a module is never
+refused for importing one it does not call. The functions themselves read and write the running
+`Execution` (what this message may see and what it has produced so far); they never touch host state
+directly, so a trapped message leaves nothing behind.
+
+What moxzid has no counterpart for answers as the IC does when the thing is absent: no data
+certificate (``data_certificate_present`` is 0), no environment variables, no caller info, no threshold
+keys (the ``cost_sign_*`` calls answer 2, "unknown key"); the ``cost_*`` calls give what moxzid charges
+for the work, which is nothing (it charges device time and, if priced, instructions).
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from .canister import STATUS_CODES
 
 if TYPE_CHECKING:
     from .instance import Instance
@@ -21,53 +31,100 @@ CONTEXT_NAMES = {
     "I": "canister_init / canister_post_upgrade",
     "G": "canister_pre_upgrade",
     "U": "an update method",
-    "Q": "a query method",
+    "RQ": "a query method run as an update (replicated)",
+    "NRQ": "a query method",
+    "CQ": "a composite query method",
     "Ry": "a reply callback",
     "Rt": "a reject callback",
+    "CRy": "a reply callback in a composite query",
+    "CRt": "a reject callback in a composite query",
     "C": "a cleanup callback",
-    "T": "a system task (canister_global_timer)",
+    "CC": "a cleanup callback in a composite query",
+    "T": "a system task (canister_heartbeat, canister_global_timer)",
     "F": "canister_inspect_message",
 }
-_ANY = "I G U Q Ry Rt C T F"  # the spec's '*': everywhere except the start function
+_ANY = "I G U RQ NRQ CQ Ry Rt CRy CRt C CC F T"  # the spec's '*': everywhere except the start function
 
 WHERE = {name: frozenset(where.replace("*", _ANY).split()) for name, where in {
-    "msg_arg_data_size": "I U Q Ry F",
-    "msg_arg_data_copy": "I U Q Ry F",
+    "msg_arg_data_size": "I U RQ NRQ CQ Ry CRy F",
+    "msg_arg_data_copy": "I U RQ NRQ CQ Ry CRy F",
     "msg_caller_size": "*",
     "msg_caller_copy": "*",
-    "msg_reject_code": "Ry Rt C",
-    "msg_reject_msg_size": "Rt",
-    "msg_reject_msg_copy": "Rt",
-    "msg_reply_data_append": "U Q Ry Rt",
-    "msg_reply": "U Q Ry Rt",
-    "msg_reject": "U Q Ry Rt",
-    "msg_cycles_refunded128": "Ry Rt",
+    "msg_caller_info_data_size": "U RQ NRQ CQ Ry Rt CRy CRt C CC F",
+    "msg_caller_info_data_copy": "U RQ NRQ CQ Ry Rt CRy CRt C CC F",
+    "msg_caller_info_signer_size": "U RQ NRQ CQ Ry Rt CRy CRt C CC F",
+    "msg_caller_info_signer_copy": "U RQ NRQ CQ Ry Rt CRy CRt C CC F",
+    "msg_reject_code": "Ry Rt CRy CRt C",
+    "msg_reject_msg_size": "Rt CRt",
+    "msg_reject_msg_copy": "Rt CRt",
+    "msg_deadline": "U RQ NRQ CQ Ry Rt CRy CRt",
+    "msg_reply_data_append": "U RQ NRQ CQ Ry Rt CRy CRt",
+    "msg_reply": "U RQ NRQ CQ Ry Rt CRy CRt",
+    "msg_reject": "U RQ NRQ CQ Ry Rt CRy CRt",
+    "msg_cycles_available128": "U RQ Rt Ry",
+    "msg_cycles_refunded128": "Rt Ry",
+    "msg_cycles_accept128": "U RQ Rt Ry",
+    "cycles_burn128": "I G U RQ Ry Rt C T",
+    "canister_self_size": "*",
+    "canister_self_copy": "*",
+    "canister_cycle_balance128": "*",
+    "canister_liquid_cycle_balance128": "*",
+    "canister_status": "*",
+    "canister_version": "*",
+    "subnet_self_size": "*",
+    "subnet_self_copy": "*",
     "msg_method_name_size": "F",
     "msg_method_name_copy": "F",
     "accept_message": "F",
-    "call_new": "U Ry Rt T",
-    "call_on_cleanup": "U Ry Rt T",
-    "call_data_append": "U Ry Rt T",
-    "call_with_best_effort_response": "U Ry Rt T",
+    "call_new": "U CQ Ry Rt CRy CRt T",
+    "call_on_cleanup": "U CQ Ry Rt CRy CRt T",
+    "call_data_append": "U CQ Ry Rt CRy CRt T",
+    "call_with_best_effort_response": "U CQ Ry Rt CRy CRt T",
     "call_cycles_add128": "U Ry Rt T",
-    "call_perform": "U Ry Rt T",
-    "canister_self_size": "*",
-    "canister_self_copy": "*",
-    "canister_status": "*",
-    "is_controller": "* s",
+    "call_perform": "U CQ Ry Rt CRy CRt T",
     "stable64_size": "* s",
     "stable64_grow": "* s",
-    "stable64_read": "* s",
     "stable64_write": "* s",
+    "stable64_read": "* s",
+    "root_key_size": "I G U RQ Ry Rt C T",
+    "root_key_copy": "I G U RQ Ry Rt C T",
+    "certified_data_set": "I G U Ry Rt T",
+    "data_certificate_present": "*",
+    "data_certificate_size": "NRQ CQ",
+    "data_certificate_copy": "NRQ CQ",
     "time": "*",
     "global_timer_set": "I G U Ry Rt C T",
     "performance_counter": "* s",
+    "is_controller": "* s",
+    "in_replicated_execution": "* s",
+    "cost_call": "* s",
+    "cost_create_canister": "* s",
+    "cost_http_request": "* s",
+    "cost_sign_with_ecdsa": "* s",
+    "cost_sign_with_schnorr": "* s",
+    "cost_vetkd_derive_key": "* s",
+    "env_var_count": "*",
+    "env_var_name_size": "*",
+    "env_var_name_copy": "*",
+    "env_var_name_exists": "*",
+    "env_var_value_size": "*",
+    "env_var_value_copy": "*",
     "debug_print": "* s",
     "trap": "* s",
 }.items()}
 
+NON_REPLICATED = frozenset({"NRQ", "CQ", "CRy", "CRt", "CC"})  # in_replicated_execution answers 0
 STABLE_PAGE = 64 * 1024
-RUNNING = 1  # canister_status: the actor is always running while it executes
+MAX_PRINCIPAL = 29  # bytes
+MAX_CERTIFIED_DATA = 32  # bytes
+# The subnet every actor of this host is on (ic0.subnet_self): shaped as an IC subnet id (a
+# self-authenticating principal, suffix 0x02).
+SUBNET = hashlib.sha256(b"moxzi subnet").digest()[:28] + b"\x02"
+UNKNOWN_KEY = 2  # cost_sign_with_*: "the key name is not known"
+
+
+def _u128(high: int, low: int) -> int:
+    return ((high & 0xFFFFFFFFFFFFFFFF) << 64) | (low & 0xFFFFFFFFFFFFFFFF)
 
 
 class ActorTrap(Exception):
@@ -84,6 +141,8 @@ class OutgoingCall:
     reject: tuple[int, int]
     cleanup: tuple[int, int] | None = None
     data: bytearray = field(default_factory=bytearray)
+    cycles: int = 0  # attached with call_cycles_add128 (taken from the caller's balance)
+    timeout: int | None = None  # seconds, for a bounded-wait call (call_with_best_effort_response)
 
 
 @dataclass
@@ -105,6 +164,19 @@ class Execution:
     building: OutgoingCall | None = None
     calls: list[OutgoingCall] = field(default_factory=list)
     accepted: bool = False
+    deadline: int = 0  # msg_deadline: ns, for a bounded-wait call; 0 otherwise
+    # Cycles: what the call context still offers, what a response refunded, the actor's balance as the
+    # message began, and what the message accepted and spent (attached to calls, burned) so far.
+    cycles_available: int = 0
+    cycles_refunded: int = 0
+    balance: int = 0
+    cycles_accepted: int = 0
+    cycles_spent: int = 0
+    certified_data: bytes | None = None  # set by certified_data_set (None: unchanged)
+
+    @property
+    def cycle_balance(self) -> int:
+        return self.balance + self.cycles_accepted - self.cycles_spent
 
 
 class SystemApi:
@@ -192,14 +264,83 @@ class SystemApi:
     def _msg_reject(self, src, size):
         self._respond("reject", self._instance.read(src, size))
 
+    def _msg_deadline(self):
+        return self._ex.deadline
+
+    def _msg_caller_info_data_size(self):
+        return 0  # only a caller authenticated by a canister signature has caller info: none here
+
+    def _msg_caller_info_data_copy(self, dst, offset, size):
+        self._copy_out(b"", dst, offset, size, "msg_caller_info_data_copy")
+
+    def _msg_caller_info_signer_size(self):
+        return 0
+
+    def _msg_caller_info_signer_copy(self, dst, offset, size):
+        self._copy_out(b"", dst, offset, size, "msg_caller_info_signer_copy")
+
+    # --- cycles ----------------------------------------------------------------------------
+    def _write_u128(self, dst: int, amount: int) -> None:
+        self._instance.write(dst, amount.to_bytes(16, "little"))
+
+    def _msg_cycles_available128(self, dst):
+        self._write_u128(dst, self._ex.cycles_available)
+
     def _msg_cycles_refunded128(self, dst):
-        self._instance.write(dst, bytes(16))  # cycles are not attached to calls
+        self._write_u128(dst, self._ex.cycles_refunded)
+
+    def _msg_cycles_accept128(self, high, low, dst):
+        amount = min(_u128(high, low), self._ex.cycles_available)
+        self._ex.cycles_available -= amount
+        self._ex.cycles_accepted += amount
+        self._write_u128(dst, amount)
+
+    def _cycles_burn128(self, high, low, dst):
+        amount = min(_u128(high, low), max(self._ex.cycle_balance, 0))
+        self._ex.cycles_spent += amount
+        self._write_u128(dst, amount)
+
+    def _canister_cycle_balance128(self, dst):
+        self._write_u128(dst, max(self._ex.cycle_balance, 0))
+
+    def _canister_liquid_cycle_balance128(self, dst):
+        self._write_u128(dst, max(self._ex.cycle_balance, 0))  # nothing is reserved or frozen here
+
+    def _call_cycles_add128(self, high, low):
+        call = self._pending("call_cycles_add128")
+        amount = _u128(high, low)
+        if amount > self._ex.cycle_balance:
+            raise ActorTrap(f"call_cycles_add128: adding {amount} cycles, but the balance is "
+                            f"{max(self._ex.cycle_balance, 0)}")
+        self._ex.cycles_spent += amount
+        call.cycles += amount
+
+    def _cost_call(self, method_name_size, payload_size, dst):
+        self._write_u128(dst, 0)
+
+    def _cost_create_canister(self, dst):
+        self._write_u128(dst, 0)
+
+    def _cost_http_request(self, request_size, max_res_bytes, dst):
+        self._write_u128(dst, 0)
+
+    def _cost_sign_with_ecdsa(self, src, size, curve, dst):
+        self._instance.read(src, size)
+        return UNKNOWN_KEY
+
+    def _cost_sign_with_schnorr(self, src, size, algorithm, dst):
+        self._instance.read(src, size)
+        return UNKNOWN_KEY
+
+    def _cost_vetkd_derive_key(self, src, size, curve, dst):
+        self._instance.read(src, size)
+        return UNKNOWN_KEY
 
     # --- outgoing calls --------------------------------------------------------------------
     def _call_new(self, callee_src, callee_size, name_src, name_size,
                   reply_fun, reply_env, reject_fun, reject_env):
-        if callee_size > 29:
-            raise ActorTrap("call_new: a principal is at most 29 bytes")
+        if callee_size > MAX_PRINCIPAL:
+            raise ActorTrap(f"call_new: a principal is at most {MAX_PRINCIPAL} bytes")
         method = self._instance.read(name_src, name_size)
         try:
             method_name = method.decode()
@@ -226,10 +367,10 @@ class SystemApi:
             raise ActorTrap(f"call argument larger than {self._instance.limits.max_message_bytes} bytes")
 
     def _call_with_best_effort_response(self, timeout_seconds):
-        self._pending("call_with_best_effort_response")  # accepted; moxzid never drops responses
-
-    def _call_cycles_add128(self, high, low):
-        self._pending("call_cycles_add128")  # calls carry no cycles
+        call = self._pending("call_with_best_effort_response")
+        if call.timeout is not None:
+            raise ActorTrap("call_with_best_effort_response called twice for one call")
+        call.timeout = timeout_seconds & 0xFFFFFFFF  # moxzid never drops a response; msg_deadline tells
 
     def _call_perform(self):
         self._ex.calls.append(self._pending("call_perform"))
@@ -244,11 +385,64 @@ class SystemApi:
         self._copy_out(self._instance.principal, dst, offset, size, "canister_self_copy")
 
     def _canister_status(self):
-        return RUNNING
+        return STATUS_CODES[self._instance.canister.status]
+
+    def _canister_version(self):
+        return self._instance.canister.version
+
+    def _subnet_self_size(self):
+        return len(SUBNET)
+
+    def _subnet_self_copy(self, dst, offset, size):
+        self._copy_out(SUBNET, dst, offset, size, "subnet_self_copy")
+
+    def _in_replicated_execution(self):
+        return int(self.execution is None or self._ex.context not in NON_REPLICATED)
+
+    # --- certification, environment ---------------------------------------------------------
+    def _root_key_size(self):
+        return 0  # moxzid signs no certificates: there is no root key to verify them with
+
+    def _root_key_copy(self, dst, offset, size):
+        self._copy_out(b"", dst, offset, size, "root_key_copy")
+
+    def _certified_data_set(self, src, size):
+        if size > MAX_CERTIFIED_DATA:
+            raise ActorTrap(f"certified_data_set: at most {MAX_CERTIFIED_DATA} bytes, got {size}")
+        self._ex.certified_data = self._instance.read(src, size)
+
+    def _data_certificate_present(self):
+        return 0
+
+    def _data_certificate_size(self):
+        raise ActorTrap("data_certificate_size: no data certificate is present")
+
+    def _data_certificate_copy(self, dst, offset, size):
+        raise ActorTrap("data_certificate_copy: no data certificate is present")
+
+    def _env_var_count(self):
+        return 0
+
+    def _env_var_name_size(self, index):
+        raise ActorTrap(f"env_var_name_size: no environment variable {index} (there are none)")
+
+    def _env_var_name_copy(self, index, dst, offset, size):
+        raise ActorTrap(f"env_var_name_copy: no environment variable {index} (there are none)")
+
+    def _env_var_name_exists(self, src, size):
+        self._instance.read(src, size)
+        return 0
+
+    def _env_var_value_size(self, src, size):
+        raise ActorTrap("env_var_value_size: no such environment variable (there are none)")
+
+    def _env_var_value_copy(self, src, size, dst, offset, copy_size):
+        raise ActorTrap("env_var_value_copy: no such environment variable (there are none)")
 
     def _is_controller(self, src, size):
-        self._instance.read(src, size)
-        return 0  # moxzid's actors have no controllers: upgrades come from the operator
+        if size > MAX_PRINCIPAL:
+            raise ActorTrap(f"is_controller: a principal is at most {MAX_PRINCIPAL} bytes, got {size}")
+        return int(self._instance.canister.is_controller(self._instance.read(src, size)))
 
     # --- stable memory ---------------------------------------------------------------------
     def _stable64_size(self):

@@ -1,0 +1,47 @@
+"""What the IC keeps about a canister besides its code and memories: controllers, run status, version
+and settings. Every actor has one; it is part of the actor's state record, so it survives restarts and
+crashes exactly as the actor's memory does, and only the actor's own thread changes it (management
+calls reach an actor as messages in its inbox)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+MAX_CONTROLLERS = 10  # as on the IC
+
+# The settings canister_status reports, with the IC's defaults.
+DEFAULT_SETTINGS = {
+    "compute_allocation": 0,
+    "memory_allocation": 0,
+    "freezing_threshold": 2_592_000,  # 30 days, in seconds
+    "reserved_cycles_limit": 5_000_000_000_000,
+    "log_visibility": "controllers",
+    "wasm_memory_limit": 3 * 1024**3,
+}
+
+RUNNING, STOPPING, STOPPED = "running", "stopping", "stopped"
+STATUS_CODES = {RUNNING: 1, STOPPING: 2, STOPPED: 3}  # ic0.canister_status
+
+
+@dataclass
+class Canister:
+    controllers: list[bytes] = field(default_factory=list)
+    status: str = RUNNING
+    version: int = 0  # ic0.canister_version: counts completed updates, installs and settings changes
+    settings: dict = field(default_factory=lambda: dict(DEFAULT_SETTINGS))
+    created: bool = False  # made by create_canister (else: named in the manifest)
+    stop_waiters: list = field(default_factory=list)  # origins of stop_canister calls not yet answered
+    certified_data: bytes = b""  # ic0.certified_data_set's last completed value
+
+    def is_controller(self, principal: bytes) -> bool:
+        return principal in self.controllers
+
+    def record(self) -> list:
+        return [self.controllers, self.status, self.version, self.settings, self.created, self.stop_waiters,
+                self.certified_data]
+
+    @classmethod
+    def from_record(cls, record: list) -> Canister:
+        controllers, status, version, settings, created, waiters, certified = record
+        return cls(list(controllers), status, version, {**DEFAULT_SETTINGS, **settings}, created, list(waiters),
+                   certified)
