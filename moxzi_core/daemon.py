@@ -37,6 +37,7 @@ from .store import MemoryStore, Store, StoreError
 log = logging.getLogger("moxzid")
 
 USAGE_ERROR = 2
+MAX_ACTOR_MEMORY_MB = 4096  # what a 32-bit wasm memory can address; the classic persistence limit
 # How often a thread running Python hands the GIL to another that waits (Python's default is 5 ms): the
 # event loop waits at most this long behind the HTTP gateway's codec threads or a system method's work.
 GIL_SWITCH_SECONDS = 0.0005
@@ -70,6 +71,9 @@ def main(argv: list[str] | None = None) -> None:
             if settings.manifest is None:
                 raise StartupError("no manifest: give -m FILE, or manifest = \"FILE\" in the --config file")
             specs = load_manifest(settings.manifest)
+            if not 0 < settings.actor_memory_mb <= MAX_ACTOR_MEMORY_MB:
+                raise StartupError(f"--actor-memory-mb {settings.actor_memory_mb}: an actor's wasm memory may "
+                                   f"be 1 to {MAX_ACTOR_MEMORY_MB} MB")
             open_store = _store_opener(settings, registry, loaded)
             device = _open_device(settings, registry, resources)
             transports = [factory(settings) for factory in registry.transports.values()]
@@ -204,7 +208,8 @@ async def _serve(settings: Settings, registry: plugins.Registry, specs, store: S
                  settings.cycles, ledger.prices.price("device_ms", 1))
     else:
         log.info("not charging cycles")
-    host = Host(specs, Limits(max_message_bytes=settings.max_message_bytes),
+    host = Host(specs, Limits(max_message_bytes=settings.max_message_bytes,
+                              memory_bytes=settings.actor_memory_mb * 1024 * 1024),
                 system_methods=device.system_methods() if device else None, store=store, ledger=ledger,
                 system_state=device, seed=settings.rand_seed,
                 checkpoint=None if settings.state is None else  # without -s nothing is rebuilt: no record

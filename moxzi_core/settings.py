@@ -83,6 +83,7 @@ class Settings:
 
 
 MAX_MESSAGE_BYTES = Limits().max_message_bytes
+ACTOR_MEMORY_MB = Limits().memory_bytes >> 20
 
 CORE_SETTINGS = (
     Setting("manifest", "path", "the manifest naming the actors to host (JSON)", short="-m", metavar="FILE"),
@@ -93,6 +94,8 @@ CORE_SETTINGS = (
             "can load here; see `moxzid plugins`)", metavar="NAMES"),
     Setting("max-message-bytes", "count", "largest request body and message argument accepted "
             f"(default {MAX_MESSAGE_BYTES})", default=MAX_MESSAGE_BYTES, metavar="N"),
+    Setting("actor-memory-mb", "count", "wasm memory each actor may grow to; a message that would grow past "
+            f"it traps (default {ACTOR_MEMORY_MB}; at most 4096)", default=ACTOR_MEMORY_MB, metavar="MB"),
     Setting("device", "text", "give the actors a tensor device on this backend: torch:cpu or torch:cuda "
             "(its plugin must be loaded)", metavar="SPEC"),
     Setting("device-seed", "count", "the device's seed: parameters initialised #normal or #uniform draw from "

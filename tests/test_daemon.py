@@ -113,6 +113,7 @@ def garbage_actor(tmp_path):
      ["--device-listen 0.0.0.0:7001: exports serve a device's publications; give --device too"]),
     (["-s", "state"], ["-s state: no loaded plugin registers a store (loaded: http)"]),
     (["--device-seed", "5"], ["--device-seed 5: seeds a device; give --device too"]),
+    (["--actor-memory-mb", "5000"], ["--actor-memory-mb 5000: an actor's wasm memory may be 1 to 4096 MB"]),
 ])
 def test_settings_nothing_loaded_can_honor_stop_startup(garbage_actor, flags, lines):
     done = moxzid("-m", str(garbage_actor), "--plugins", "http", *flags)

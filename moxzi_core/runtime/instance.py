@@ -17,6 +17,7 @@ from .system_api import ActorTrap, Execution, SystemApi
 from .wasm_rewrite import DIRTY_PAGES_EXPORT, START_EXPORT, PreparedModule
 
 EMPTY_ARGS = b"DIDL\x00\x00"  # Candid encoding of no arguments
+GROW_REFUSED = "Cannot grow memory"  # how Motoko's runtime traps when memory.grow fails
 
 
 @dataclass(frozen=True)
@@ -26,7 +27,7 @@ class Limits:
     max_message_bytes: int = 8 * 1024 * 1024
     instructions_per_message: int = 40_000_000_000
     instructions_per_query: int = 5_000_000_000
-    memory_bytes: int = 4 * 1024 * 1024 * 1024
+    memory_bytes: int = 2 * 1024 * 1024 * 1024  # wasm memory an actor may grow to (its budget)
     stable_memory_pages: int = 1 << 16  # 4 GiB
 
 
@@ -150,6 +151,8 @@ class Instance:
                 target(self._store, env)
             return None
         except ActorTrap as trap:
+            if GROW_REFUSED in str(trap):  # the store refused a memory.grow past the budget
+                return f"{trap} (its memory may grow to {self.limits.memory_bytes >> 20} MiB: moxzid --actor-memory-mb)"
             return str(trap)
         except wasmtime.Trap as trap:
             if trap.trap_code == wasmtime.TrapCode.INTERRUPT:

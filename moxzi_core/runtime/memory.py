@@ -26,7 +26,9 @@ class MainMemory:
     The module marks each 4 KiB page it writes in its dirty-page map (a second memory, see
     `wasm_dirty`), and `write` marks the pages the host writes. Commit copies the marked pages into
     the shadow, rollback copies them back from it; both clear the map. Either costs what the message
-    wrote, plus a scan of the map (one byte per page). Pages the memory grew by count as written."""
+    wrote, plus a scan of the map (one byte per page). Pages the memory grew by are zero until written,
+    so only the written ones are copied; a rolled-back message's growth goes back to the OS (the
+    memory keeps its size, as wasm memory cannot shrink, but not the RAM)."""
 
     def __init__(self, memory: wasmtime.Memory, store: wasmtime.Store, dirty_map: wasmtime.Memory):
         self._memory = memory
@@ -55,7 +57,7 @@ class MainMemory:
         return self._shadow_pages[: self._committed]
 
     def _take_marks(self) -> np.ndarray:
-        """The committed pages marked since the last commit or rollback; clears every mark.
+        """The pages of the memory marked since the last commit or rollback; clears every mark.
 
         A store that trapped may have marked a page beyond the memory: those marks are cleared too."""
         # Scan 8 marks at a time (the map is whole 64 KiB pages). `!= 0` first: numpy's nonzero is
@@ -65,30 +67,33 @@ class MainMemory:
         marked = words[hit].view(np.uint8).reshape(-1, 8) != 0  # (words hit, their 8 marks)
         words[hit] = 0
         pages = (hit[:, None] * 8 + np.arange(8))[marked]
-        return pages[pages < self._committed]
+        return pages[pages < self.size // PAGE]
 
     def commit(self) -> list[int]:
-        """Make the live contents the committed state; return the written (and new) page numbers."""
+        """Make the live contents the committed state; return the written page numbers (a page the
+        memory grew by and nobody wrote is zero, as a snapshot's absent page is)."""
         live = self._live()
         changed = self._take_marks()
-        self._shadow[changed] = live[changed]
         old, new = self._committed, len(live)
-        if new > old:  # the memory grew: new pages join the shadow as they are
-            if new > len(self._shadow_pages):
-                grown = np.empty((max(new, old + old // 4), _WORDS), dtype=np.uint64)
-                grown[:old] = self._shadow
-                self._shadow_pages = grown
-            self._shadow_pages[old:new] = live[old:]
-            self._committed = new
-            changed = np.concatenate([changed, np.arange(old, new)])
+        if new > len(self._shadow_pages):
+            # Zeros the OS gives on first write: a shadow page costs RAM once it is written.
+            grown = np.zeros((max(new, old + old // 4), _WORDS), dtype=np.uint64)
+            grown[:old] = self._shadow
+            self._shadow_pages = grown
+        self._committed = max(old, new)
+        self._shadow[changed] = live[changed]
         return changed.tolist()
 
     def rollback(self) -> None:
-        """Put back every committed byte. Wasm memory cannot shrink: pages grown since are zeroed."""
+        """Put back every committed byte. Wasm memory cannot shrink: pages grown since are zeroed and
+        their RAM given back."""
         live = self._live()
         changed = self._take_marks()
-        live[changed] = self._shadow[changed]
-        live[self._committed:] = 0
+        kept = changed[changed < self._committed]
+        live[kept] = self._shadow[kept]
+        grown = len(live) - self._committed
+        if grown > 0 and not _release(live[self._committed:]):
+            live[self._committed:] = 0
 
     def read(self, start: int, size: int) -> bytes:
         return self._memory.read(self._store, start, start + size)
@@ -123,6 +128,16 @@ class MainMemory:
     def image(self) -> bytes:
         """The committed contents, whole."""
         return self._shadow.tobytes()
+
+
+_libc = ctypes.CDLL(None, use_errno=True)
+_MADV_DONTNEED = 4  # Linux: the pages read as zero again, and their RAM goes back to the OS
+
+
+def _release(pages: np.ndarray) -> bool:
+    """Zero ``pages`` (whole OS pages of a private anonymous mapping, as wasm memory is) by giving their
+    RAM back; False if the OS refused, and nothing changed."""
+    return _libc.madvise(ctypes.c_void_p(pages.ctypes.data), ctypes.c_size_t(pages.nbytes), _MADV_DONTNEED) == 0
 
 
 class _Bytes:
