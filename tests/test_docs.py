@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]*\*?")  # `--http-*`: a family of flags
 SCRIPT = re.compile(r"\b(run_\w+|moxzid_child)\.py\b")
-OTHER_TOOLS = ("curl", "cp ", "pip ", "npm ", "jq ", "python bench/", "python3 bench/")
+OTHER_TOOLS = ("curl", "icp ", "cp ", "pip ", "npm ", "jq ", "python bench/", "python3 bench/")
 
 
 def code_pieces(text: str) -> list[str]:

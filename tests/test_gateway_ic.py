@@ -1,6 +1,6 @@
 """The IC HTTP interface (the ``ic`` plugin) in process, on the HTTP gateway's address: envelopes,
 request ids, certificates, request_status, and every refusal, each of which leaves the actor as it was.
-The real JS agents drive it in test_gateway_ic_js.py."""
+The real JS and Python agents drive it in test_gateway_ic_agents.py."""
 
 import random
 import time

@@ -1,7 +1,8 @@
-"""moxzid driven over the IC HTTP interface by the real npm agents (tests/ic_js: @icp-sdk/core and
-@dfinity/agent, pinned in its package-lock.json), as a front-end drives a canister: the root key from
-/api/v2/status, an actor from an IDL, update and query calls with query signatures verified, a reject,
-a trap, and signed identities (Ed25519, ECDSA P-256 and secp256k1, a delegation) seen as msg.caller."""
+"""moxzid driven over the IC HTTP interface by real IC agents. The npm agents (tests/ic_js: @icp-sdk/core
+and @dfinity/agent, pinned in its package-lock.json), as a front-end drives a canister: the root key
+from /api/v2/status, an actor from an IDL, update and query calls with query signatures verified, a
+reject, a trap, and signed identities (Ed25519, ECDSA P-256 and secp256k1, a delegation) seen as
+msg.caller. And PyPI's ic-py (pinned in the test extras), which calls through /api/v2 and polls."""
 
 import json
 import shutil
@@ -54,3 +55,20 @@ def test_a_js_agent_calls_queries_and_signs(gate_moxzid, flavour):
         assert seen["secp256k1WhoamiUpdate"] == {"ok": seen["secp256k1Principal"]}
     assert seen["delegatedWhoamiUpdate"] == {"ok": me}
     assert seen["delegatedOwnerAdd"] == {"ok": 17}
+
+
+def test_ic_py_calls_with_a_secp256k1_identity(gate_moxzid):
+    from ic.agent import Agent
+    from ic.candid import encode
+    from ic.client import Client
+    from ic.identity import Identity
+
+    identity = Identity()  # a new secp256k1 key
+    agent = Agent(identity, Client(url=gate_moxzid.url))
+    canister = str(Principal(actor_principal("gate")))
+    [caller] = agent.update_raw(canister, "whoamiUpdate", encode([]))
+    assert caller["value"].to_str() == identity.sender().to_str()
+    assert agent.update_raw(canister, "inc", encode([]))[0]["value"] == 1
+    assert agent.query_raw(canister, "get", encode([]))[0]["value"] == 1
+    with pytest.raises(Exception, match="Rejected: refused on purpose"):
+        agent.update_raw(canister, "refuse", encode([]))
