@@ -30,10 +30,11 @@ from moxzi_core.candid import (
     decode_args,
     encode_args,
     parse_did,
-    service_from_wasm,
+    service_from_sections,
 )
 from moxzi_core.candid.types import Field, resolve
 from moxzi_core.candid.wire import leb128
+from moxzi_core.runtime.wasm_rewrite import prepare
 
 COUNTER = """service : {
   boom: () -> ();
@@ -206,27 +207,35 @@ TYPE_SECTION = section(1, b"\x01\x60\x00\x00")  # one type: () -> ()
 
 
 @pytest.mark.parametrize("visibility", ["private", "public"])
-def test_service_from_wasm(visibility):
+def test_service_from_a_modules_sections(visibility):
     wasm = HEADER + TYPE_SECTION + custom("name", b"\x00") + custom(f"icp:{visibility} candid:service",
                                                                   COUNTER.encode())
-    assert service_from_wasm(wasm).methods == parse_did(COUNTER).methods
+    assert service_from_sections(prepare(wasm).custom_sections).methods == parse_did(COUNTER).methods
 
 
 def test_wasm_without_an_interface():
-    assert service_from_wasm(HEADER + TYPE_SECTION + custom("icp:private candid:args", b"()")) is None
+    sections = prepare(HEADER + TYPE_SECTION + custom("icp:private candid:args", b"()")).custom_sections
+    assert service_from_sections(sections) is None
 
 
 @pytest.mark.parametrize("wasm, message", [
-    (b"\0asm\x02\0\0\0", "not a WebAssembly module"),
-    (HEADER + b"\x01\x05\x00", "section of length 5 runs past the end"),
-    (HEADER + b"\x00\x02\x05ab", "custom section name of length 5 runs past the end"),
-    (HEADER + section(0, b"\x06abcde") + TYPE_SECTION, "custom section name runs past its section"),
-    (HEADER + custom("icp:public candid:service", b"\xff"), "not UTF-8"),
-    (HEADER + custom("icp:public candid:service", b"service : { m : nat }"), "1:17: expected a type name"),
+    (b"\0asm\x02\0\0\0", "unsupported wasm version"),
+    (HEADER + b"\x01\x05\x00", "section 1 is truncated"),
+    (HEADER + b"\x00\x03\x05ab", "name is truncated"),
+    (HEADER + section(0, b"\x06abcde") + TYPE_SECTION, "name is truncated"),
 ])
-def test_broken_wasm(wasm, message):
+def test_broken_wasm_framing(wasm, message):
+    with pytest.raises(ValueError, match=message):
+        prepare(wasm)
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"\xff", "not UTF-8"),
+    (b"service : { m : nat }", "1:17: expected a type name"),
+])
+def test_broken_interface_section(content, message):
     with pytest.raises(CandidError, match=message):
-        service_from_wasm(wasm)
+        service_from_sections({"icp:public candid:service": content})
 
 
 def test_principals_inside_parsed_types_round_trip():

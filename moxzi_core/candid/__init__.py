@@ -73,10 +73,10 @@ from .types import (
                     idl_hash,
 )
 from .values import FuncRef, Principal, Some
-from .wasm import service_from_wasm
+from .wasm import service_from_sections
 
 __all__ = [
-    "CandidError", "Principal", "Some", "FuncRef", "parse_did", "Service", "FuncType", "service_from_wasm",
+    "CandidError", "Principal", "Some", "FuncRef", "parse_did", "Service", "FuncType", "service_from_sections",
     "encode_args", "decode_args", "DEFAULT_BUDGET", "BUDGET_PER_BYTE", "args_from_json", "results_to_json",
     "parse_args", "parse_value", "print_values", "print_value",
     "CandidType", "Field", "Named", "Opt", "Record", "Tuple", "Variant", "Vec", "idl_hash",

@@ -1,7 +1,9 @@
-"""Byte-level pieces of the binary format: the magic number, LEB128 numbers, and a bounded reader."""
+"""Byte-level pieces of the binary format: the magic number, LEB128 numbers (``moxzi_core.leb128``),
+and a bounded reader."""
 
 from __future__ import annotations
 
+from .. import leb128 as _leb128
 from .errors import CandidError
 
 MAGIC = b"DIDL"
@@ -13,31 +15,6 @@ FIXED_FORMATS = {
     "int8": "<b", "int16": "<h", "int32": "<i", "int64": "<q",
     "float32": "<f", "float64": "<d",
 }
-
-
-def leb128(n: int) -> bytes:
-    """Unsigned LEB128 of ``n >= 0``."""
-    out = bytearray()
-    while True:
-        byte = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
-def sleb128(n: int) -> bytes:
-    """Signed LEB128 of ``n``."""
-    out = bytearray()
-    while True:
-        byte = n & 0x7F
-        n >>= 7
-        if (n == 0 and not byte & 0x40) or (n == -1 and byte & 0x40):
-            out.append(byte)
-            return bytes(out)
-        out.append(byte | 0x80)
 
 
 class Reader:
@@ -78,27 +55,17 @@ class Reader:
         self.pos += n
         return self.data[self.pos - n : self.pos]
 
-    def leb128(self) -> int:
-        data, pos, start = self.data, self.pos, self.pos
-        result = shift = 0
-        while True:
-            if pos >= len(data):
-                raise self.fail("message ends inside a LEB128 number", at=start)
-            byte = data[pos]
-            pos += 1
-            result |= (byte & 0x7F) << shift
-            if byte < 0x80:
-                self.pos = pos
-                return result
-            shift += 7
-            if pos - start >= MAX_NUMBER_BYTES:
-                raise self.fail(f"LEB128 number longer than {MAX_NUMBER_BYTES} bytes", at=start)
+    def leb128(self, *, is_signed: bool = False) -> int:
+        try:
+            value, self.pos = _leb128.read(self.data, self.pos, len(self.data), MAX_NUMBER_BYTES,
+                                           is_signed=is_signed)
+        except _leb128.LebError as error:
+            raise self.fail("message ends inside a LEB128 number" if error.truncated else
+                            f"LEB128 number longer than {MAX_NUMBER_BYTES} bytes") from None
+        return value
 
     def sleb128(self) -> int:
-        start = self.pos
-        result = self.leb128()
-        bits = 7 * (self.pos - start)
-        return result - (1 << bits) if result >> (bits - 1) else result
+        return self.leb128(is_signed=True)
 
     def length(self, what: str, item_size: int = 1) -> int:
         """A LEB128 count of ``what`` whose items take at least ``item_size`` bytes each; a count that
@@ -116,3 +83,7 @@ class Reader:
             return raw.decode("utf-8")
         except UnicodeDecodeError as e:
             raise self.fail(f"{what} is not valid UTF-8 ({e.reason})", at=start) from None
+
+
+leb128 = _leb128.unsigned
+sleb128 = _leb128.signed

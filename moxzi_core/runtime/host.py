@@ -25,7 +25,7 @@ import wasmtime
 
 from .. import errors
 from ..build import BuildError, stable_incompatibilities
-from ..candid import Principal, Service, parse_did, service_from_wasm
+from ..candid import Principal, Service, parse_did, service_from_sections
 from ..store import Batch, MemoryStore, Store, StoreError
 from .actor import (
     ANONYMOUS,
@@ -531,7 +531,7 @@ def _interface(prepared: PreparedModule, did: str | None, name: str) -> Service:
     """The actor's Candid interface: the .did beside its wasm, else the one embedded in the module."""
     if did is not None:
         return parse_did(did)
-    service = service_from_wasm(prepared.wasm)
+    service = service_from_sections(prepared.custom_sections)
     if service is None:
         raise UnsupportedModule(f"actor {name}: no .did beside the wasm and no candid:service in it")
     return service

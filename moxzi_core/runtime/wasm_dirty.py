@@ -23,6 +23,8 @@ would miss. Instructions that name a memory other than 0 are refused for the sam
 
 from typing import Protocol
 
+from .. import leb128
+
 PAGE_BITS = 12  # 4 KiB: the host's page of change tracking
 # A 64 KiB page of the map holds 65536 marks of 4 KiB each: it covers 4096 pages of memory 0.
 _MEMORY_PAGES_PER_MAP_PAGE_BITS = 12
@@ -156,7 +158,7 @@ def instrument_body(reader: Reader, param_count: int, memory64: bool, dirty_map:
             raise ValueError(f"unsupported instruction at byte {at}: opcode {opcode:#04x}")
     if not pieces:
         return data[body_start:reader.pos]
-    return b"".join((uleb(local_groups + len(marker.LOCALS)), data[groups_end:code_start],
+    return b"".join((leb128.unsigned(local_groups + len(marker.LOCALS)), data[groups_end:code_start],
                      marker.local_declarations(), *pieces, data[copied_to:reader.pos]))
 
 
@@ -209,7 +211,7 @@ class _Marker:
     def __init__(self, memory64: bool, dirty_map: int, first_local: int):
         self._bits = 64 if memory64 else 32
         self._address_type = _I64 if memory64 else _I32
-        self._map = uleb(dirty_map)
+        self._map = leb128.unsigned(dirty_map)
         self._first = {}
         index = first_local
         for group, size in zip(self.LOCALS, self._GROUP_SIZES):
@@ -218,17 +220,17 @@ class _Marker:
 
     def local_declarations(self) -> bytes:
         types = (self._address_type, _I32, _I64, _F32, _F64)
-        return b"".join(uleb(size) + bytes([type_]) for size, type_ in zip(self._GROUP_SIZES, types))
+        return b"".join(leb128.unsigned(size) + bytes([type_]) for size, type_ in zip(self._GROUP_SIZES, types))
 
     # --- pieces of code --------------------------------------------------------------------------
     def _get(self, group, slot: int = 0) -> bytes:
-        return b"\x20" + uleb(self._first[group] + slot)
+        return b"\x20" + leb128.unsigned(self._first[group] + slot)
 
     def _set(self, group, slot: int = 0) -> bytes:
-        return b"\x21" + uleb(self._first[group] + slot)
+        return b"\x21" + leb128.unsigned(self._first[group] + slot)
 
     def _tee(self, group, slot: int = 0) -> bytes:
-        return b"\x22" + uleb(self._first[group] + slot)
+        return b"\x22" + leb128.unsigned(self._first[group] + slot)
 
     def _const(self, value: int) -> bytes:
         """An address-typed constant: `value` modulo 2**bits, as the signed LEB128 wasm wants."""
@@ -261,7 +263,7 @@ class _Marker:
         """Mark every page of [start, start + length), unless length is 0."""
         last_page = self._page(start + length + self._op("add") + self._const(1) + self._op("sub"))
         page_count = last_page + self._page(start) + self._op("sub") + self._const(1) + self._op("add")
-        fill = b"\xfc" + uleb(_MEMORY_FILL) + self._map
+        fill = b"\xfc" + leb128.unsigned(_MEMORY_FILL) + self._map
         return (length + self._const(0) + self._op("ne") + _IF
                 + self._to_i32(self._page(start)) + b"\x41\x01" + self._to_i32(page_count) + fill + _END)
 
@@ -308,19 +310,6 @@ _IF, _END = b"\x04\x40", b"\x0b"
 # Address-typed operators: name -> (i32 opcode, i64 opcode).
 _ADDRESS_OPS = {"add": (0x6A, 0x7C), "sub": (0x6B, 0x7D), "shr_u": (0x76, 0x88),
                 "eq": (0x46, 0x51), "ne": (0x47, 0x52), "gt_s": (0x4A, 0x55)}
-
-
-def uleb(value: int) -> bytes:
-    """Unsigned LEB128."""
-    out = bytearray()
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
 
 
 def sleb(value: int) -> bytes:

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import NoReturn
 
-from .wasm_dirty import instrument_body, map_pages, uleb
+from .. import leb128
+from .wasm_dirty import instrument_body, map_pages
 
 GLOBAL_EXPORT_PREFIX = "__moxzi_global_"
 START_EXPORT = "__moxzi_start"
@@ -111,9 +112,9 @@ def prepare(wasm: bytes) -> PreparedModule:
         added.append((START_EXPORT, _FUNC, start_function))
     replaced: dict[int, bytes | None] = {_START: None}
     if memories:  # the dirty-page map becomes memory 1
-        map_limits = b"\x00" + uleb(map_pages(memories[0].minimum))  # 32-bit, no maximum
+        map_limits = b"\x00" + leb128.unsigned(map_pages(memories[0].minimum))  # 32-bit, no maximum
         count, entries = memory_section or (0, b"")
-        replaced[_MEMORY] = uleb(count + 1) + entries + map_limits
+        replaced[_MEMORY] = leb128.unsigned(count + 1) + entries + map_limits
         if code_section is not None:
             replaced[_CODE] = _instrument_code(wasm, code_section, type_params, function_types,
                                                memory64, map_index=1)
@@ -122,8 +123,8 @@ def prepare(wasm: bytes) -> PreparedModule:
     for name, _, _ in added:
         if name in existing_names:
             raise ValueError(f"module already exports {name!r}, a name reserved for the host")
-    replaced[_EXPORT] = uleb(len(existing_names) + len(added)) + existing_entries + b"".join(
-        _name(name) + bytes([kind]) + uleb(index) for name, kind, index in added)
+    replaced[_EXPORT] = leb128.unsigned(len(existing_names) + len(added)) + existing_entries + b"".join(
+        _name(name) + bytes([kind]) + leb128.unsigned(index) for name, kind, index in added)
 
     return PreparedModule(
         wasm=_assemble(wasm, sections, replaced),
@@ -267,14 +268,14 @@ def _instrument_code(wasm: bytes, body: range, type_params: list[int], function_
     count = reader.uleb(32)
     if count != len(function_types):
         raise ValueError(f"malformed wasm: {count} function bodies for {len(function_types)} functions")
-    out = [uleb(count)]
+    out = [leb128.unsigned(count)]
     for type_index in function_types:
         size = reader.uleb(32)
         start = reader.pos
         reader.skip(size, "function body")
         new_body = instrument_body(_Reader(wasm, start, reader.pos), type_params[type_index],
                                    memory64, map_index)
-        out += (uleb(len(new_body)), new_body)
+        out += (leb128.unsigned(len(new_body)), new_body)
     reader.expect_end("code section")
     return b"".join(out)
 
@@ -346,17 +347,12 @@ class _Reader:
         return self._leb(bits, signed=True)
 
     def _leb(self, bits: int, signed: bool) -> int:
-        start, result, shift = self.pos, 0, 0
-        while True:
-            byte = self.byte()
-            result |= (byte & 0x7F) << shift
-            shift += 7
-            if not byte & 0x80:
-                break
-            if shift >= bits:
-                self._fail(f"LEB128 longer than {bits} bits", start)
-        if signed and byte & 0x40:
-            result -= 1 << shift
+        start = self.pos
+        try:
+            result, self.pos = leb128.read(self.data, self.pos, self.end, -(-bits // 7), is_signed=signed)
+        except leb128.LebError as error:
+            self._fail("unexpected end of data" if error.truncated else f"LEB128 longer than {bits} bits",
+                       None if error.truncated else start)
         # Bits beyond the declared width must be zero (or, when signed, copies of the sign).
         low, high = (-(1 << (bits - 1)), 1 << (bits - 1)) if signed else (0, 1 << bits)
         if not low <= result < high:
@@ -403,8 +399,8 @@ class _Reader:
 
 def _name(name: str) -> bytes:
     encoded = name.encode("utf-8")
-    return uleb(len(encoded)) + encoded
+    return leb128.unsigned(len(encoded)) + encoded
 
 
 def _section(section_id: int, body: bytes) -> bytes:
-    return bytes([section_id]) + uleb(len(body)) + body
+    return bytes([section_id]) + leb128.unsigned(len(body)) + body
