@@ -12,7 +12,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .ops import FLOAT, Check, DeviceError, Meta, Op, Source
+from .ops import ELEM_SIZES, FLOAT, Check, DeviceError, Meta, Op, Source
 
 
 @dataclass(frozen=True)
@@ -44,9 +44,11 @@ class Plan:
 
 def check(program: Sequence[dict], ops: dict[str, Op], kernels: dict[str, Callable],
           resolve_source: Callable[[Source], Meta], scalars: Sequence[int], tensors: Sequence[int],
-          loss: int | None, max_elements: int) -> Plan:
+          loss: int | None, max_elements: int, max_run_bytes: int) -> Plan:
     """Check every op in order, then the requested registers, and build the plan that computes them
-    (and the program's stores). Raises ``DeviceError`` naming the first bad op or request."""
+    (and the program's stores). Raises ``DeviceError`` naming the first bad op or request, or saying
+    that the results the run computes (with their gradients, when it trains) would pass
+    ``max_run_bytes``: a run keeps each of them until it ends, so that is its peak."""
     metas: list[Meta] = []
     sources: dict[Source, int] = {}
     source_metas: list[Meta] = []
@@ -82,6 +84,10 @@ def check(program: Sequence[dict], ops: dict[str, Op], kernels: dict[str, Callab
         if r not in needed:
             needed.add(r)
             todo.extend(o for o in operands[r] if isinstance(o, int))
+    held = sum(metas[r].numel * ELEM_SIZES[metas[r].dtype] for r in needed) * (1 if loss is None else 2)
+    if held > max_run_bytes:
+        raise DeviceError(f"the run would hold {held} bytes of results{'' if loss is None else ' and gradients'} "
+                          f"({len(needed)} ops); the limit is {max_run_bytes}")
     n = len(sources)
     steps = []
     for i in sorted(needed):

@@ -51,6 +51,7 @@ class DeviceLimits:
     max_elements: int = 1 << 28  # per tensor: 1 GiB of float32
     max_input_bytes: int = 256 << 20  # all inputs of one run together
     max_ops: int = 20_000  # per program
+    max_run_bytes: int = 8 << 30  # the results one run holds (with gradients), from the plan's shapes
     max_name_bytes: int = 256
     max_entries: int = 100_000  # params + stored + publications of one actor
     max_exports: int = 256  # live exports of one actor
@@ -389,7 +390,7 @@ class Device:
         values = None if plan is None else self._sources(caller, space, inputs, plan)
         if values is None:  # new, or a source changed shape or went away: check it all again
             plan = check(program, self.ops, self.kernels, resolve, scalars, tensors, loss,
-                         self.limits.max_elements)
+                         self.limits.max_elements, self.limits.max_run_bytes)
             self.plans.put(key, plan)
             values = self._sources(caller, space, inputs, plan)
         step = None if train is None else self._train_step(space, plan, train)
