@@ -157,6 +157,8 @@ class _Step:
 
 
 _STOP = object()
+_HEARTBEAT = object()  # the message that runs canister_heartbeat (None: the global timer)
+HEARTBEAT_SECONDS = 1.0  # how often canister_heartbeat runs: the IC runs it about once a round
 
 
 class Actor:
@@ -184,6 +186,7 @@ class Actor:
         self._thread: threading.Thread | None = None
         self._stopping = False
         self._step = _Step()
+        self._next_heartbeat = 0.0  # time.monotonic() when canister_heartbeat is due
 
     @property
     def prepared(self):
@@ -282,9 +285,9 @@ class Actor:
     # --- the message loop --------------------------------------------------------------------
     def _loop(self) -> None:
         while True:
-            wait = self._timer_wait()
+            wait, task = self._task_wait()
             if wait == 0:
-                seq, message = None, None  # the timer is due: it goes before queued messages
+                seq, message = None, task  # a system task is due: it goes before queued messages
             else:
                 try:
                     seq, message = self._queue.get(timeout=wait)
@@ -307,11 +310,17 @@ class Actor:
         elif isinstance(message, (Call, Upgrade, Manage)):
             self._host.settle(self, seq, [(message.origin, outcome)], [], None)
 
-    def _timer_wait(self) -> float | None:
-        if self.instance is None or self.instance.timer == 0 or self._deferred \
-                or self.canister.status != RUNNING:
-            return None
-        return max(0.0, (self.instance.timer - time.time_ns()) / 1e9)
+    def _task_wait(self) -> tuple[float | None, object]:
+        """Seconds until the next system task is due (None: none is), and which: the global timer
+        (None) or the heartbeat."""
+        if self.instance is None or self._deferred or self.canister.status != RUNNING:
+            return None, None
+        waits = []
+        if self.instance.timer:
+            waits.append((max(0.0, (self.instance.timer - time.time_ns()) / 1e9), None))
+        if self.instance.has_export("canister_heartbeat"):
+            waits.append((max(0.0, self._next_heartbeat - time.monotonic()), _HEARTBEAT))
+        return min(waits, key=lambda wait: wait[0], default=(None, None))
 
     def _dispatch(self, seq: int | None, message) -> None:
         if isinstance(message, Query):
@@ -322,6 +331,9 @@ class Actor:
         self._step = _Step()
         if message is None:
             self._on_timer()
+        elif message is _HEARTBEAT:
+            self._next_heartbeat = time.monotonic() + HEARTBEAT_SECONDS
+            self._run_task("canister_heartbeat")
         elif isinstance(message, Call):
             self._on_call(message)
         elif isinstance(message, Response):
@@ -430,11 +442,14 @@ class Actor:
 
     def _on_timer(self) -> None:
         self.instance.timer = 0  # the IC deactivates the timer before it runs the task
-        if not self.instance.has_export("canister_global_timer"):
-            return
+        if self.instance.has_export("canister_global_timer"):
+            self._run_task("canister_global_timer")
+
+    def _run_task(self, export: str) -> None:
+        """Run a system task: no caller waits for it; what it calls answers to its own callbacks."""
         context_id = self._new_id()
         self._contexts[context_id] = _Context(MANAGEMENT, ["system"])
-        self._execute(context_id, Execution("T", caller=MANAGEMENT), export="canister_global_timer")
+        self._execute(context_id, Execution("T", caller=MANAGEMENT), export=export)
         self._close_if_done(context_id)
 
     def _on_response(self, response: Response) -> None:
@@ -494,7 +509,7 @@ class Actor:
             return
         if context.origin[0] == "system":
             if context.last_trap:
-                log.warning("actor %s: timer task trapped: %s", self.name, context.last_trap)
+                log.warning("actor %s: system task trapped: %s", self.name, context.last_trap)
             return
         if context.last_trap is not None:
             outcome = Outcome.reject(CANISTER_ERROR, f"actor {self.name} trapped: {context.last_trap}")

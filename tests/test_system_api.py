@@ -1,0 +1,74 @@
+"""System API calls beyond messages and memory, and canister_heartbeat, with a compiled Motoko actor in both persistence modes:
+a module importing every function moc may import installs, and each call answers, or traps where the IC's
+availability table forbids it, as the IC does."""
+
+import asyncio
+
+import pytest
+from kit.actorbuild import build_actor
+from kit.host import NO_ARGS, eventually, query, started, update
+
+from moxzi_core.candid import BLOB, BOOL, NAT, NAT64, Opt, decode_args, encode_args
+from moxzi_core.runtime.actor import CANISTER_ERROR, HEARTBEAT_SECONDS
+from moxzi_core.runtime.host import ActorSpec
+from moxzi_core.runtime.management import MANAGEMENT_NAME, SERVICE
+from moxzi_core.runtime.system_api import WHERE, SystemApi
+
+OPERATOR = b"\x04"  # the anonymous principal, as the manifest's controller
+
+
+def test_every_listed_function_is_implemented_and_none_is_callable_before_it_should_be():
+    assert all(hasattr(SystemApi, "_" + name) for name in WHERE)
+    # Only what the spec marks "s" may run in the start function.
+    assert {n for n, where in WHERE.items() if "s" in where} == {
+        "stable64_size", "stable64_grow", "stable64_read", "stable64_write", "performance_counter",
+        "is_controller", "in_replicated_execution", "cost_call", "cost_create_canister", "cost_http_request",
+        "cost_sign_with_ecdsa", "cost_sign_with_schnorr", "cost_vetkd_derive_key", "debug_print", "trap"}
+
+
+@pytest.mark.parametrize("classic", [False, True], ids=["enhanced", "classic"])
+async def test_system_api_answers_as_on_the_ic(classic):
+    built = build_actor("sysapi", classic=classic)
+    host = await started(ActorSpec("s", built.wasm, built.did))
+    try:
+        await update(host, "s", "certify", [BLOB], [b"root hash"], rets=[])
+        trapped = await host.call("s", "certifyInQuery", encode_args([BLOB], [b"x"]), query=True)
+        assert trapped.reject_code == CANISTER_ERROR
+        assert "ic0.certified_data_set cannot be called from a query method" in trapped.reject_message
+        assert await query(host, "s", "certificate", rets=[Opt(BLOB)]) == [None]
+        assert await update(host, "s", "replicatedInUpdate", rets=[BOOL]) == [True]
+        assert await query(host, "s", "replicatedInQuery", rets=[BOOL]) == [False]
+        replicated = await host.call("s", "replicatedInQuery", NO_ARGS, query=False)  # a query run as an update
+        assert decode_args(replicated.reply, [BOOL]) == [True]
+        assert await update(host, "s", "deadline", rets=[Opt(NAT)]) == [None]  # an unbounded-wait call
+        (before,) = await query(host, "s", "version", rets=[NAT64])
+        await update(host, "s", "touch", rets=[])
+        assert await query(host, "s", "version", rets=[NAT64]) == [before + 1]
+    finally:
+        await host.stop()
+
+
+@pytest.mark.parametrize("classic", [False, True], ids=["enhanced", "classic"])
+async def test_heartbeat_runs_about_once_a_second_and_not_while_stopped(classic):
+    built = build_actor("heart", classic=classic)
+    host = await started(ActorSpec("h", built.wasm, built.did, controllers=(OPERATOR,)))
+    try:
+        await eventually(lambda: _at_least(query(host, "h", "count"), 2), seconds=HEARTBEAT_SECONDS * 10)
+        (before,) = await query(host, "h", "count")
+        await _manage(host, "stop_canister")
+        await asyncio.sleep(HEARTBEAT_SECONDS * 5)  # running, it would beat about 5 times meanwhile
+        await _manage(host, "start_canister")
+        (after,) = await query(host, "h", "count")
+        assert after <= before + 2  # a beat between the count and the stop, one right after the start
+    finally:
+        await host.stop()
+
+
+async def _manage(host, method):
+    arg = encode_args(list(SERVICE.methods[method].args), [{"canister_id": host.info("h").principal}])
+    outcome = await host.call(MANAGEMENT_NAME, method, arg, query=False, caller=OPERATOR)
+    assert outcome.reply is not None, outcome.reject_message
+
+
+async def _at_least(result, n):
+    return (await result)[0] >= n
