@@ -237,7 +237,7 @@ class Host:
     def _interface(self, actor: Actor) -> Service:
         cached = self._interfaces.get(actor.name)
         if cached is None or cached[0] != actor.module:  # installed or upgraded since
-            service = actor.instance and service_from_wasm(actor.prepared.wasm)
+            service = actor.instance and service_from_sections(actor.prepared.custom_sections)
             cached = self._interfaces[actor.name] = (actor.module, service or Service({}))
         return cached[1]
 
