@@ -213,6 +213,9 @@ def test_a_corrupted_or_truncated_transfer_is_rejected_and_changes_nothing(daemo
         (other[:-50], len(other), "cut off|the download failed"),  # the connection closes early
         (other, len(other) + 4, "the export's header describes .* bytes, but it is"),
         (b"<html>not an export</html>" * 10, None, "the answer is not an export"),
+        # a header that would take 1 GiB of memory to read: refused before it is read
+        (MAGIC + struct.pack("<Q", 1 << 30) + bytes(200), 2 << 30,
+         "the export's header is 1073741824 bytes; the limit is 67108864"),
         (export_body({"w": good}).replace(b"cf32", b"ci64"), None, r'expected \[name, "f32", shape\]'),
     ]
     for body, length, expected in cases:

@@ -19,7 +19,7 @@ snapshot, and are gone after a restart. They change nothing a restart must rebui
 The body of an export, which a fetch checks before it stores anything::
 
     magic            b"MOXZIEX1"
-    header length    u64, little-endian
+    header length    u64, little-endian (at most MAX_HEADER_BYTES, 64 MiB)
     header           CBOR [[name, dtype, shape], ...]   dtype "f32": little-endian float32
     data             each tensor's bytes, row-major, in header order
     digest           sha256 of everything before it (32 bytes)
@@ -54,6 +54,9 @@ from ..runtime.journal import Attachment
 from .ops import ELEM_SIZES, FLOAT, DeviceError, Meta
 
 MAGIC = b"MOXZIEX1"
+# The largest header an export can have: 100,000 tensors (a space's most) of a 256-byte name, a type
+# and 8 dims each take about 35 MB of CBOR.
+MAX_HEADER_BYTES = 64 << 20
 DIGEST_BYTES = 32
 LIFETIME_SECONDS = 600  # the longest an export serves, and the default
 CHUNK = 1 << 20  # what a body hands the transport at a time, and what a download reads at a time
@@ -207,6 +210,8 @@ async def _read(body: Download, where: str, max_bytes: int, head: bytes, spool: 
     if start[:len(MAGIC)] != MAGIC:
         raise DeviceError(f"{where}: the answer is not an export (no {MAGIC.decode()} at its start)")
     header_size = struct.unpack_from("<Q", start, len(MAGIC))[0]
+    if header_size > MAX_HEADER_BYTES:  # it is read whole into memory: refused before a byte of it is
+        raise DeviceError(f"{where}: the export's header is {header_size} bytes; the limit is {MAX_HEADER_BYTES}")
     if len(start) + header_size + DIGEST_BYTES > size:
         raise DeviceError(f"{where}: the export's header ({header_size} bytes) does not fit its "
                           f"{size} bytes")
