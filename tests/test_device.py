@@ -459,6 +459,12 @@ async def test_system_methods_run_on_the_device_thread(registry):
     d.close()
 
 
+async def test_an_actor_cannot_call_a_fetchs_second_half(dev):
+    outcome = await dev.system_methods()["moxzi_device_fetched"](A, encode_args([], []))
+    assert (outcome.reply, outcome.reject_code) == (None, 4)
+    assert outcome.reject_message == "the device has no method 'moxzi_device_fetched'"
+
+
 def test_open_device_gives_the_host_its_system_methods(registry):
     d = device.open_device(registry, "torch:cpu")
     assert sorted(d.system_methods()) == sorted([*interface().methods, "moxzi_device_fetched"])

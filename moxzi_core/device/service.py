@@ -190,7 +190,9 @@ class Device:
     def call(self, method: str, caller: bytes, arg) -> Outcome:
         """Run one device call to completion on the calling thread (serialised with every other)."""
         handler = self._handlers.get(method.removeprefix(METHOD_PREFIX))
-        if handler is None or not method.startswith(METHOD_PREFIX):
+        # FETCHED is a fetch's second half: the host runs it with the download, an actor never does.
+        if handler is None or not method.startswith(METHOD_PREFIX) or \
+                (method == FETCHED and not isinstance(arg, Attachment)):
             return Outcome.reject(CANISTER_REJECT, f"the device has no method {method!r}")
         label = FETCH if method == FETCHED else method  # the actor called fetch
         ftype = self.types.get(method)  # None for FETCHED, whose argument is not Candid
