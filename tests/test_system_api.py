@@ -8,11 +8,11 @@ import pytest
 from kit.actorbuild import build_actor
 from kit.host import NO_ARGS, eventually, query, started, update
 
-from moxzi_core.candid import BLOB, BOOL, NAT, NAT64, Opt, decode_args, encode_args
+from moxzi_core.candid import BLOB, BOOL, NAT, NAT64, PRINCIPAL, TEXT, Opt, decode_args, encode_args
 from moxzi_core.runtime.actor import CANISTER_ERROR, HEARTBEAT_SECONDS
 from moxzi_core.runtime.host import ActorSpec
 from moxzi_core.runtime.management import MANAGEMENT_NAME, SERVICE
-from moxzi_core.runtime.system_api import WHERE, SystemApi
+from moxzi_core.runtime.system_api import QUEUE_CAPACITY, WHERE, SystemApi
 
 OPERATOR = b"\x04"  # the anonymous principal, as the manifest's controller
 
@@ -72,3 +72,20 @@ async def _manage(host, method):
 
 async def _at_least(result, n):
     return (await result)[0] >= n
+
+
+@pytest.mark.parametrize("classic", [False, True], ids=["enhanced", "classic"])
+async def test_a_full_output_queue_refuses_the_call_and_motoko_throws(classic):
+    built = build_actor("flood", classic=classic)
+    host = await started(ActorSpec("a", built.wasm, built.did), ActorSpec("b", built.wasm, built.did))
+    try:
+        peer = host.info("b").principal
+        sent, why = await update(host, "a", "flood", [PRINCIPAL, NAT], [peer, QUEUE_CAPACITY + 100], rets=[NAT, TEXT])
+        assert sent == QUEUE_CAPACITY and why.startswith("#call_error({err_code = 2})"), why
+        await eventually(lambda: _at_least(query(host, "b", "count"), QUEUE_CAPACITY))
+        await asyncio.sleep(0.2)
+        assert await query(host, "b", "count") == [QUEUE_CAPACITY]  # the refused calls were never sent
+        # Once the answers are back the queue has room again.
+        assert await update(host, "a", "flood", [PRINCIPAL, NAT], [peer, 10], rets=[NAT, TEXT]) == [10, ""]
+    finally:
+        await host.stop()

@@ -14,6 +14,7 @@ import logging
 import queue
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -181,6 +182,7 @@ class Actor:
         self._queue: queue.Queue = queue.Queue()
         self._contexts: dict[int, _Context] = {}
         self._callbacks: dict[int, tuple[int, OutgoingCall]] = {}
+        self._in_flight: Counter[bytes] = Counter()  # callbacks by callee: for the output queue's limit
         self._ids = 0
         self._deferred: list[tuple[int, object]] = []  # waiting for outstanding callbacks (an upgrade)
         self._thread: threading.Thread | None = None
@@ -231,6 +233,7 @@ class Actor:
         self._callbacks = {cb: (cid, OutgoingCall(callee, method, tuple(reply), tuple(reject),
                                                   tuple(cleanup) if cleanup else None))
                            for cb, (cid, callee, method, reply, reject, cleanup) in state["callbacks"].items()}
+        self._in_flight = Counter(call.callee for _, call in self._callbacks.values())
 
     def _state(self) -> dict:
         return {
@@ -458,6 +461,7 @@ class Actor:
             log.warning("actor %s: response for unknown callback %d dropped", self.name, response.callback)
             return
         context_id, call = entry
+        self._in_flight[call.callee] -= 1
         context = self._contexts[context_id]
         context.outstanding -= 1
         outcome = response.outcome
@@ -476,6 +480,7 @@ class Actor:
         """Run one entry point for a call context and keep its effects if it did not trap."""
         instance = self.instance
         instance.begin()
+        execution.in_flight = self._in_flight
         trap = instance.invoke(execution, export, callback, fuel=self._limits.instructions_per_message)
         self._step.instructions += instance.instructions_used()
         context = self._contexts[context_id]
@@ -496,6 +501,7 @@ class Actor:
         for call in execution.calls:
             callback_id = self._new_id()
             self._callbacks[callback_id] = (context_id, call)
+            self._in_flight[call.callee] += 1
             context.outstanding += 1
             self._step.calls.append((callback_id, call))
         return None

@@ -16,7 +16,7 @@ for the work, which is nothing (it charges device time and, if priced, instructi
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -121,6 +121,10 @@ MAX_CERTIFIED_DATA = 32  # bytes
 # self-authenticating principal, suffix 0x02).
 SUBNET = hashlib.sha256(b"moxzi subnet").digest()[:28] + b"\x02"
 UNKNOWN_KEY = 2  # cost_sign_with_*: "the key name is not known"
+# The IC's queue between two canisters holds this many requests: a call to a callee with that many
+# answers outstanding fails at call_perform with SYS_TRANSIENT (Motoko throws; nothing is sent).
+QUEUE_CAPACITY = 500
+SYS_TRANSIENT = 2
 
 
 def _u128(high: int, low: int) -> int:
@@ -173,6 +177,8 @@ class Execution:
     cycles_accepted: int = 0
     cycles_spent: int = 0
     certified_data: bytes | None = None  # set by certified_data_set (None: unchanged)
+    # Calls in flight from this actor before the message, by callee (its callbacks), for the queue limit.
+    in_flight: Mapping[bytes, int] = field(default_factory=dict)
 
     @property
     def cycle_balance(self) -> int:
@@ -373,8 +379,13 @@ class SystemApi:
         call.timeout = timeout_seconds & 0xFFFFFFFF  # moxzid never drops a response; msg_deadline tells
 
     def _call_perform(self):
-        self._ex.calls.append(self._pending("call_perform"))
+        call = self._pending("call_perform")
         self._ex.building = None
+        queued = self._ex.in_flight.get(call.callee, 0) + sum(c.callee == call.callee for c in self._ex.calls)
+        if queued >= QUEUE_CAPACITY:  # as the IC: the call is not made, its cycles stay, the caller hears why
+            self._ex.cycles_spent -= call.cycles
+            return SYS_TRANSIENT
+        self._ex.calls.append(call)
         return 0
 
     # --- the actor itself ------------------------------------------------------------------
