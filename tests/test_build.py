@@ -14,6 +14,7 @@ def moxzi(*args: str, cwd) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "moxzi_core.cli", *args], cwd=cwd, capture_output=True, text=True)
 
 
+@pytest.mark.slow
 def test_cli_builds_an_actor_with_local_imports(tmp_path):
     (tmp_path / "lib").mkdir()
     (tmp_path / "lib" / "Greeting.mo").write_text('module { public func hello() : Text { "hello" } }\n')
@@ -36,6 +37,7 @@ def test_cli_builds_an_actor_with_local_imports(tmp_path):
     assert "greet: () -> (text) query" in (tmp_path / "out" / "hello.did").read_text()
 
 
+@pytest.mark.slow
 def test_cli_reports_compile_errors_with_their_position(tmp_path):
     (tmp_path / "broken.mo").write_text('persistent actor {\n  public func f() : async Nat { "text" };\n};\n')
     done = moxzi("build", "broken.mo", cwd=tmp_path)
@@ -45,6 +47,7 @@ def test_cli_reports_compile_errors_with_their_position(tmp_path):
     assert not (tmp_path / "broken.wasm").exists()
 
 
+@pytest.mark.slow
 def test_cli_says_to_write_persistent_actor(tmp_path):
     (tmp_path / "plain.mo").write_text("actor {\n  var n = 0;\n  let m = 1;\n  public func inc() : async Nat { n += m; n };\n};\n")
     done = moxzi("build", "plain.mo", cwd=tmp_path)
@@ -57,6 +60,7 @@ def test_cli_says_to_write_persistent_actor(tmp_path):
                     "at each upgrade"]
 
 
+@pytest.mark.slow
 def test_cli_shortens_a_syntax_errors_alternatives_unless_verbose(tmp_path):
     (tmp_path / "typo.mo").write_text("persistent actor {\n  public func f() : async Nat { 1 )\n};\n")
     short = moxzi("build", "typo.mo", cwd=tmp_path)

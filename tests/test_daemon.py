@@ -115,6 +115,7 @@ def garbage_actor(tmp_path):
     (["--device-seed", "5"], ["--device-seed 5: seeds a device; give --device too"]),
     (["--actor-memory-mb", "5000"], ["--actor-memory-mb 5000: an actor's wasm memory may be 1 to 4096 MB"]),
 ])
+@pytest.mark.slow
 def test_settings_nothing_loaded_can_honor_stop_startup(garbage_actor, flags, lines):
     done = moxzid("-m", str(garbage_actor), "--plugins", "http", *flags)
     assert done.returncode == 2, done.stderr
@@ -123,6 +124,7 @@ def test_settings_nothing_loaded_can_honor_stop_startup(garbage_actor, flags, li
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_defaults_given_explicitly_are_accepted(garbage_actor):
     # --cycles 0 and the documented device defaults ask for nothing new: start-up gets past them
     # and fails only on the junk actor.
@@ -132,12 +134,14 @@ def test_defaults_given_explicitly_are_accepted(garbage_actor):
     assert "cannot start the actors" in done.stderr
 
 
+@pytest.mark.slow
 def test_no_manifest(tmp_path):
     done = moxzid(cwd=tmp_path)
     assert done.returncode == 2
     assert "moxzid: error: no manifest: give -m FILE" in done.stderr
 
 
+@pytest.mark.slow
 def test_bad_manifest_is_a_startup_error(tmp_path):
     (tmp_path / "actors.json").write_text('{"actors": [{"name": "a b", "wasm": "x.wasm"}]}')
     done = moxzid("-m", "actors.json", cwd=tmp_path)
@@ -145,6 +149,7 @@ def test_bad_manifest_is_a_startup_error(tmp_path):
     assert "moxzid: error: manifest actors.json, actors[0]: name \"a b\" must be letters" in done.stderr
 
 
+@pytest.mark.slow
 def test_bad_config_is_a_startup_error(tmp_path):
     (tmp_path / "moxzid.toml").write_text("listen = 'nowhere'\n")
     done = moxzid("--config", "moxzid.toml", cwd=tmp_path)
@@ -152,12 +157,14 @@ def test_bad_config_is_a_startup_error(tmp_path):
     assert "moxzid: error: config file moxzid.toml: listen must be HOST:PORT" in done.stderr
 
 
+@pytest.mark.slow
 def test_actor_that_cannot_start_is_named(garbage_actor):
     done = moxzid("-m", str(garbage_actor), "--plugins", "http")
     assert done.returncode == 1
     assert "cannot start the actors" in done.stderr and "junk" in done.stderr
 
 
+@pytest.mark.slow
 def test_help_lists_every_seed_flag():
     done = moxzid("--help")
     for flag in ("-m FILE", "-s DIR", "--plugins", "--config", "--listen", "--device SPEC", "--cycles",
@@ -167,6 +174,7 @@ def test_help_lists_every_seed_flag():
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.slow
 @pytest.mark.slow
 def test_starts_logs_each_actor_and_stops_cleanly(tmp_path, signum):
     project(tmp_path, "counter")
@@ -178,6 +186,7 @@ def test_starts_logs_each_actor_and_stops_cleanly(tmp_path, signum):
     assert "moxzid: stopping" in log and "Traceback" not in log
 
 
+@pytest.mark.slow
 def test_without_a_gateway_it_says_nothing_serves(tmp_path):
     # --plugins with no gateway plugin: the host runs but nothing serves it, and moxzid says so.
     project(tmp_path, "counter")
@@ -193,6 +202,7 @@ def test_without_a_gateway_it_says_nothing_serves(tmp_path):
     assert "stopping" in process.stderr.read()
 
 
+@pytest.mark.slow
 def test_listen_address_in_use(tmp_path):
     project(tmp_path, "counter")
     with socket.socket() as taken:
@@ -204,6 +214,7 @@ def test_listen_address_in_use(tmp_path):
     assert "gateway http cannot start" in done.stderr and "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.slow
 def test_state_survives_a_restart_and_a_kill(tmp_path):
     pytest.importorskip("moxzi_store_lmdb")
@@ -248,6 +259,7 @@ persistent actor {
 """
 
 
+@pytest.mark.slow
 @pytest.mark.slow
 def test_device_reaches_the_actors_only_with_device(tmp_path):
     pytest.importorskip("moxzi_device_torch")

@@ -506,6 +506,7 @@ def test_a_third_party_op_package_adds_an_op(with_square):
 
 
 # --- the Shakespeare model, small ------------------------------------------------------------------
+@pytest.mark.slow
 def test_short_shakespeare_training_matches_eager_pytorch():
     import torch
     cfg = device_step.Config(n_layer=2, n_head=2, n_embd=32, block=16, batch=4)

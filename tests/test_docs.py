@@ -16,6 +16,8 @@ FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]*\*?")  # `--http-*`: a family of fla
 SCRIPT = re.compile(r"\b(run_\w+|moxzid_child)\.py\b")
 OTHER_TOOLS = ("curl", "icp ", "cp ", "pip ", "npm ", "jq ", "python bench/", "python3 bench/")
 
+pytestmark = pytest.mark.slow  # runs --help of moxzid, moxzi build and every example script
+
 
 def code_pieces(text: str) -> list[str]:
     """Each line of a fenced block, and each inline code span outside them."""

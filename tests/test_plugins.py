@@ -116,6 +116,7 @@ def test_plugin_that_fails_to_import_names_itself(site):
         plugins.load(["broken"])
 
 
+@pytest.mark.slow
 def test_describe_lists_what_each_plugin_registers(site):
     module = site.install("fake", BACKEND_PLUGIN)
     registry, loaded = plugins.load(["fake", "http"])
@@ -132,6 +133,7 @@ def _moxzid(site, *args):
                           capture_output=True, text=True, timeout=60)
 
 
+@pytest.mark.slow
 def test_an_installed_plugin_that_cannot_load_is_skipped_with_a_warning_unless_named(site, tmp_path):
     site.install("gpu", "raise ImportError('needs a CUDA GPU; set TRITON_INTERPRET=1 to run on the CPU')\n")
     registry, loaded = plugins.load()
@@ -148,6 +150,7 @@ def test_an_installed_plugin_that_cannot_load_is_skipped_with_a_warning_unless_n
     assert named.returncode == 2 and "moxzid: error: plugin 'gpu' failed to import: needs a CUDA GPU" in named.stderr
 
 
+@pytest.mark.slow
 def test_hook_tracing_prints_each_hook_call(site):
     site.install("fake", BACKEND_PLUGIN)
     env = {**os.environ, "MOXZI_TRACE_HOOKS": "1",
@@ -171,6 +174,7 @@ SETTING_PLUGIN = """
 """
 
 
+@pytest.mark.slow
 def test_plugin_settings_are_flags_and_toml_keys_and_may_not_collide(site, tmp_path):
     site.install("widgets", SETTING_PLUGIN.format(flag="widgets"))
     registry, _ = plugins.load(["widgets"])
@@ -186,6 +190,7 @@ def test_plugin_settings_are_flags_and_toml_keys_and_may_not_collide(site, tmp_p
         plugins.load(["core"])
 
 
+@pytest.mark.slow
 def test_moxzid_plugins_lists_installed_plugins(site):
     module = site.install("fake", BACKEND_PLUGIN)
     done = _moxzid(site, "plugins")
@@ -204,6 +209,7 @@ KERNEL_PLUGIN = """
 """
 
 
+@pytest.mark.slow
 def test_moxzid_plugins_with_a_device_says_whose_kernel_runs_each_op(site):
     site.install("fast", KERNEL_PLUGIN)
     done = _moxzid(site, "--device", "torch:cpu", "--plugins", "torch,fast", "plugins")
@@ -215,6 +221,7 @@ def test_moxzid_plugins_with_a_device_says_whose_kernel_runs_each_op(site):
     assert "relu" not in torch_line
 
 
+@pytest.mark.slow
 def test_moxzid_unknown_plugin_is_a_short_error(site, tmp_path):
     site.install("fake", BACKEND_PLUGIN)
     (tmp_path / "a.wasm").write_bytes(b"\0asm")
@@ -225,6 +232,7 @@ def test_moxzid_unknown_plugin_is_a_short_error(site, tmp_path):
     assert "fake" in done.stderr and "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_moxzid_plugins_lists_the_others_when_one_fails_to_import(site):
     module = site.install("broken", "raise ImportError('needs libfoo')\n")
     done = _moxzid(site, "plugins")
@@ -244,6 +252,7 @@ STORE_PLUGIN = """
 """
 
 
+@pytest.mark.slow
 def test_moxzid_state_with_two_stores_loaded_asks_to_choose(site, tmp_path):
     site.install("mem1", STORE_PLUGIN.format(name="mem1"))
     site.install("mem2", STORE_PLUGIN.format(name="mem2"))
@@ -296,6 +305,7 @@ def _line(address: str, text: str) -> str:
         return connection.makefile().readline().strip()
 
 
+@pytest.mark.slow
 @pytest.mark.slow
 def test_a_third_party_plugin_adds_its_flag_gateway_and_store(tmp_path):
     """tests/thirdparty/moxzi_linegate, through the public hooks alone: ``--line-listen`` is in

@@ -136,6 +136,7 @@ async def test_runaway_loop_is_stopped_and_the_actor_keeps_serving():
         await host.stop()
 
 
+@pytest.mark.slow
 async def test_a_long_message_does_not_stall_other_actors():
     host = await started(spec("a"), spec("b"), limits=Limits(instructions_per_message=20_000_000_000))
     try:
@@ -188,6 +189,7 @@ async def test_upgrade_with_garbage_is_refused():
         await host.stop()
 
 
+@pytest.mark.slow
 async def test_refused_uploads_keep_no_compiled_module():
     host = await started(spec("a"))
     try:

@@ -95,6 +95,7 @@ def test_fill_copy_and_init_mark_their_destination(memory64):
     assert module.run("init", 40 * PAGE, 0) == (set(), set())
 
 
+@pytest.mark.slow
 @MODES
 def test_grown_pages_are_zero_until_written_and_the_map_grows_with_the_memory(memory64):
     module = Module("""
