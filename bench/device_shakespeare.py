@@ -45,7 +45,7 @@ def main() -> None:
             seq = windows([lo + (k * cfg.batch + j) * span // (20 * cfg.batch) for j in range(cfg.batch)])
             total += dev.device.request("run", dev.CALLER, {
                 "inputs": [{"data": seq.tobytes(), "elem": {"u8": None}, "shape": list(seq.shape)}],
-                "program": dev.program, "train": None, "scalars": [dev.loss_reg], "tensors": []})["scalars"][0]
+                "program": dev.program, "train": None, "scalars": [dev.loss_reg], "split": None, "tensors": []})["scalars"][0]
         return total / 20
 
     started = time.perf_counter()

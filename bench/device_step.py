@@ -153,12 +153,12 @@ class DeviceGPT:
 
     CALLER = b"bench\x01"
 
-    def __init__(self, cfg: Config, start: dict[str, np.ndarray], spec: str = "torch:cpu"):
+    def __init__(self, cfg: Config, start: dict[str, np.ndarray], spec: str = "torch:cpu", on=None):
+        """On a new device for ``spec``, or the device ``on``."""
         from moxzi_core import device, plugins
         from moxzi_core.candid import Some, decode_args, encode_args
         self.cfg, self.Some, self.encode, self.decode = cfg, Some, encode_args, decode_args
-        registry, _ = plugins.load(["torch"])
-        self.device = device.open_device(registry, spec)
+        self.device = on or device.open_device(plugins.load(["torch"])[0], spec)
         for name, w in start.items():
             self.device.request("params", self.CALLER, [{"name": name, "shape": list(w.shape),
                                                          "init": {"values": w.tobytes()}}])
@@ -167,14 +167,14 @@ class DeviceGPT:
         self.program, self.loss_reg = loss_program(cfg)
         self.run_type = self.device.types["moxzi_device_run"]
 
-    def arg(self, seq: np.ndarray, lr: float) -> bytes:
-        """What the actor sends for one training step."""
+    def arg(self, seq: np.ndarray, lr: float, split: bool = False) -> bytes:
+        """What the actor sends for one training step; ``split``: the batch's rows split across ranks."""
         return self.encode(self.run_type.args, [{
             "inputs": [{"data": seq.astype(np.uint8).tobytes(), "elem": {"u8": None}, "shape": list(seq.shape)}],
             "program": self.program,
             "train": self.Some({"loss": self.loss_reg, "optimizer": "adamw", "clip": self.Some(1.0),
                                 "lr": self.Some(lr), "also": None}),
-            "scalars": [self.loss_reg], "tensors": []}])
+            "scalars": [self.loss_reg], "tensors": [], "split": self.Some([0]) if split else None}])
 
     def step(self, arg: bytes) -> float:
         outcome = self.device.call("moxzi_device_run", self.CALLER, arg)

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from . import __version__, plugins
 from . import settings as settings_module
 from .billing import Ledger, choose_prices
-from .device import Device, DeviceError, open_device
+from .device import Device, DeviceError, GroupError, LocalRanks, Ranks, open_device
 from .device.transfer import Transport
 from .hookspecs import Gateway
 from .manifest import ManifestError, load_manifest
@@ -60,6 +60,8 @@ def main(argv: list[str] | None = None) -> None:
             registry, loaded = plugins.load(settings_module.read_plugin_choice(_early_flags(argv)))
             args = _parser(registry.settings).parse_args(argv)
             settings = settings_module.from_sources(vars(args), registry.settings)
+            if args.command == "device-worker":
+                sys.exit(_device_worker(settings, registry, args.rank))
             if args.command == "plugins":
                 lines, all_loaded = _describe_installed()
                 if settings.device is not None:
@@ -122,7 +124,10 @@ def _parser(declared: list[Setting]) -> argparse.ArgumentParser:
     settings_module.add_arguments(parser, declared)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.add_parser("plugins", help="list installed plugins, their versions and what each registers; "
-                        "with --device, whose kernel runs each op there")
+                        "with --device, whose kernel runs each op there (and with --device-world, its ranks)")
+    worker = commands.add_parser("device-worker", help="run rank RANK of a device that spans ranks (needs "
+                                 "--device, --device-world and --device-rendezvous; exits when the group ends)")
+    worker.add_argument("rank", metavar="RANK", type=int)
     return parser
 
 
@@ -146,10 +151,62 @@ def _describe_device(settings: Settings) -> list[str]:
     """One line per provider of kernels on the --device, with the plugins --plugins selects (every
     installed one by default): which implementation each op (and optimizer kind) uses there."""
     registry, _ = plugins.load(settings.plugins)
-    device = open_device(registry, settings.device)
+    device = _device(settings, registry)
     try:
         return [f"{'device':<8} {device.backend.name}: {provider} kernels: {', '.join(ops)}"
-                for provider, ops in _kernels_by_provider(device).items()]
+                for provider, ops in _kernels_by_provider(device).items()] + [
+                f"{'device':<8} {line}" for line in _world(device)]
+    finally:
+        device.close()
+
+
+def _world(device: Device) -> list[str]:
+    """One line per rank of a device that spans ranks."""
+    group = getattr(device, "group", None)
+    return [] if group is None else [f"rank {r} of {group.world}: {m}" for r, m in enumerate(group.members)]
+
+
+def _device(settings: Settings, registry: plugins.Registry) -> Device:
+    """The device for --device: with --device-world above 1, rank 0 of its group, formed (with ranks
+    1..N-1 started here unless --device-rendezvous says the others come from elsewhere)."""
+    world = settings.device_world
+    if world < 1:
+        raise StartupError("--device-world 0: a device needs at least one rank")
+    if world == 1:
+        if settings.device_rendezvous is not None:
+            raise StartupError(f"--device-rendezvous {settings.device_rendezvous}: ranks meet there; give "
+                               "--device-world N (N > 1) too")
+        return open_device(registry, settings.device, seed=settings.device_seed)
+    local = None
+    if settings.device_rendezvous is None:
+        local = LocalRanks(_worker_flags(settings), world)
+    host, port = settings.device_rendezvous or ("127.0.0.1", 0)
+    ranks = Ranks(world, 0, host, port, settings.device_rank_timeout, None if local is None else local.start)
+    return open_device(registry, settings.device, seed=settings.device_seed, ranks=ranks, local=local)
+
+
+def _worker_flags(settings: Settings) -> list[str]:
+    """The settings another rank of this device needs (its rendezvous comes once rank 0 listens)."""
+    flags = ["--device", settings.device, "--device-world", str(settings.device_world),
+             "--device-seed", str(settings.device_seed), "--device-rank-timeout", str(settings.device_rank_timeout)]
+    return flags + (["--plugins", ",".join(settings.plugins)] if settings.plugins is not None else [])
+
+
+def _device_worker(settings: Settings, registry: plugins.Registry, rank: int) -> int:
+    """``moxzid device-worker RANK``: rank RANK of a device group until rank 0 stops; the exit status."""
+    if settings.device is None or settings.device_rendezvous is None or not 1 <= rank < settings.device_world:
+        raise StartupError(f"device-worker {rank}: give --device, --device-world N and --device-rendezvous "
+                           "HOST:PORT, with 1 <= RANK < N")
+    where = settings.device_rendezvous
+    device = open_device(registry, settings.device, seed=settings.device_seed,
+                         ranks=Ranks(settings.device_world, rank, where.host, where.port, settings.device_rank_timeout))
+    log.info("device rank %d of %d joined the group at %s", rank, settings.device_world, where)
+    try:
+        device.follow()
+        return 0
+    except GroupError as error:
+        log.error("device rank %d: %s", rank, error)
+        return 1
     finally:
         device.close()
 
@@ -182,8 +239,10 @@ def _open_device(settings: Settings, registry: plugins.Registry, resources: cont
     if settings.device is None:
         if not settings.is_default("device_seed"):
             raise StartupError(f"--device-seed {settings.device_seed}: seeds a device; give --device too")
+        if not settings.is_default("device_world"):
+            raise StartupError(f"--device-world {settings.device_world}: spans a device; give --device too")
         return None
-    device = open_device(registry, settings.device, seed=settings.device_seed)
+    device = _device(settings, registry)
     resources.callback(device.close)
     return device
 
@@ -202,6 +261,8 @@ async def _serve(settings: Settings, registry: plugins.Registry, specs, store: S
                     if provider not in (device.backend.family, device.backend.name)}
         log.info("device: %s, %d ops%s", device.backend.name, len(device.ops),
                  "".join(f"; {provider} kernels: {', '.join(ops)}" for provider, ops in replaced.items()))
+        for line in _world(device):
+            log.info("device %s", line)
     ledger = Ledger(store, choose_prices(registry, settings), settings.cycles)
     if ledger.charging:
         log.info("charging cycles: each actor starts with %d; device time costs %d cycles/ms",

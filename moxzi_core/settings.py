@@ -113,6 +113,16 @@ CORE_SETTINGS = (
             metavar="SECS"),
     Setting("device-checkpoint-mb", "amount", "with -s, copy the device once the call record passes this "
             "size (default 64)", default=64.0, metavar="MB"),
+    Setting("device-world", "count", "run the device on N ranks, replicas that run every device call (a run "
+            "that splits its batch gives each rank a slice); without --device-rendezvous moxzid starts ranks "
+            "1..N-1 on this machine (default 1)", default=1, metavar="N"),
+    Setting("device-rendezvous", "address", "where the device's ranks meet (torch.distributed's TCP store, "
+            "served by moxzid, rank 0): with it moxzid starts no other rank; start each one, here or on another "
+            "machine, with `moxzid --device SPEC --device-world N --device-rendezvous HOST:PORT device-worker "
+            "RANK`", metavar="HOST:PORT"),
+    Setting("device-rank-timeout", "amount", "seconds a rank may take to answer rank 0 during a device call "
+            "before the group counts as broken and device calls are rejected (default 60)", default=60.0,
+            metavar="SECS"),
 )
 
 

@@ -50,7 +50,7 @@ def letters_run(train=True, program=LETTERS, **changes):
     if isinstance(train, bool):
         train = Some({"loss": 9, "optimizer": "adam", "clip": None, "lr": None, "also": None}) if train else None
     run = {"inputs": [{"data": TEXT, "elem": {"u8": None}, "shape": [1, 65]}], "program": program, "train": train,
-           "scalars": [9], "tensors": []}
+           "scalars": [9], "split": None, "tensors": []}
     return run | changes
 
 
@@ -131,7 +131,9 @@ def test_a_subset_declaration_works(dev):
     call("moxzi_device_optimizer", ADAM)
     program = [dict(op) for op in LETTERS]
     program[7] = {"linear": {"x": 5, "w": 6}}  # no `b`: the actor's record lacks the opt field
-    first = call("moxzi_device_run", letters_run(program=program))[0]
+    run = letters_run(program=program)
+    del run["split"]  # the seeds declare no split: an absent opt field reads as null
+    first = call("moxzi_device_run", run)[0]
     assert set(first) == {"scalars"} and first["scalars"][0] > 5
     call("moxzi_device_publish", {"names": ["head"], "prefix": "live/", "readers": Some({"anyone": None})})
     assert read(dev, B, {"shared": {"owner": Principal(A), "name": "live/head"}})[0].shape == (256, 16)
@@ -216,7 +218,7 @@ def test_limits(registry):
     assert "the program has 10 ops; expected 1 to 5" in rejected(d, A, "run", letters_run(train=False))
     d.request("params", A, [{"name": "v", "shape": [40], "init": {"ones": None}}])
     assert "op 2 (mul): the result [40, 40] has 1600 elements; the limit is 1000" in rejected(d, A, "run", {
-        "inputs": [], "train": None, "scalars": [], "tensors": [2],
+        "inputs": [], "train": None, "scalars": [], "split": None, "tensors": [2],
         "program": [{"param": "v"}, {"reshape": {"x": 0, "shape": [40, 1]}}, {"mul": {"a": 1, "b": 0}}]})
 
 
@@ -240,7 +242,7 @@ def test_each_actor_has_its_own_space(dev):
     assert read(dev, A, {"param": "head"})[0].tolist() == [1.0, 1.0]
     assert read(dev, B, {"param": "head"})[0].tolist() == [2.0, 2.0]
     assert "this actor has no parameter" in rejected(dev, C, "run", {
-        "inputs": [], "program": [{"param": "head"}], "train": None, "scalars": [], "tensors": [0]})
+        "inputs": [], "program": [{"param": "head"}], "train": None, "scalars": [], "split": None, "tensors": [0]})
 
 
 def shared(owner, name):
@@ -253,7 +255,7 @@ def test_publications_are_read_only_by_their_readers(dev):
     dev.request("publish", A, publish)
     assert read(dev, A, shared(A, "me/w"))[0].tolist() == [1, 1, 1]
     forbidden = rejected(dev, B, "run", {"inputs": [], "program": [shared(A, "me/w")], "train": None,
-                                         "scalars": [], "tensors": [0]})
+                                         "scalars": [], "split": None, "tensors": [0]})
     assert forbidden == (f"moxzi_device_run: publication 'me/w' of {Principal(A).to_text()}: "
                          f"there is none this actor may read")
     dev.request("publish", A, publish | {"prefix": "few/", "readers": Some({"principals": [Principal(C)]})})
@@ -320,7 +322,7 @@ def test_cached_decoding_matches_the_full_causal_forward(dev):
             {"causal_attention": {"q": 7, "k": 8, "v": 6}}]
     seq = np.ascontiguousarray(x.transpose(1, 2, 0, 3, 4).reshape(b, h, t, d))
     want = dev.request("run", A, {"inputs": [{"data": seq.tobytes(), "elem": {"f32": None}, "shape": [b, h, t, d]}],
-                                  "program": full, "train": None, "scalars": [], "tensors": [9]})
+                                  "program": full, "train": None, "scalars": [], "split": None, "tensors": [9]})
     want = np.frombuffer(want["tensors"][0], "<f4").reshape(b, h, t, d)
     # one position at a time: rope_from, append to the stored keys and values, attend to all of them
     for pos in range(t):
@@ -337,7 +339,7 @@ def test_cached_decoding_matches_the_full_causal_forward(dev):
         step += [{"store": {"x": k, "name": "k"}}, {"store": {"x": v, "name": "v"}},
                  {"attention": {"q": 7, "k": k, "v": v, "causal": None}}]
         got = dev.request("run", A, {"inputs": [{"data": x[pos].tobytes(), "elem": {"f32": None}, "shape": [b, h, 1, d]}],
-                                     "program": step, "train": None, "scalars": [], "tensors": [len(step) - 1]})
+                                     "program": step, "train": None, "scalars": [], "split": None, "tensors": [len(step) - 1]})
         np.testing.assert_allclose(np.frombuffer(got["tensors"][0], "<f4").reshape(b, h, 1, d), want[:, :, pos:pos + 1],
                                    rtol=1e-5, atol=1e-6)
     stored = {e["name"]: e["shape"] for e in dev.request("list", A) if "stored" in e["kind"]}
@@ -347,7 +349,7 @@ def test_cached_decoding_matches_the_full_causal_forward(dev):
 def test_list_and_delete(dev):
     letters_setup(dev)
     dev.request("run", A, {"inputs": [], "program": [{"param": "head"}, {"store": {"x": 0, "name": "kept"}}],
-                           "train": None, "scalars": [], "tensors": []})
+                           "train": None, "scalars": [], "split": None, "tensors": []})
     dev.request("publish", A, {"names": ["head"], "prefix": "p/", "readers": None})
     entries = {(next(iter(e["kind"])), e["name"]): e["shape"] for e in dev.request("list", A)}
     assert entries == {("param", "embed"): [256, 16], ("param", "head"): [256, 16], ("optimizer", "adam"): [],
@@ -450,7 +452,7 @@ async def test_system_methods_run_on_the_device_thread(registry):
     arg = encode_args(run_type.args, [{"inputs": [{"data": np.ones(2, "<f4").tobytes(), "elem": {"f32": None},
                                                    "shape": [2]}],
                                        "program": [{"input": 0}, {"probe": 0}], "train": None, "scalars": [],
-                                       "tensors": [1]}])
+                                       "split": None, "tensors": [1]}])
     outcomes = await asyncio.gather(*(methods["moxzi_device_run"](c, arg) for c in (A, B, C)))
     assert all(decode_args(o.reply, run_type.rets)[0]["tensors"] == [np.ones(2, "<f4").tobytes()] for o in outcomes)
     assert seen and all(name.startswith("moxzi-device") for name in seen)
@@ -501,7 +503,7 @@ def test_a_third_party_op_package_adds_an_op(with_square):
     assert read(d, A, {"param": "w"})[0].tolist() == [0, 0, 0]  # w - 0.5 * 2w
     assert "op 1 (square): x is i32 [1]; expected a float32 tensor" in rejected(d, A, "run", {
         "inputs": [{"data": b"\0" * 4, "elem": {"i32": None}, "shape": [1]}], "program": [{"input": 0}, {"square": 0}],
-        "train": None, "scalars": [], "tensors": [1]})
+        "train": None, "scalars": [], "split": None, "tensors": [1]})
     d.close()
 
 
@@ -557,7 +559,7 @@ def test_kernels_from_plugins_replace_an_ops_kernel_and_the_optimizer(registry):
     assert relu.tolist() == [9, 9] and gelu.tolist() != [5, 5]
     d.request("optimizer", A, ADAM | {"params": ["w"]})
     d.request("run", A, {"inputs": [], "program": [{"param": "w"}, {"sum": {"x": 0, "dim": None}}], "scalars": [],
-                         "tensors": [], "train": Some({"loss": 1, "optimizer": "adam", "clip": Some(2.0),
+                         "split": None, "tensors": [], "train": Some({"loss": 1, "optimizer": "adam", "clip": Some(2.0),
                                                        "lr": Some(0.25), "also": None})})
     assert calls == [("step", ["w"], 0.25, 2.0)]  # one optimizer: it clips (a fused kernel can)
     d.close()
@@ -577,7 +579,7 @@ def test_a_snapshot_restored_continues_bit_for_bit(registry):
                                                          "also": None})))
     first.request("run", A, {"inputs": [{"data": TEXT, "elem": {"u8": None}, "shape": [1, 65]}],
                              "program": [{"input": 0}, {"store": {"x": 0, "name": "ids"}}], "train": None,
-                             "scalars": [], "tensors": []})
+                             "scalars": [], "split": None, "tensors": []})
     first.request("publish", A, {"names": ["head"], "prefix": "p/", "readers": Some({"principals": [Principal(B)]})})
     snap = snapshot(first)
     second = device.open_device(registry, "torch:cpu")
@@ -610,7 +612,7 @@ def test_a_snapshot_holds_one_tensors_bytes_at_a_time(registry):
     first.request("optimizer", A, ADAM | {"params": names})
     program = [{"param": n} for n in names] + [{"concat": {"xs": list(range(16)), "dim": 0}},
                                                {"mul": {"a": 16, "b": 16}}, {"sum": {"x": 17, "dim": None}}]
-    first.request("run", A, {"inputs": [], "program": program, "scalars": [], "tensors": [], "train": Some(
+    first.request("run", A, {"inputs": [], "program": program, "scalars": [], "split": None, "tensors": [], "train": Some(
         {"loss": 18, "optimizer": "adam", "clip": None, "lr": None, "also": None})})
     one = 1 << 20
     with tempfile.TemporaryFile() as out:

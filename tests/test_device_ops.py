@@ -47,12 +47,12 @@ def run_case(dev, floats: dict, ints: dict, op: str, payload, out_shape):
     program += [{"param": "r"}, {"mul": {"a": out, "b": out + 1}}, {"sum": {"x": out + 2, "dim": None}}]
     loss = out + 3
     result = dev.request("run", CALLER, {
-        "inputs": inputs, "program": program, "scalars": [], "tensors": [out],
+        "inputs": inputs, "program": program, "scalars": [], "split": None, "tensors": [out],
         "train": Some({"loss": loss, "optimizer": "sgd", "clip": None, "lr": None, "also": None})})
     assert result["shapes"] == [list(out_shape)]
     value = np.frombuffer(result["tensors"][0], "<f4").reshape(out_shape)
     after = dev.request("run", CALLER, {"inputs": [], "program": [{"param": n} for n in names], "train": None,
-                                        "scalars": [], "tensors": list(range(len(names)))})
+                                        "scalars": [], "split": None, "tensors": list(range(len(names)))})
     grads = {n: floats[n] - np.frombuffer(b, "<f4").reshape(floats[n].shape)
              for n, b in zip(names, after["tensors"])}
     return value, grads, r
@@ -163,11 +163,11 @@ def optimizer_case(dev, kind, hyper, steps=5):
                {"sum": {"x": 3, "dim": None}}]
     for i in range(steps):
         dev.request("run", CALLER, {"inputs": [{"data": x.tobytes(), "elem": {"f32": None}, "shape": [4, 5]}],
-                                    "program": program, "scalars": [4], "tensors": [],
+                                    "program": program, "scalars": [4], "split": None, "tensors": [],
                                     "train": Some({"loss": 4, "optimizer": "o", "clip": Some(3.0),
                                                    "lr": Some(0.1 / (i + 1)), "also": None})})
     got = dev.request("run", CALLER, {"inputs": [], "program": [{"param": "w"}], "train": None, "scalars": [],
-                                      "tensors": [0]})["tensors"][0]
+                                      "split": None, "tensors": [0]})["tensors"][0]
     tw = torch.tensor(w, requires_grad=True)
     return np.frombuffer(got, "<f4").reshape(6, 5), tw, torch.tensor(x)
 

@@ -259,7 +259,7 @@ def train(dev, batches, split: bool = False) -> list[float]:
     losses = []
     for seq in batches:
         run = {"inputs": [{"data": seq.tobytes(), "elem": {"u8": None}, "shape": list(seq.shape)}],
-               "program": program, "scalars": [loss], "tensors": [],
+               "program": program, "scalars": [loss], "split": None, "tensors": [],
                "train": Some({"loss": loss, "optimizer": "adamw", "clip": Some(1.0), "lr": Some(LR),
                               "also": Some(["head"]) if split else None})}
         losses.append(dev.request("run", TRAINER, run)["scalars"][0])

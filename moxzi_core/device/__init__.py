@@ -12,20 +12,38 @@ Plugins extend it through ``register_ops`` (``Op``), ``register_kernels`` (``Ker
 
 from __future__ import annotations
 
+import inspect
+
 from .ops import FLOAT, INTS, Check, DeviceError, Kernel, Meta, Op, Source
 from .program import Plan, Step
+from .replicas import GroupError, LocalRanks, Ranks, ReplicatedDevice
+from .rows import MEAN, Rows
 from .service import Backend, Device, DeviceLimits, Optimizer, TrainGroup, TrainStep
 
 __all__ = ["open_device", "Device", "DeviceLimits", "DeviceError", "Op", "Kernel", "Check", "Meta",
-           "Source", "Plan", "Step", "Backend", "Optimizer", "TrainStep", "TrainGroup", "FLOAT", "INTS"]
+           "Source", "Plan", "Step", "Backend", "Optimizer", "TrainStep", "TrainGroup", "FLOAT", "INTS",
+           "Ranks", "GroupError", "LocalRanks", "ReplicatedDevice", "Rows", "MEAN"]
 
 
-def open_device(registry, spec: str, *, seed: int = 0, limits: DeviceLimits = DeviceLimits()) -> Device:
+def open_device(registry, spec: str, *, seed: int = 0, limits: DeviceLimits = DeviceLimits(),
+                ranks: Ranks | None = None, local: LocalRanks | None = None) -> Device:
     """The device for ``--device SPEC`` (``torch:cpu``, ``torch:cuda``) with the registered ops.
-    ``registry`` is what ``moxzi_core.plugins.load`` returned; the backend's plugin must be loaded."""
+    ``registry`` is what ``moxzi_core.plugins.load`` returned; the backend's plugin must be loaded.
+    With ``ranks`` of a world above 1, a replica in that group (``replicas.py``), formed before this
+    returns; ``local``: the other ranks this process starts (and ends when the device closes)."""
     family = spec.split(":", 1)[0]
     factory = registry.backends.get(family)
     if factory is None:
         have = ", ".join(sorted(registry.backends)) or "none (load a backend plugin, e.g. torch)"
         raise DeviceError(f"--device {spec}: no backend {family!r}; loaded backends: {have}")
-    return Device(factory(spec), registry.ops, registry.kernels, seed=seed, limits=limits)
+    if ranks is None or ranks.world == 1:
+        return Device(factory(spec), registry.ops, registry.kernels, seed=seed, limits=limits)
+    if "ranks" not in inspect.signature(factory).parameters:
+        raise DeviceError(f"--device {spec}: backend {family!r} cannot span ranks (--device-world)")
+    try:
+        backend = factory(spec, ranks=ranks)
+    except GroupError:
+        if local is not None:
+            local.stop(False)
+        raise
+    return ReplicatedDevice(backend, registry.ops, registry.kernels, seed=seed, limits=limits, local=local)

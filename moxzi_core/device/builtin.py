@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 from ..candid import Some
+from . import rows
 from .interface import builtin_payloads
 from .ops import FLOAT, Check, Meta, Op, broadcast, ordinal
 
@@ -202,4 +203,4 @@ SOURCES = ("input", "param", "shared", "load")  # ops whose kernel is the identi
 
 def op(name: str, kernels: dict) -> Op:
     """The built-in op ``name`` with ``kernels`` (backend family -> kernel)."""
-    return Op(name, builtin_payloads()[name], RULES[name], kernels)
+    return Op(name, builtin_payloads()[name], RULES[name], kernels, rows.RULES[name])

@@ -55,12 +55,14 @@ class Meta:
 @dataclass(frozen=True)
 class Op:
     """One op of the device. ``rule(payload, check) -> Meta``; ``kernels`` maps a backend family
-    (``"torch"``) to ``kernel(payload, *operands) -> tensor``."""
+    (``"torch"``) to ``kernel(payload, *operands) -> tensor``; ``rows`` is its row rule for runs that
+    split their batch across ranks (``rows.py``), None to refuse split operands."""
 
     name: str
     payload: CandidType
     rule: Callable[[Any, Check], Meta]
     kernels: Mapping[str, Callable] = field(default_factory=dict)
+    rows: Callable | None = None
 
 
 @dataclass(frozen=True)

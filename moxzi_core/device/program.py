@@ -37,6 +37,8 @@ class Plan:
     metas: tuple[Meta, ...]  # of every register
     steps: tuple[Step, ...]
     stores: tuple[tuple[int, str], ...]  # (register, name), in program order
+    rows: tuple = ()  # with split inputs, each value's kind (rows.py): how it is split across ranks
+    batch: int = 0  # with split inputs, the whole batch's rows
 
     def slot(self, register: int) -> int:
         return len(self.sources) + register

@@ -27,7 +27,7 @@ from ..candid import DEFAULT_BUDGET, CandidError, Principal, Some, decode_args, 
 from ..runtime.actor import Outcome
 from ..runtime.journal import Attachment
 from ..runtime.system_calls import Staged
-from . import transfer
+from . import rows, transfer
 from .interface import method_types
 from .ops import ELEM_SIZES, FLOAT, DeviceError, Kernel, Meta, Op, Source
 from .program import Plan, PlanCache, check
@@ -165,7 +165,8 @@ class Device:
         self.spaces: dict[bytes, Space] = {}
         self.publications: dict[tuple[bytes, str], Publication] = {}
         self.plans = PlanCache(256)  # generation alone uses one plan per context length
-        self._lock = threading.Lock()
+        self.world = 1  # ranks the device's runs are split across (replicas.py)
+        self._lock = threading.RLock()  # a replicated device's calls hold it around Device.call
         self._worker = ThreadPoolExecutor(1, thread_name_prefix="moxzi-device")
         self.exports = transfer.Exports(backend.save, limits.max_exports)  # served by a transport
         self.transports: dict[str, transfer.Transport] = {}  # by URL scheme: add_transport
@@ -387,19 +388,28 @@ class Device:
         def resolve(src: Source) -> Meta:
             return self._source(caller, space, inputs, src)[1]
 
-        key = PlanCache.key(program, [m for _, m in inputs], scalars, tensors, loss)
+        split = self._split(_opt(run.get("split")), len(inputs))
+        key = PlanCache.key(program, [m for _, m in inputs], scalars, tensors, loss, split)
         plan = self.plans.get(key)
         values = None if plan is None else self._sources(caller, space, inputs, plan)
         if values is None:  # new, or a source changed shape or went away: check it all again
             plan = check(program, self.ops, self.kernels, resolve, scalars, tensors, loss,
                          self.limits.max_elements, self.limits.max_run_bytes)
+            if split:
+                plan = rows.analyse(plan, split, {n: o.rows for n, o in self.ops.items()})
+                if loss is not None:
+                    rows.check_loss(plan, loss)
             self.plans.put(key, plan)
             values = self._sources(caller, space, inputs, plan)
+        if plan.batch % self.world:
+            raise DeviceError(f"split: the batch has {plan.batch} rows, which this device's {self.world} "
+                              f"ranks cannot share evenly")
         step = None if train is None else self._train_step(space, plan, train)
         self._room(space, len({name for _, name in plan.stores} - set(space.stored)))
         wanted = [*scalars, *tensors, *(r for r, _ in plan.stores)]
         try:
-            out = self.backend.execute(plan, values, wanted, step)
+            local = rows.local(plan, self.world) if plan.rows and self.world > 1 else plan
+            out = self.backend.execute(local, values, wanted, step)
         except DeviceError:
             raise
         except Exception as error:  # e.g. an id out of range: the backend names the op when it can
@@ -413,6 +423,15 @@ class Device:
             "shapes": [list(plan.metas[r].shape) for r in tensors],
         }
         return result, step is not None or bool(plan.stores)
+
+    @staticmethod
+    def _split(split: list[int] | None, n: int) -> list[int]:
+        for i in split or []:
+            if i >= n:
+                raise DeviceError(f"split: input {i} does not exist; the run has {n} input(s)")
+        if split and len(set(split)) != len(split):
+            raise DeviceError("split: an input is named twice")
+        return sorted(split or [])
 
     def _inputs(self, inputs: list[dict]) -> list[tuple[Any, Meta]]:
         total = sum(len(i["data"]) for i in inputs)

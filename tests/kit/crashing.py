@@ -20,15 +20,16 @@ def call(daemon: Daemon, route: str, args=(), timeout=120):
 def uninterrupted_and_crashed(tmp_path: Path, flags, project: Callable[[Path], None],
                               start: Callable[[Daemon], None], progress: Callable[[Daemon], int],
                               finished: Callable[[Daemon], object], *, seed: int, first_kill: tuple,
-                              later_kills: tuple, restarts: int):
+                              later_kills: tuple, restarts: int, uninterrupted_flags=None):
     """Returns (the uninterrupted run's result, the killed run's result, the progress seen at each
     restart, the last moxzid's log). Each kill comes a random time (``first_kill`` after starting the
-    work, ``later_kills`` after each restart) into a run."""
+    work, ``later_kills`` after each restart) into a run. The uninterrupted run has ``flags`` too unless
+    ``uninterrupted_flags`` says otherwise."""
     uninterrupted, crashed = tmp_path / "uninterrupted", tmp_path / "crashed"
     for folder in (uninterrupted, crashed):
         folder.mkdir()
         project(folder)
-    with running_moxzid(*flags, cwd=uninterrupted) as daemon:
+    with running_moxzid(*(uninterrupted_flags or flags), cwd=uninterrupted) as daemon:
         start(daemon)
         expected = finished(daemon)
 

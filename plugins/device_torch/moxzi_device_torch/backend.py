@@ -13,8 +13,11 @@ import os
 
 import numpy as np
 import torch
+import torch.distributed as dist
 
-from moxzi_core.device import DeviceError, Plan, TrainStep
+from moxzi_core.device import MEAN, DeviceError, Plan, Ranks, Rows, TrainStep
+
+from .group import TorchGroup
 
 _DTYPES = {"u8": np.uint8, "i32": np.dtype("<i4"), "i64": np.dtype("<i8"), "f32": np.dtype("<f4")}
 
@@ -22,7 +25,9 @@ _DTYPES = {"u8": np.uint8, "i32": np.dtype("<i4"), "i64": np.dtype("<i8"), "f32"
 class TorchBackend:
     family = "torch"
 
-    def __init__(self, spec: str):
+    def __init__(self, spec: str, ranks: Ranks | None = None):
+        """With ``ranks``, this process's replica in a group of them (``group.py``); on torch:cuda rank r
+        uses this machine's GPU r modulo the GPUs it sees (choose them with CUDA_VISIBLE_DEVICES)."""
         kind = spec.partition(":")[2] or "cpu"
         if kind not in ("cpu", "cuda"):
             raise DeviceError(f"--device {spec}: the torch backend runs on torch:cpu or torch:cuda")
@@ -32,6 +37,10 @@ class TorchBackend:
         self.device = torch.device(kind)
         if kind == "cpu":
             torch.set_num_threads(int(os.environ.get("MOXZI_TORCH_THREADS", min(os.cpu_count() or 1, 8))))
+        elif ranks is not None:
+            self.device = torch.device("cuda", ranks.rank % torch.cuda.device_count())
+            torch.cuda.set_device(self.device)
+        self.group = None if ranks is None else TorchGroup(ranks, self.device)
 
     # --- tensors ----------------------------------------------------------------------------------
     def tensor(self, data: bytes, elem: str, shape: tuple[int, ...]) -> torch.Tensor:
@@ -81,33 +90,93 @@ class TorchBackend:
 
     # --- programs ---------------------------------------------------------------------------------
     def execute(self, plan: Plan, sources: list, wanted: list[int], train: TrainStep | None) -> list:
+        split = self.group is not None and bool(plan.rows)
         values = list(sources) + [None] * len(plan.metas)
+        if split:  # this rank's rows of each split input
+            rows = plan.batch // self.group.world
+            for i, kind in enumerate(plan.rows[:len(sources)]):
+                if isinstance(kind, Rows):
+                    values[i] = values[i].narrow(0, self.group.rank * rows, rows)
         if train is not None:  # only the stepped optimizers' parameters get gradients
             trained = {slot for g in train.groups for _, slot in g.params}
             for i, src in enumerate(plan.sources):
                 if src.kind == "param" and i not in trained:
                     values[i] = values[i].detach()
-        with torch.no_grad() if train is None else contextlib.nullcontext():
-            for step in plan.steps:
-                try:
-                    values[step.out] = step.kernel(step.payload, *[values[s] for s in step.slots])
-                except Exception as error:
-                    raise DeviceError(f"op {step.index} ({step.op}): {error}") from None
-        # Copies: a parameter read straight back must not change under the step, nor a stored one later.
-        out = [values[plan.slot(r)].detach().clone() for r in wanted]
-        if train is not None:
-            self._step(values[plan.slot(train.loss)], train, values)
+        params = [] if train is None else [values[slot] for g in train.groups for _, slot in g.params]
+        failed = None
+        try:
+            with torch.no_grad() if train is None else contextlib.nullcontext():
+                for step in plan.steps:
+                    try:
+                        values[step.out] = step.kernel(step.payload, *[values[s] for s in step.slots])
+                    except Exception as error:
+                        raise DeviceError(f"op {step.index} ({step.op}): {error}") from None
+            # Copies: a parameter read straight back must not change under the step, nor a stored one later.
+            out = [values[plan.slot(r)].detach().clone() for r in wanted]
+            if train is not None:
+                loss = values[plan.slot(train.loss)]
+                if not loss.requires_grad:
+                    raise DeviceError(f"train: register {train.loss} does not depend on any trained parameter")
+                loss.reshape(()).backward()
+        except Exception as error:  # on a split run, every rank must still reach _combine to hear of it
+            if not split:
+                _drop_grads(params)
+                raise
+            failed, out = str(error), []
+        try:
+            if split:
+                loss = None if train is None or failed else values[plan.slot(train.loss)]
+                out, loss_value = self._combine(plan, wanted, out, loss, params, failed)
+            elif train is not None:
+                loss_value = loss.item()
+            if train is not None:
+                if not math.isfinite(loss_value):
+                    raise DeviceError(f"train: the loss is {loss_value}; nothing was updated")
+                self._step(train, values, params)
+        finally:
+            _drop_grads(params)
         return out
 
+    def _combine(self, plan: Plan, wanted: list[int], out: list, loss: torch.Tensor | None, params: list,
+                 failed: str | None) -> tuple[list, float]:
+        """The whole batch's results from every rank's: one all-reduce of (failures, loss, gradients,
+        means) and a gather per split result; the ranks' gradients are averaged. Raises the same error
+        on every rank if a rank failed. Returns the results and the whole batch's loss."""
+        group, world = self.group, self.group.world
+        kinds = [plan.rows[plan.slot(r)] for r in wanted]
+        means = [i for i, k in enumerate(kinds) if k == MEAN]
+        sizes = [1, int(bool(params)), *(p.numel() for p in params), *(plan.metas[wanted[i]].numel for i in means)]
+        if failed is None:
+            flat = [torch.zeros(1, device=self.device), *([] if loss is None else [loss.detach().reshape(1)]),
+                    *(torch.zeros(p.numel(), device=self.device) if p.grad is None else p.grad.reshape(-1)
+                      for p in params),
+                    *(out[i].reshape(-1) for i in means)]
+            buffer = torch.cat(flat)
+        else:
+            buffer = torch.zeros(sum(sizes), device=self.device)
+            buffer[0] = 1
+        group.collective(dist.all_reduce, buffer)
+        if buffer[0].item() > 0:
+            errors = [None] * world
+            group.collective(dist.all_gather_object, errors, failed)
+            rank, error = next((r, e) for r, e in enumerate(errors) if e is not None)
+            raise DeviceError(error if rank == 0 else f"on rank {rank}: {error}")
+        chunks = buffer.split(sizes)
+        for p, grad in zip(params, chunks[2:2 + len(params)]):
+            if p.grad is not None:
+                p.grad = (grad / world).view_as(p)
+        for i, total in zip(means, chunks[2 + len(params):]):
+            out[i] = (total / world).view(plan.metas[wanted[i]].shape)
+        for i, kind in enumerate(kinds):
+            if isinstance(kind, Rows):
+                every = [torch.empty_like(out[i]) for _ in range(world)]
+                group.collective(dist.all_gather, every, out[i].contiguous())
+                out[i] = torch.cat(every, kind.dim)
+        return out, (chunks[1].item() / world if params else 0.0)
+
     @staticmethod
-    def _step(loss: torch.Tensor, train: TrainStep, values: list) -> None:
-        if not loss.requires_grad:
-            raise DeviceError(f"train: register {train.loss} does not depend on any trained parameter")
-        if not math.isfinite(loss.item()):
-            raise DeviceError(f"train: the loss is {loss.item()}; nothing was updated")
-        loss.reshape(()).backward()
+    def _step(train: TrainStep, values: list, params: list) -> None:
         groups = [g for g in train.groups if g.params]
-        params = [values[slot] for g in groups for _, slot in g.params]
         # The clip is by the norm of all the step's gradients: across several optimizers it is applied
         # here, first; one optimizer applies it itself (the Triton AdamW fuses it into its update).
         if train.clip is not None and len(groups) > 1:
@@ -115,8 +184,11 @@ class TorchBackend:
         clip = train.clip if len(groups) == 1 else None
         for g in groups:
             g.optimizer.step([(name, values[slot]) for name, slot in g.params], g.lr, clip)
-        for p in params:
-            p.grad = None
+
+
+def _drop_grads(params: list) -> None:
+    for p in params:
+        p.grad = None
 
 
 def clip_grads(params: list[torch.Tensor], clip: float) -> None:
