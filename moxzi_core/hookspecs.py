@@ -118,7 +118,8 @@ def register_kernels(register: KernelRegister) -> None:
 def register_backends(register: BackendRegister) -> None:
     """Register device backends: ``register(name, factory)``, where ``factory(spec)`` builds the
     ``moxzi_core.device.Backend`` for a ``--device`` value such as ``torch:cpu`` (``name`` is the part
-    before the colon).
+    before the colon). A backend that can span ranks (``--device-world``) also takes
+    ``factory(spec, ranks=moxzi_core.device.Ranks(...))`` and then has a ``group`` (``replicas.Group``).
 
     :param register: takes the family name and the factory."""
 

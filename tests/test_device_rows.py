@@ -46,7 +46,7 @@ def dev(registry):
 
 
 def test_programs_that_mix_rows_are_refused_naming_the_op(dev):
-    x, w = {"input": 0}, {"param": "w"}
+    x = {"input": 0}
     cases = {
         "op 1 (sum): it sums over the split rows (use mean: the ranks average their gradients)":
             [x, {"sum": {"x": 0, "dim": None}}],

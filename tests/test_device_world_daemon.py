@@ -14,7 +14,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from kit.actorbuild import build_actor
 from kit.crashing import call, uninterrupted_and_crashed
 

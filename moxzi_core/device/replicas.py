@@ -23,8 +23,9 @@ import signal
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import BinaryIO, Callable, Protocol
+from typing import BinaryIO, Protocol
 
 import cbor2
 
@@ -75,7 +76,7 @@ class Group(Protocol):
 class ReplicatedDevice(Device):
     """A device whose calls every rank of ``backend.group`` runs (rank 0 calls, the others follow)."""
 
-    def __init__(self, backend, ops, kernels=(), *, local: "LocalRanks | None" = None, **options):
+    def __init__(self, backend, ops, kernels=(), *, local: LocalRanks | None = None, **options):
         super().__init__(backend, ops, kernels, **options)
         self.group: Group = backend.group
         self.world = self.group.world

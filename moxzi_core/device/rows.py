@@ -20,8 +20,8 @@ only when some operand is split or a mean. An op without a row rule (a plugin's)
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Union
 
 from ..candid import Some
 from .ops import DeviceError, Meta
@@ -35,7 +35,7 @@ class Rows:
 
 
 MEAN = "mean"
-Kind = Union[Rows, str, None]
+Kind = Rows | str | None
 
 
 @dataclass
@@ -70,10 +70,9 @@ def analyse(plan: Plan, split: list[int], rules: dict[str, Callable | None]) -> 
     """``plan`` with each value's kind (``Plan.rows``) and the batch's rows (``Plan.batch``) when inputs
     ``split`` are split by rows; raises ``DeviceError`` naming the first op that mixes rows, or a loss
     that is not a mean over them."""
-    n = len(plan.sources)
     kinds: list[Kind] = []
     batch = None
-    for i, (src, meta) in enumerate(zip(plan.sources, plan.source_metas)):
+    for src, meta in zip(plan.sources, plan.source_metas):
         if src.kind != "input" or src.key not in split:
             kinds.append(None)
             continue
@@ -199,7 +198,7 @@ def _broadcast_dims(c: RowCheck, dims: list[int | None], matrix_dims: int = 0) -
     n = len(c.out.shape)
     split = c.split
     target = None
-    for k, meta, d in zip(c.kinds, c.metas, dims):
+    for k, d in zip(c.kinds, dims):
         if isinstance(k, Rows):
             if d is None:
                 raise c.fail("it sums over the split rows")
