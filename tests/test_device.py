@@ -226,11 +226,11 @@ def test_a_run_whose_results_would_pass_the_run_limit_is_refused_before_it_runs(
     d = device.open_device(registry, "torch:cpu", limits=device.DeviceLimits(max_run_bytes=10_000))
     d.request("params", A, [{"name": "v", "shape": [40], "init": {"ones": None}}])
     square = [{"param": "v"}, {"reshape": {"x": 0, "shape": [40, 1]}}, {"mul": {"a": 1, "b": 0}}]
-    twice = {"inputs": [], "train": None, "scalars": [], "tensors": [3],
+    twice = {"inputs": [], "train": None, "scalars": [], "split": None, "tensors": [3],
              "program": [*square, {"mul": {"a": 2, "b": 2}}]}  # 160 + 160 + 6400 + 6400 bytes
     assert rejected(d, A, "run", twice) == ("moxzi_device_run: the run would hold 13120 bytes of results (4 ops); "
                                             "the limit is 10000")
-    once = {"inputs": [], "train": None, "scalars": [], "tensors": [2], "program": square}
+    once = {"inputs": [], "train": None, "scalars": [], "split": None, "tensors": [2], "program": square}
     assert d.request("run", A, once)["shapes"] == [[40, 40]]
     d.close()
 
