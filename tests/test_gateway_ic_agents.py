@@ -2,9 +2,11 @@
 and @dfinity/agent, pinned in its package-lock.json), as a front-end drives a canister: the root key
 from /api/v2/status, an actor from an IDL, update and query calls with query signatures verified, a
 reject, a trap, and signed identities (Ed25519, ECDSA P-256 and secp256k1, a delegation) seen as
-msg.caller. And PyPI's ic-py (pinned in the test extras), which calls through /api/v2 and polls."""
+msg.caller. PyPI's ic-py (pinned in the test extras), which calls through /api/v2 and polls. And
+icp-cli (npm @icp-sdk/icp-cli-linux-x64, pinned there too): `icp canister call` as an icp identity."""
 
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -72,3 +74,25 @@ def test_ic_py_calls_with_a_secp256k1_identity(gate_moxzid):
     assert agent.query_raw(canister, "get", encode([]))[0]["value"] == 1
     with pytest.raises(Exception, match="Rejected: refused on purpose"):
         agent.update_raw(canister, "refuse", encode([]))
+
+
+def test_icp_cli_calls_as_its_identity(gate_moxzid, tmp_path):
+    icp_binary = AGENTS / "node_modules" / "@icp-sdk" / "icp-cli-linux-x64" / "bin" / "icp"
+    home = tmp_path / "home"  # icp keeps its identities under HOME: a fresh one, not the user's
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("XDG_")}, "HOME": str(home),
+           "DO_NOT_TRACK": "1"}
+    network = ["--network", gate_moxzid.url, "--root-key", "fetch", "--identity", "tester"]
+    canister = str(Principal(actor_principal("gate")))
+
+    def icp(*args) -> subprocess.CompletedProcess:
+        return subprocess.run([str(icp_binary), *args], env=env, cwd=tmp_path, capture_output=True, text=True,
+                              timeout=60, check=False)
+
+    assert icp("identity", "new", "tester", "--storage", "plaintext").returncode == 0
+    principal = icp("identity", "principal", "--identity", "tester").stdout.strip()
+    assert icp("canister", "call", canister, "whoamiUpdate", "()", *network).stdout.strip() \
+        == f'(principal "{principal}")'
+    assert icp("canister", "call", canister, "inc", "()", *network).stdout.strip() == "(1 : nat)"
+    assert icp("canister", "call", canister, "get", "()", "--query", *network).stdout.strip() == "(1 : nat)"
+    refused = icp("canister", "call", canister, "refuse", "()", *network)
+    assert refused.returncode != 0 and "refused on purpose" in refused.stderr
