@@ -1,4 +1,5 @@
-"""System API calls beyond messages and memory, and canister_heartbeat, with a compiled Motoko actor in both persistence modes:
+"""System API calls beyond messages and memory, canister_heartbeat, composite queries and the output
+queue's limit, with a compiled Motoko actor in both persistence modes:
 a module importing every function moc may import installs, and each call answers, or traps where the IC's
 availability table forbids it, as the IC does."""
 
@@ -8,7 +9,7 @@ import pytest
 from kit.actorbuild import build_actor
 from kit.host import NO_ARGS, eventually, query, started, update
 
-from moxzi_core.candid import BLOB, BOOL, NAT, NAT64, PRINCIPAL, TEXT, Opt, decode_args, encode_args
+from moxzi_core.candid import BLOB, BOOL, NAT, NAT64, PRINCIPAL, TEXT, Opt, Vec, decode_args, encode_args
 from moxzi_core.runtime.actor import CANISTER_ERROR, HEARTBEAT_SECONDS
 from moxzi_core.runtime.host import ActorSpec
 from moxzi_core.runtime.management import MANAGEMENT_NAME, SERVICE
@@ -87,5 +88,28 @@ async def test_a_full_output_queue_refuses_the_call_and_motoko_throws(classic):
         assert await query(host, "b", "count") == [QUEUE_CAPACITY]  # the refused calls were never sent
         # Once the answers are back the queue has room again.
         assert await update(host, "a", "flood", [PRINCIPAL, NAT], [peer, 10], rets=[NAT, TEXT]) == [10, ""]
+    finally:
+        await host.stop()
+
+
+@pytest.mark.parametrize("classic", [False, True], ids=["enhanced", "classic"])
+async def test_composite_queries_call_other_actors_queries(classic):
+    built = build_actor("composite", classic=classic)
+    host = await started(*(ActorSpec(name, built.wasm, built.did) for name in "abc"))
+    try:
+        for name, value in zip("abc", (1, 20, 300)):
+            await update(host, name, "set", [NAT], [value], rets=[])
+        b, c = host.info("b").principal, host.info("c").principal
+        sum_args = encode_args([Vec(PRINCIPAL)], [[b, c]])
+        outcome = await host.call("a", "sum", sum_args, query=True)
+        assert decode_args(outcome.reply, [NAT]) == [321]
+        assert await query(host, "a", "get") == [1]  # the composite query left no trace
+        nested = await host.call("a", "sumOfSums", encode_args([PRINCIPAL, Vec(PRINCIPAL)], [b, [c]]), query=True)
+        assert decode_args(nested.reply, [NAT]) == [321]  # 1 + (20 + 300)
+        # As on the IC, a composite query never runs in replicated mode, and calls only queries.
+        refused = await host.call("a", "sum", sum_args, query=False)
+        assert refused.reject_code == CANISTER_ERROR and "composite query" in refused.reject_message
+        itself = await host.call("a", "sum", encode_args([Vec(PRINCIPAL)], [[host.info("a").principal]]), query=True)
+        assert itself.reply is None and "its own actor" in itself.reject_message
     finally:
         await host.stop()

@@ -277,10 +277,10 @@ class Actor:
         self._queue.put((seq, message))
 
     def method_kind(self, method: str) -> str | None:
-        """'update', 'query', or None when the actor exports no such method."""
+        """'update', 'query', 'composite_query', or None when the actor exports no such method."""
         if self.instance is None:
             return None
-        for kind in ("update", "query"):
+        for kind in ("update", "query", "composite_query"):
             if self.instance.has_export(f"canister_{kind} {method}"):
                 return kind
         return None
@@ -408,6 +408,11 @@ class Actor:
         if kind == "query":  # a query method called as an update runs as a query: no trace
             self._answer(call.origin, self._run_query(call.method, call.arg, call.caller, replicated=True))
             return
+        if kind == "composite_query":  # as on the IC: never in replicated mode
+            self._answer(call.origin, Outcome.reject(
+                CANISTER_ERROR, f"{self.name}.{call.method} is a composite query: it cannot be called as an "
+                                "update or from an update"))
+            return
         if call.origin[0] == "ingress" and not self._inspect(call):
             self._answer(call.origin, Outcome.reject(
                 CANISTER_REJECT, f"actor {self.name} did not accept the message ({call.method})"))
@@ -422,7 +427,10 @@ class Actor:
         refusal = self._refusal()
         if refusal is not None:
             return refusal
-        if self.method_kind(method) != "query":
+        kind = self.method_kind(method)
+        if kind == "composite_query" and not replicated:
+            return self._run_composite(method, arg, caller)
+        if kind != "query":
             return Outcome.reject(DESTINATION_INVALID, f"actor {self.name} has no query method {method!r}")
         execution = Execution("RQ" if replicated else "NRQ", arg=arg, caller=caller, may_respond=True)
         self.instance.begin()
@@ -432,6 +440,33 @@ class Actor:
         if trap is not None:
             return Outcome.reject(CANISTER_ERROR, f"actor {self.name} trapped: {trap}")
         return _outcome(execution) or Outcome.reject(CANISTER_ERROR, f"actor {self.name}: query did not reply")
+
+    def _run_composite(self, method: str, arg: bytes, caller: bytes) -> Outcome:
+        """A composite query: its calls go to other actors' queries, answered at once (the caller's
+        thread waits, ``Host.composite_call``), and their callbacks run in the same rolled-back
+        transaction, until one of them answers."""
+        instance, fuel = self.instance, self._limits.instructions_per_query
+        execution = Execution("CQ", arg=arg, caller=caller, may_respond=True)
+        instance.begin()
+        trap = instance.invoke(execution, f"canister_composite_query {method}", fuel=fuel)
+        response, calls = execution.response, list(execution.calls)
+        while trap is None and response is None and calls:
+            call = calls.pop(0)
+            outcome = self._host.composite_call(self, call)
+            replied = outcome.reply is not None
+            callback = Execution("CRy" if replied else "CRt", arg=outcome.reply or b"", caller=caller,
+                                 may_respond=True, reject_code=outcome.reject_code,
+                                 reject_message=outcome.reject_message)
+            trap = instance.invoke(callback, callback=call.reply if replied else call.reject, fuel=fuel)
+            if trap is not None and call.cleanup is not None:
+                instance.invoke(Execution("CC", caller=caller, reject_code=outcome.reject_code),
+                                callback=call.cleanup, fuel=fuel)
+            response = callback.response
+            calls += callback.calls
+        instance.rollback()  # a query leaves no trace
+        if trap is not None:
+            return Outcome.reject(CANISTER_ERROR, f"actor {self.name} trapped: {trap}")
+        return _response_outcome(response) or Outcome.reject(CANISTER_ERROR, f"actor {self.name}: composite query did not reply")
 
     def _inspect(self, call: Call) -> bool:
         if not self.instance.has_export("canister_inspect_message"):
@@ -671,9 +706,13 @@ def _replaces_code(message) -> bool:
 
 
 def _outcome(execution: Execution) -> Outcome | None:
-    if execution.response is None:
+    return _response_outcome(execution.response)
+
+
+def _response_outcome(response: tuple[str, bytes] | None) -> Outcome | None:
+    if response is None:
         return None
-    kind, data = execution.response
+    kind, data = response
     if kind == "reply":
         return Outcome(data)
     return Outcome.reject(CANISTER_REJECT, data.decode("utf-8", "replace"))

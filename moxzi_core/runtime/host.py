@@ -32,6 +32,7 @@ from .actor import (
     CANISTER_ERROR,
     DESTINATION_INVALID,
     MANAGEMENT,
+    SYS_TRANSIENT,
     Actor,
     Call,
     Manage,
@@ -63,6 +64,7 @@ from .system_calls import CheckpointPolicy, SystemCalls, SystemMethod, SystemSta
 from .wasm_rewrite import PreparedModule, prepare
 
 log = logging.getLogger("moxzid")
+COMPOSITE_WAIT = 30.0  # seconds a composite query waits for the query it called
 
 @dataclass(frozen=True)
 class ActorSpec:
@@ -257,13 +259,32 @@ class Host:
         if kind is None:
             raise errors.UnknownMethod(f"actor {name} has no method {method!r}" if actor.instance else
                                        f"actor {name} is empty: it has no code installed")
-        if query and kind != "query":
+        if query and kind == "update":
             raise errors.WrongMethodKind(f"{name}.{method} is an update method: call it on the call route")
         if query:
             answer = self._loop.create_future()
             actor.post(None, Query(method, arg, caller, self._resolver(answer)))
             return await answer
         return await self._ingress(actor, lambda origin: Call(method, arg, caller, origin))
+
+    def composite_call(self, caller: Actor, call: OutgoingCall) -> Outcome:
+        """The answer to a call a composite query of ``caller`` made: another actor's query (or composite
+        query) run now. Called on the caller's thread, which waits at most COMPOSITE_WAIT seconds (two
+        actors whose composite queries call each other would wait on each other)."""
+        target = self._by_principal.get(call.callee)
+        if target is None:
+            return Outcome.reject(DESTINATION_INVALID, f"no actor with principal {Principal(call.callee)}")
+        if target is caller:
+            return Outcome.reject(CANISTER_ERROR, "a composite query cannot call its own actor")
+        if target.method_kind(call.method) not in ("query", "composite_query"):
+            return Outcome.reject(CANISTER_ERROR, f"a composite query may call only query methods, and "
+                                                  f"{target.name}.{call.method} is not one")
+        answered, answer = threading.Event(), []
+        target.post(None, Query(call.method, bytes(call.data), caller.principal,
+                                lambda outcome: (answer.append(outcome), answered.set())))
+        if not answered.wait(COMPOSITE_WAIT):
+            return Outcome.reject(SYS_TRANSIENT, f"{target.name}.{call.method} gave no answer in {COMPOSITE_WAIT}s")
+        return answer[0]
 
     async def _ingress(self, actor: Actor, message: Callable[[Origin], object],
                        batch: Batch | None = None) -> Outcome:
