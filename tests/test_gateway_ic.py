@@ -27,6 +27,7 @@ from moxzi_gateway_ic.requests import (
 
 from moxzi_core.candid import Principal, decode_args, encode_args
 from moxzi_core.runtime.host import ActorSpec, Host, actor_principal
+from moxzi_core.runtime.management import SERVICE as MANAGEMENT_SERVICE
 
 LIMIT = 64 * 1024
 GATE = Principal(actor_principal("gate")).bytes
@@ -270,3 +271,30 @@ def test_keys_are_kept_in_the_state_directory(tmp_path):
     again = Keys.load_or_create(tmp_path)
     assert again.bls_secret == first.bls_secret
     assert Keys.load_or_create(None).bls_secret != first.bls_secret
+
+
+def management(method: str, value: dict) -> bytes:
+    return encode_args(list(MANAGEMENT_SERVICE.methods[method].args), [value])
+
+
+async def test_a_signed_sender_creates_an_actor_and_only_it_controls_it(ic):
+    owner, stranger = Signer(), Signer()
+    fields = {**content("call", owner.principal, method="create_canister",
+                        arg=management("create_canister", {"settings": None, "sender_canister_version": None})),
+              "canister_id": b""}
+    status, answer = await post(ic, f"/api/v4/canister/{Principal(GATE)}/call", envelope(fields, owner))
+    assert status == 200 and answer["status"] == "replied", answer
+    reply = lookup(answer["certificate"], b"request_status", hash_of_map(fields), b"reply")
+    created = decode_args(reply, list(MANAGEMENT_SERVICE.methods["create_canister"].rets))[0]["canister_id"]
+
+    async def status_as(signer: Signer):
+        asked = {**content("call", signer.principal, method="canister_status",
+                           arg=management("canister_status", {"canister_id": created})), "canister_id": b""}
+        return await post(ic, f"/api/v4/canister/{created}/call", envelope(asked, signer)), asked
+
+    (status, answer), asked = await status_as(owner)
+    reply = lookup(answer["certificate"], b"request_status", hash_of_map(asked), b"reply")
+    record = decode_args(reply, list(MANAGEMENT_SERVICE.methods["canister_status"].rets))[0]
+    assert record["settings"]["controllers"] == [Principal(owner.principal)]
+    (status, answer), asked = await status_as(stranger)
+    assert lookup(answer["certificate"], b"request_status", hash_of_map(asked), b"status") == b"rejected"

@@ -4,6 +4,9 @@
 - ``POST /api/v4|v3/canister/ID/call``: runs the update call and answers ``200 {status: "replied",
   certificate}`` holding its ``request_status``, or 202 when it takes longer than SYNC_WAIT_SECONDS
   (the client then polls ``read_state``). ``/api/v2/.../call`` answers 202 at once.
+- Calls to the management canister (``canister_id`` aaaaa-aa in the content, the target canister in
+  the URL) go to the host's management methods (create_canister, install_code, canister_status, ...)
+  as the signed sender, who must be a controller of the canister it acts on.
 - ``POST /api/v3|v2/canister/ID/query``: ``{status, reply | reject fields, signatures}``, signed by
   moxzid's node key.
 - ``POST /api/v3|v2/canister/ID/read_state`` and ``/subnet/ID/read_state``: ``{certificate}`` with the
@@ -38,6 +41,7 @@ from .statuses import Status, Statuses
 
 log = logging.getLogger("moxzi.ic")
 
+MANAGEMENT = b""  # aaaaa-aa, the management canister
 SYNC_WAIT_SECONDS = 10.0  # as the IC's synchronous call endpoint, then 202 and the client polls
 MAX_PATHS = 100
 MAX_PATH_LABELS = 10
@@ -80,17 +84,14 @@ class IcInterface:
         self.body_secs = body_secs
         self.statuses = Statuses()
         self._running: set[asyncio.Task] = set()
-        self._names: dict[bytes, str] = {}
 
     async def shutdown(self, app) -> None:
         for task in self._running:
             task.cancel()
 
     def _actor(self, canister_id: bytes) -> str | None:
-        """The name of the actor with this canister id (looked up anew on a miss: actors come and go)."""
-        if canister_id not in self._names:
-            self._names = {self.host.info(n).principal.bytes: n for n in self.host.actor_names()}
-        return self._names.get(canister_id)
+        """The name of the actor with this canister id."""
+        return self.host.name_of(canister_id)
 
     async def status(self, request: web.Request) -> web.Response:
         return _cbor({"root_key": self.identity.root_key_der, "replica_health_status": "healthy",
@@ -120,9 +121,11 @@ class IcInterface:
         except CandidError as error:
             raise Refused(f"the URL's canister id: {error}") from None
         canister = envelope.content["canister_id"]
+        if canister == MANAGEMENT:
+            # The host finds the target of a management call in its argument and checks the caller is
+            # one of its controllers; the URL's effective canister id only routes the request on the IC.
+            return str(Principal(MANAGEMENT))
         if canister != effective:
-            if canister == b"":
-                raise _Reject(3, "the management canister (aaaaa-aa) is not served over the IC interface")
             raise Refused(f"content.canister_id {Principal(canister)} is not the URL's {Principal(effective)}")
         name = self._actor(canister)
         if name is None:
