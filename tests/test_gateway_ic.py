@@ -298,3 +298,15 @@ async def test_a_signed_sender_creates_an_actor_and_only_it_controls_it(ic):
     assert record["settings"]["controllers"] == [Principal(owner.principal)]
     (status, answer), asked = await status_as(stranger)
     assert lookup(answer["certificate"], b"request_status", hash_of_map(asked), b"status") == b"rejected"
+
+
+async def test_an_unexpected_failure_is_a_certified_reject(ic, host, monkeypatch):
+    async def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+    monkeypatch.setattr(host, "call", broken)
+    fields = content("call")
+    status, answer = await post(ic, f"/api/v4/canister/{Principal(GATE)}/call", envelope(fields))
+    request_id = hash_of_map(fields)
+    assert status == 200 and lookup(answer["certificate"], b"request_status", request_id, b"status") == b"rejected"
+    assert lookup(answer["certificate"], b"request_status", request_id, b"reject_message") \
+        == b"internal error: RuntimeError: boom"

@@ -169,6 +169,10 @@ class IcInterface:
                                            caller=envelope.sender)
         except MoxziError as error:
             status.status, status.reject_code, status.reject_message = "rejected", 3, str(error)
+        except Exception as error:  # a failure here must still answer, or the caller polls until expiry
+            log.exception("%s.%s failed", name, content["method_name"])
+            status.status, status.reject_code = "rejected", 1
+            status.reject_message = f"internal error: {type(error).__name__}: {error}"
         else:
             if outcome.reply is not None:
                 self.statuses.replied(status, outcome.reply)
