@@ -1,11 +1,13 @@
 """Latency of a short call while another client or actor is heavy, against the same call on an idle
 moxzid (a ratio; the goal is under 2x). Two scenarios, each against a moxzid subprocess:
 
-- ``http``: a trivial query (``hostile.get``) while another client receives a large reply
+- ``http``: a trivial query (``other.get``) while another client receives a large reply
   (``hostile.variants(N)``: N variants, a byte each in Candid, an object each in JSON);
-- ``device``: a tiny device read from one actor while another actor trains (``--device torch:cpu``).
+- ``device``: a tiny device read from one actor while another actor trains (``--device torch:cpu``),
+  one device call a step. The device's policy is one call at a time, in arrival order: with a trainer
+  that awaits each step, a short call from another actor waits for about the step in progress.
 
-    python bench/hostile.py [--scenario http|device|both] [--rounds 15] [--variants 2000000]
+    python bench/hostile.py [--scenario http|device|both] [--rounds 15] [--variants 2000000] [--steps 50]
 
 Each round times one short call; the table shows the median and the ratio loaded/idle.
 """
@@ -21,6 +23,7 @@ import statistics
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 import aiohttp
@@ -29,11 +32,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from kit.actorbuild import build_actor  # noqa: E402  (the test actors and their build cache)
 
 
-async def started(folder: Path, actors: list[str], *flags: str) -> tuple[asyncio.subprocess.Process, str]:
-    """A moxzid hosting ``actors`` (test actors by name) with ``flags``, and its URL once it serves."""
+async def started(folder: Path, actors: dict[str, str], *flags: str) -> tuple[asyncio.subprocess.Process, str]:
+    """A moxzid hosting ``actors`` (name -> the test actor it runs) with ``flags``, and its URL once it
+    serves."""
     entries = []
-    for name in actors:
-        built = build_actor(name)
+    for name, actor in actors.items():
+        built = build_actor(actor)
         shutil.copy(built.wasm_path, folder / f"{name}.wasm")
         shutil.copy(built.did_path, folder / f"{name}.did")
         entries.append({"name": name, "wasm": f"{name}.wasm"})
@@ -75,17 +79,47 @@ async def short_call_latencies(session, path, body, rounds: int, heavy=None) -> 
 
 async def http_scenario(args) -> tuple[list[float], list[float]]:
     with tempfile.TemporaryDirectory() as folder:
-        daemon, url = await started(Path(folder), ["hostile"], "--plugins", "http")
+        # The short query goes to another actor: an actor runs one message at a time, and this measures
+        # the gateway, not the big reply's actor.
+        daemon, url = await started(Path(folder), {"hostile": "hostile", "other": "hostile"}, "--plugins", "http")
         try:
-            async with aiohttp.ClientSession(url) as short, aiohttp.ClientSession(url) as big:
-                async def large_reply():
-                    await timed(big, "/query-json/hostile/variants", [args.variants])
-                idle = await short_call_latencies(short, "/query-json/hostile/get", [], args.rounds)
-                loaded = await short_call_latencies(short, "/query-json/hostile/get", [], args.rounds, large_reply)
+            async with aiohttp.ClientSession(url) as short:
+                async def large_reply():  # on a thread: reading it must not slow this loop's timing
+                    await asyncio.to_thread(read_large_reply, url, args.variants)
+                idle = await short_call_latencies(short, "/query-json/other/get", [], args.rounds)
+                loaded = await short_call_latencies(short, "/query-json/other/get", [], args.rounds, large_reply)
         finally:
             daemon.terminate()
             await daemon.wait()
     return idle, loaded
+
+
+async def device_scenario(args) -> tuple[list[float], list[float]]:
+    """Two learner actors on one torch:cpu device: ``reader`` reads a parameter (one tiny device call)
+    while ``trainer`` runs ``--steps`` training steps (one device call each, each awaited)."""
+    with tempfile.TemporaryDirectory() as folder:
+        daemon, url = await started(Path(folder), {"trainer": "learner", "reader": "learner"},
+                                    "--plugins", "http,torch", "--device", "torch:cpu")
+        try:
+            async with aiohttp.ClientSession(url) as short, aiohttp.ClientSession(url) as trainer:
+                await timed(short, "/call-json/reader/learn", [1])  # its parameters exist
+
+                async def training():
+                    await timed(trainer, "/call-json/trainer/learn", [args.steps])
+                path = "/call-json/reader/weights"
+                idle = await short_call_latencies(short, path, [], args.rounds)
+                loaded = await short_call_latencies(short, path, [], args.rounds, training)
+        finally:
+            daemon.terminate()
+            await daemon.wait()
+    return idle, loaded
+
+
+def read_large_reply(url: str, variants: int) -> None:
+    call = urllib.request.Request(f"{url}/query-json/hostile/variants", data=json.dumps([variants]).encode())
+    with urllib.request.urlopen(call, timeout=600) as response:
+        while response.read(1 << 20):
+            pass
 
 
 def table(rows: list[tuple[str, list[float], list[float]]]) -> str:
@@ -101,10 +135,13 @@ async def main() -> None:
     parser.add_argument("--scenario", choices=("http", "device", "both"), default="both")
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--variants", type=int, default=2_000_000)
+    parser.add_argument("--steps", type=int, default=50, help="training steps running during each read")
     args = parser.parse_args()
     rows = []
     if args.scenario in ("http", "both"):
         rows.append((f"query while a {args.variants:,}-variant reply", *await http_scenario(args)))
+    if args.scenario in ("device", "both"):
+        rows.append((f"device read while {args.steps} steps train", *await device_scenario(args)))
     print(table(rows))
 
 
