@@ -155,8 +155,9 @@ def test_flash_attention_matches_the_reference_forward_and_backward(b, h, tq, tk
         assert relative_error(g, w) < TOLERANCE[dtype], name
 
 
-def test_strided_operands_and_the_device_kernels_fallback():
-    """q, k, v as views of one qkv tensor (as a model makes them); unsupported shapes go to torch."""
+def test_strided_operands_and_the_device_kernels_fallback(registries):
+    """q, k, v as views of one qkv tensor (as a model makes them); the device sends shapes flash attention
+    does not support to torch's kernel (the Kernel's ``applies``)."""
     gen = torch.Generator().manual_seed(0)
     qkv = torch.randn(2, 20, 3, 2, 16, generator=gen).permute(2, 0, 3, 1, 4)  # 3 x [b, h, t, d], strided
     q, k, v = qkv.unbind(0)
@@ -168,8 +169,13 @@ def test_strided_operands_and_the_device_kernels_fallback():
     assert relative_error(no_mask, reference_attention(q, k, v, False)) < 1e-5
     wide_v = torch.randn(2, 2, 20, 24, generator=gen)  # v's head size differs from q's: torch's kernel
     assert not moxzi_device_triton.supports(q, k, wide_v)
-    assert relative_error(moxzi_device_triton._attention({"causal": None}, q, k, wide_v),
-                          reference_attention(q, k, wide_v, True)) < 1e-5
+    dev = device.open_device(registries[1][0], "torch:cpu")
+    try:
+        assert dev.providers["attention"] == "triton"
+        assert relative_error(dev.kernels["attention"]({"causal": None}, q, k, wide_v),
+                              reference_attention(q, k, wide_v, True)) < 1e-5
+    finally:
+        dev.close()
 
 
 # --- AdamW -------------------------------------------------------------------------------------------
