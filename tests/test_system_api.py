@@ -42,6 +42,8 @@ async def test_system_api_answers_as_on_the_ic(classic):
         replicated = await host.call("s", "replicatedInQuery", NO_ARGS, query=False)  # a query run as an update
         assert decode_args(replicated.reply, [BOOL]) == [True]
         assert await update(host, "s", "deadline", rets=[Opt(NAT)]) == [None]  # an unbounded-wait call
+        (deadline, sent) = await update(host, "s", "boundedDeadline", rets=[Opt(NAT), NAT64])
+        assert deadline.value == sent + 5 * 10**9  # the time the call was made (its message's) + timeout
         (before,) = await query(host, "s", "version", rets=[NAT64])
         await update(host, "s", "touch", rets=[])
         assert await query(host, "s", "version", rets=[NAT64]) == [before + 1]

@@ -67,6 +67,7 @@ class Call:
     arg: bytes
     caller: bytes
     origin: Origin
+    deadline: int = 0  # ns: when a bounded-wait caller may stop waiting (ic0.msg_deadline); 0: unbounded
 
 
 @dataclass
@@ -109,7 +110,7 @@ class Query:
 def to_record(message) -> list:
     """A message as plain data for the journal."""
     if isinstance(message, Call):
-        return ["call", message.method, message.arg, message.caller, message.origin]
+        return ["call", message.method, message.arg, message.caller, message.origin, message.deadline]
     if isinstance(message, Response):
         o = message.outcome
         return ["response", message.callback, o.reply, o.reject_code, o.reject_message]
@@ -141,6 +142,7 @@ class _Context:
     outstanding: int = 0
     responded: bool = False
     last_trap: str | None = None
+    deadline: int = 0  # the call's (Call.deadline), for its method and callbacks
 
 
 @dataclass
@@ -241,7 +243,7 @@ class Actor:
             "module": self.module,
             "canister": self.canister.record(),
             "ids": self._ids,
-            "contexts": {cid: [c.caller, c.origin, c.outstanding, c.responded, c.last_trap]
+            "contexts": {cid: [c.caller, c.origin, c.outstanding, c.responded, c.last_trap, c.deadline]
                          for cid, c in self._contexts.items()},
             "callbacks": {cb: [cid, call.callee, call.method, list(call.reply), list(call.reject),
                                list(call.cleanup) if call.cleanup else None]
@@ -418,8 +420,8 @@ class Actor:
                 CANISTER_REJECT, f"actor {self.name} did not accept the message ({call.method})"))
             return
         context_id = self._new_id()
-        self._contexts[context_id] = _Context(call.caller, call.origin)
-        execution = Execution("U", arg=call.arg, caller=call.caller, may_respond=True)
+        self._contexts[context_id] = _Context(call.caller, call.origin, deadline=call.deadline)
+        execution = Execution("U", arg=call.arg, caller=call.caller, may_respond=True, deadline=call.deadline)
         self._execute(context_id, execution, export=f"canister_update {call.method}")
         self._close_if_done(context_id)
 
@@ -503,7 +505,7 @@ class Actor:
         replied = outcome.reply is not None
         execution = Execution("Ry" if replied else "Rt", arg=outcome.reply or b"", caller=context.caller,
                               may_respond=not context.responded, reject_code=outcome.reject_code,
-                              reject_message=outcome.reject_message)
+                              reject_message=outcome.reject_message, deadline=context.deadline)
         trap = self._execute(context_id, execution, callback=call.reply if replied else call.reject)
         if trap is not None and call.cleanup is not None:
             cleanup = Execution("C", caller=context.caller, reject_code=outcome.reject_code)

@@ -384,8 +384,9 @@ class Host:
                 messages.append((actor, Response(callback, Outcome.reject(
                     DESTINATION_INVALID, f"no actor with principal {Principal(call.callee)}"))))
             else:
+                deadline = 0 if call.timeout is None else actor.instance.now + call.timeout * 10**9
                 messages.append((target, Call(call.method, bytes(call.data), actor.principal,
-                                              ["actor", actor.name, callback])))
+                                              ["actor", actor.name, callback], deadline)))
         self._deliver(batch, messages)
         if deleted:
             log.info("actor %s deleted", actor.name)

@@ -4,7 +4,7 @@ import CertifiedData "mo:core/CertifiedData";
 import IC "mo:core/InternetComputer";
 import Prim "mo:prim";
 
-persistent actor {
+persistent actor Self {
   public func certify(data : Blob) : async () { CertifiedData.set(data) };
 
   // certified_data_set is not available in a query: this traps, as on the IC.
@@ -18,6 +18,12 @@ persistent actor {
   public query func replicatedInQuery() : async Bool { IC.isReplicated() };
 
   public func deadline() : async ?Nat { IC.replyDeadline() };
+
+  // The deadline a bounded-wait call (timeout 5 s) gives the callee, and the time it was made.
+  public func boundedDeadline() : async (?Nat, Nat64) {
+    let sent = Prim.time();
+    (await (with timeout = 5) Self.deadline(), sent)
+  };
 
   public query func version() : async Nat64 { Prim.canisterVersion() };
 
