@@ -278,6 +278,8 @@ def management(method: str, value: dict) -> bytes:
 
 
 async def test_a_signed_sender_creates_an_actor_and_only_it_controls_it(ic):
+    """A created actor is controlled by its creator: only it gets canister_status, and read_state
+    certifies its controllers."""
     owner, stranger = Signer(), Signer()
     fields = {**content("call", owner.principal, method="create_canister",
                         arg=management("create_canister", {"settings": None, "sender_canister_version": None})),
@@ -298,6 +300,9 @@ async def test_a_signed_sender_creates_an_actor_and_only_it_controls_it(ic):
     assert record["settings"]["controllers"] == [Principal(owner.principal)]
     (status, answer), asked = await status_as(stranger)
     assert lookup(answer["certificate"], b"request_status", hash_of_map(asked), b"status") == b"rejected"
+    read = content("read_state", owner.principal, paths=[[b"canister", created.bytes, b"controllers"]])
+    status, answer = await post(ic, f"/api/v3/canister/{created}/read_state", envelope(read, owner))
+    assert cbor2.loads(lookup(answer["certificate"], b"canister", created.bytes, b"controllers")) == [owner.principal]
 
 
 async def test_an_unexpected_failure_is_a_certified_reject(ic, host, monkeypatch):

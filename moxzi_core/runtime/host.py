@@ -82,6 +82,7 @@ class ActorInfo:
     mode: str  # "enhanced" or "classic" persistence, or "empty" (a created actor without code yet)
     module_hash: bytes | None  # sha256 of the wasm the actor runs, as the IC's module_hash (None: empty)
     metadata: Mapping[str, bytes]  # the module's `icp:public NAME` and `icp:private NAME` sections by NAME
+    controllers: tuple[bytes, ...] = ()  # its controllers now (principals' bytes)
 
 
 def actor_principal(name: str) -> bytes:
@@ -229,7 +230,7 @@ class Host:
                     if key.startswith(("icp:public ", "icp:private "))}
         return ActorInfo(name, Principal(actor.principal), self._interface(actor),
                          actor.prepared.persistence if actor.instance else "empty", actor.module,
-                         MappingProxyType(metadata))
+                         MappingProxyType(metadata), tuple(actor.canister.controllers))
 
     def name_of(self, principal: bytes) -> str | None:
         """The name of the actor with this principal (a created actor's is its principal's text)."""

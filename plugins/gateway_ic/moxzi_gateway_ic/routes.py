@@ -11,7 +11,7 @@
   moxzid's node key.
 - ``POST /api/v3|v2/canister/ID/read_state`` and ``/subnet/ID/read_state``: ``{certificate}`` with the
   requested paths (``time``, ``request_status/<id>``, ``canister/<id>/module_hash``,
-  ``canister/<id>/metadata/<name>``, ``subnet``).
+  ``canister/<id>/controllers``, ``canister/<id>/metadata/<name>``, ``subnet``).
 
 Refusals: a well-formed call or query refused before it runs (bad signature, wrong sender, unknown
 canister, a request id already used by another sender) answers 200 with CBOR ``{status:
@@ -254,13 +254,16 @@ class IcInterface:
                 return {}
             info = self.host.info(name)
             if path[2] == b"module_hash":
-                return {b"canister": {path[1]: {b"module_hash": info.module_hash}}}
+                return {} if info.module_hash is None else \
+                    {b"canister": {path[1]: {b"module_hash": info.module_hash}}}
+            if path[2] == b"controllers":
+                return {b"canister": {path[1]: {b"controllers": cbor2.dumps(list(info.controllers))}}}
             if path[2] == b"metadata" and len(path) == 4:
                 value = info.metadata.get(path[3].decode(errors="replace"))
                 return {} if value is None else {b"canister": {path[1]: {b"metadata": {path[3]: value}}}}
         raise Refused(f"unsupported path {'/'.join(label.decode(errors='replace') for label in path)}: "
-                      "moxzid serves time, subnet, request_status/ID, canister/ID/module_hash and "
-                      "canister/ID/metadata/NAME")
+                      "moxzid serves time, subnet, request_status/ID, canister/ID/module_hash, "
+                      "canister/ID/controllers and canister/ID/metadata/NAME")
 
 
 def _merge(into: dict, tree: dict) -> None:
