@@ -29,7 +29,9 @@ from .device import Device, DeviceError, GroupError, LocalRanks, Ranks, open_dev
 from .device.transfer import Transport
 from .hookspecs import Gateway
 from .manifest import ManifestError, load_manifest
-from .runtime.host import Host, Limits
+from .events import Events, LogHandler
+from .progress import log_progress
+from .runtime.host import Host, Limits, actor_principal
 from .runtime.system_calls import CheckpointPolicy
 from .settings import Setting, Settings, SettingsError
 from .store import MemoryStore, Store, StoreError
@@ -255,6 +257,19 @@ async def _serve(settings: Settings, registry: plugins.Registry, specs, store: S
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
+    events = Events()
+    log_handler = LogHandler(events)
+    logging.getLogger().addHandler(log_handler)
+    progress = loop.create_task(log_progress(events))
+    try:
+        return await _serve_with(settings, registry, specs, store, device, transports, events, stop)
+    finally:
+        progress.cancel()
+        logging.getLogger().removeHandler(log_handler)
+
+
+async def _serve_with(settings: Settings, registry: plugins.Registry, specs, store: Store, device: Device | None,
+                      transports: list[Transport], events: Events, stop: asyncio.Event) -> int:
     log.info("state: %s", store.description)
     if device is not None:
         replaced = {provider: ops for provider, ops in _kernels_by_provider(device).items()
@@ -269,8 +284,10 @@ async def _serve(settings: Settings, registry: plugins.Registry, specs, store: S
                  settings.cycles, ledger.prices.price("device_ms", 1))
     else:
         log.info("not charging cycles")
+    if device is not None:
+        device.watch(events, {actor_principal(spec.name): spec.name for spec in specs})
     host = Host(specs, Limits(max_message_bytes=settings.max_message_bytes,
-                              memory_bytes=settings.actor_memory_mb * 1024 * 1024),
+                              memory_bytes=settings.actor_memory_mb * 1024 * 1024), events=events,
                 system_methods=device.system_methods() if device else None, store=store, ledger=ledger,
                 system_state=device, seed=settings.rand_seed,
                 checkpoint=None if settings.state is None else  # without -s nothing is rebuilt: no record

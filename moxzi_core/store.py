@@ -68,6 +68,10 @@ class Store(ABC):
     def description(self) -> str:
         """Where the data lives, for the start-up log."""
 
+    def size_bytes(self) -> int | None:
+        """About how many bytes the store takes (for /metrics), or None when it cannot tell."""
+        return None
+
 
 class MemoryStore(Store):
     """Keeps everything in a sorted in-memory table: gone at exit. For runs without ``-s``, and tests."""
@@ -121,3 +125,7 @@ class MemoryStore(Store):
     @property
     def description(self) -> str:
         return "in memory: state is lost when moxzid exits (use -s DIR to keep it)"
+
+    def size_bytes(self) -> int:
+        with self._lock:
+            return sum(len(k) + len(v) for k, v in self._values.items())

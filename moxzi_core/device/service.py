@@ -24,6 +24,7 @@ from typing import Any, BinaryIO, Protocol
 import cbor2
 
 from ..candid import DEFAULT_BUDGET, CandidError, Principal, Some, decode_args, encode_args
+from ..events import Events
 from ..runtime.actor import Outcome
 from ..runtime.journal import Attachment
 from ..runtime.system_calls import Staged
@@ -168,6 +169,9 @@ class Device:
         self.world = 1  # ranks the device's runs are split across (replicas.py)
         self._lock = threading.RLock()  # a replicated device's calls hold it around Device.call
         self._worker = ThreadPoolExecutor(1, thread_name_prefix="moxzi-device")
+        self._steps: dict[tuple[bytes, str], int] = {}  # training steps by (caller, optimizer)
+        self.events: Events | None = None  # see watch()
+        self._names: dict[bytes, str] = {}
         self.exports = transfer.Exports(backend.save, limits.max_exports)  # served by a transport
         self.transports: dict[str, transfer.Transport] = {}  # by URL scheme: add_transport
         self._handlers = {
@@ -175,6 +179,38 @@ class Device:
             "publish": self._publish, "mix": self._mix, "list": self._list, "delete": self._delete,
             "export": self._export, "fetched": self._fetched,
         }
+
+    def watch(self, events: Events, names: dict[bytes, str]) -> None:
+        """Publish a ``train`` event (moxzi_core.events) for every training step from now on, naming
+        callers by ``names`` (principal -> actor name; others by their principal's text)."""
+        self.events, self._names = events, dict(names)
+
+    def name_of(self, caller: bytes) -> str:
+        return self._names.get(caller) or _principal(caller)
+
+    def usage(self) -> dict[str, dict]:
+        """What each caller holds, by actor name: counts of ``params``, ``optimizers``, ``stored`` and
+        ``publications``, their ``bytes``, and ``steps`` by optimizer. Read without waiting for a
+        running call (a call in progress may or may not be counted)."""
+        def size(meta: Meta) -> int:
+            return ELEM_SIZES.get(meta.dtype, 4) * math.prod(meta.shape)
+
+        held: dict[str, dict] = {}
+
+        def entry(caller: bytes) -> dict:
+            return held.setdefault(self.name_of(caller), {"params": 0, "optimizers": [], "stored": 0,
+                                                          "publications": 0, "bytes": 0, "steps": {}})
+
+        for caller, space in list(self.spaces.items()):
+            params, stored = list(space.params.values()), list(space.stored.values())
+            entry(caller).update(params=len(params), optimizers=sorted(space.optimizers), stored=len(stored),
+                                 bytes=sum(size(m) for _, m in params + stored))
+        for (owner, _), publication in list(self.publications.items()):
+            entry(owner)["publications"] += 1
+            entry(owner)["bytes"] += size(publication.meta)
+        for (caller, optimizer), steps in list(self._steps.items()):
+            entry(caller)["steps"][optimizer] = steps
+        return held
 
     # --- calls ------------------------------------------------------------------------------------
     def system_methods(self) -> dict[str, Callable]:
@@ -406,7 +442,9 @@ class Device:
                               f"ranks cannot share evenly")
         step = None if train is None else self._train_step(space, plan, train)
         self._room(space, len({name for _, name in plan.stores} - set(space.stored)))
-        wanted = [*scalars, *tensors, *(r for r, _ in plan.stores)]
+        watched = [] if step is None else [step.loss]  # for the `train` event
+        wanted = [*scalars, *tensors, *(r for r, _ in plan.stores), *watched]
+        started = time.perf_counter()
         try:
             local = rows.local(plan, self.world) if plan.rows and self.world > 1 else plan
             out = self.backend.execute(local, values, wanted, step)
@@ -414,6 +452,8 @@ class Device:
             raise
         except Exception as error:  # e.g. an id out of range: the backend names the op when it can
             raise DeviceError(str(error)) from None
+        if step is not None:
+            self._trained(caller, train["optimizer"], out.pop(), time.perf_counter() - started)
         stores = out[len(scalars) + len(tensors):]
         for (r, name), value in zip(plan.stores, stores):
             space.stored[name] = (value, plan.metas[r])
@@ -432,6 +472,13 @@ class Device:
         if split and len(set(split)) != len(split):
             raise DeviceError("split: an input is named twice")
         return sorted(split or [])
+
+    def _trained(self, caller: bytes, optimizer: str, loss, seconds: float) -> None:
+        key = (caller, optimizer)
+        self._steps[key] = step = self._steps.get(key, 0) + 1
+        if self.events is not None:
+            self.events.publish("train", actor=self.name_of(caller), optimizer=optimizer, step=step,
+                                loss=float(self.backend.to_scalar(loss)), seconds=seconds)
 
     def _inputs(self, inputs: list[dict]) -> list[tuple[Any, Meta]]:
         total = sum(len(i["data"]) for i in inputs)

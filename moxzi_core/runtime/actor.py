@@ -157,6 +157,7 @@ class _Step:
     executed: bool = False  # an entry point completed (the canister's version moved)
     deleted: bool = False  # delete_canister: the actor and its state go
     instructions: int = 0  # wasm instructions its entry points ran (billed, trapped or not)
+    trapped: bool = False  # one of its entry points trapped
 
 
 _STOP = object()
@@ -191,6 +192,7 @@ class Actor:
         self._stopping = False
         self._step = _Step()
         self._next_heartbeat = 0.0  # time.monotonic() when canister_heartbeat is due
+        self.footprint = (0, 0)  # (memory, stable memory) bytes after the last message: read by any thread
 
     @property
     def prepared(self):
@@ -260,7 +262,13 @@ class Actor:
                      dict(zip(sorted(step.memory_pages), memory.pages(sorted(step.memory_pages)))),
                      {n: stable.page(n) for n in sorted(step.stable_pages)})
 
+    def _footprint(self) -> tuple[int, int]:
+        if self.instance is None:  # not installed (yet, or any more)
+            return 0, 0
+        return self.instance.memory.size, self.instance.stable.size
+
     def start(self) -> None:
+        self.footprint = self._footprint()
         self._thread = threading.Thread(target=self._loop, name=f"actor-{self.name}", daemon=True)
         self._thread.start()
 
@@ -328,8 +336,15 @@ class Actor:
         return min(waits, key=lambda wait: wait[0], default=(None, None))
 
     def _dispatch(self, seq: int | None, message) -> None:
+        started = time.perf_counter()
         if isinstance(message, Query):
-            message.answer(self._run_query(message.method, message.arg, message.caller))
+            outcome = self._run_query(message.method, message.arg, message.caller)
+            message.answer(outcome)
+            self._host.events.publish(
+                "message", actor=self.name, method=message.method, query=True,
+                seconds=time.perf_counter() - started,
+                instructions=self.instance.instructions_used() if self.instance else 0,
+                trapped=outcome.reject_code == CANISTER_ERROR)
             return
         if self._deferred and self._held_for_upgrade(seq, message):
             return
@@ -353,6 +368,10 @@ class Actor:
                 self._on_manage(message)
         self._stop_if_idle()
         self._settle(seq)
+        self._host.events.publish(
+            "message", actor=self.name, method=_method_label(message), query=False,
+            seconds=time.perf_counter() - started, instructions=self._step.instructions,
+            trapped=self._step.trapped)
         if self._deferred and not self._callbacks:
             waiting, self._deferred = self._deferred, []
             for entry in waiting:
@@ -376,6 +395,7 @@ class Actor:
 
     def _settle(self, seq: int | None) -> None:
         step = self._step
+        self.footprint = self._footprint()
         changed = seq is not None or step.memory_pages or step.stable_pages or step.full or step.calls \
             or step.executed
         self._host.settle(self, seq, step.answers, step.calls, self._delta(step) if changed else None,
@@ -524,6 +544,7 @@ class Actor:
         if trap is not None:
             instance.rollback()
             context.last_trap = trap
+            self._step.trapped = True
             return trap
         memory_pages, stable_pages = instance.commit()
         self._step.executed = True
@@ -722,3 +743,14 @@ def _response_outcome(response: tuple[str, bytes] | None) -> Outcome | None:
 
 def _pages(image: bytes) -> dict[int, bytes]:
     return {n: image[n * PAGE:(n + 1) * PAGE] for n in range(len(image) // PAGE)}
+
+
+def _method_label(message) -> str:
+    """The name a handled message goes by in events: its method, or what kind of message it was."""
+    if message is None:
+        return "(timer)"
+    if message is _HEARTBEAT:
+        return "(heartbeat)"
+    if isinstance(message, Call):
+        return message.method
+    return f"({type(message).__name__.lower()})"  # (response), (upgrade), (manage)

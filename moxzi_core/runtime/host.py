@@ -26,6 +26,7 @@ import wasmtime
 from .. import errors
 from ..build import BuildError, stable_incompatibilities
 from ..candid import Principal, Service, parse_did, service_from_sections
+from ..events import Events
 from ..store import Batch, MemoryStore, Store, StoreError
 from .actor import (
     ANONYMOUS,
@@ -97,17 +98,21 @@ class Host:
                  system_methods: dict[str, SystemMethod] | None = None, store: Store | None = None, *,
                  system_state: SystemState | None = None,
                  checkpoint: CheckpointPolicy | None = CheckpointPolicy(),
-                 ledger=None, seed: int | None = None):
+                 ledger=None, seed: int | None = None, events: Events | None = None):
         """``system_methods`` are the management canister's methods plugins provide (the device's);
         ``system_state`` is what they change, copied per ``checkpoint`` (None: calls to them are not
         recorded, for a store that does not outlive the process); ``ledger`` (moxzi_core.billing)
         charges actors for device time and instructions, if given; ``seed`` makes raw_rand's bytes
-        the same on every run."""
+        the same on every run. ``events`` (moxzi_core.events, a new stream if not given) gets what
+        happens: handled messages, device calls, copies."""
         self.limits = limits
+        self.events = events or Events()
+        self.system_state = system_state  # the device, for plugins that show it
         self.store = store or MemoryStore()
         self.ledger = ledger
         self._journal = Journal(self.store)
-        self._system = SystemCalls(self._journal, dict(system_methods or {}), system_state, checkpoint, ledger)
+        self._system = SystemCalls(self._journal, dict(system_methods or {}), system_state, checkpoint, ledger,
+                                   self.events)
         self._specs = specs
         self._engine = new_engine()
         self._modules: dict[bytes, tuple[PreparedModule, wasmtime.Module]] = {}
@@ -202,7 +207,7 @@ class Host:
         prepared, compiled = self._modules[module]
         principal = principal or self._actors[name].principal
         return Instance(self._engine, compiled, prepared, principal, self.limits,
-                        lambda text: log.info("[%s] %s", name, text), stable)
+                        lambda text: log.info("[%s] %s", name, text, extra={"actor": name}), stable)
 
     async def stop(self) -> None:
         """Stop every actor, cutting short the messages running now: what is not settled stays in the
@@ -222,6 +227,10 @@ class Host:
             return self._actors[name]
         except KeyError:
             raise errors.UnknownActor(f"no actor named {name!r}") from None
+
+    def footprint(self, name: str) -> tuple[int, int]:
+        """Actor ``name``'s memory and stable memory in bytes, as its last handled message left them."""
+        return self._actor(name).footprint
 
     def info(self, name: str) -> ActorInfo:
         actor = self._actor(name)

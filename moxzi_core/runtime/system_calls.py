@@ -25,6 +25,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, BinaryIO, Protocol
 
+from ..events import Events
 from ..store import Batch, StoreError
 from .actor import CANISTER_REJECT, DESTINATION_INVALID, SYS_TRANSIENT, Outcome
 from .journal import Attachment, Journal
@@ -73,9 +74,11 @@ class CheckpointPolicy:
 
 class SystemCalls:
     def __init__(self, journal: Journal, methods: dict[str, SystemMethod], state: SystemState | None,
-                 policy: CheckpointPolicy | None, ledger=None):
-        """``policy`` None: record nothing and take no copies."""
+                 policy: CheckpointPolicy | None, ledger=None, events: Events | None = None):
+        """``policy`` None: record nothing and take no copies. ``events`` gets a ``device`` event per call
+        and a ``checkpoint`` event per copy."""
         self.methods = methods
+        self._events = events or Events()
         self._journal = journal
         self._state = state
         self._policy = policy
@@ -198,6 +201,8 @@ class SystemCalls:
                 self._journal.drop_attachment(batch, data.ident)
         if self._ledger is not None and outcome.seconds:
             self._ledger.charge(batch, actor, "device_ms", outcome.seconds * 1000)
+        self._events.publish("device", actor=actor, method=method_name, seconds=outcome.seconds,
+                             ok=outcome.reply is not None, changed=outcome.changed)
         return outcome
 
     async def _gather(self, name: str, method: Staged, caller: bytes, data: bytes):
@@ -263,6 +268,7 @@ class SystemCalls:
             self._journal.store.commit(batch)
             self._attached.clear()
             self._last_copy_at, self._last_copy_seconds = time.monotonic(), time.monotonic() - started
+            self._events.publish("checkpoint", seconds=self._last_copy_seconds, bytes=copy.size)
             log.info("system state copied at call %d: %.1f MB in %.2fs (%.1fs of device time since the "
                      "last copy)", self._seq, copy.size / 2**20, self._last_copy_seconds, self._since_seconds)
             self._since_seconds, self._since_bytes = 0.0, 0

@@ -121,6 +121,10 @@ class LmdbStore(Store):
         self._env.close()
         os.close(self._lock_fd)  # releases the flock
 
+    def size_bytes(self) -> int:
+        """The pages LMDB has used (free pages inside the file included)."""
+        return (self._env.info()["last_pgno"] + 1) * self._env.stat()["psize"]
+
     @property
     def description(self) -> str:
         return f"LMDB in {self._directory} ({FORMAT}): state is kept across restarts"
