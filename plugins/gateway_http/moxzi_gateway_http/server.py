@@ -33,17 +33,27 @@ LINGER_SECONDS = 1.0
 RESERVED_FILES = 128
 
 
+CONSOLE = "/console"  # where the console plugin mounts its page
+
+
+async def _to_console(request: web.Request) -> web.Response:
+    raise web.HTTPFound(CONSOLE + "/")
+
+
 class HttpGateway:
     """Serves ``host`` over HTTP on ``settings.listen``; request bodies over ``settings.max_message_bytes``
     are answered 413. ``http_apps`` (``{prefix: factory(host, settings)}``, what other plugins registered
-    with ``register_http_apps``) are mounted at their prefixes. After start(), ``address`` is the
-    address actually bound (useful with port 0)."""
+    with ``register_http_apps``) are mounted at their prefixes; ``GET /`` leads to the web console
+    when the console plugin is loaded. After start(), ``address`` is the address actually bound
+    (useful with port 0)."""
 
     def __init__(self, host, settings: Settings, http_apps: Mapping[str, Callable] = MappingProxyType({})):
         admin = AdminToken.for_listening(settings.listen.host, settings.state)
         self._app = build_app(host, settings.max_message_bytes, settings.http_body_secs, admin)
         for prefix, factory in http_apps.items():
             self._app.add_subapp(prefix, factory(host, settings))
+        if CONSOLE in http_apps:  # a person opening the address in a browser gets the console
+            self._app.router.add_get("/", _to_console)
         self._listen = settings.listen
         self._idle_secs = settings.http_idle_secs
         self._max_connections = _fitting_connections(settings.http_max_connections)

@@ -1,0 +1,103 @@
+"""``GET /metrics``: what moxzid did, in the Prometheus text format (version 0.0.4).
+
+Counters since moxzid started, from the event stream: ``moxzi_messages_total{actor,method,type}``
+(type ``update`` or ``query``), ``moxzi_message_seconds`` (a histogram per actor: how long handling a
+message took), ``moxzi_traps_total{actor}``, ``moxzi_instructions_total{actor}``,
+``moxzi_device_calls_total{actor,method}``, ``moxzi_device_seconds_total{actor,method}`` (device time per
+device method: ``moxzi_device_run``...), ``moxzi_device_rejects_total{actor,method}``,
+``moxzi_training_steps_total{actor,optimizer}``, ``moxzi_checkpoint_seconds`` (a histogram of device
+copies), ``moxzi_checkpoint_bytes_total``, ``moxzi_events_dropped_total``. Gauges read when asked:
+``moxzi_training_loss{actor,optimizer}`` (the latest step's), ``moxzi_actor_memory_bytes{actor,kind}``
+(``heap``, ``stable``), ``moxzi_cycles_balance{actor}``, ``moxzi_cycles_spent{actor}``,
+``moxzi_device_bytes{actor}`` (what its parameters, stored tensors and publications hold),
+``moxzi_store_bytes``.
+"""
+
+from __future__ import annotations
+
+from .watch import BUCKETS, Histogram, Watch
+
+
+def render(watch: Watch, host) -> str:
+    out: list[str] = []
+
+    def family(name: str, kind: str, help_text: str, samples) -> None:
+        out.append(f"# HELP {name} {help_text}")
+        out.append(f"# TYPE {name} {kind}")
+        for labels, value in samples:
+            out.append(f"{name}{_labels(labels)} {_number(value)}")
+
+    def histogram(name: str, help_text: str, by_labels: dict[tuple, Histogram], label_names: tuple) -> None:
+        out.append(f"# HELP {name} {help_text}")
+        out.append(f"# TYPE {name} histogram")
+        for key, h in by_labels.items():
+            labels = dict(zip(label_names, key))
+            running = 0
+            for bound, count in zip((*BUCKETS, float("inf")), h.counts):
+                running += count
+                le = "+Inf" if bound == float("inf") else repr(bound)
+                out.append(f"{name}_bucket{_labels({**labels, 'le': le})} {running}")
+            out.append(f"{name}_sum{_labels(labels)} {_number(h.total)}")
+            out.append(f"{name}_count{_labels(labels)} {running}")
+
+    actors = host.actor_names()
+    family("moxzi_messages_total", "counter", "Messages handled, by actor, method and type.",
+           [({"actor": a, "method": m, "type": "query" if q else "update"}, n)
+            for (a, m, q), n in sorted(watch.messages.items())])
+    histogram("moxzi_message_seconds", "Time to handle one message.",
+              {(a,): h for a, h in sorted(watch.latency.items())}, ("actor",))
+    family("moxzi_traps_total", "counter", "Messages whose code trapped.",
+           [({"actor": a}, watch.traps.get(a, 0)) for a in actors])
+    family("moxzi_instructions_total", "counter", "Wasm instructions run.",
+           [({"actor": a}, watch.instructions.get(a, 0)) for a in actors])
+    device = sorted(watch.device.items())
+    family("moxzi_device_calls_total", "counter", "Device calls, by actor and method.",
+           [({"actor": a, "method": m}, t[0]) for (a, m), t in device])
+    family("moxzi_device_seconds_total", "counter", "Device time, by actor and method.",
+           [({"actor": a, "method": m}, t[1]) for (a, m), t in device])
+    family("moxzi_device_rejects_total", "counter", "Device calls rejected, by actor and method.",
+           [({"actor": a, "method": m}, t[2]) for (a, m), t in device])
+    curves = sorted(watch.curves.items())
+    family("moxzi_training_steps_total", "counter", "Training steps, by actor and optimizer.",
+           [({"actor": a, "optimizer": o}, c.steps) for (a, o), c in curves])
+    family("moxzi_training_loss", "gauge", "The loss of the latest kept training step.",
+           [({"actor": a, "optimizer": o}, c.points[-1][1]) for (a, o), c in curves if c.points])
+    histogram("moxzi_checkpoint_seconds", "Time to copy the device's state into the store.",
+              {(): watch.checkpoints}, ())
+    family("moxzi_checkpoint_bytes_total", "counter", "Bytes of device copies written.",
+           [({}, watch.checkpoint_bytes)])
+    family("moxzi_actor_memory_bytes", "gauge", "Actor memory after its last message.",
+           [({"actor": a, "kind": kind}, size) for a in actors
+            for kind, size in zip(("heap", "stable"), host.footprint(a))])
+    if host.ledger is not None:
+        family("moxzi_cycles_balance", "gauge", "Cycles an actor holds.",
+               [({"actor": a}, host.ledger.balance(a)) for a in actors])
+        family("moxzi_cycles_spent", "gauge", "Cycles an actor has spent.",
+               [({"actor": a}, host.ledger.spent(a)) for a in actors])
+    usage = device_usage(host)
+    if usage is not None:
+        family("moxzi_device_bytes", "gauge", "Bytes an actor's device space holds.",
+               [({"actor": a}, u["bytes"]) for a, u in sorted(usage.items())])
+    size = host.store.size_bytes()
+    if size is not None:
+        family("moxzi_store_bytes", "gauge", "Bytes the state store takes.", [({}, size)])
+    family("moxzi_events_dropped_total", "counter", "Events the console missed by falling behind.",
+           [({}, watch.dropped)])
+    return "\n".join(out) + "\n"
+
+
+def device_usage(host) -> dict | None:
+    """What each actor holds on the device (``Device.usage``), or None without a device."""
+    usage = getattr(host.system_state, "usage", None)
+    return None if usage is None else usage()
+
+
+def _labels(labels: dict) -> str:
+    if not labels:
+        return ""
+    escaped = (str(v).replace("\\", r"\\").replace("\n", r"\n").replace('"', r'\"') for v in labels.values())
+    return "{" + ",".join(f'{k}="{v}"' for k, v in zip(labels, escaped)) + "}"
+
+
+def _number(value) -> str:
+    return repr(float(value)) if isinstance(value, float) else str(value)

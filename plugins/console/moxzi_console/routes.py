@@ -1,0 +1,175 @@
+"""The console's HTTP apps, mounted by the HTTP gateway (``register_http_apps``).
+
+- ``/console``: ``GET /console/`` the page (``static/index.html``; the gateway's ``GET /`` leads here),
+  ``GET /console/static/FILE`` its scripts, ``GET /console/state``: JSON: ``actors`` (name, principal,
+  mode, memory, cycles, messages, traps, instructions, device usage, methods with their Candid types as
+  JSON trees, see ``type_tree``), ``device`` (backend name, or null), ``log`` (the recent lines) and
+  ``curves`` (each actor's loss curve per optimizer: ``points`` of [step, loss]).
+- ``GET /events``: the live event stream (moxzi_core.events) as Server-Sent Events: each event's
+  ``event:`` is its kind and ``data:`` the event as JSON. Any client may use it
+  (``curl -N http://127.0.0.1:7000/events``).
+- ``GET /metrics``: Prometheus text format (metrics.py).
+
+The three apps share one ``Watch`` of the host's events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import weakref
+from importlib import resources
+
+from aiohttp import web
+
+from moxzi_core.candid.types import CandidType, Opt, Primitive, Record, Variant, Vec, accepts_null, resolve
+
+from . import metrics
+from .watch import Watch
+
+STATIC = resources.files(__package__) / "static"
+STATIC_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".LICENSE": "text/plain"}
+TYPE_DEPTH = 16  # deeper (recursive types): the form asks for the JSON value itself
+SSE_POLL_SECONDS = 1.0  # how often a stream checks for moxzid stopping
+
+_watches: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # host -> its Watch
+
+
+def _watching(app: web.Application, host) -> Watch:
+    """The host's Watch (made once for the three apps), running while ``app`` runs."""
+    watch = _watches.get(host)
+    if watch is None:
+        watch = _watches[host] = Watch(host.events)
+
+    async def start(app: web.Application) -> None:
+        watch.start()
+
+    async def stop(app: web.Application) -> None:
+        watch.stop()
+
+    app.on_startup.append(start)
+    app.on_cleanup.append(stop)
+    return watch
+
+
+def console_app(host, config) -> web.Application:
+    """The page, its files and ``/state``."""
+    app = web.Application()
+    watch = _watching(app, host)
+
+    async def page(request: web.Request) -> web.Response:
+        return _static("index.html")
+
+    async def to_page(request: web.Request) -> web.Response:
+        raise web.HTTPFound(request.path + "/")
+
+    async def static(request: web.Request) -> web.Response:
+        return _static(request.match_info["name"])
+
+    async def state(request: web.Request) -> web.Response:
+        return web.json_response({
+            "actors": [_actor(host, watch, name) for name in host.actor_names()],
+            "device": getattr(getattr(host.system_state, "backend", None), "name", None),
+            "log": list(watch.log), "curves": watch.curves_json()})
+
+    app.router.add_get("", to_page)
+    app.router.add_get("/", page)
+    app.router.add_get("/static/{name}", static)
+    app.router.add_get("/state", state)
+    return app
+
+
+def metrics_app(host, config) -> web.Application:
+    """``GET /metrics``."""
+    app = web.Application()
+    watch = _watching(app, host)
+
+    async def text(request: web.Request) -> web.Response:
+        return web.Response(text=metrics.render(watch, host), content_type="text/plain", charset="utf-8")
+
+    app.router.add_get("", text)
+    return app
+
+
+def events_app(host, config) -> web.Application:
+    """``GET /events``: Server-Sent Events until the client goes or moxzid stops."""
+    app = web.Application()
+    stopping = asyncio.Event()
+
+    async def on_shutdown(app: web.Application) -> None:
+        stopping.set()  # event streams end, so the gateway stops without waiting for them
+
+    async def stream(request: web.Request) -> web.StreamResponse:
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"})
+        await response.prepare(request)
+        subscription = host.events.subscribe()
+        try:
+            await response.write(b"event: hello\ndata: {}\n\n")
+            while not stopping.is_set():
+                events = await subscription.next(timeout=SSE_POLL_SECONDS)
+                if events:
+                    await response.write("".join(
+                        f"event: {e['kind']}\ndata: {json.dumps(e, default=str)}\n\n" for e in events).encode())
+                if subscription.dropped:
+                    await response.write(f"event: dropped\ndata: {subscription.dropped}\n\n".encode())
+                    subscription.dropped = 0
+        except ConnectionResetError:
+            pass  # the client went away
+        finally:
+            subscription.close()
+        return response
+
+    app.on_shutdown.append(on_shutdown)
+    app.router.add_get("", stream)
+    return app
+
+
+def _static(name: str) -> web.Response:
+    kind = next((t for suffix, t in STATIC_TYPES.items() if name.endswith(suffix)), None)
+    path = STATIC / name
+    if kind is None or "/" in name or not path.is_file():
+        raise web.HTTPNotFound(text=f"no console file {name!r}")
+    return web.Response(body=path.read_bytes(), content_type=kind)
+
+
+def _actor(host, watch: Watch, name: str) -> dict:
+    info = host.info(name)
+    heap, stable = host.footprint(name)
+    usage = metrics.device_usage(host)
+    return {
+        "name": name, "principal": str(info.principal), "mode": info.mode,
+        "memory": {"heap": heap, "stable": stable},
+        "cycles": None if host.ledger is None else {"balance": host.ledger.balance(name),
+                                                    "spent": host.ledger.spent(name)},
+        "messages": sum(n for (actor, _, _), n in watch.messages.items() if actor == name),
+        "traps": watch.traps.get(name, 0), "instructions": watch.instructions.get(name, 0),
+        "device": None if usage is None else usage.get(name),
+        "methods": {method: {"modes": sorted(f.modes), "args": [type_tree(t) for t in f.args],
+                             "results": [type_tree(t) for t in f.rets]}
+                    for method, f in sorted(info.interface.methods.items())},
+    }
+
+
+def type_tree(t: CandidType, depth: int = TYPE_DEPTH) -> dict:
+    """A Candid type as the page builds its form from it: ``{"t": KIND, "text": the type's text}`` with
+    ``of`` (opt, vec; ``wrap``: the opt's JSON form is ``[]``/``[value]``), ``fields`` (record, variant:
+    ``[{"key": JSON key, "type": ...}]``; ``tuple``: a record whose JSON form is an array). ``blob``,
+    ``principal`` and the primitives are leaves; anything else (func, service, a type nested past
+    ``depth``) is ``json``: the form asks for its JSON value."""
+    text = str(t)
+    t = resolve(t)
+    if isinstance(t, Primitive):
+        return {"t": t.name, "text": text}
+    if depth <= 0:
+        return {"t": "json", "text": text}
+    if isinstance(t, Opt):
+        return {"t": "opt", "text": text, "wrap": accepts_null(t.type), "of": type_tree(t.type, depth - 1)}
+    if isinstance(t, Vec):
+        if isinstance(resolve(t.type), Primitive) and resolve(t.type).name == "nat8":
+            return {"t": "blob", "text": text}
+        return {"t": "vec", "text": text, "of": type_tree(t.type, depth - 1)}
+    if isinstance(t, (Record, Variant)):
+        kind = "variant" if isinstance(t, Variant) else "tuple" if t.is_tuple else "record"
+        return {"t": kind, "text": text,
+                "fields": [{"key": str(f.key), "type": type_tree(f.type, depth - 1)} for f in t.fields]}
+    return {"t": "json", "text": text}

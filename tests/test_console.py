@@ -1,0 +1,193 @@
+"""The console plugin against a real moxzid: /metrics (parsed by prometheus_client's parser), the
+/events stream, the type trees its forms are built from, and the page itself in a headless Chromium
+(Debian's, driven by Playwright): the actor list, a call through a method's form, and the letters
+example training while its loss curve gains points."""
+
+import http.client
+import json
+import shutil
+import time
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from actorbuild import build_actor
+from moxzi_console.routes import type_tree
+from moxzi_core.build import build
+from moxzi_core.candid import parse_did
+from test_daemon import running_moxzid
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
+
+
+def project(folder: Path) -> Path:
+    """``folder`` with the counter, the small learner and the letters example, and their manifest."""
+    for name in ("counter", "learner"):
+        built = build_actor(name)
+        shutil.copy(built.wasm_path, folder / f"{name}.wasm")
+        shutil.copy(built.did_path, folder / f"{name}.did")
+    build(ROOT / "examples" / "letters" / "letters.mo", out_dir=folder)
+    actors = [{"name": n, "wasm": f"{n}.wasm"} for n in ("counter", "learner", "letters")]
+    (folder / "actors.json").write_text(json.dumps({"actors": actors}))
+    return folder / "actors.json"
+
+
+def post(url: str, route: str, args: list):
+    request = urllib.request.Request(url + route, data=json.dumps(args).encode(), method="POST")
+    with urllib.request.urlopen(request, timeout=120) as answer:
+        return json.loads(answer.read())
+
+
+def get(url: str, route: str) -> str:
+    with urllib.request.urlopen(url + route, timeout=30) as answer:
+        return answer.read().decode()
+
+
+@pytest.fixture(scope="module")
+def daemon(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("console")
+    project(folder)
+    with running_moxzid("-m", "actors.json", "--device", "torch:cpu", "--plugins", "http,console,torch",
+                        cwd=folder) as running:
+        yield running
+        assert running.stop() == 0
+
+
+def families(url: str) -> dict:
+    return {f.name: f for f in text_string_to_metric_families(get(url, "/metrics"))}
+
+
+@pytest.mark.slow
+def test_metrics_parse_and_count_what_happened(daemon):
+    before = families(daemon.url)
+    post(daemon.url, "/call-json/counter/inc", [])
+    post(daemon.url, "/query-json/counter/get", [])
+    losses, = post(daemon.url, "/call-json/learner/learn", [4])
+    after = families(daemon.url)
+
+    def sample(metrics, family, **labels):
+        found = [s.value for s in metrics[family].samples
+                 if s.name == family + ("_total" if metrics[family].type == "counter" else "")
+                 and all(s.labels.get(k) == v for k, v in labels.items())]
+        return found[0] if found else 0
+
+    assert sample(after, "moxzi_messages", actor="counter", method="inc", type="update") == \
+        sample(before, "moxzi_messages", actor="counter", method="inc", type="update") + 1
+    assert sample(after, "moxzi_messages", actor="counter", method="get", type="query") >= 1
+    assert sample(after, "moxzi_training_steps", actor="learner", optimizer="adam") == \
+        sample(before, "moxzi_training_steps", actor="learner", optimizer="adam") + 4
+    assert sample(after, "moxzi_training_loss", actor="learner", optimizer="adam") == pytest.approx(losses[-1])
+    assert sample(after, "moxzi_device_seconds", actor="learner", method="moxzi_device_run") > 0
+    assert sample(after, "moxzi_instructions", actor="learner") > sample(before, "moxzi_instructions", actor="learner")
+    assert sample(after, "moxzi_device_bytes", actor="learner") > 0
+    assert sample(after, "moxzi_actor_memory_bytes", actor="counter", kind="heap") > 0
+    assert sample(after, "moxzi_store_bytes") > 0
+    assert after["moxzi_message_seconds"].type == "histogram"
+    counts = [s.value for s in after["moxzi_message_seconds"].samples
+              if s.name.endswith("_count") and s.labels["actor"] == "counter"]
+    assert counts and counts[0] >= 2
+
+
+@pytest.mark.slow
+def test_the_event_stream_serves_any_client(daemon):
+    address = urllib.parse.urlsplit(daemon.url)
+    connection = http.client.HTTPConnection(address.hostname, address.port, timeout=30)
+    connection.request("GET", "/events")
+    answer = connection.getresponse()
+    assert answer.status == 200 and answer.getheader("Content-Type") == "text/event-stream"
+    assert answer.readline() == b"event: hello\n"
+    post(daemon.url, "/call-json/counter/inc", [])
+    seen = []
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        line = answer.readline().decode()
+        if line.startswith("data: "):
+            seen.append(json.loads(line[6:]))
+            if any(e.get("kind") == "message" and e["method"] == "inc" for e in seen):
+                break
+    connection.close()
+    event = next(e for e in seen if e.get("kind") == "message")
+    assert (event["actor"], event["query"], event["trapped"]) == ("counter", False, False)
+
+
+def test_forms_are_built_from_type_trees():
+    service = parse_did("""
+        type Shape = variant { circle : float64; rect : record { w : nat; h : nat }; none };
+        service : { f : (record { name : text; tags : vec text; data : blob; who : principal;
+                                   maybe : opt opt nat; pair : record { nat; bool }; shape : Shape }) -> () }""")
+    tree = type_tree(service.methods["f"].args[0])
+    assert tree["t"] == "record"
+    fields = {f["key"]: f["type"] for f in tree["fields"]}
+    assert fields["name"]["t"] == "text" and fields["data"]["t"] == "blob" and fields["who"]["t"] == "principal"
+    assert fields["tags"] == {"t": "vec", "text": "vec text", "of": {"t": "text", "text": "text"}}
+    assert fields["maybe"]["t"] == "opt" and fields["maybe"]["wrap"] and not fields["maybe"]["of"]["wrap"]
+    assert fields["pair"]["t"] == "tuple" and [f["key"] for f in fields["pair"]["fields"]] == ["0", "1"]
+    shape = fields["shape"]
+    assert shape["t"] == "variant" and shape["text"] == "Shape"
+    assert {f["key"]: f["type"]["t"] for f in shape["fields"]} == \
+        {"none": "null", "rect": "record", "circle": "float64"}
+
+
+def test_a_recursive_type_becomes_a_json_field_past_the_depth_limit():
+    service = parse_did("type List = opt record { head : nat; tail : List }; service : { f : (List) -> () }")
+    tree = type_tree(service.methods["f"].args[0], depth=2)
+    fields = {f["key"]: f["type"] for f in tree["of"]["fields"]}
+    assert fields["head"]["t"] == "nat" and fields["tail"] == {"t": "json", "text": "List"}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    playwright = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: scripts/install --test installs Debian's chromium")
+    with playwright.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.mark.slow
+def test_the_console_in_a_browser(daemon, browser, tmp_path):
+    page = browser.new_page(viewport={"width": 1280, "height": 1100})
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(daemon.url + "/")
+    page.wait_for_selector("#live.on", timeout=30_000)
+    rows = page.locator("#actors tbody tr")
+    assert sorted(rows.evaluate_all("rows => rows.map(r => r.dataset.actor)")) == ["counter", "learner", "letters"]
+    assert "cai" in page.locator('#actors tr[data-actor="counter"] td').nth(1).inner_text()
+
+    before = post(daemon.url, "/query-json/counter/get", [])[0]
+    inc = page.locator('details[data-actor="counter"] form[data-method="inc"]')
+    inc.locator("button[type=submit]").click()
+    page.wait_for_function("f => f.querySelector('pre.reply.ok')", arg=inc.element_handle(), timeout=30_000)
+    assert json.loads(inc.locator("pre.reply").inner_text()) == [before + 1]
+
+    learn = page.locator('details[data-actor="letters"] form[data-method="learn"]')
+    learn.locator("input[type=text]").fill("1000")
+    learn.locator("button[type=submit]").click()
+    curve = page.locator('.curve[data-actor="letters"]')
+    # Points arrive while the call still runs: the curve is live, not drawn from the reply.
+    page.wait_for_function("() => Number(document.querySelector('.curve[data-actor=\"letters\"]')?.dataset.points) > 0",
+                           timeout=60_000)
+    midway = int(curve.get_attribute("data-points"))
+    page.wait_for_function("f => f.querySelector('pre.reply.ok')", arg=learn.element_handle(), timeout=120_000)
+    page.wait_for_function("() => document.querySelector('.curve[data-actor=\"letters\"]').dataset.points === '1000'",
+                           timeout=10_000)
+    assert midway < 1000
+    reply = json.loads(learn.locator("pre.reply").inner_text())
+    assert reply[0]["last"] < reply[0]["first"]
+    assert curve.locator("canvas").count() == 1
+    page.locator("#log-scale").check()
+    page.wait_for_function("() => document.querySelector('.curve[data-actor=\"letters\"]').dataset.points === '1000'")
+    page.screenshot(path=str(tmp_path / "console.png"), full_page=True)
+    assert (tmp_path / "console.png").stat().st_size > 10_000
+    assert errors == []
