@@ -1,5 +1,5 @@
 """moxzid as a child process, for the example scripts: build actors, start moxzid on a manifest, call
-and upgrade its actors through the HTTP gateway's JSON routes, stop it or kill it with SIGKILL.
+and upgrade its actors (through moxzi_core.client), stop it or kill it with SIGKILL.
 
 The scripts of examples/letters, examples/shakespeare and examples/islands import it from here too.
 """
@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
-import json
 import re
 import shutil
 import signal
@@ -17,10 +16,10 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Self
+
+from moxzi_core.client import CallError, Client
 
 START_SECONDS = 120
 TRAINING_SECONDS = 1800  # the longest wait for a training target
@@ -93,6 +92,7 @@ class Moxzid:
         self.device = device
         self.device_listen = device_listen
         self.port = port or _free_port()
+        self.client = Client(f"http://127.0.0.1:{self.port}")
         self.process: subprocess.Popen | None = None
 
     def __enter__(self) -> Self:
@@ -119,10 +119,10 @@ class Moxzid:
         while time.monotonic() < deadline:
             self._check_alive()
             try:
-                urllib.request.urlopen(self._url("/actors"), timeout=5).read()
-                say(f"moxzid serves on {self._url('')} (log: {self.log_path})")
+                self.client.actors()
+                say(f"moxzid serves on {self.client.url} (log: {self.log_path})")
                 return self
-            except OSError:
+            except CallError:
                 time.sleep(0.2)
         raise RuntimeError(f"moxzid did not start serving within {START_SECONDS} s; see {self.log_path}")
 
@@ -140,29 +140,17 @@ class Moxzid:
                 self.kill9()
 
     def call(self, actor: str, method: str, *args, timeout: float = 600):
-        """POST /call-json/ACTOR/METHOD with the arguments as a JSON array; the results, decoded."""
-        return self._post(f"/call-json/{actor}/{method}", json.dumps(list(args)).encode(), timeout=timeout)
+        """The results of an update call (moxzi_core.client; its CallError is a RuntimeError)."""
+        self._check_alive()
+        return self.client.call(actor, method, *args, timeout=timeout)
 
     def query(self, actor: str, method: str, *args):
-        return self._post(f"/query-json/{actor}/{method}", json.dumps(list(args)).encode())
+        self._check_alive()
+        return self.client.query(actor, method, *args)
 
     def upgrade(self, actor: str, wasm: Path, timeout: float = 120) -> str:
-        return self._post(f"/upgrade/{actor}", wasm.read_bytes(), as_json=False, timeout=timeout)
-
-    def _post(self, path: str, body: bytes, as_json: bool = True, timeout: float = 600):
         self._check_alive()
-        request = urllib.request.Request(self._url(path), data=body, method="POST")
-        try:
-            with urllib.request.urlopen(request, timeout=timeout) as response:
-                answer = response.read().decode()
-        except urllib.error.HTTPError as error:
-            raise RuntimeError(f"POST {path}: HTTP {error.code}: {error.read().decode()}") from None
-        except TimeoutError:
-            raise RuntimeError(f"POST {path}: no answer in {timeout:.0f} s; see {self.log_path}") from None
-        return json.loads(answer) if as_json else answer
-
-    def _url(self, path: str) -> str:
-        return f"http://127.0.0.1:{self.port}{path}"
+        return self.client.upgrade(actor, wasm, timeout=timeout)
 
     def _check_alive(self) -> None:
         if self.process.poll() is not None:

@@ -1,0 +1,78 @@
+"""A small client for moxzid's HTTP gateway (the ``http`` plugin), standard library only::
+
+    from moxzi_core.client import Client
+
+    moxzid = Client("http://127.0.0.1:7000")
+    moxzid.call("counter", "inc")                 # [1]: the results, in the JSON mapping (docs/candid-json.md)
+    moxzid.query("counter", "get")                # [1]
+    moxzid.call("letters", "learn", 200)          # [{"first": 5.54, "last": 0.87}]
+
+Arguments and results are Python values in Candid's JSON mapping: numbers, strings, lists, dicts, a
+blob as a base64 string. A call that fails (a reject, a trap, an unknown actor or method, arguments of
+the wrong type, moxzid not answering) raises ``CallError`` with the gateway's message.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+DEFAULT_URL = "http://127.0.0.1:7000"
+CALL_SECONDS = 600.0  # a training call may run for minutes
+
+
+class CallError(RuntimeError):
+    """A request to moxzid failed. ``status`` is the HTTP status (None when moxzid did not answer);
+    ``reject_code`` the IC reject code when the actor's call was rejected (else None)."""
+
+    def __init__(self, message: str, status: int | None = None, reject_code: int | None = None):
+        super().__init__(message)
+        self.status, self.reject_code = status, reject_code
+
+
+class Client:
+    """moxzid at ``url`` (``http://HOST:PORT``)."""
+
+    def __init__(self, url: str = DEFAULT_URL, timeout: float = CALL_SECONDS):
+        self.url = url.rstrip("/")
+        self.timeout = timeout
+
+    def call(self, actor: str, method: str, *args, timeout: float | None = None) -> list:
+        """Call ``method`` of ``actor`` as an update with ``args``; the list of its results."""
+        return self._json("POST", f"/call-json/{actor}/{method}", json.dumps(list(args)).encode(), timeout)
+
+    def query(self, actor: str, method: str, *args, timeout: float | None = None) -> list:
+        """Call the query method ``method`` of ``actor``; the list of its results."""
+        return self._json("POST", f"/query-json/{actor}/{method}", json.dumps(list(args)).encode(), timeout)
+
+    def upgrade(self, actor: str, wasm: Path | bytes, timeout: float | None = None) -> str:
+        """Replace ``actor``'s code with ``wasm`` (a path or the module's bytes), keeping its state;
+        the gateway's answer (``upgraded``)."""
+        body = wasm if isinstance(wasm, bytes) else Path(wasm).read_bytes()
+        return self._request("POST", f"/upgrade/{actor}", body, timeout).decode()
+
+    def actors(self) -> list[dict]:
+        """Each actor's name, principal, persistence mode and methods (``GET /actors``)."""
+        return self._json("GET", "/actors", None, None)
+
+    def _json(self, verb: str, path: str, body: bytes | None, timeout: float | None):
+        return json.loads(self._request(verb, path, body, timeout))
+
+    def _request(self, verb: str, path: str, body: bytes | None, timeout: float | None) -> bytes:
+        request = urllib.request.Request(self.url + path, data=body, method=verb)
+        try:
+            with urllib.request.urlopen(request, timeout=timeout or self.timeout) as response:
+                return response.read()
+        except urllib.error.HTTPError as error:
+            text = error.read().decode(errors="replace")
+            try:
+                answer = json.loads(text)
+            except ValueError:
+                answer = {"error": text}
+            raise CallError(f"{verb} {path}: {answer.get('error', text)}", error.code,
+                            answer.get("reject_code")) from None
+        except (urllib.error.URLError, TimeoutError, ConnectionError) as error:
+            reason = getattr(error, "reason", error)
+            raise CallError(f"{verb} {path}: moxzid at {self.url} did not answer: {reason}") from None
