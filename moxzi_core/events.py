@@ -35,7 +35,7 @@ DEFAULT_BUFFER = 10_000
 class Subscription:
     """One subscriber's bounded buffer. ``take()`` from any thread; ``async wait()`` on an event loop."""
 
-    def __init__(self, events: "Events", buffer: int):
+    def __init__(self, events: Events, buffer: int):
         self._events = events
         self._buffer: deque[dict] = deque(maxlen=buffer)
         self._lock = threading.Lock()

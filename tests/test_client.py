@@ -3,10 +3,10 @@
 import socket
 
 import pytest
-
 from actorbuild import build_actor
-from moxzi_core.client import CallError, Client
 from test_daemon import counter_project, running_moxzid
+
+from moxzi_core.client import CallError, Client
 
 
 @pytest.fixture(scope="module")

@@ -12,13 +12,13 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from prometheus_client.parser import text_string_to_metric_families
-
 from actorbuild import build_actor
 from moxzi_console.routes import type_tree
+from prometheus_client.parser import text_string_to_metric_families
+from test_daemon import running_moxzid
+
 from moxzi_core.build import build
 from moxzi_core.candid import parse_did
-from test_daemon import running_moxzid
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"

@@ -6,12 +6,12 @@ import logging
 import threading
 
 import pytest
+from test_device import A, letters_run, letters_setup
 
 from moxzi_core.candid import encode_args
 from moxzi_core.events import Events, LogHandler
 from moxzi_core.progress import Progress
 from moxzi_core.runtime.host import ActorSpec, Host
-from test_device import A, letters_run, letters_setup
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
