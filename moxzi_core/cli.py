@@ -1,15 +1,21 @@
-"""The `moxzi` command: build Motoko actors for moxzid."""
+"""The `moxzi` command: build Motoko actors for moxzid, and call them."""
 
 import argparse
+import os
+import re
 import sys
 from pathlib import Path
 
 from moxzi_core import __version__
 from moxzi_core.build import SETUP_COMMAND, BuildError, Diagnostic, build
+from moxzi_core.client import DEFAULT_URL, CallError, Client
+
+URL_VARIABLE = "MOXZI_URL"
+WHERE = re.compile(r"\b(\d+):(\d+): ")  # a Candid text error's line:column
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="moxzi", description="Build Motoko actors for moxzid.")
+    parser = argparse.ArgumentParser(prog="moxzi", description="Build Motoko actors for moxzid, and call them.")
     parser.add_argument("--version", action="version", version=f"moxzi {__version__}")
     commands = parser.add_subparsers(metavar="COMMAND", required=True)
 
@@ -39,6 +45,27 @@ def main(argv: list[str] | None = None) -> int:
     )
     build_command.set_defaults(run=_build)
 
+    for kind in ("call", "query"):
+        command = commands.add_parser(
+            kind,
+            help=f"{'call' if kind == 'call' else 'query'} an actor's method with Candid text, as dfx canister call",
+            description=(
+                f"Run METHOD of ACTOR on a running moxzid as {'an update' if kind == 'call' else 'a query'} "
+                "call. ARGS and the reply are Candid textual values, as `dfx canister call` takes and "
+                "prints them, e.g. moxzi call letters learn '(200)'. Arguments that do not match the "
+                "method's type are shown with the offending column. Exit status: 0 when the call replied, "
+                "1 when it was rejected or moxzid did not answer, 2 for bad arguments, an unknown actor "
+                "or method."
+            ),
+        )
+        command.add_argument("--url", default=os.environ.get(URL_VARIABLE, DEFAULT_URL),
+                             help=f"moxzid's HTTP gateway (default ${URL_VARIABLE}, else {DEFAULT_URL})")
+        command.add_argument("actor", metavar="ACTOR")
+        command.add_argument("method", metavar="METHOD")
+        command.add_argument("args", metavar="(ARGS)", nargs="?", default="()",
+                             help="the arguments in Candid text, e.g. '(42, \"x\")' (default: none)")
+        command.set_defaults(run=_call, query=kind == "query")
+
     args = parser.parse_args(argv)
     return args.run(args)
 
@@ -58,6 +85,23 @@ def _build(args: argparse.Namespace) -> int:
         f"({result.wasm_size} bytes, {result.file_count} file(s), {result.seconds:.2f}s)"
     )
     print(f"compiled by {result.compiler}, moxzi {__version__}")
+    return 0
+
+
+def _call(args: argparse.Namespace) -> int:
+    client = Client(args.url)
+    send = client.query_text if args.query else client.call_text
+    try:
+        print(send(args.actor, args.method, args.args))
+    except CallError as error:
+        print(f"moxzi {'query' if args.query else 'call'}: {error}", file=sys.stderr)
+        where = WHERE.search(str(error)) if error.status == 400 else None
+        if where is not None:  # show the offending token under its line of the arguments
+            line, column = int(where.group(1)), int(where.group(2))
+            lines = args.args.splitlines() or [""]
+            if 1 <= line <= len(lines):
+                print(f"  {lines[line - 1]}\n  {' ' * (column - 1)}^", file=sys.stderr)
+        return 2 if error.status in (400, 404) and error.reject_code is None else 1
     return 0
 
 

@@ -6,6 +6,7 @@
     moxzid.call("counter", "inc")                 # [1]: the results, in the JSON mapping (docs/candid-json.md)
     moxzid.query("counter", "get")                # [1]
     moxzid.call("letters", "learn", 200)          # [{"first": 5.54, "last": 0.87}]
+    moxzid.call_text("counter", "inc", "()")      # "(2 : nat)": Candid text in and out, as dfx
 
 Arguments and results are Python values in Candid's JSON mapping: numbers, strings, lists, dicts, a
 blob as a base64 string. A call that fails (a reject, a trap, an unknown actor or method, arguments of
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import json
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -41,17 +43,27 @@ class Client:
 
     def call(self, actor: str, method: str, *args, timeout: float | None = None) -> list:
         """Call ``method`` of ``actor`` as an update with ``args``; the list of its results."""
-        return self._json("POST", f"/call-json/{actor}/{method}", json.dumps(list(args)).encode(), timeout)
+        return self._json("POST", _route("call-json", actor, method), json.dumps(list(args)).encode(), timeout)
 
     def query(self, actor: str, method: str, *args, timeout: float | None = None) -> list:
         """Call the query method ``method`` of ``actor``; the list of its results."""
-        return self._json("POST", f"/query-json/{actor}/{method}", json.dumps(list(args)).encode(), timeout)
+        return self._json("POST", _route("query-json", actor, method), json.dumps(list(args)).encode(), timeout)
+
+    def call_text(self, actor: str, method: str, args: str = "()", timeout: float | None = None) -> str:
+        """An update call with Candid textual arguments (``'(42, "x")'``); the reply as Candid text, as
+        ``dfx canister call`` prints it (``(43 : nat)``). Bad syntax or types: a CallError (status 400)
+        whose message has the offending token's ``line:column``."""
+        return self._request("POST", _route("call", actor, method), args.encode(), timeout).decode().rstrip("\n")
+
+    def query_text(self, actor: str, method: str, args: str = "()", timeout: float | None = None) -> str:
+        """A query call with Candid textual arguments; the reply as Candid text."""
+        return self._request("POST", _route("query", actor, method), args.encode(), timeout).decode().rstrip("\n")
 
     def upgrade(self, actor: str, wasm: Path | bytes, timeout: float | None = None) -> str:
         """Replace ``actor``'s code with ``wasm`` (a path or the module's bytes), keeping its state;
         the gateway's answer (``upgraded``)."""
         body = wasm if isinstance(wasm, bytes) else Path(wasm).read_bytes()
-        return self._request("POST", f"/upgrade/{actor}", body, timeout).decode()
+        return self._request("POST", _route("upgrade", actor), body, timeout).decode()
 
     def actors(self) -> list[dict]:
         """Each actor's name, principal, persistence mode and methods (``GET /actors``)."""
@@ -76,3 +88,7 @@ class Client:
         except (urllib.error.URLError, TimeoutError, ConnectionError) as error:
             reason = getattr(error, "reason", error)
             raise CallError(f"{verb} {path}: moxzid at {self.url} did not answer: {reason}") from None
+
+
+def _route(*parts: str) -> str:
+    return "/" + "/".join(urllib.parse.quote(part, safe="") for part in parts)

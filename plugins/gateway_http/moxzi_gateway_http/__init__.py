@@ -7,6 +7,9 @@ Routes (all answers JSON unless stated):
 - ``POST /call-json/ACTOR/METHOD``: body a JSON array of the arguments; runs an update call (a query
   method runs as a query and leaves no trace) and answers the JSON array of its results.
 - ``POST /query-json/ACTOR/METHOD``: the same as a query; an update method here is a 400.
+- ``POST /call/ACTOR/METHOD``, ``POST /query/ACTOR/METHOD``: the same with Candid's textual values,
+  as ``dfx canister call`` takes and prints them: the body ``(42, "x")``, the answer ``(43 : nat)``
+  as text (``moxzi call`` uses these).
 - ``POST /upgrade/ACTOR``: body the new wasm; answers the text ``upgraded``.
 - ``GET /actors``: each actor's name, principal, persistence mode and methods with their Candid types.
 - ``GET /cycles``: each actor's cycles, ``{ACTOR: {"balance": B, "spent": S}}`` (with ``--cycles 0``

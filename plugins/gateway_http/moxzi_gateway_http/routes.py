@@ -2,9 +2,11 @@
 
 Statuses:
 
-- 200: the call replied; the body is the JSON array of its results (``/upgrade`` answers ``upgraded``).
+- 200: the call replied; the body is the JSON array of its results, or on ``/call`` and ``/query``
+  their Candid text (``/upgrade`` answers ``upgraded``).
 - 400: the body cannot be decoded (a broken gzip or deflate stream) or is not a JSON array (nested
-  too deeply included), the arguments do not match the method's Candid type, or an update
+  too deeply included), the arguments do not match the method's Candid type (Candid text that does
+  not: the message starts with the offending token's ``line:column``), or an update
   method was called on ``/query-json``; a ``/cycles/ACTOR`` body is not ``{"add": N}`` with N > 0, or would take the balance
   past the most an actor may hold (2**128 - 1).
 - 401: ``/upgrade/ACTOR`` or ``POST /cycles/ACTOR`` without moxzid's admin token, where one is needed
@@ -32,7 +34,15 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
-from moxzi_core.candid import CandidError, args_from_json, results_to_json
+from moxzi_core.candid import (
+    CandidError,
+    args_from_json,
+    decode_args,
+    encode_args,
+    parse_args,
+    print_values,
+    results_to_json,
+)
 from moxzi_core.errors import MoxziError, UnknownMethod
 
 from .admin import AdminToken
@@ -66,6 +76,8 @@ def build_app(host, max_body_bytes: int, body_secs: float,
     app.on_cleanup.append(_stop_codec)
     app.router.add_post("/call-json/{actor}/{method}", _call_json)
     app.router.add_post("/query-json/{actor}/{method}", _query_json)
+    app.router.add_post("/call/{actor}/{method}", _call_text)
+    app.router.add_post("/query/{actor}/{method}", _query_text)
     app.router.add_post("/upgrade/{actor}", _upgrade)
     app.router.add_get("/actors", _actors)
     app.router.add_get("/cycles", _cycles)
@@ -180,14 +192,23 @@ async def _off_loop(request: web.Request, size: int, work: Callable[..., T], *ar
 
 
 async def _call_json(request: web.Request) -> web.Response:
-    return await _call(request, query_route=False)
+    return await _call(request, query_route=False, text=False)
 
 
 async def _query_json(request: web.Request) -> web.Response:
-    return await _call(request, query_route=True)
+    return await _call(request, query_route=True, text=False)
 
 
-async def _call(request: web.Request, query_route: bool) -> web.Response:
+async def _call_text(request: web.Request) -> web.Response:
+    return await _call(request, query_route=False, text=True)
+
+
+async def _query_text(request: web.Request) -> web.Response:
+    return await _call(request, query_route=True, text=True)
+
+
+async def _call(request: web.Request, query_route: bool, text: bool) -> web.Response:
+    """A call with JSON arguments and results, or (``text``) Candid's textual values."""
     host = request.app[HOST]
     actor, method = request.match_info["actor"], request.match_info["method"]
     func = host.info(actor).interface.methods.get(method)
@@ -195,7 +216,7 @@ async def _call(request: web.Request, query_route: bool) -> web.Response:
         raise UnknownMethod(f"actor {actor!r} has no method {method!r}")
     what = f"{actor}.{method}"
     body = await _read_body(request, what)
-    arg = await _off_loop(request, len(body), _arguments, func, body, what)
+    arg = await _off_loop(request, len(body), _text_arguments if text else _arguments, func, body, what)
     # The host runs a query method as a query on either route, so it leaves no trace in the actor.
     outcome = await host.call(actor, method, arg, query=query_route)
     if outcome.reply is None:
@@ -203,8 +224,11 @@ async def _call(request: web.Request, query_route: bool) -> web.Response:
         name, status = REJECTS.get(code, ("UNKNOWN", 500))
         return _error(status, f"{what} rejected ({code} {name}): {outcome.reject_message}",
                       reject_code=code, reject_message=outcome.reject_message)
-    text = await _off_loop(request, len(outcome.reply), _results_text, func, outcome.reply, what)
-    return web.Response(text=text, content_type="application/json")
+    if text:
+        answer = await _off_loop(request, len(outcome.reply), _results_candid, func, outcome.reply, what)
+        return web.Response(text=answer + "\n", content_type="text/plain")
+    answer = await _off_loop(request, len(outcome.reply), _results_text, func, outcome.reply, what)
+    return web.Response(text=answer, content_type="application/json")
 
 
 def _arguments(func, body: bytes, what: str) -> bytes:
@@ -223,6 +247,29 @@ def _results_text(func, reply: bytes, what: str) -> str:
     try:
         return _json_text(results_to_json(func.rets, reply))
     except CandidError as exc:  # the actor broke its own interface: our side, not the client's
+        log.error("%s replied with data that does not match its type: %s", what, exc)
+        raise BrokenReply(f"{what} replied with data that does not match its type: {exc}") from None
+
+
+def _text_arguments(func, body: bytes, what: str) -> bytes:
+    """The Candid argument of ``func`` that ``body`` gives in Candid's textual syntax (empty: none);
+    raises BadBody, with the line and column of the offending token when it is the syntax or a type."""
+    try:
+        text = body.decode()
+    except UnicodeDecodeError as exc:
+        raise BadBody(f"{what}: the body is not UTF-8 text: {exc}") from None
+    try:
+        return encode_args(func.args, parse_args(text if text.strip() else "()", func.args))
+    except CandidError as exc:
+        raise BadBody(f"{what}: arguments do not match its type: {exc}") from None
+
+
+def _results_candid(func, reply: bytes, what: str) -> str:
+    """``func``'s results in ``reply`` as Candid text, as ``dfx canister call`` prints them; raises
+    BrokenReply."""
+    try:
+        return print_values(decode_args(reply, func.rets), func.rets)
+    except CandidError as exc:
         log.error("%s replied with data that does not match its type: %s", what, exc)
         raise BrokenReply(f"{what} replied with data that does not match its type: {exc}") from None
 
