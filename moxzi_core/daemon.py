@@ -27,9 +27,9 @@ from . import settings as settings_module
 from .billing import Ledger, choose_prices
 from .device import Device, DeviceError, GroupError, LocalRanks, Ranks, open_device
 from .device.transfer import Transport
+from .events import Events, LogHandler
 from .hookspecs import Gateway
 from .manifest import ManifestError, load_manifest
-from .events import Events, LogHandler
 from .progress import log_progress
 from .runtime.host import Host, Limits, actor_principal
 from .runtime.system_calls import CheckpointPolicy

@@ -2,15 +2,12 @@
 (bad syntax with its column, wrong types, an unknown actor or method, a trap, no moxzid) with its exit
 status; the gateway's /call and /query routes they use."""
 
-import json
-import shutil
 import socket
 import subprocess
 import sys
 
 import pytest
-from actorbuild import build_actor
-from test_daemon import running_moxzid
+from kit.daemon import project, running_moxzid
 
 from moxzi_core.client import CallError, Client
 
@@ -18,10 +15,7 @@ from moxzi_core.client import CallError, Client
 @pytest.fixture(scope="module")
 def url(tmp_path_factory):
     folder = tmp_path_factory.mktemp("call")
-    built = build_actor("lab")
-    shutil.copy(built.wasm_path, folder / "lab.wasm")
-    shutil.copy(built.did_path, folder / "lab.did")
-    (folder / "actors.json").write_text(json.dumps({"actors": [{"name": "lab", "wasm": "lab.wasm"}]}))
+    project(folder, "lab")
     with running_moxzid("-m", "actors.json", cwd=folder) as daemon:
         yield daemon.url
         assert daemon.stop() == 0

@@ -3,8 +3,8 @@
 import socket
 
 import pytest
-from actorbuild import build_actor
-from test_daemon import counter_project, running_moxzid
+from kit.actorbuild import build_actor
+from kit.daemon import project, running_moxzid
 
 from moxzi_core.client import CallError, Client
 
@@ -12,7 +12,7 @@ from moxzi_core.client import CallError, Client
 @pytest.fixture(scope="module")
 def moxzid(tmp_path_factory):
     folder = tmp_path_factory.mktemp("client")
-    counter_project(folder)
+    project(folder, "counter")
     with running_moxzid("-m", "actors.json", cwd=folder) as daemon:
         yield Client(daemon.url)
         assert daemon.stop() == 0

@@ -5,17 +5,15 @@ example training while its loss curve gains points."""
 
 import http.client
 import json
-import shutil
 import time
 import urllib.parse
-import urllib.request
 from pathlib import Path
 
 import pytest
-from actorbuild import build_actor
+from kit.daemon import project, running_moxzid
+from kit.http import request
 from moxzi_console.routes import type_tree
 from prometheus_client.parser import text_string_to_metric_families
-from test_daemon import running_moxzid
 
 from moxzi_core.build import build
 from moxzi_core.candid import parse_did
@@ -28,35 +26,33 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-back
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
-def project(folder: Path) -> Path:
+def console_project(folder: Path) -> Path:
     """``folder`` with the counter, the small learner and the letters example, and their manifest."""
-    for name in ("counter", "learner"):
-        built = build_actor(name)
-        shutil.copy(built.wasm_path, folder / f"{name}.wasm")
-        shutil.copy(built.did_path, folder / f"{name}.did")
+    manifest = project(folder, "counter", "learner")
     build(ROOT / "examples" / "letters" / "letters.mo", out_dir=folder)
-    actors = [{"name": n, "wasm": f"{n}.wasm"} for n in ("counter", "learner", "letters")]
-    (folder / "actors.json").write_text(json.dumps({"actors": actors}))
-    return folder / "actors.json"
+    actors = json.loads(manifest.read_text())["actors"] + [{"name": "letters", "wasm": "letters.wasm"}]
+    manifest.write_text(json.dumps({"actors": actors}))
+    return manifest
 
 
 def post(url: str, route: str, args: list):
-    request = urllib.request.Request(url + route, data=json.dumps(args).encode(), method="POST")
-    with urllib.request.urlopen(request, timeout=120) as answer:
-        return json.loads(answer.read())
+    status, answer = request(url + route, args, timeout=120)
+    assert status == 200, (status, answer)
+    return answer
 
 
 def get(url: str, route: str) -> str:
-    with urllib.request.urlopen(url + route, timeout=30) as answer:
-        return answer.read().decode()
+    status, answer = request(url + route, timeout=30)
+    assert status == 200, (status, answer)
+    return answer
 
 
 @pytest.fixture(scope="module")
 def daemon(tmp_path_factory):
     folder = tmp_path_factory.mktemp("console")
-    project(folder)
-    with running_moxzid("-m", "actors.json", "--device", "torch:cpu", "--plugins", "http,console,torch",
-                        cwd=folder) as running:
+    console_project(folder)
+    with running_moxzid("-m", "actors.json", "--device", "torch:cpu", cwd=folder,
+                        plugins="http,console,torch") as running:
         yield running
         assert running.stop() == 0
 

@@ -14,6 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]*\*?")  # `--http-*`: a family of flags
 SCRIPT = re.compile(r"\b(run_\w+|moxzid_child)\.py\b")
+MOXZI_COMMANDS = ("moxzi build", "moxzi call", "moxzi query")
 OTHER_TOOLS = ("curl", "icp ", "cp ", "pip ", "npm ", "jq ", "python bench/", "python3 bench/")
 
 pytestmark = pytest.mark.slow  # runs --help of moxzid, moxzi build and every example script
@@ -34,15 +35,15 @@ def code_pieces(text: str) -> list[str]:
 
 @functools.cache
 def accepted(command: str) -> frozenset[str]:
-    """The long flags ``command``'s --help lists: "moxzid", "moxzi build", an example script's path, or
-    "any" of those."""
+    """The long flags ``command``'s --help lists: "moxzid", "moxzi build", "moxzi call", an example
+    script's path, or "any" of those."""
     if command == "any":
         scripts = [str(path.relative_to(ROOT)) for path in ROOT.glob("examples/*/run_*.py")]
-        return frozenset().union(*map(accepted, ["moxzid", "moxzi build", *scripts]))
+        return frozenset().union(*map(accepted, ["moxzid", *MOXZI_COMMANDS, *scripts]))
     if command == "moxzid":
         argv = [sys.executable, "-m", "moxzi_core.daemon", "--help"]
-    elif command == "moxzi build":
-        argv = [sys.executable, "-m", "moxzi_core.cli", "build", "--help"]
+    elif command in MOXZI_COMMANDS:
+        argv = [sys.executable, "-m", "moxzi_core.cli", command.split()[1], "--help"]
     else:
         argv = [sys.executable, str(ROOT / command), "--help"]
     done = subprocess.run(argv, capture_output=True, text=True, timeout=120, cwd=ROOT)
@@ -66,8 +67,8 @@ def flags_in_docs() -> list[tuple[str, str, str]]:
                 command = "any"
             elif script := SCRIPT.search(piece):
                 command = script_path(script.group(0))
-            elif "moxzi build" in piece:
-                command = "moxzi build"
+            elif moxzi := next((c for c in MOXZI_COMMANDS if c in piece), None):
+                command = moxzi
             else:  # moxzid, or scripts/demo, whose arguments go to moxzid
                 command = "moxzid"
             found.append((doc.name, piece, command))

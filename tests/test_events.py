@@ -6,14 +6,22 @@ import logging
 import threading
 
 import pytest
-from test_device import A, letters_run, letters_setup
 
-from moxzi_core.candid import encode_args
+from moxzi_core.candid import Some, encode_args
 from moxzi_core.events import Events, LogHandler
 from moxzi_core.progress import Progress
 from moxzi_core.runtime.host import ActorSpec, Host
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
+
+CALLER = b"trainer\x01"
+# loss = mean(w * w): each step moves w toward 0.
+SQUARES = [{"param": "w"}, {"mul": {"a": 0, "b": 0}}, {"mean": {"x": 1, "dim": None}}]
+
+
+def squares_run(train: bool) -> dict:
+    step = Some({"loss": 2, "optimizer": "sgd", "clip": None, "lr": None, "also": None}) if train else None
+    return {"inputs": [], "program": SQUARES, "train": step, "scalars": [2], "tensors": []}
 
 
 def test_a_full_buffer_drops_the_oldest_and_counts_them():
@@ -93,16 +101,18 @@ def test_the_host_publishes_each_message_and_prints(actor_build):
 def test_each_training_step_publishes_its_loss(dev):
     events = Events()
     sub = events.subscribe()
-    dev.watch(events, {A: "letters"})
-    letters_setup(dev)
-    losses = [dev.request("run", A, letters_run())["scalars"][0] for _ in range(3)]
-    dev.request("run", A, letters_run(train=False))  # not a training step
+    dev.watch(events, {CALLER: "squares"})
+    dev.request("params", CALLER, [{"name": "w", "shape": [2, 3], "init": {"normal": 1.0}}])
+    dev.request("optimizer", CALLER, {"name": "sgd", "params": ["w"], "lr": 0.1, "beta1": 0.0, "beta2": 0.0,
+                                      "eps": 0.0, "weight_decay": 0.0, "kind": Some({"sgd": None})})
+    losses = [dev.request("run", CALLER, squares_run(train=True))["scalars"][0] for _ in range(3)]
+    dev.request("run", CALLER, squares_run(train=False))  # not a training step
     got = [e for e in sub.take() if e["kind"] == "train"]
-    assert [(e["actor"], e["optimizer"], e["step"]) for e in got] == [("letters", "adam", n) for n in (1, 2, 3)]
+    assert [(e["actor"], e["optimizer"], e["step"]) for e in got] == [("squares", "sgd", n) for n in (1, 2, 3)]
     assert [e["loss"] for e in got] == pytest.approx(losses)
-    assert dev.usage()["letters"]["steps"] == {"adam": 3}
-    assert dev.usage()["letters"]["params"] == 2
-    assert dev.usage()["letters"]["bytes"] == 2 * 256 * 16 * 4
+    assert losses[2] < losses[0]
+    usage = dev.usage()["squares"]
+    assert (usage["steps"], usage["params"], usage["optimizers"], usage["bytes"]) == ({"sgd": 3}, 1, ["sgd"], 24)
 
 
 def test_progress_logs_at_most_every_few_seconds_per_optimizer(caplog):

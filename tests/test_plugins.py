@@ -266,7 +266,8 @@ def test_moxzid_state_with_two_stores_loaded_asks_to_choose(site, tmp_path):
 
 # --- plugins use only public APIs ------------------------------------------------------------------
 PUBLIC_CORE = {"moxzi_core.hookspecs", "moxzi_core.settings", "moxzi_core.errors", "moxzi_core.store",
-               "moxzi_core.candid", "moxzi_core.device", "moxzi_core.device.transfer", "moxzi_core.runtime.host"}
+               "moxzi_core.candid", "moxzi_core.device", "moxzi_core.device.transfer", "moxzi_core.runtime.host",
+               "moxzi_core.events"}
 PLUGIN_FOLDERS = [folder for folder in [*(ROOT / "plugins").glob("*/moxzi_*"), *(ROOT / "tests").glob("thirdparty*/moxzi_*")]
                   if folder.is_dir() and "." not in folder.name]  # packages, not their .egg-info or .dist-info
 

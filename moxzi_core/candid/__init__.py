@@ -65,12 +65,15 @@ from .types import (
                     FuncType,
                     Named,
                     Opt,
+                    Primitive,
                     Record,
                     Service,
                     Tuple,
                     Variant,
                     Vec,
+                    accepts_null,
                     idl_hash,
+                    resolve,
 )
 from .values import FuncRef, Principal, Some
 from .wasm import service_from_sections
@@ -79,7 +82,8 @@ __all__ = [
     "CandidError", "Principal", "Some", "FuncRef", "parse_did", "Service", "FuncType", "service_from_sections",
     "encode_args", "decode_args", "DEFAULT_BUDGET", "BUDGET_PER_BYTE", "args_from_json", "results_to_json",
     "parse_args", "parse_value", "print_values", "print_value",
-    "CandidType", "Field", "Named", "Opt", "Record", "Tuple", "Variant", "Vec", "idl_hash",
+    "CandidType", "Field", "Named", "Opt", "Primitive", "Record", "Tuple", "Variant", "Vec", "idl_hash",
+    "resolve", "accepts_null",
     "BLOB", "BOOL", "EMPTY", "FLOAT32", "FLOAT64", "INT", "INT8", "INT16", "INT32", "INT64",
     "NAT", "NAT8", "NAT16", "NAT32", "NAT64", "NULL", "PRINCIPAL", "RESERVED", "TEXT",
 ]

@@ -22,7 +22,7 @@ from importlib import resources
 
 from aiohttp import web
 
-from moxzi_core.candid.types import CandidType, Opt, Primitive, Record, Variant, Vec, accepts_null, resolve
+from moxzi_core.candid import CandidType, Opt, Primitive, Record, Variant, Vec, accepts_null, resolve
 
 from . import metrics
 from .watch import Watch
@@ -52,7 +52,7 @@ def _watching(app: web.Application, host) -> Watch:
     return watch
 
 
-def console_app(host, config) -> web.Application:
+def console_app(host, settings) -> web.Application:
     """The page, its files and ``/state``."""
     app = web.Application()
     watch = _watching(app, host)
@@ -79,7 +79,7 @@ def console_app(host, config) -> web.Application:
     return app
 
 
-def metrics_app(host, config) -> web.Application:
+def metrics_app(host, settings) -> web.Application:
     """``GET /metrics``."""
     app = web.Application()
     watch = _watching(app, host)
@@ -91,7 +91,7 @@ def metrics_app(host, config) -> web.Application:
     return app
 
 
-def events_app(host, config) -> web.Application:
+def events_app(host, settings) -> web.Application:
     """``GET /events``: Server-Sent Events until the client goes or moxzid stops."""
     app = web.Application()
     stopping = asyncio.Event()
