@@ -21,7 +21,7 @@ SQUARES = [{"param": "w"}, {"mul": {"a": 0, "b": 0}}, {"mean": {"x": 1, "dim": N
 
 def squares_run(train: bool) -> dict:
     step = Some({"loss": 2, "optimizer": "sgd", "clip": None, "lr": None, "also": None}) if train else None
-    return {"inputs": [], "program": SQUARES, "train": step, "scalars": [2], "tensors": []}
+    return {"inputs": [], "program": SQUARES, "train": step, "scalars": [2], "tensors": [], "split": None}
 
 
 def test_a_full_buffer_drops_the_oldest_and_counts_them():
