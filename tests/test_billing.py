@@ -296,11 +296,11 @@ def test_moxzid_without_cycles_charges_nothing(tmp_path):
 
 
 @pytest.mark.slow
-def test_moxzid_charges_by_a_third_party_price_list(tmp_path, flat_fee):
+def test_moxzid_charges_by_a_third_party_price_list(tmp_path):
     pytest.importorskip("moxzi_device_torch")
     learner_project(tmp_path)
-    with running_moxzid("-m", "actors.json", "--device", "torch:cpu", "--plugins", "http,torch,cycles,flatfee",
-                        "--cycles", "1000000000000", cwd=tmp_path) as daemon:
+    with running_moxzid("-m", "actors.json", "--device", "torch:cpu", "--cycles", "1000000000000", cwd=tmp_path,
+                        plugins="http,torch,cycles,flatfee", third_party=True) as daemon:
         assert http(f"{daemon.url}/call-json/learner/learn", [2])[0] == 200
         # params, optimizer, two training runs: a flat fee each, however long they took
         assert http(f"{daemon.url}/cycles")[1] == {"learner": {"balance": 10**12 - 4_000_000, "spent": 4_000_000}}
