@@ -179,6 +179,7 @@ class Actor:
         self.instance: Instance | None = None
         self.module: bytes | None = None  # sha256 of the running wasm
         if instance is not None:
+            assert module is not None, "an actor with an instance has its module's hash"
             self._adopt(instance, module)
         self._host = host
         self._limits = host.limits
@@ -187,7 +188,7 @@ class Actor:
         self._callbacks: dict[int, tuple[int, OutgoingCall]] = {}
         self._in_flight: Counter[bytes] = Counter()  # callbacks by callee: for the output queue's limit
         self._ids = 0
-        self._deferred: list[tuple[int, object]] = []  # waiting for outstanding callbacks (an upgrade)
+        self._deferred: list[tuple[int | None, object]] = []  # waiting for outstanding callbacks (an upgrade)
         self._thread: threading.Thread | None = None
         self._stopping = False
         self._step = _Step()
@@ -197,6 +198,13 @@ class Actor:
     @property
     def prepared(self):
         return self.instance.prepared
+
+    @property
+    def _code(self) -> Instance:
+        """The instance, where the caller knows there is one: a call or query past ``_refusal``, a task
+        or upgrade (only an actor with code has them)."""
+        assert self.instance is not None, f"actor {self.name} has no code"
+        return self.instance
 
     def _adopt(self, instance: Instance, module: bytes) -> None:
         instance.canister = self.canister  # what ic0.is_controller, canister_status ... read
@@ -328,7 +336,7 @@ class Actor:
         (None) or the heartbeat."""
         if self.instance is None or self._deferred or self.canister.status != RUNNING:
             return None, None
-        waits = []
+        waits: list[tuple[float, object]] = []
         if self.instance.timer:
             waits.append((max(0.0, (self.instance.timer - time.time_ns()) / 1e9), None))
         if self.instance.has_export("canister_heartbeat"):
@@ -455,10 +463,10 @@ class Actor:
         if kind != "query":
             return Outcome.reject(DESTINATION_INVALID, f"actor {self.name} has no query method {method!r}")
         execution = Execution("RQ" if replicated else "NRQ", arg=arg, caller=caller, may_respond=True)
-        self.instance.begin()
-        trap = self.instance.invoke(execution, f"canister_query {method}",
-                                    fuel=self._limits.instructions_per_query)
-        self.instance.rollback()  # a query leaves no trace
+        instance = self._code
+        instance.begin()
+        trap = instance.invoke(execution, f"canister_query {method}", fuel=self._limits.instructions_per_query)
+        instance.rollback()  # a query leaves no trace
         if trap is not None:
             return Outcome.reject(CANISTER_ERROR, f"actor {self.name} trapped: {trap}")
         return _outcome(execution) or Outcome.reject(CANISTER_ERROR, f"actor {self.name}: query did not reply")
@@ -491,18 +499,18 @@ class Actor:
         return _response_outcome(response) or Outcome.reject(CANISTER_ERROR, f"actor {self.name}: composite query did not reply")
 
     def _inspect(self, call: Call) -> bool:
-        if not self.instance.has_export("canister_inspect_message"):
+        instance = self._code
+        if not instance.has_export("canister_inspect_message"):
             return True
         execution = Execution("F", arg=call.arg, caller=call.caller, method_name=call.method)
-        self.instance.begin()
-        trap = self.instance.invoke(execution, "canister_inspect_message",
-                                    fuel=self._limits.instructions_per_query)
-        self.instance.rollback()
+        instance.begin()
+        trap = instance.invoke(execution, "canister_inspect_message", fuel=self._limits.instructions_per_query)
+        instance.rollback()
         return trap is None and execution.accepted
 
     def _on_timer(self) -> None:
-        self.instance.timer = 0  # the IC deactivates the timer before it runs the task
-        if self.instance.has_export("canister_global_timer"):
+        self._code.timer = 0  # the IC deactivates the timer before it runs the task
+        if self._code.has_export("canister_global_timer"):
             self._run_task("canister_global_timer")
 
     def _run_task(self, export: str) -> None:
@@ -535,7 +543,7 @@ class Actor:
     def _execute(self, context_id: int, execution: Execution, *, export: str | None = None,
                  callback: tuple[int, int] | None = None) -> str | None:
         """Run one entry point for a call context and keep its effects if it did not trap."""
-        instance = self.instance
+        instance = self._code
         instance.begin()
         execution.in_flight = self._in_flight
         trap = instance.invoke(execution, export, callback, fuel=self._limits.instructions_per_message)
@@ -553,9 +561,10 @@ class Actor:
             self.canister.certified_data = execution.certified_data
         self._step.memory_pages.update(memory_pages)
         self._step.stable_pages.update(stable_pages)
-        if execution.response is not None:
+        outcome = _outcome(execution)
+        if outcome is not None:
             context.responded = True
-            self._answer(context.origin, _outcome(execution))
+            self._answer(context.origin, outcome)
         for call in execution.calls:
             callback_id = self._new_id()
             self._callbacks[callback_id] = (context_id, call)
@@ -606,6 +615,7 @@ class Actor:
 
     def _install_code(self, call: Manage) -> Outcome:
         mode, module, arg = call.detail["mode"], call.detail["module"], call.detail["arg"]
+        refusal: str | None
         if mode == "install" and self.instance is not None:
             refusal = f"canister {self.name} already has code: install with mode reinstall or upgrade"
         elif mode != "install" and self.instance is None:
@@ -637,7 +647,7 @@ class Actor:
         """Replace the code, keeping the state; on any trap keep the old code and state untouched.
         ``persistence`` is install_code's wasm_memory_persistence: "keep" the heap of enhanced
         persistence, "replace" it, or None (refused for enhanced persistence, as on the IC)."""
-        old = self.instance
+        old = self._code
         old.begin()
         if old.has_export("canister_pre_upgrade"):
             trap = old.invoke(Execution("G", caller=caller), "canister_pre_upgrade",

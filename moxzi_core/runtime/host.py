@@ -118,7 +118,7 @@ class Host:
         self._modules: dict[bytes, tuple[PreparedModule, wasmtime.Module]] = {}
         self._actors: dict[str, Actor] = {}
         self._by_principal: dict[bytes, Actor] = {}
-        self._interfaces: dict[str, tuple[bytes, Service]] = {}  # name -> (module, its interface)
+        self._interfaces: dict[str, tuple[bytes | None, Service]] = {}  # name -> (module, its interface)
         self._next_seq: dict[str, int] = {}
         self._waiting: dict[str, asyncio.Future] = {}  # ingress request id -> its caller's future
         self._upgrading: dict[str, asyncio.Lock] = {}
@@ -126,6 +126,12 @@ class Host:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._random = Randomness(self.store, seed)
         self._canister_ids = CanisterIds(self.store)
+
+    @property
+    def _running_loop(self) -> asyncio.AbstractEventLoop:
+        """The event loop the host runs on, from ``start`` on."""
+        assert self._loop is not None, "the host is not started"
+        return self._loop
 
     # --- life cycle --------------------------------------------------------------------------
     async def start(self) -> None:
@@ -272,7 +278,7 @@ class Host:
         if query and kind == "update":
             raise errors.WrongMethodKind(f"{name}.{method} is an update method: call it on the call route")
         if query:
-            answer = self._loop.create_future()
+            answer = self._running_loop.create_future()
             actor.post(None, Query(method, arg, caller, self._resolver(answer)))
             return await answer
         return await self._ingress(actor, lambda origin: Call(method, arg, caller, origin))
@@ -300,7 +306,7 @@ class Host:
                        batch: Batch | None = None) -> Outcome:
         """Record a message from outside in ``actor``'s inbox, and wait for its answer."""
         request = secrets.token_hex(8)
-        answer = self._waiting[request] = self._loop.create_future()
+        answer = self._waiting[request] = self._running_loop.create_future()
         try:
             self._deliver(batch or Batch(), [(actor, message(["ingress", request]))])
             return await answer
@@ -335,7 +341,7 @@ class Host:
         def settle(value):
             if not future.done():
                 future.set_result(value)
-        return lambda value: self._loop.call_soon_threadsafe(settle, value)
+        return lambda value: self._running_loop.call_soon_threadsafe(settle, value)
 
     # --- durable delivery --------------------------------------------------------------------
     def _deliver(self, batch: Batch, messages: list[tuple[Actor, object]]) -> None:
@@ -357,7 +363,7 @@ class Host:
         except StoreError as error:
             # Going on would run messages whose effects are not recorded: stop, losing nothing.
             log.critical("cannot write state: %s; moxzid stops", error)
-            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._running_loop.call_soon_threadsafe(self._running_loop.stop)
             raise
 
     def settle(self, actor: Actor, consumed: int | None, answers: list[tuple[Origin, Outcome]],
@@ -378,7 +384,8 @@ class Host:
             self._forget(actor)
         elif delta is not None:
             Journal.snapshot(batch, actor.name, delta)
-        messages, outside, system = [], [], []
+        messages: list[tuple[Actor, object]] = []
+        outside, system = [], []
         for origin, outcome in answers:
             if origin[0] == "ingress":
                 outside.append((origin[1], outcome))
@@ -401,11 +408,11 @@ class Host:
         if deleted:
             log.info("actor %s deleted", actor.name)
         for callback, method, data in system:
-            self._loop.call_soon_threadsafe(self._call_system, actor, callback, method, data)
+            self._running_loop.call_soon_threadsafe(self._call_system, actor, callback, method, data)
         # Answers to callers still waiting (not those of a caller gone, or from before a restart) go
         # out once what they report is on disk.
-        waiting = [(self._waiting.get(request), outcome) for request, outcome in outside]
-        waiting = [(future, outcome) for future, outcome in waiting if future is not None]
+        futures = [(self._waiting.get(request), outcome) for request, outcome in outside]
+        waiting = [(future, outcome) for future, outcome in futures if future is not None]
         if waiting:
             self.store.flush()
             for future, outcome in waiting:
@@ -416,7 +423,7 @@ class Host:
         if method_name in METHODS:
             batch = Batch()
             Journal.answered(batch, actor.name, callback)
-            self._loop.create_task(self._manage(actor.principal, ["actor", actor.name, callback],
+            self._running_loop.create_task(self._manage(actor.principal, ["actor", actor.name, callback],
                                                 method_name, data, batch))
             return
 
@@ -429,7 +436,7 @@ class Host:
             finally:
                 self._system.done()
 
-        self._loop.create_task(run())
+        self._running_loop.create_task(run())
 
     async def _call_management(self, method: str, arg: bytes, query: bool, caller: bytes) -> Outcome:
         if method not in METHODS:
@@ -438,7 +445,7 @@ class Host:
             raise errors.WrongMethodKind(f"{MANAGEMENT_NAME}.{method} is an update method: call it on the "
                                          "call route")
         request = secrets.token_hex(8)
-        answer = self._waiting[request] = self._loop.create_future()
+        answer = self._waiting[request] = self._running_loop.create_future()
         try:
             await self._manage(caller, ["ingress", request], method, arg, Batch())
             return await answer

@@ -7,7 +7,9 @@ of call contexts or other actors (that is `actor.py`).
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 import wasmtime
 
@@ -62,6 +64,18 @@ class UnsupportedModule(Exception):
     """The module imports or lacks something moxzid cannot host."""
 
 
+_Extern = TypeVar("_Extern", wasmtime.Func, wasmtime.Memory, wasmtime.Global)
+
+
+def _export_of(exports: Mapping[str, object], name: str, kind: type[_Extern]) -> _Extern:
+    """The export ``name``, which must be a ``kind`` (wasmtime types every export as a union of all
+    kinds, so this is where each one's kind is checked)."""
+    export = exports[name]
+    if not isinstance(export, kind):
+        raise UnsupportedModule(f"the module's export {name} is not a {kind.__name__}")
+    return export
+
+
 class Instance:
     """A module instantiated for one actor, with transactional state.
 
@@ -84,7 +98,7 @@ class Instance:
         linker = wasmtime.Linker(engine)
         for imp in module.imports:
             try:
-                if imp.module != "ic0":
+                if imp.module != "ic0" or imp.name is None or not isinstance(imp.type, wasmtime.FuncType):
                     raise LookupError
                 linker.define_func("ic0", imp.name, imp.type, self.api.function(imp.name))
             except LookupError:
@@ -96,9 +110,10 @@ class Instance:
         if len(memories) != 1:
             raise UnsupportedModule(f"expected one exported memory, found {len(memories)}")
         self._exports = exports
-        self.memory = MainMemory(exports[memories[0]], self._store, exports[DIRTY_PAGES_EXPORT])
-        self._table = next((exports[e] for e in exports if isinstance(exports[e], wasmtime.Table)), None)
-        self._globals = [g for g in (exports[n] for n in prepared.global_exports)
+        self.memory = MainMemory(_export_of(exports, memories[0], wasmtime.Memory), self._store,
+                                 _export_of(exports, DIRTY_PAGES_EXPORT, wasmtime.Memory))
+        self._table = next((e for e in exports.values() if isinstance(e, wasmtime.Table)), None)
+        self._globals = [g for g in (_export_of(exports, n, wasmtime.Global) for n in prepared.global_exports)
                          if g.type(self._store).mutable]
         self._committed_globals: list | None = None  # as of the last commit or restore
         self._saved_timer = 0
@@ -142,8 +157,9 @@ class Instance:
         self._store.set_epoch_deadline(1)  # the next increment_epoch (Host.stop) interrupts
         try:
             if export is not None:
-                self._exports[export](self._store)
+                _export_of(self._exports, export, wasmtime.Func)(self._store)
             else:
+                assert callback is not None, "invoke runs an export or a callback"
                 fun, env = callback
                 target = self._table.get(self._store, fun) if self._table else None
                 if not isinstance(target, wasmtime.Func):
@@ -172,6 +188,7 @@ class Instance:
 
     def rollback(self) -> None:
         self.timer = self._saved_timer
+        assert self._committed_globals is not None, "rollback() after begin()"
         for g, value in zip(self._globals, self._committed_globals):
             g.set_value(self._store, value)
         self.memory.rollback()

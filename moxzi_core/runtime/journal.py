@@ -202,7 +202,7 @@ class Journal:
         """A full copy of the system's state after the recorded calls before ``seq`` (in the store
         already: ``put_attachment``), which replaces that record and the previous copy."""
         previous = self.system_checkpoint()
-        if previous is not None:
+        if previous is not None and previous[1].ident is not None:  # a copy read from the store has one
             self.drop_attachment(batch, previous[1].ident)
         batch.clear_prefix(_SYSTEM_LOG)
         batch.put(_SYSTEM_COPY, cbor2.dumps([seq, copy.ident, copy.size]))

@@ -16,7 +16,7 @@ import hashlib
 import secrets
 from pathlib import Path
 
-from ..candid import CandidError, Principal, Some, decode_args, encode_args, parse_did
+from ..candid import CandidError, FuncType, Principal, Some, decode_args, encode_args, parse_did
 from ..store import Batch, Store
 from .canister import DEFAULT_SETTINGS, MAX_CONTROLLERS, Canister
 
@@ -38,16 +38,22 @@ class BadArgument(ValueError):
     """A management call's argument does not decode as the method's type, or breaks its rules."""
 
 
+def _method_type(method: str) -> FuncType:
+    func = SERVICE.methods[method]
+    assert isinstance(func, FuncType), "management.did spells out each method's type"
+    return func
+
+
 def arguments(method: str, data: bytes) -> list:
+    func = _method_type(method)
     try:
-        return decode_args(data, SERVICE.methods[method].args)
+        return decode_args(data, func.args)
     except CandidError as error:
-        raise BadArgument(f"{method}: the argument does not decode as {SERVICE.methods[method].signature()}: "
-                          f"{error}") from None
+        raise BadArgument(f"{method}: the argument does not decode as {func.signature}: {error}") from None
 
 
 def reply(method: str, *values) -> bytes:
-    return encode_args(list(SERVICE.methods[method].rets), list(values))
+    return encode_args(list(_method_type(method).rets), list(values))
 
 
 def settings_change(settings: dict) -> dict:

@@ -95,7 +95,7 @@ class MainMemory:
         if grown > 0 and not _release(live[self._committed:]):
             live[self._committed:] = 0
 
-    def read(self, start: int, size: int) -> bytes:
+    def read(self, start: int, size: int) -> bytearray:
         return self._memory.read(self._store, start, start + size)
 
     def write(self, start: int, data: bytes) -> None:
@@ -112,7 +112,7 @@ class MainMemory:
         """The committed contents of the given pages."""
         return [self._shadow[n].tobytes() for n in numbers]
 
-    def load(self, image: bytes) -> None:
+    def load(self, image: bytes | bytearray) -> None:
         """Replace the whole memory with ``image`` (an upgrade's kept heap, or a restored snapshot)."""
         missing = len(image) - self.size
         if missing > 0:
@@ -149,10 +149,11 @@ class _Bytes:
         self._view = np.empty(0, dtype=np.uint8)
 
     def __call__(self) -> np.ndarray:
-        where = (ctypes.cast(self._memory.data_ptr(self._store), ctypes.c_void_p).value,
-                 self._memory.data_len(self._store))
+        address = ctypes.cast(self._memory.data_ptr(self._store), ctypes.c_void_p).value or 0  # None: null
+        where = (address, self._memory.data_len(self._store))
         if where != self._where:
-            self._view = np.frombuffer((ctypes.c_uint8 * where[1]).from_address(where[0]), dtype=np.uint8)
+            self._view = np.frombuffer(memoryview((ctypes.c_uint8 * where[1]).from_address(address)),
+                                       dtype=np.uint8)
             self._where = where
         return self._view
 

@@ -211,6 +211,7 @@ class SystemApi:
     # --- helpers ---------------------------------------------------------------------------
     @property
     def _ex(self) -> Execution:
+        assert self.execution is not None, "WHERE keeps the start function from the calls that use it"
         return self.execution
 
     def _copy_out(self, blob: bytes, dst: int, offset: int, size: int, what: str) -> None:

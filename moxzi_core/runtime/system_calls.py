@@ -105,13 +105,14 @@ class SystemCalls:
         start, kept = 0, set()
         if copy is not None:
             start, data = copy
-            self._require_state()
-            await asyncio.to_thread(self._state.restore, data.open())
+            state = self._require_state()
+            await asyncio.to_thread(state.restore, data.open())
             kept.add(data.ident)
             log.info("system state restored from its copy at call %d (%.1f MB)", start, data.size / 2**20)
         recorded = self._journal.system_calls(start)
         self._seq = recorded[-1][0] + 1 if recorded else start
-        self._attached = {arg.ident for _, (_, _, arg) in recorded if isinstance(arg, Attachment)}
+        self._attached = {arg.ident for _, (_, _, arg) in recorded
+                          if isinstance(arg, Attachment) and arg.ident is not None}  # read from the store: set
         unrecorded = set(self._journal.attachments()) - self._attached - kept  # an unanswered fetch's, a torn copy
         if unrecorded:
             batch = Batch()
@@ -127,6 +128,8 @@ class SystemCalls:
             if method is None:
                 raise StoreError(f"recorded system call {seq} is to {method_name!r}, which no loaded plugin "
                                  "provides (start moxzid with the same --device)")
+            if isinstance(method, Staged):  # only what a Staged method gathered is recorded
+                raise StoreError(f"recorded system call {seq} is to {method_name!r}, which gathers first")
             outcome = await method(caller, arg)
             if not outcome.changed:
                 log.warning("recorded system call %d (%s) changed nothing when re-run: %s",
@@ -150,10 +153,11 @@ class SystemCalls:
                              f"{recorded}, and this moxzid's has {self._state.identity} (start it with the same "
                              "--device-seed)")
 
-    def _require_state(self) -> None:
+    def _require_state(self) -> SystemState:
         if self._state is None:
             raise StoreError("the state directory holds a copy of a device, but this moxzid has none "
                              "(start it with the same --device)")
+        return self._state
 
     # --- calls -------------------------------------------------------------------------------
     async def call(self, actor: str, caller: bytes, method_name: str, data: bytes, batch: Batch) -> Outcome:
@@ -181,6 +185,8 @@ class SystemCalls:
         if refused is not None:
             return refused
         try:
+            if method is None or isinstance(method, Staged):  # a Staged method gathered a call to one
+                raise TypeError(f"{method_name} gathers first: a gathered call cannot run it")
             outcome = await method(caller, data)
         except Exception as error:  # a failing system method rejects the call, never the host
             log.exception("system method %s failed", method_name)
@@ -248,6 +254,7 @@ class SystemCalls:
 
     def _take_copy(self) -> Attachment:
         """A copy of the state, through a temporary file into the store."""
+        assert self._state is not None, "only a system with state is recorded and copied"
         with tempfile.TemporaryFile() as spool:
             self._state.snapshot(spool)
             copy = Attachment.of_file(spool)

@@ -278,6 +278,8 @@ class _Marker:
 
     def before_bulk(self, sub: int) -> bytes:
         """Stack [destination, source or value, length] -> the same, after marking the destination."""
+        middle: tuple[int | str, int]  # a local: (its group, the slot in it)
+        length: tuple[int | str, int]
         if sub == _MEMORY_INIT:  # [address, i32 offset in the segment, i32 length]
             middle, length = (_I32, 0), (_I32, 1)
             length_code = self._get(*length) + (b"\xad" if self._bits == 64 else b"")  # extend_i32_u

@@ -70,7 +70,7 @@ def prepare(wasm: bytes) -> PreparedModule:
     wasm = bytes(wasm)
     sections = _split_sections(wasm)
 
-    imported_globals, memories = 0, []
+    imported_globals, memories = 0, list[_Memory]()
     type_params: list[int] = []
     function_types: list[int] = []
     defined_globals, export_entries, start_function = 0, None, None
