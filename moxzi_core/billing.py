@@ -172,8 +172,8 @@ class Ledger:
             # cycles came: add them to its value too (harmless if it was committed already).
             for ref in self._charged_batches.get(actor, ()):
                 charged = ref()
-                if charged is not None and charged.writes.get(key) is not None:
-                    balance, spent = cbor2.loads(charged.writes[key])
+                if charged is not None and (written := charged.writes.get(key)) is not None:
+                    balance, spent = cbor2.loads(written)
                     charged.put(key, cbor2.dumps([balance + cycles, spent]))
         log.info("actor %s: %d cycles added; balance %d, spent %d", actor, cycles, *updated)
         return updated[0]

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from . import __version__, plugins
 from . import settings as settings_module
 from .billing import Ledger, choose_prices
-from .device import Device, DeviceError, GroupError, LocalRanks, Ranks, open_device
+from .device import Device, DeviceError, GroupError, LocalRanks, Ranks, ReplicatedDevice, open_device
 from .device.transfer import Transport
 from .events import Events, LogHandler
 from .hookspecs import Gateway
@@ -81,8 +81,9 @@ def main(argv: list[str] | None = None) -> None:
             open_store = _store_opener(settings, registry, loaded)
             device = _open_device(settings, registry, resources)
             transports = [factory(settings) for factory in registry.transports.values()]
-            for transport in transports if device is not None else ():
-                device.add_transport(transport)
+            if device is not None:
+                for transport in transports:
+                    device.add_transport(transport)
         except (SettingsError, plugins.PluginError, ManifestError, StartupError, DeviceError) as exc:
             _print_error(exc)
             sys.exit(USAGE_ERROR)
@@ -204,6 +205,7 @@ def _device_worker(settings: Settings, registry: plugins.Registry, rank: int) ->
     device = open_device(registry, settings.device, seed=settings.device_seed,
                          ranks=Ranks(settings.device_world, rank, where.host, where.port, settings.device_rank_timeout))
     log.info("device rank %d of %d joined the group at %s", rank, settings.device_world, where)
+    assert isinstance(device, ReplicatedDevice), "a rank above 0 of a world above 1 is a replica"
     try:
         device.follow()
         return 0
@@ -305,16 +307,17 @@ async def _serve_with(settings: Settings, registry: plugins.Registry, specs, sto
     gateways: list[Gateway] = []
     started: list[Transport] = []
     try:
-        for transport in transports if device is not None else ():
-            try:
-                prefix = await transport.start(device.exports)
-            except OSError as exc:
-                log.error("device exports cannot start: %s", exc)
-                return 1
-            started.append(transport)
-            if prefix is not None:
-                device.exports.prefix = prefix
-                log.info("device exports at %s/", prefix)
+        if device is not None:
+            for transport in transports:
+                try:
+                    prefix = await transport.start(device.exports)
+                except OSError as exc:
+                    log.error("device exports cannot start: %s", exc)
+                    return 1
+                started.append(transport)
+                if prefix is not None:
+                    device.exports.prefix = prefix
+                    log.info("device exports at %s/", prefix)
         for name, factory in registry.gateways.items():
             gateway = factory(host, settings, registry.http_apps)
             try:

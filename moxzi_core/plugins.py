@@ -12,7 +12,7 @@ import importlib.metadata
 import os
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -170,12 +170,13 @@ def _trace(pm: pluggy.PluginManager) -> None:
     """Print each hook call (which plugins it reaches) and how long it took to stderr."""
     started: list[float] = []
 
-    def before(hook_name: str, impls: list, kwargs: dict) -> None:
+    def before(hook_name: str, impls: Sequence[pluggy.HookImpl], kwargs: Mapping[str, Any]) -> None:
         if impls:
             started.append(time.perf_counter())
             print(f"moxzi hooks: {hook_name} -> {', '.join(i.plugin_name for i in impls)}", file=sys.stderr)
 
-    def after(outcome: Any, hook_name: str, impls: list, kwargs: dict) -> None:
+    def after(outcome: pluggy.Result[Any], hook_name: str, impls: Sequence[pluggy.HookImpl],
+              kwargs: Mapping[str, Any]) -> None:
         if impls:
             took = (time.perf_counter() - started.pop()) * 1000
             print(f"moxzi hooks: {hook_name} done in {took:.1f} ms", file=sys.stderr)

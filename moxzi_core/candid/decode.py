@@ -15,6 +15,7 @@ extra arguments are skipped, and missing ones must be ``null``, ``opt`` or ``res
 
 from __future__ import annotations
 
+import builtins
 import struct
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -81,7 +82,7 @@ def _decode(r: Reader, types: Sequence[CandidType] | None) -> list[Any]:
     wire = [read_type() for _ in range(r.length("argument list"))]
     expected = wire if types is None else list(types)
     readers = _Readers(r)
-    values = []
+    values: list[Any] = []
     for i in range(max(len(wire), len(expected))):
         try:
             if i >= len(wire):
@@ -143,11 +144,11 @@ class _Readers:
             if e == PRINCIPAL and isinstance(w, Service):  # service <: principal: the same bytes
                 return self.principal
         elif type(w) is type(e):
-            if isinstance(e, Vec):
+            if isinstance(w, Vec) and isinstance(e, Vec):
                 return self.vec(w, e)
-            if isinstance(e, Record):
+            if isinstance(w, Record) and isinstance(e, Record):
                 return self.record(w, e)
-            if isinstance(e, Variant):
+            if isinstance(w, Variant) and isinstance(e, Variant):
                 return self.variant(w, e)
             if is_subtype(w, e):
                 return self.func_ref if isinstance(e, FuncType) else self.principal
@@ -177,8 +178,9 @@ class _Readers:
             return lambda depth: None
         if t == EMPTY:
             return self.malformed("a value of type empty cannot exist")
-        read = {"nat": r.leb128, "int": r.sleb128, "text": r.text, "bool": self.bool,
-                "principal": self.principal}[t.name]
+        readers: dict[str, Callable[[], Any]] = {"nat": r.leb128, "int": r.sleb128, "text": r.text,
+                                                 "bool": self.bool, "principal": self.principal}
+        read = readers[t.name]
         return lambda depth: read()
 
     def malformed(self, reason: str) -> ValueReader:
@@ -329,9 +331,10 @@ class _Readers:
             index = r.leb128()
             if index >= len(tags):
                 raise r.fail(f"variant tag index {index} is out of range ({len(tags)} tags)", at=at)
-            if tags[index] is None:
+            tag = tags[index]
+            if tag is None:
                 raise _Mismatch(f"variant tag {w.fields[index].id} is not a tag of {e}", offset=at)
-            key, payload = tags[index]
+            key, payload = tag
             r.charge(1)
             try:
                 return {key: payload(depth)}
@@ -340,7 +343,7 @@ class _Readers:
 
         return read
 
-    def consumes_bytes(self, t: CandidType) -> bool:
+    def consumes_bytes(self, t: CandidType) -> builtins.bool:  # (the method bool shadows the type here)
         """Whether every value of wire type ``t`` takes at least one byte (so a vector of them can be
         no longer than the rest of the message)."""
         t = resolve(t)

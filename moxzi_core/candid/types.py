@@ -118,7 +118,7 @@ class _FieldsType(CandidType):
 
     keyword = ""
 
-    def __init__(self, fields: Mapping[str | int, CandidType] | Iterable[Field]):
+    def __init__(self, fields: Mapping[str, CandidType] | Mapping[int, CandidType] | Iterable[Field]):
         """``fields`` maps names (hashed to ids) or numeric ids to types, or is an iterable of ``Field``."""
         if isinstance(fields, Mapping):
             fields = [Field(key, None, t) if isinstance(key, int) else Field(idl_hash(key), key, t)
@@ -293,7 +293,7 @@ class Named(CandidType):
 
 def resolve(t: CandidType) -> CandidType:
     """``t`` with ``Named`` layers removed; a name bound (through other names) to itself is an error."""
-    seen = []
+    seen: list[Named] = []
     while isinstance(t, Named):
         if any(t is s for s in seen):
             raise CandidError(f"type {t.name} is defined as itself")

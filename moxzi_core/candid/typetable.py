@@ -40,7 +40,7 @@ def read_type_table(r: Reader) -> Callable[[], CandidType]:
         return PRIMITIVE_BY_OPCODE[code]
 
     def fields() -> list[Field]:
-        out = []
+        out: list[Field] = []
         for _ in range(r.length("field list", 2)):
             r.charge(1)
             at = r.pos
@@ -73,7 +73,7 @@ def read_type_table(r: Reader) -> Callable[[], CandidType]:
                 modes.append(FUNC_MODES[mode - 1])
             if len(modes) > 1:
                 raise r.fail(f"a function has more than one annotation: {modes}", at=at)
-            slot.define(FuncType(args, rets, modes))
+            slot.define(FuncType(tuple(args), tuple(rets), frozenset(modes)))
         elif code == -23:
             methods, previous = {}, None
             for _ in range(r.length("method list", 2)):

@@ -11,7 +11,7 @@ from functools import cache
 from importlib import resources
 
 from ..candid import CandidType, FuncType, Named, Opt, Record, Service, Variant, Vec, parse_did
-from ..candid.types import resolve
+from ..candid.types import Field, resolve
 
 
 @cache
@@ -46,7 +46,9 @@ def _named(t: CandidType, name: str) -> Named | None:
 def builtin_payloads() -> dict[str, CandidType]:
     """Each op the ``.did`` declares, by name, with its payload type."""
     op = _named(interface().methods["moxzi_device_run"], "Op")
-    return {f.name: f.type for f in resolve(op).fields}
+    variant = op and resolve(op)
+    assert isinstance(variant, Variant), "interface.did declares the variant Op"
+    return {f.name: f.type for f in variant.fields if f.name is not None}
 
 
 def _substitute(t: CandidType, name: str, by: CandidType) -> CandidType:
@@ -58,14 +60,19 @@ def _substitute(t: CandidType, name: str, by: CandidType) -> CandidType:
     if isinstance(t, Vec):
         return Vec(_substitute(t.type, name, by))
     if isinstance(t, (Record, Variant)):
-        return type(t)({f.name: _substitute(f.type, name, by) for f in t.fields})
+        return type(t)([Field(f.id, f.name, _substitute(f.type, name, by)) for f in t.fields])
     if isinstance(t, FuncType):
-        return FuncType([_substitute(a, name, by) for a in t.args],
-                        [_substitute(r, name, by) for r in t.rets], t.modes)
+        return FuncType(tuple(_substitute(a, name, by) for a in t.args),
+                        tuple(_substitute(r, name, by) for r in t.rets), t.modes)
     return t
 
 
 def method_types(ops: dict[str, CandidType]) -> dict[str, FuncType]:
     """Every device method's type, with ``Op`` the variant of ``ops`` (name -> payload type)."""
     variant = Variant(ops)
-    return {name: _substitute(t, "Op", variant) for name, t in interface().methods.items()}
+    types = {}
+    for name, t in interface().methods.items():
+        func = _substitute(t, "Op", variant)
+        assert isinstance(func, FuncType), f"interface.did: {name} is a method"
+        types[name] = func
+    return types

@@ -19,6 +19,7 @@ returns an object with ``step(params, lr)`` and ``forget(name)`` (see ``service.
 
 from __future__ import annotations
 
+import builtins
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -128,13 +129,14 @@ class Check:
             raise self.fail(f"{what} is {m}; expected integer ids (u8, i32 or i64)")
         return m
 
-    def rank(self, what: str, m: Meta, n: int | None = None, at_least: int = 0) -> Meta:
+    # (below, the method int shadows the type: builtins.int)
+    def rank(self, what: str, m: Meta, n: builtins.int | None = None, at_least: builtins.int = 0) -> Meta:
         if (n is not None and len(m.shape) != n) or len(m.shape) < at_least:
             want = f"{n} dims" if n is not None else f"at least {at_least} dim(s)"
             raise self.fail(f"{what} is {m}; expected {want}")
         return m
 
-    def dim(self, what: str, m: Meta, d: int) -> int:
+    def dim(self, what: str, m: Meta, d: builtins.int) -> builtins.int:
         if not 0 <= d < len(m.shape):
             raise self.fail(f"dim {d} of {what}, which is {m}, does not exist")
         return d

@@ -142,15 +142,15 @@ class ReplicatedDevice(Device):
                 spool.write(rest[0])
                 continue
             if kind == "restore":
-                spool.seek(0)
-                error = _restored(super().restore, spool)
-                spool.close()
-                spool = None
+                received, spool = spool or tempfile.TemporaryFile(), None  # no parts: an empty file
+                received.seek(0)
+                error = _restored(super().restore, received)
+                received.close()
                 self.group.agree(hashlib.blake2b(error.encode()).digest()[:16])
                 continue
             method, caller, arg = rest
             if arg is None:
-                arg, spool = Attachment.of_file(spool), None
+                arg, spool = Attachment.of_file(spool or tempfile.TemporaryFile()), None  # no parts: empty
             outcome = super().call(method, caller, arg)
             if isinstance(arg, Attachment):
                 arg.close()

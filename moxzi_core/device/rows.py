@@ -57,12 +57,13 @@ class RowCheck:
     def split(self) -> list[Rows]:
         return [k for k in self.kinds if isinstance(k, Rows)]
 
-    def only(self, kind: Kind) -> Kind:
+    def only(self, kind: Kind) -> Rows:
         """``kind``, after checking every split operand agrees with it and nothing is a mean."""
         if MEAN in self.kinds:
             raise self.fail("it is not linear in a mean over the split rows")
         if any(k != kind for k in self.split):
             raise self.fail("its operands are split along different dims")
+        assert isinstance(kind, Rows), "a rule runs where an operand is split"
         return kind
 
 
@@ -114,9 +115,11 @@ def local(plan: Plan, world: int) -> Plan:
     for step in plan.steps:
         kind = plan.rows[step.out]
         if step.op == "reshape" and isinstance(kind, Rows):
-            shape = list(step.payload["shape"])
+            payload = step.payload
+            assert isinstance(payload, dict), "reshape's payload is a record"
+            shape = list(payload["shape"])
             shape[kind.dim] = kind.per_row * rows
-            step = dataclasses.replace(step, payload={**step.payload, "shape": shape})
+            step = dataclasses.replace(step, payload={**payload, "shape": shape})
         steps.append(step)
     return dataclasses.replace(plan, steps=tuple(steps))
 
@@ -205,6 +208,7 @@ def _broadcast_dims(c: RowCheck, dims: list[int | None], matrix_dims: int = 0) -
             if target not in (None, d) or k.per_row != split[0].per_row:
                 raise c.fail("its operands are split along different dims")
             target = d
+    assert target is not None, "a rule runs where an operand is split (a mean: _means)"
     for k, meta in zip(c.kinds, c.metas):
         if k is None and target < n - matrix_dims:
             j = target - (n - len(meta.shape))
@@ -256,6 +260,7 @@ def _reduce(mean: bool):
         k, dim = c.kinds[0], _opt(p.get("dim"))
         if k == MEAN:
             return MEAN
+        assert isinstance(k, Rows), "a rule runs where its operand is split"
         if dim is None or dim == k.dim:
             if not mean:
                 raise c.fail("it sums over the split rows (use mean: the ranks average their gradients)")

@@ -27,7 +27,7 @@ from ..candid import DEFAULT_BUDGET, CandidError, Principal, Some, decode_args, 
 from ..events import Events
 from ..runtime.actor import Outcome
 from ..runtime.journal import Attachment
-from ..runtime.system_calls import Staged
+from ..runtime.system_calls import Staged, SystemMethod
 from . import rows, transfer
 from .interface import method_types
 from .ops import ELEM_SIZES, FLOAT, DeviceError, Kernel, Meta, Op, Source
@@ -174,7 +174,7 @@ class Device:
         self._names: dict[bytes, str] = {}
         self.exports = transfer.Exports(backend.save, limits.max_exports)  # served by a transport
         self.transports: dict[str, transfer.Transport] = {}  # by URL scheme: add_transport
-        self._handlers = {
+        self._handlers: dict[str, Callable[..., tuple[Any, bool]]] = {
             "params": self._params, "optimizer": self._optimizer, "run": self._run,
             "publish": self._publish, "mix": self._mix, "list": self._list, "delete": self._delete,
             "export": self._export, "fetched": self._fetched,
@@ -213,14 +213,15 @@ class Device:
         return held
 
     # --- calls ------------------------------------------------------------------------------------
-    def system_methods(self) -> dict[str, Callable]:
+    def system_methods(self) -> dict[str, SystemMethod]:
         """``{"moxzi_device_run": async (caller, arg) -> Outcome, ...}`` for ``Host(system_methods=)``."""
         def method(name):
             async def call(caller: bytes, arg: bytes) -> Outcome:
                 loop = asyncio.get_running_loop()
                 return await loop.run_in_executor(self._worker, self.call, name, caller, arg)
             return call
-        methods = {METHOD_PREFIX + n: method(METHOD_PREFIX + n) for n in self._handlers}
+        methods: dict[str, SystemMethod] = {
+            METHOD_PREFIX + n: method(METHOD_PREFIX + n) for n in self._handlers}
         methods[FETCH] = Staged(self._download)
         return methods
 
@@ -428,7 +429,7 @@ class Device:
         key = PlanCache.key(program, [m for _, m in inputs], scalars, tensors, loss, split)
         plan = self.plans.get(key)
         values = None if plan is None else self._sources(caller, space, inputs, plan)
-        if values is None:  # new, or a source changed shape or went away: check it all again
+        if plan is None or values is None:  # new, or a source changed shape or went away: check it all again
             plan = check(program, self.ops, self.kernels, resolve, scalars, tensors, loss,
                          self.limits.max_elements, self.limits.max_run_bytes)
             if split:
@@ -437,6 +438,7 @@ class Device:
                     rows.check_loss(plan, loss)
             self.plans.put(key, plan)
             values = self._sources(caller, space, inputs, plan)
+            assert values is not None, "a plan just checked finds its sources"
         if plan.batch % self.world:
             raise DeviceError(f"split: the batch has {plan.batch} rows, which this device's {self.world} "
                               f"ranks cannot share evenly")
@@ -534,7 +536,7 @@ class Device:
     def _train_step(self, space: Space, plan: Plan, train: dict) -> TrainStep:
         names = [train["optimizer"], *(_opt(train["also"]) or [])]
         slots = {src.key: i for i, src in enumerate(plan.sources) if src.kind == "param"}
-        groups, owner = [], {}
+        groups, owner = [], dict[str, str]()
         for i, name in enumerate(names):
             entry = space.optimizers.get(name)
             if entry is None:
@@ -595,6 +597,7 @@ class Device:
                 terms.append((t["weight"], tensor))
             if into in space.params and space.params[into][1] != shape:
                 raise DeviceError(f"mix into {into!r}: it is {space.params[into][1]} but the terms are {shape}")
+            assert shape is not None  # there are terms
             sums.append((into, self.backend.weighted_sum(terms), shape))
         self._room(space, len({i for i, _, _ in sums} - set(space.params)))
         for into, value, shape in sums:
@@ -669,8 +672,9 @@ class Device:
 
     # --- moxzi_device_list / moxzi_device_delete ------------------------------------------------
     def _list(self, caller: bytes, space: Space):
-        entries = [{"kind": {"param": None}, "name": n, "shape": list(m.shape), "readers": None}
-                   for n, (_, m) in sorted(space.params.items())]
+        entries: list[dict[str, Any]] = [
+            {"kind": {"param": None}, "name": n, "shape": list(m.shape), "readers": None}
+            for n, (_, m) in sorted(space.params.items())]
         entries += [{"kind": {"optimizer": None}, "name": n, "shape": [], "readers": None}
                     for n in sorted(space.optimizers)]
         entries += [{"kind": {"stored": None}, "name": n, "shape": list(m.shape), "readers": None}
@@ -681,7 +685,8 @@ class Device:
         return entries, False
 
     def _delete(self, caller: bytes, space: Space, items: list[dict]):
-        tables = {"param": space.params, "optimizer": space.optimizers, "stored": space.stored}
+        tables: dict[str, dict[str, Any]] = {
+            "param": space.params, "optimizer": space.optimizers, "stored": space.stored}
         for item in items:
             (kind, _), = item["kind"].items()
             exists = ((caller, item["name"]) in self.publications if kind == "publication"
@@ -736,8 +741,8 @@ def _choose_kernels(backend: Backend, ops: dict[str, Op], kernels: Sequence[Kern
     """Each op's kernel on ``backend``, and each optimizer kind's factory (``optimizer:adamw``), with
     who provides it: an override for this exact backend beats one for its family, which beats the op's
     own kernel for the family (or the backend's optimizer). Ops without a kernel here are left out."""
-    chosen = {f"optimizer:{kind}": (0, functools.partial(backend.optimizer, kind), backend.name)
-              for kind in OPTIMIZER_KINDS}
+    chosen: dict[str, tuple[int, Callable, str]] = {
+        f"optimizer:{kind}": (0, functools.partial(backend.optimizer, kind), backend.name) for kind in OPTIMIZER_KINDS}
     for name, op in ops.items():
         if backend.family in op.kernels:
             chosen[name] = (0, op.kernels[backend.family], backend.family)

@@ -147,7 +147,7 @@ class Exports:
         for token in [t for t, (_, until) in self._gone.items() if until <= now]:
             del self._gone[token]
 
-    async def body(self, export: Export) -> AsyncIterator[bytes]:
+    async def body(self, export: Export) -> AsyncIterator[bytes | memoryview]:
         """The export's body (see the module docstring) in chunks of at most CHUNK bytes; its length is
         ``body_size(export)``. Each tensor's bytes are made off the event loop, one tensor at a time."""
         header = cbor2.dumps([[name, meta.dtype, list(meta.shape)] for name, meta, _ in export.tensors])
