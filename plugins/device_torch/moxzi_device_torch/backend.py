@@ -19,7 +19,7 @@ from moxzi_core.device import MEAN, DeviceError, Plan, Ranks, Rows, TrainStep
 
 from .group import TorchGroup
 
-_DTYPES = {"u8": np.uint8, "i32": np.dtype("<i4"), "i64": np.dtype("<i8"), "f32": np.dtype("<f4")}
+_DTYPES: dict[str, np.dtype] = {"u8": np.dtype(np.uint8), "i32": np.dtype("<i4"), "i64": np.dtype("<i8"), "f32": np.dtype("<f4")}
 
 
 class TorchBackend:
@@ -90,13 +90,13 @@ class TorchBackend:
 
     # --- programs ---------------------------------------------------------------------------------
     def execute(self, plan: Plan, sources: list, wanted: list[int], train: TrainStep | None) -> list:
-        split = self.group is not None and bool(plan.rows)
+        group = self.group if plan.rows else None  # a split run: this rank runs its share of the rows
         values = list(sources) + [None] * len(plan.metas)
-        if split:  # this rank's rows of each split input
-            rows = plan.batch // self.group.world
+        if group is not None:  # this rank's rows of each split input
+            rows = plan.batch // group.world
             for i, kind in enumerate(plan.rows[:len(sources)]):
                 if isinstance(kind, Rows):
-                    values[i] = values[i].narrow(0, self.group.rank * rows, rows)
+                    values[i] = values[i].narrow(0, group.rank * rows, rows)
         if train is not None:  # only the stepped optimizers' parameters get gradients
             trained = {slot for g in train.groups for _, slot in g.params}
             for i, src in enumerate(plan.sources):
@@ -119,12 +119,12 @@ class TorchBackend:
                     raise DeviceError(f"train: register {train.loss} does not depend on any trained parameter")
                 loss.reshape(()).backward()
         except Exception as error:  # on a split run, every rank must still reach _combine to hear of it
-            if not split:
+            if group is None:
                 _drop_grads(params)
                 raise
             failed, out = str(error), []
         try:
-            if split:
+            if group is not None:
                 loss = None if train is None or failed else values[plan.slot(train.loss)]
                 out, loss_value = self._combine(plan, wanted, out, loss, params, failed)
             elif train is not None:
@@ -142,7 +142,9 @@ class TorchBackend:
         """The whole batch's results from every rank's: one all-reduce of (failures, loss, gradients,
         means) and a gather per split result; the ranks' gradients are averaged. Raises the same error
         on every rank if a rank failed. Returns the results and the whole batch's loss."""
-        group, world = self.group, self.group.world
+        group = self.group
+        assert group is not None, "only a split run combines"
+        world = group.world
         kinds = [plan.rows[plan.slot(r)] for r in wanted]
         means = [i for i, k in enumerate(kinds) if k == MEAN]
         sizes = [1, int(bool(params)), *(p.numel() for p in params), *(plan.metas[wanted[i]].numel for i in means)]

@@ -53,7 +53,8 @@ class TorchGroup:
         self._next += 1
         try:
             if self.rank == 0:
-                self._store.set(key, message)
+                assert message is not None, "rank 0 says what the others run"
+                self._store.set(key, message)  # type: ignore[arg-type]  # torch's stub says str; it takes bytes
                 self._unread.append(key)
                 return message
             while True:

@@ -176,7 +176,9 @@ class FusedAdamW(AdamW):
                 state = self.state[name] = [0, torch.zeros_like(p), torch.zeros_like(p)]
             state[0] += 1
             step = state[0]
-            quads.append((p, p.grad.contiguous(), state[1], state[2]))
+            grad = p.grad
+            assert grad is not None  # params keeps those with gradients
+            quads.append((p, grad.contiguous(), state[1], state[2]))
             per_step.append((-lr / (1 - self.beta1 ** step), (1 - self.beta2 ** step) ** 0.5))
         if not quads:
             return

@@ -44,6 +44,7 @@ from moxzi_core.candid import (
     results_to_json,
 )
 from moxzi_core.errors import MoxziError, UnknownMethod
+from moxzi_core.runtime.host import Host
 
 from .admin import AdminToken
 
@@ -52,7 +53,7 @@ log = logging.getLogger("moxzi.http")
 # IC reject code -> (its name, the status a rejected call answers)
 REJECTS = {1: ("SYS_FATAL", 500), 2: ("SYS_TRANSIENT", 503), 3: ("DESTINATION_INVALID", 404),
            4: ("CANISTER_REJECT", 422), 5: ("CANISTER_ERROR", 500)}
-HOST = web.AppKey("host", object)
+HOST = web.AppKey("host", Host)
 BODY_SECS = web.AppKey("body_secs", float)
 ADMIN = web.AppKey("admin", AdminToken)
 CODEC = web.AppKey("codec", ThreadPoolExecutor)

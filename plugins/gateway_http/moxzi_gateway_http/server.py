@@ -69,6 +69,7 @@ class HttpGateway:
                                keepalive_timeout=self._idle_secs, lingering_time=LINGER_SECONDS)
         await runner.setup()
         server = runner.server
+        assert server is not None, "setup() made it"
 
         def accept() -> asyncio.Protocol:
             # Counts connections aiohttp holds; a burst accepted in one loop turn may pass the cap by

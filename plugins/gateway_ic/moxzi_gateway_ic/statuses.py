@@ -32,6 +32,7 @@ class Status:
         """The ``request_status/<id>`` subtree: its labels and leaves."""
         tree = {b"status": self.status.encode()}
         if self.status == "replied":
+            assert self.reply is not None, "a replied status holds its reply (until it is done)"
             tree[b"reply"] = self.reply
         elif self.status == "rejected":
             tree.update({b"reject_code": leb128(self.reject_code),
@@ -62,7 +63,7 @@ class Statuses:
         for old in self._by_id.values():
             if self._reply_bytes <= MAX_REPLY_BYTES:
                 break
-            if old.status == "replied":
+            if old.status == "replied" and old.reply is not None:  # (a replied one has its reply)
                 self._reply_bytes -= len(old.reply)
                 old.status, old.reply = "done", None
 

@@ -267,7 +267,7 @@ def _out_of_space(directory: Path, batch: Batch, exc: lmdb.Error) -> bool:
 def _delete_prefix(txn: lmdb.Transaction, prefix: bytes) -> None:
     cursor = txn.cursor()
     present = cursor.set_range(prefix)
-    while present and cursor.key().startswith(prefix):
+    while present and cursor.key()[:len(prefix)] == prefix:  # (a memoryview has no startswith)
         present = cursor.delete()  # and moves to the next key
 
 
