@@ -76,7 +76,7 @@ class Store(ABC):
 class MemoryStore(Store):
     """Keeps everything in a sorted in-memory table: gone at exit. For runs without ``-s``, and tests."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._keys: list[bytes] = []
         self._values: dict[bytes, bytes] = {}
         self._lock = threading.Lock()

@@ -45,7 +45,7 @@ def encode_args(types: Sequence[CandidType], values: Sequence[Any]) -> bytes:
 class _TypeTable:
     """The type table a message's values are written in: one entry per compound type used."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.index: dict[CandidType, int] = {}
         self.entries: list[bytes] = []
 
@@ -104,7 +104,7 @@ def _principal(v: Principal) -> bytes:
 class _Writers:
     """One writer per type, built when the type is first met (recursive types reach themselves)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.built: dict[int, ValueWriter] = {}  # by the id of a resolved type; the types outlive this
 
     def get(self, t: CandidType) -> ValueWriter:

@@ -36,7 +36,7 @@ def is_subtype(wire: CandidType, expected: CandidType) -> bool:
 
 
 class _Check:
-    def __init__(self):
+    def __init__(self) -> None:
         # Pairs of resolved types (by identity: both stay reachable from the caller's types).
         self.assumed: set[tuple[int, int]] = set()
 
