@@ -475,7 +475,7 @@ class Actor:
         """A composite query: its calls go to other actors' queries, answered at once (the caller's
         thread waits, ``Host.composite_call``), and their callbacks run in the same rolled-back
         transaction, until one of them answers."""
-        instance, fuel = self.instance, self._limits.instructions_per_query
+        instance, fuel = self._code, self._limits.instructions_per_query
         execution = Execution("CQ", arg=arg, caller=caller, may_respond=True)
         instance.begin()
         trap = instance.invoke(execution, f"canister_composite_query {method}", fuel=fuel)

@@ -295,9 +295,13 @@ class Host:
         if target.method_kind(call.method) not in ("query", "composite_query"):
             return Outcome.reject(CANISTER_ERROR, f"a composite query may call only query methods, and "
                                                   f"{target.name}.{call.method} is not one")
-        answered, answer = threading.Event(), []
-        target.post(None, Query(call.method, bytes(call.data), caller.principal,
-                                lambda outcome: (answer.append(outcome), answered.set())))
+        answered, answer = threading.Event(), list[Outcome]()
+
+        def settle(outcome: Outcome) -> None:
+            answer.append(outcome)
+            answered.set()
+
+        target.post(None, Query(call.method, bytes(call.data), caller.principal, settle))
         if not answered.wait(COMPOSITE_WAIT):
             return Outcome.reject(SYS_TRANSIENT, f"{target.name}.{call.method} gave no answer in {COMPOSITE_WAIT}s")
         return answer[0]
@@ -401,7 +405,10 @@ class Host:
                 messages.append((actor, Response(callback, Outcome.reject(
                     DESTINATION_INVALID, f"no actor with principal {Principal(call.callee)}"))))
             else:
-                deadline = 0 if call.timeout is None else actor.instance.now + call.timeout * 10**9
+                deadline = 0
+                if call.timeout is not None:
+                    assert actor.instance is not None, "an actor that made a call has code"
+                    deadline = actor.instance.now + call.timeout * 10**9
                 messages.append((target, Call(call.method, bytes(call.data), actor.principal,
                                               ["actor", actor.name, callback], deadline)))
         self._deliver(batch, messages)
