@@ -165,7 +165,8 @@ def type_tree(t: CandidType, depth: int = TYPE_DEPTH) -> dict:
     if isinstance(t, Opt):
         return {"t": "opt", "text": text, "wrap": accepts_null(t.type), "of": type_tree(t.type, depth - 1)}
     if isinstance(t, Vec):
-        if isinstance(resolve(t.type), Primitive) and resolve(t.type).name == "nat8":
+        element = resolve(t.type)
+        if isinstance(element, Primitive) and element.name == "nat8":
             return {"t": "blob", "text": text}
         return {"t": "vec", "text": text, "of": type_tree(t.type, depth - 1)}
     if isinstance(t, (Record, Variant)):
