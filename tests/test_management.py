@@ -11,7 +11,7 @@ from moxzi_core import errors
 from moxzi_core.candid import BLOB, BOOL, NAT, NAT64, PRINCIPAL, TEXT, Principal, decode_args, encode_args
 from moxzi_core.runtime.actor import CANISTER_ERROR
 from moxzi_core.runtime.host import ActorSpec, Host, actor_principal
-from moxzi_core.runtime.management import MANAGEMENT_NAME, SERVICE
+from moxzi_core.runtime.management import MANAGEMENT_NAME, SERVICE, BadArgument, arguments
 from moxzi_core.store import MemoryStore
 
 ALICE = Principal.from_text("2vxsx-fae").bytes  # any principal outside: here the anonymous one's bytes
@@ -225,3 +225,8 @@ async def test_created_actors_come_back_after_a_restart(classic):
         assert other not in (kid, empty["canister_id"])  # ids are not given twice
     finally:
         await host.stop()
+
+
+def test_an_argument_that_does_not_decode_names_the_methods_signature():
+    with pytest.raises(BadArgument, match=r"canister_status: the argument does not decode as \(canister_id_record\) -> "):
+        arguments("canister_status", NO_ARGS)
