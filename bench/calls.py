@@ -1,12 +1,14 @@
-"""Calls per second to the counter actor: directly through Host.call, and through HTTP to a moxzid
-subprocess (the http gateway), updates (``inc``) and queries (``get``).
+"""Calls per second to a counter actor: directly through Host.call, and through HTTP to a moxzid
+subprocess (the http gateway), updates (``inc``) and queries (``get``); then a query's latency while
+the actor is idle and while it runs a long update (``busy``).
 
-    python bench/calls.py [--calls 2000] [--clients 4] [--rounds 5]
+    python bench/calls.py [--calls 2000] [--clients 4] [--rounds 5] [--latency 200]
 
 Each round makes ``--calls`` calls spread over ``--clients`` concurrent callers (each its own aiohttp
 session on the HTTP side); the table shows the median rate over the rounds and the HTTP/direct ratio.
 The HTTP figures include JSON and Candid conversion, HTTP and the client itself, which shares the
-machine's cores with moxzid.
+machine's cores with moxzid. Latency: ``--latency`` queries one after another, idle, then as many
+while ``busy`` updates run back to back (each a few hundred ms of wasm); medians and their ratio.
 """
 
 from __future__ import annotations
@@ -24,11 +26,19 @@ from pathlib import Path
 import aiohttp
 
 from moxzi_core.build import build
-from moxzi_core.candid import encode_args
+from moxzi_core.candid import NAT, encode_args
 from moxzi_core.runtime.host import ActorSpec, Host
 
-COUNTER = Path(__file__).resolve().parent.parent / "examples" / "counter" / "counter.mo"
+# The example counter, with an update that keeps the actor's thread busy.
+COUNTER = """persistent actor {
+  var count : Nat = 0;
+  public func inc() : async Nat { count += 1; count };
+  public query func get() : async Nat { count };
+  public func busy(rounds : Nat) : async () { var i = 0; while (i < rounds) { i += 1 } };
+};
+"""
 NO_ARGS = encode_args([], [])
+BUSY_ROUNDS = 20_000_000
 
 
 # (kind, HTTP route, counter method)
@@ -47,7 +57,36 @@ async def rate(args, call_once) -> float:
     return args.calls // args.clients * args.clients / (time.perf_counter() - started)
 
 
-async def direct_rates(spec: ActorSpec, args) -> dict[str, list[float]]:
+async def latencies(args, query_once, busy_once) -> dict[str, float]:
+    """Median seconds of one query (``query_once()``), idle and while ``busy_once()`` updates run back
+    to back."""
+    async def timed() -> list[float]:
+        times = []
+        for _ in range(args.latency):
+            started = time.perf_counter()
+            await query_once()
+            times.append(time.perf_counter() - started)
+        return times
+
+    idle = await timed()
+    stop = asyncio.Event()
+
+    async def keep_busy() -> int:
+        runs = 0
+        while not stop.is_set():
+            await busy_once()
+            runs += 1
+        return runs
+
+    busy = asyncio.ensure_future(keep_busy())
+    await asyncio.sleep(0.05)  # the first busy update is running
+    during = await timed()
+    stop.set()
+    assert await busy > 0
+    return {"idle": statistics.median(idle), "busy": statistics.median(during)}
+
+
+async def direct_rates(spec: ActorSpec, args) -> tuple[dict[str, list[float]], dict[str, float]]:
     host = Host([spec])
     await host.start()
     try:
@@ -57,12 +96,17 @@ async def direct_rates(spec: ActorSpec, args) -> dict[str, list[float]]:
                 outcome = await host.call("counter", method, NO_ARGS, query=query)
                 assert outcome.reply is not None, outcome.reject_message
             rates[kind] = [await rate(args, call_once) for _ in range(args.rounds)]
-        return rates
+        busy_arg = encode_args([NAT], [BUSY_ROUNDS])
+
+        async def busy_once() -> None:
+            outcome = await host.call("counter", "busy", busy_arg, query=False)
+            assert outcome.reply is not None, outcome.reject_message
+        return rates, await latencies(args, lambda: call_once(0, "get", True), busy_once)
     finally:
         await host.stop()
 
 
-async def http_rates(manifest: Path, args) -> dict[str, list[float]]:
+async def http_rates(manifest: Path, args) -> tuple[dict[str, list[float]], dict[str, float]]:
     log = manifest.parent / "moxzid.log"
     with log.open("w") as stderr:
         daemon = await asyncio.create_subprocess_exec(
@@ -84,7 +128,12 @@ async def http_rates(manifest: Path, args) -> dict[str, list[float]]:
                 count = (await response.json())[0]
             made = args.rounds * (args.calls // args.clients * args.clients)
             assert count == made, f"the counter says {count} after {made} updates"
-            return rates
+
+            async def busy_once() -> None:
+                async with sessions[1].post("/call-json/counter/busy", data=f"[{BUSY_ROUNDS}]") as response:
+                    assert response.status == 200, await response.text()
+            get = CALLS[1]
+            return rates, await latencies(args, lambda: call_once(0, f"/{get[1]}/counter/{get[2]}"), busy_once)
         finally:
             for session in sessions:
                 await session.close()
@@ -109,20 +158,31 @@ async def main() -> None:
     parser.add_argument("--calls", type=int, default=2000, help="calls per round (default 2000)")
     parser.add_argument("--clients", type=int, default=4, help="concurrent callers (default 4)")
     parser.add_argument("--rounds", type=int, default=5, help="rounds; the median counts (default 5)")
+    parser.add_argument("--latency", type=int, default=200, help="queries timed idle and busy (default 200)")
     args = parser.parse_args()
+    if args.clients < 2:
+        parser.error("--clients must be at least 2")
     with tempfile.TemporaryDirectory() as folder:
-        built = build(COUNTER, out_dir=Path(folder))
+        source = Path(folder) / "counter.mo"
+        source.write_text(COUNTER)
+        built = build(source, out_dir=Path(folder))
         manifest = Path(folder) / "actors.json"
         manifest.write_text(json.dumps({"actors": [{"name": "counter", "wasm": built.wasm_path.name}]}))
-        direct = await direct_rates(ActorSpec("counter", built.wasm_path.read_bytes(),
-                                              built.did_path.read_text()), args)
-        http = await http_rates(manifest, args)
+        direct, direct_latency = await direct_rates(ActorSpec("counter", built.wasm_path.read_bytes(),
+                                                              built.did_path.read_text()), args)
+        http, http_latency = await http_rates(manifest, args)
     print(f"counter actor, {args.calls} calls per round, {args.clients} concurrent callers, "
           f"median of {args.rounds} rounds")
     print(f"{'':8}{'direct calls/s':>16}{'HTTP calls/s':>14}{'HTTP/direct':>13}")
     for kind in ("update", "query"):
         d, h = statistics.median(direct[kind]), statistics.median(http[kind])
         print(f"{kind:8}{d:16.0f}{h:14.0f}{h / d:13.2f}")
+    print(f"\nquery latency, median of {args.latency} one after another, idle and while the actor runs "
+          f"long updates ({BUSY_ROUNDS:,} loop rounds each)")
+    print(f"{'':8}{'idle ms':>10}{'busy ms':>10}{'busy/idle':>11}")
+    for name, measured in (("direct", direct_latency), ("HTTP", http_latency)):
+        idle, busy = measured["idle"] * 1e3, measured["busy"] * 1e3
+        print(f"{name:8}{idle:10.2f}{busy:10.2f}{busy / idle:11.2f}")
 
 
 if __name__ == "__main__":

@@ -150,12 +150,60 @@ async def test_a_long_message_does_not_stall_other_actors():
 
 
 @pytest.mark.parametrize("classic", [False, True], ids=["enhanced", "classic"])
+async def test_a_query_sees_the_state_before_the_running_update(classic):
+    host = await started(spec("a", classic=classic), limits=Limits(instructions_per_message=10**11))
+    try:
+        assert await update(host, "a", "inc") == [1]
+        # About a second at 1-2 billion instructions a second; it adds 1 before its loop.
+        slow = asyncio.ensure_future(update(host, "a", "incThenLoop", [NAT], [50_000_000]))
+        await asyncio.sleep(0.2)
+        for _ in range(20):
+            assert await query(host, "a", "get") == [1]
+        assert not slow.done()  # the queries were answered while the update ran
+        assert await slow == [2]
+        assert await query(host, "a", "get") == [2]
+    finally:
+        await host.stop()
+
+
+@pytest.mark.parametrize("classic", [False, True], ids=["enhanced", "classic"])
+async def test_a_trapped_update_never_shows_through_a_query(classic):
+    host = await started(spec("a", classic=classic), limits=Limits(instructions_per_message=3_000_000_000))
+    try:
+        assert await update(host, "a", "inc") == [1]
+        spinning = asyncio.ensure_future(host.call("a", "incThenSpin", NO_ARGS, query=False))
+        await asyncio.sleep(0.1)
+        assert await query(host, "a", "get") == [1]  # its +1000 is written, not committed
+        assert not spinning.done()
+        outcome = await spinning
+        assert outcome.reply is None and "instruction limit exceeded" in outcome.reject_message
+        assert await query(host, "a", "get") == [1]
+        assert await update(host, "a", "inc") == [2]
+        assert await query(host, "a", "get") == [2]
+    finally:
+        await host.stop()
+
+
+async def test_queries_run_beside_each_other_and_leave_no_trace():
+    host = await started(spec("a"))
+    try:
+        await update(host, "a", "inc")
+        answers = await asyncio.gather(*(host.call("a", "incInQuery", NO_ARGS, query=True) for _ in range(40)))
+        assert {decode_args(o.reply, [NAT])[0] for o in answers} == {2}  # each saw the committed 1
+        assert await update(host, "a", "inc") == [2]
+        assert await query(host, "a", "get") == [2]
+    finally:
+        await host.stop()
+
+
+@pytest.mark.parametrize("classic", [False, True], ids=["enhanced", "classic"])
 async def test_upgrade_keeps_state(classic):
     host = await started(spec("a", classic=classic))
     try:
         assert host.info("a").mode == ("classic" if classic else "enhanced")
         await update(host, "a", "inc")
         await update(host, "a", "inc")
+        assert await query(host, "a", "get") == [2]  # a replica of the old code now exists
         await host.upgrade("a", build_actor("lab_v2", classic=classic).wasm)
         assert await query(host, "a", "get") == [2]
         assert await query(host, "a", "version", rets=[TEXT]) == ["v2"]

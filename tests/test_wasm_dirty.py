@@ -11,7 +11,7 @@ from kit.host import spec, update
 from moxzi_core.candid import NAT
 from moxzi_core.runtime.host import Host
 from moxzi_core.runtime.instance import new_engine, new_store
-from moxzi_core.runtime.memory import PAGE, MainMemory
+from moxzi_core.runtime.memory import PAGE, MainMemory, StableMemory
 from moxzi_core.runtime.wasm_rewrite import DIRTY_PAGES_EXPORT, prepare
 
 MODES = pytest.mark.parametrize("memory64", [False, True], ids=["32-bit", "memory64"])
@@ -175,6 +175,60 @@ def test_random_writes_are_never_missed(memory64):
         for _ in range(2):  # the second run rewrites the same bytes: a superset, nothing changed
             reported, changed = module.run("f")
             assert changed <= reported, (round_, body)
+
+
+@MODES
+def test_a_replica_follows_commits_and_undoes_its_own_writes(memory64):
+    """A query replica's memory (no shadow) holds the source's committed bytes after each `follow`:
+    through commits, rollbacks, growth on either side and writes of its own."""
+    functions = """
+      (func (export "poke") (param $a $A) (param $v i32) (i32.store8 (local.get $a) (local.get $v)))
+      (func (export "grow") (param $n $A) (result $A) (memory.grow (local.get $n)))
+    """
+    source, replica = Module(functions, memory64), Module(functions, memory64)
+    replica.memory = MainMemory(replica.exports["memory"], replica.store, replica.exports[DIRTY_PAGES_EXPORT],
+                                shadow=False)
+    replica.memory.follow(source.memory, None)
+    rng = random.Random(7)
+    pending: set[int] = set()
+    for round_ in range(60):
+        kind = rng.random()
+        if kind < 0.1:
+            source.exports["grow"](source.store, 1)
+        elif kind < 0.2:
+            replica.exports["grow"](replica.store, 2)  # a query grows memory, and writes there
+            replica.exports["poke"](replica.store, replica.memory.size - 1, 7)
+        for module in (source, replica):
+            for _ in range(rng.randint(0, 5)):
+                module.exports["poke"](module.store, rng.randrange(module.memory.size), rng.randrange(1, 256))
+        if rng.random() < 0.7:
+            pending.update(source.memory.commit())
+        else:
+            source.memory.rollback()
+        if rng.random() < 0.5:
+            replica.memory.follow(source.memory, np.array(sorted(pending), dtype=np.int64))
+            pending.clear()
+            image = source.memory.image()
+            assert replica.bytes()[: len(image)] == image, round_
+            assert not any(replica.bytes()[len(image):]), round_
+
+
+def test_stable_memory_follows_only_what_is_committed():
+    source = StableMemory()
+    source.grow(2)
+    source.write(10, b"one")
+    first = source.commit()
+    replica = StableMemory()
+    replica.follow(source, None)
+    source.write(10, b"two")  # a message running: not committed
+    source.grow(1)
+    replica.write(70_000, b"a query's write")
+    replica.follow(source, first)
+    assert replica.size == 2 * StableMemory.PAGE and replica.read(10, 3) == b"one"
+    assert replica.read(70_000, 5) == bytes(5)
+    changed = source.commit()
+    replica.follow(source, changed)
+    assert replica.image() == source.image()
 
 
 def test_unsupported_instructions_are_refused():

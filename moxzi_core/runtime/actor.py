@@ -24,6 +24,7 @@ from .instance import EMPTY_ARGS, Instance, Interrupted
 from .journal import Delta
 from .management import reply, status_record
 from .memory import PAGE
+from .replicas import Replicas
 from .system_api import Execution, OutgoingCall
 
 if TYPE_CHECKING:
@@ -99,7 +100,9 @@ class Manage:
 
 @dataclass
 class Query:
-    """A query from outside: never recorded, answered through ``answer`` (from the actor's thread)."""
+    """A composite query from outside, or a query a composite query calls: never recorded, run in the
+    actor's turn and answered through ``answer`` (from the actor's thread). Plain queries from outside
+    do not wait for the turn: `Actor.query`."""
 
     method: str
     arg: bytes
@@ -166,7 +169,8 @@ HEARTBEAT_SECONDS = 1.0  # how often canister_heartbeat runs: the IC runs it abo
 
 
 class Actor:
-    """A hosted actor. ``post`` is thread-safe; everything else runs on the actor's own thread.
+    """A hosted actor. ``post`` and ``query`` are thread-safe; everything else runs on the actor's own
+    thread.
 
     An actor made by create_canister has no code (``instance`` and ``module`` None) until install_code
     gives it some."""
@@ -178,6 +182,7 @@ class Actor:
         self.canister = canister
         self.instance: Instance | None = None
         self.module: bytes | None = None  # sha256 of the running wasm
+        self._replicas = Replicas(self._new_replica)
         if instance is not None:
             assert module is not None, "an actor with an instance has its module's hash"
             self._adopt(instance, module)
@@ -208,7 +213,14 @@ class Actor:
 
     def _adopt(self, instance: Instance, module: bytes) -> None:
         instance.canister = self.canister  # what ic0.is_controller, canister_status ... read
-        self.instance, self.module = instance, module
+        with self._replicas.committing:
+            self.instance, self.module = instance, module
+            self._replicas.replace(instance)
+
+    def _new_replica(self) -> Instance:
+        replica = self._host.instantiate(self.module, self.name, replica=True)
+        replica.canister = self.canister
+        return replica
 
     # --- life cycle --------------------------------------------------------------------------
     def install(self) -> Delta:
@@ -294,6 +306,14 @@ class Actor:
         """Queue a message: ``seq`` is its place in the actor's inbox (None for queries)."""
         self._queue.put((seq, message))
 
+    def query(self, method: str, arg: bytes, caller: bytes) -> Outcome:
+        """Answer a query from outside on the calling thread, from the last committed state: beside the
+        message the actor's thread runs, never seeing it. Raises Interrupted if the host stops."""
+        refusal = self._refusal()
+        if refusal is not None:
+            return refusal
+        return self._replicas.run(lambda instance: self._run_query(instance, method, arg, caller))
+
     def method_kind(self, method: str) -> str | None:
         """'update', 'query', 'composite_query', or None when the actor exports no such method."""
         if self.instance is None:
@@ -346,7 +366,7 @@ class Actor:
     def _dispatch(self, seq: int | None, message) -> None:
         started = time.perf_counter()
         if isinstance(message, Query):
-            outcome = self._run_query(message.method, message.arg, message.caller)
+            outcome = self._refusal() or self._run_query(self._code, message.method, message.arg, message.caller)
             message.answer(outcome)
             self._host.events.publish(
                 "message", actor=self.name, method=message.method, query=True,
@@ -436,7 +456,8 @@ class Actor:
                 DESTINATION_INVALID, f"actor {self.name} has no method {call.method!r}"))
             return
         if kind == "query":  # a query method called as an update runs as a query: no trace
-            self._answer(call.origin, self._run_query(call.method, call.arg, call.caller, replicated=True))
+            self._answer(call.origin, self._run_query(self.instance, call.method, call.arg, call.caller,
+                                                      replicated=True))
             return
         if kind == "composite_query":  # as on the IC: never in replicated mode
             self._answer(call.origin, Outcome.reject(
@@ -453,17 +474,16 @@ class Actor:
         self._execute(context_id, execution, export=f"canister_update {call.method}")
         self._close_if_done(context_id)
 
-    def _run_query(self, method: str, arg: bytes, caller: bytes, replicated: bool = False) -> Outcome:
+    def _run_query(self, instance: Instance, method: str, arg: bytes, caller: bytes,
+                   replicated: bool = False) -> Outcome:
         refusal = self._refusal()
         if refusal is not None:
             return refusal
-        kind = self.method_kind(method)
-        if kind == "composite_query" and not replicated:
+        if not replicated and not instance.replica and instance.has_export(f"canister_composite_query {method}"):
             return self._run_composite(method, arg, caller)
-        if kind != "query":
+        if not instance.has_export(f"canister_query {method}"):
             return Outcome.reject(DESTINATION_INVALID, f"actor {self.name} has no query method {method!r}")
         execution = Execution("RQ" if replicated else "NRQ", arg=arg, caller=caller, may_respond=True)
-        instance = self._code
         instance.begin()
         trap = instance.invoke(execution, f"canister_query {method}", fuel=self._limits.instructions_per_query)
         instance.rollback()  # a query leaves no trace
@@ -554,7 +574,9 @@ class Actor:
             context.last_trap = trap
             self._step.trapped = True
             return trap
-        memory_pages, stable_pages = instance.commit()
+        with self._replicas.committing:
+            memory_pages, stable_pages = instance.commit()
+            self._replicas.committed(memory_pages, stable_pages)
         self._step.executed = True
         self.canister.version += 1
         if execution.certified_data is not None:
@@ -680,8 +702,9 @@ class Actor:
         if trap is not None:
             old.rollback()  # also undoes stable-memory writes of pre- and post-upgrade: one undo log
             return f"the new code trapped while taking over the state: {trap}"
-        new.commit()
-        self._adopt(new, module)
+        with self._replicas.committing:  # the stable memory, handed over, is the replicas' too
+            new.commit()
+            self._adopt(new, module)
         return None
 
     def _canister_status(self, call: Manage) -> Outcome:

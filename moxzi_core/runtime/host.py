@@ -15,9 +15,11 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import os
 import secrets
 import threading
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -46,7 +48,7 @@ from .actor import (
     to_record,
 )
 from .canister import DEFAULT_SETTINGS, Canister
-from .instance import Instance, Limits, UnsupportedModule, new_engine
+from .instance import Instance, Interrupted, Limits, UnsupportedModule, new_engine
 from .journal import Delta, Journal
 from .management import (
     CREATING,
@@ -66,6 +68,11 @@ from .wasm_rewrite import PreparedModule, prepare
 
 log = logging.getLogger("moxzid")
 COMPOSITE_WAIT = 30.0  # seconds a composite query waits for the query it called
+
+# Queries from outside run on threads of their own, beside the actors' threads; each actor keeps a
+# replica of its state per query running at once (`replicas.py`), so this also bounds their number.
+QUERY_THREADS = max(2, min(4, os.cpu_count() or 1))
+
 
 @dataclass(frozen=True)
 class ActorSpec:
@@ -123,6 +130,7 @@ class Host:
         self._waiting: dict[str, asyncio.Future] = {}  # ingress request id -> its caller's future
         self._upgrading: dict[str, asyncio.Lock] = {}
         self._lock = threading.Lock()  # orders inbox appends: a message's place = its delivery order
+        self._queries = ThreadPoolExecutor(QUERY_THREADS, thread_name_prefix="moxzi-query")
         self._loop: asyncio.AbstractEventLoop | None = None
         self._random = Randomness(self.store, seed)
         self._canister_ids = CanisterIds(self.store)
@@ -206,14 +214,16 @@ class Host:
         self._modules[digest] = (prepared, module)
 
     def instantiate(self, module: bytes, name: str, stable: StableMemory | None = None,
-                    principal: bytes | None = None) -> Instance:
-        """A fresh instance of a module in the store for actor ``name`` (its start function not yet run)."""
+                    principal: bytes | None = None, *, replica: bool = False) -> Instance:
+        """A fresh instance of a module in the store for actor ``name`` (its start function not yet run),
+        or a query replica of it."""
         if module not in self._modules:  # compiled again after a restart or a refusal (an upgrade's, an install's)
             self._remember(module, self._journal.module(module), name)
         prepared, compiled = self._modules[module]
         principal = principal or self._actors[name].principal
         return Instance(self._engine, compiled, prepared, principal, self.limits,
-                        lambda text: log.info("[%s] %s", name, text, extra={"actor": name}), stable)
+                        lambda text: log.info("[%s] %s", name, text, extra={"actor": name}), stable,
+                        replica=replica)
 
     async def stop(self) -> None:
         """Stop every actor, cutting short the messages running now: what is not settled stays in the
@@ -222,6 +232,7 @@ class Host:
             actor.stop()
         self._engine.increment_epoch()  # after the actors stopped taking messages: none starts anew
         await asyncio.gather(*(asyncio.to_thread(a.join) for a in self._actors.values()))
+        await asyncio.to_thread(self._queries.shutdown, cancel_futures=True)
         await self._system.stop()
 
     # --- what gateways see -------------------------------------------------------------------
@@ -262,8 +273,9 @@ class Host:
     async def call(self, name: str, method: str, arg: bytes, *, query: bool,
                    caller: bytes = ANONYMOUS) -> Outcome:
         """Call ``method`` of actor ``name`` from outside, as ``caller`` (a principal's bytes).
-        ``query=True`` runs only query methods; a query method called as an update runs as a query and
-        leaves no trace, as on the IC. ``name`` MANAGEMENT_NAME ("aaaaa-aa") calls the management
+        ``query=True`` runs only query methods: a plain one on the actor's last committed state, without
+        waiting for the message it runs now, a composite one in the actor's turn; a query method called as an update runs as a query in the actor's turn
+        and leaves no trace, as on the IC. ``name`` MANAGEMENT_NAME ("aaaaa-aa") calls the management
         canister's methods (``management.METHODS``), with the IC's rules on who may call them."""
         if len(arg) > self.limits.max_message_bytes:
             raise errors.MessageTooLarge(f"the argument is {len(arg)} bytes; the limit is "
@@ -277,7 +289,12 @@ class Host:
                                        f"actor {name} is empty: it has no code installed")
         if query and kind == "update":
             raise errors.WrongMethodKind(f"{name}.{method} is an update method: call it on the call route")
-        if query:
+        if query and kind == "query":
+            try:
+                return await self._running_loop.run_in_executor(self._queries, actor.query, method, arg, caller)
+            except Interrupted:
+                return Outcome.reject(SYS_TRANSIENT, "moxzid is stopping; call again when it is back")
+        if query:  # a composite query runs in the actor's turn: its calls and callbacks use the instance
             answer = self._running_loop.create_future()
             actor.post(None, Query(method, arg, caller, self._resolver(answer)))
             return await answer

@@ -16,6 +16,7 @@ import wasmtime
 from .canister import Canister
 from .memory import MainMemory, StableMemory
 from .system_api import ActorTrap, Execution, SystemApi
+from .wasm_globals import Globals
 from .wasm_rewrite import DIRTY_PAGES_EXPORT, START_EXPORT, PreparedModule
 
 EMPTY_ARGS = b"DIDL\x00\x00"  # Candid encoding of no arguments
@@ -79,11 +80,17 @@ def _export_of(exports: Mapping[str, object], name: str, kind: type[_Extern]) ->
 class Instance:
     """A module instantiated for one actor, with transactional state.
 
-    Protocol: ``begin()``, then ``invoke(...)`` once, then ``commit()`` or ``rollback()``."""
+    Protocol: ``begin()``, then ``invoke(...)`` once, then ``commit()`` or ``rollback()``.
+
+    A query replica (``replica=True``) runs only queries, on another instance's committed state: before
+    each one ``follow`` makes it that state again (which undoes the previous query), so its rollback
+    leaves the memory and globals for ``follow`` and it keeps no shadow of its own."""
 
     def __init__(self, engine: wasmtime.Engine, module: wasmtime.Module, prepared: PreparedModule,
-                 principal: bytes, limits: Limits, log, stable: StableMemory | None = None):
+                 principal: bytes, limits: Limits, log, stable: StableMemory | None = None, *,
+                 replica: bool = False):
         self.principal = principal
+        self.replica = replica
         self.limits = limits
         self.prepared = prepared
         self.now = 0  # this message's time, ns; strictly increasing from message to message
@@ -111,11 +118,12 @@ class Instance:
             raise UnsupportedModule(f"expected one exported memory, found {len(memories)}")
         self._exports = exports
         self.memory = MainMemory(_export_of(exports, memories[0], wasmtime.Memory), self._store,
-                                 _export_of(exports, DIRTY_PAGES_EXPORT, wasmtime.Memory))
+                                 _export_of(exports, DIRTY_PAGES_EXPORT, wasmtime.Memory), shadow=not replica)
         self._table = next((e for e in exports.values() if isinstance(e, wasmtime.Table)), None)
-        self._globals = [g for g in (_export_of(exports, n, wasmtime.Global) for n in prepared.global_exports)
-                         if g.type(self._store).mutable]
-        self._committed_globals: list | None = None  # as of the last commit or restore
+        self._globals = Globals(self._store, [
+            g for g in (_export_of(exports, n, wasmtime.Global) for n in prepared.global_exports)
+            if g.type(self._store).mutable])
+        self._committed_globals: list = []  # as of the start function, the last commit or restore
         self._saved_timer = 0
         self._fuel_given = 0
 
@@ -138,14 +146,11 @@ class Instance:
 
     # --- transactions ------------------------------------------------------------------------
     def begin(self) -> None:
-        if self._committed_globals is None:  # a fresh instance: its start function set them
-            self._committed_globals = self._read_globals()
         self._saved_timer = self.timer
         self.now = max(time.time_ns(), self.now + 1)
 
     def _read_globals(self) -> list:
-        # ~20 µs a global through wasmtime-py, and Motoko modules have dozens: read once per message.
-        return [g.value(self._store) for g in self._globals]
+        return self._globals.read()  # Motoko modules have dozens: read once per message
 
     def invoke(self, execution: Execution | None, export: str | None = None,
                callback: tuple[int, int] | None = None, *, fuel: int) -> str | None:
@@ -188,11 +193,24 @@ class Instance:
 
     def rollback(self) -> None:
         self.timer = self._saved_timer
-        assert self._committed_globals is not None, "rollback() after begin()"
-        for g, value in zip(self._globals, self._committed_globals):
-            g.set_value(self._store, value)
-        self.memory.rollback()
         self.stable.rollback()
+        if self.replica:
+            return  # `follow` puts the memory and globals back, with what was committed since
+        self._set_globals(self._committed_globals)
+        self.memory.rollback()
+
+    def _set_globals(self, values: list) -> None:
+        self._globals.write(values)
+
+    def follow(self, source: Instance, memory_pages, stable_pages) -> None:
+        """(A replica, between queries) Become ``source``'s committed state again, given the pages of
+        both memories ``source`` committed since the last call (None: everything). Call while
+        ``source`` is not committing; its running message, if any, is not seen."""
+        self.memory.follow(source.memory, memory_pages)
+        self.stable.follow(source.stable, stable_pages)
+        self._committed_globals = source._committed_globals
+        self._set_globals(self._committed_globals)
+        self.now = max(self.now, source.now)
 
     def state(self) -> dict:
         """The committed state besides the memories' contents, as plain data (between messages)."""
@@ -207,13 +225,15 @@ class Instance:
     def restore(self, state: dict, memory: bytes) -> None:
         """Become the instance a saved state describes (instead of running start and init)."""
         self.memory.load(memory)
-        for g, value in zip(self._globals, state["globals"], strict=True):
-            g.set_value(self._store, value)
+        self._set_globals(state["globals"])
         self._committed_globals = list(state["globals"])
         self.timer, self.now = state["timer"], state["now"]
 
     def run_start(self) -> str | None:
-        """Run the module's deferred start function (outside any message)."""
-        if not self.prepared.has_start:
-            return None
-        return self.invoke(None, START_EXPORT, fuel=self.limits.instructions_per_message)
+        """Run the module's deferred start function (outside any message); its globals become the
+        committed ones."""
+        trap = None
+        if self.prepared.has_start:
+            trap = self.invoke(None, START_EXPORT, fuel=self.limits.instructions_per_message)
+        self._committed_globals = self._read_globals()
+        return trap

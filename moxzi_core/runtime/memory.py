@@ -8,6 +8,7 @@ work of keeping a snapshot grows with what the message touched, not with the siz
 from __future__ import annotations
 
 import ctypes
+import threading
 
 import numpy as np
 import wasmtime
@@ -28,9 +29,13 @@ class MainMemory:
     the shadow, rollback copies them back from it; both clear the map. Either costs what the message
     wrote, plus a scan of the map (one byte per page). Pages the memory grew by are zero until written,
     so only the written ones are copied; a rolled-back message's growth goes back to the OS (the
-    memory keeps its size, as wasm memory cannot shrink, but not the RAM)."""
+    memory keeps its size, as wasm memory cannot shrink, but not the RAM).
 
-    def __init__(self, memory: wasmtime.Memory, store: wasmtime.Store, dirty_map: wasmtime.Memory):
+    A query replica's memory (``shadow=False``) keeps no shadow: `follow` makes it another memory's
+    committed contents again, copying only the pages that may differ."""
+
+    def __init__(self, memory: wasmtime.Memory, store: wasmtime.Store, dirty_map: wasmtime.Memory, *,
+                 shadow: bool = True):
         self._memory = memory
         self._store = store
         self._map = dirty_map
@@ -38,9 +43,9 @@ class MainMemory:
         self._map_bytes = _Bytes(dirty_map, store)
         self._cover()
         live = self._live()
-        self._shadow_pages = np.empty_like(live)  # capacity; the first `_committed` pages are the shadow
-        self._shadow_pages[:] = live
         self._committed = len(live)
+        # capacity; the first `_committed` pages are the shadow
+        self._shadow_pages = live.copy() if shadow else np.empty((0, _WORDS), dtype=np.uint64)
 
     def _live(self) -> np.ndarray:
         """The live memory as (pages, words); a view, valid until the memory grows."""
@@ -94,6 +99,26 @@ class MainMemory:
         grown = len(live) - self._committed
         if grown > 0 and not _release(live[self._committed:]):
             live[self._committed:] = 0
+
+    def follow(self, source: MainMemory, pages: np.ndarray | None) -> None:
+        """(A replica's memory) Hold ``source``'s committed contents again, given every page ``source``
+        committed since the last call (None: all of them); the pages written here since are put back
+        too, and those beyond ``source``'s size (grown here) zeroed. Call while ``source`` is not
+        committing."""
+        size = source._committed
+        missing = size * PAGE - self.size
+        if missing > 0:
+            self._memory.grow(self._store, -(-missing // _WASM_PAGE))
+            self._cover()
+        live = self._live()
+        mine = self._take_marks()
+        live[mine[mine >= size]] = 0  # pages a query grew and wrote: fresh growth is zero
+        if pages is None:
+            live[:size] = source._shadow
+        else:
+            changed = np.union1d(pages, mine[mine < size]).astype(np.int64)
+            live[changed] = source._shadow[changed]
+        self._committed = size
 
     def read(self, start: int, size: int) -> bytearray:
         return self._memory.read(self._store, start, start + size)
@@ -159,7 +184,10 @@ class _Bytes:
 
 
 class StableMemory:
-    """64-bit stable memory (in 64 KiB pages) with an undo log for the running message."""
+    """64-bit stable memory (in 64 KiB pages) with an undo log for the running message.
+
+    A query replica's stable memory may `follow` this one from another thread while a message runs: a
+    lock orders that with the message's writes, their commit and their rollback."""
 
     PAGE = 65536
 
@@ -168,6 +196,7 @@ class StableMemory:
         self._max_pages = max_pages
         self._undo: dict[int, bytes] = {}  # tracked page -> its bytes before this message
         self._pages_before = self.pages
+        self._lock = threading.Lock()
 
     @property
     def pages(self) -> int:
@@ -177,7 +206,8 @@ class StableMemory:
         old = self.pages
         if new_pages < 0 or old + new_pages > self._max_pages:
             return -1 & 0xFFFFFFFFFFFFFFFF  # the spec's "-1": the growth is refused, not a trap
-        self._data.extend(bytes(new_pages * self.PAGE))
+        with self._lock:
+            self._data.extend(bytes(new_pages * self.PAGE))
         return old
 
     def _check(self, offset: int, size: int, what: str) -> None:
@@ -191,24 +221,45 @@ class StableMemory:
 
     def write(self, offset: int, data: bytes) -> None:
         self._check(offset, len(data), "write")
-        for page in range(offset // PAGE, -(-(offset + len(data)) // PAGE)):
-            if page not in self._undo and page * PAGE < self._pages_before * self.PAGE:
-                self._undo[page] = bytes(self._data[page * PAGE:(page + 1) * PAGE])
-        self._data[offset:offset + len(data)] = data
+        with self._lock:
+            for page in range(offset // PAGE, -(-(offset + len(data)) // PAGE)):
+                if page not in self._undo and page * PAGE < self._pages_before * self.PAGE:
+                    self._undo[page] = bytes(self._data[page * PAGE:(page + 1) * PAGE])
+            self._data[offset:offset + len(data)] = data
 
     def commit(self) -> list[int]:
         """End the message keeping its writes; return the changed 4 KiB pages."""
-        changed = sorted(self._undo) + list(range(self._pages_before * self.PAGE // PAGE,
-                                                  len(self._data) // PAGE))
-        self._undo.clear()
-        self._pages_before = self.pages
+        with self._lock:
+            changed = sorted(self._undo) + list(range(self._pages_before * self.PAGE // PAGE,
+                                                      len(self._data) // PAGE))
+            self._undo.clear()
+            self._pages_before = self.pages
         return changed
 
     def rollback(self) -> None:
-        for page, old in self._undo.items():
-            self._data[page * PAGE:(page + 1) * PAGE] = old
-        del self._data[self._pages_before * self.PAGE:]
-        self._undo.clear()
+        with self._lock:
+            for page, old in self._undo.items():
+                self._data[page * PAGE:(page + 1) * PAGE] = old
+            del self._data[self._pages_before * self.PAGE:]
+            self._undo.clear()
+
+    def follow(self, source: StableMemory, pages) -> None:
+        """(A replica's stable memory, between queries) Hold ``source``'s committed contents again,
+        given every 4 KiB page ``source`` committed since the last call (None: all of them). Safe while
+        ``source``'s message is writing."""
+        self.rollback()
+        with source._lock:  # the committed contents: the undo log's where the message wrote
+            size = source._pages_before * self.PAGE
+            if pages is None:
+                self._data = source._data[:size]
+                pages = source._undo
+            elif size > len(self._data):
+                self._data.extend(bytes(size - len(self._data)))
+            for n in pages:
+                if n * PAGE < size:
+                    committed = source._undo.get(n) or source._data[n * PAGE:(n + 1) * PAGE]
+                    self._data[n * PAGE:(n + 1) * PAGE] = committed
+        self._pages_before = self.pages
 
     @property
     def size(self) -> int:

@@ -28,6 +28,20 @@ persistent actor Self {
     while (true) { i += 1 };
   };
 
+  // Long updates that change state first: queries meanwhile must not see the change.
+  public func incThenLoop(rounds : Nat) : async Nat {
+    count += 1;
+    var i = 0;
+    while (i < rounds) { i += 1 };
+    count
+  };
+
+  public func incThenSpin() : async () {
+    count += 1000;
+    var i = 0;
+    while (true) { i += 1 };
+  };
+
   public func say(text : Text) : async () { Debug.print(text) };
 
   // Timers: one-shot and recurring, each tick a message of its own.

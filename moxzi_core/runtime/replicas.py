@@ -1,0 +1,83 @@
+"""Query replicas: more instances of an actor's module that answer its queries from its last committed
+state, beside the message its own thread is running and beside each other.
+
+A replica catches up just before each query it runs (`Instance.follow`): the pages of both memories the
+actor committed since the replica's last query, and the pages that query wrote, are copied from the
+actor's committed state (the shadow its main memory keeps anyway, the undo log of its stable memory),
+and the globals set to the committed ones. So a query costs what it and the commits since wrote, not
+the size of the heap, and never sees a message that has not completed. The actor's commits and a
+catching-up hold the same lock, so a replica sees whole messages only.
+
+Replicas are made on demand, one per query running at once (the host bounds how many run at once), and
+kept; an upgrade drops them, as the code they run is gone.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import TypeVar
+
+import numpy as np
+
+from .instance import Instance
+
+T = TypeVar("T")
+
+
+class _Replica:
+    def __init__(self, instance: Instance, generation: int):
+        self.instance = instance
+        self.generation = generation
+        self.memory_pages: set[int] | None = None  # committed since it last caught up (None: all)
+        self.stable_pages: set[int] | None = None
+
+
+class Replicas:
+    """An actor's query replicas. ``committing`` is held around each commit of the actor's instance and
+    each change of instance; ``run`` may be called from any thread once there is one."""
+
+    def __init__(self, make: Callable[[], Instance]):
+        """``make()`` is a fresh replica of the module the actor runs (`replace` names its instance)."""
+        self.committing = threading.RLock()
+        self._source: Instance | None = None
+        self._make = make
+        self._generation = 0
+        self._idle: list[_Replica] = []
+        self._all: list[_Replica] = []
+
+    def committed(self, memory_pages: list[int], stable_pages: list[int]) -> None:
+        """The actor committed these pages (call holding ``committing``)."""
+        for replica in self._all:
+            if replica.memory_pages is not None:
+                replica.memory_pages.update(memory_pages)
+                replica.stable_pages.update(stable_pages)
+
+    def replace(self, source: Instance) -> None:
+        """The actor now runs ``source`` (its first code, an upgrade, a reinstall; call holding
+        ``committing``): drop every replica."""
+        self._source = source
+        self._generation += 1
+        self._idle, self._all = [], []
+
+    def run(self, query: Callable[[Instance], T]) -> T:
+        """``query(instance)`` on a replica holding the actor's last committed state."""
+        with self.committing:
+            if self._idle:
+                replica = self._idle.pop()
+            else:  # instantiating takes milliseconds; it happens once per replica
+                replica = _Replica(self._make(), self._generation)
+                self._all.append(replica)
+            memory_pages, stable_pages = replica.memory_pages, replica.stable_pages
+            replica.instance.follow(self._source, _array(memory_pages), stable_pages)
+            replica.memory_pages, replica.stable_pages = set(), set()
+        try:
+            return query(replica.instance)
+        finally:
+            with self.committing:
+                if replica.generation == self._generation:
+                    self._idle.append(replica)
+
+
+def _array(pages: set[int] | None) -> np.ndarray | None:
+    return None if pages is None else np.fromiter(pages, dtype=np.int64, count=len(pages))
