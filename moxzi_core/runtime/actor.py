@@ -312,7 +312,15 @@ class Actor:
         refusal = self._refusal()
         if refusal is not None:
             return refusal
-        return self._replicas.run(lambda instance: self._run_query(instance, method, arg, caller))
+        started = time.perf_counter()
+
+        def run(instance: Instance) -> tuple[Outcome, int]:
+            return self._run_query(instance, method, arg, caller), instance.instructions_used()
+        outcome, instructions = self._replicas.run(run)
+        self._host.events.publish("message", actor=self.name, method=method, query=True,
+                                  seconds=time.perf_counter() - started, instructions=instructions,
+                                  trapped=outcome.reject_code == CANISTER_ERROR)
+        return outcome
 
     def method_kind(self, method: str) -> str | None:
         """'update', 'query', 'composite_query', or None when the actor exports no such method."""
