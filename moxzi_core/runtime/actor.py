@@ -218,6 +218,7 @@ class Actor:
             self._replicas.replace(instance)
 
     def _new_replica(self) -> Instance:
+        assert self.module is not None, "only an actor with code has replicas"
         replica = self._host.instantiate(self.module, self.name, replica=True)
         replica.canister = self.canister
         return replica
@@ -464,7 +465,7 @@ class Actor:
                 DESTINATION_INVALID, f"actor {self.name} has no method {call.method!r}"))
             return
         if kind == "query":  # a query method called as an update runs as a query: no trace
-            self._answer(call.origin, self._run_query(self.instance, call.method, call.arg, call.caller,
+            self._answer(call.origin, self._run_query(self._code, call.method, call.arg, call.caller,
                                                       replicated=True))
             return
         if kind == "composite_query":  # as on the IC: never in replicated mode

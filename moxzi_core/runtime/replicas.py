@@ -49,7 +49,7 @@ class Replicas:
     def committed(self, memory_pages: list[int], stable_pages: list[int]) -> None:
         """The actor committed these pages (call holding ``committing``)."""
         for replica in self._all:
-            if replica.memory_pages is not None:
+            if replica.memory_pages is not None and replica.stable_pages is not None:  # (set together)
                 replica.memory_pages.update(memory_pages)
                 replica.stable_pages.update(stable_pages)
 
@@ -69,6 +69,7 @@ class Replicas:
                 replica = _Replica(self._make(), self._generation)
                 self._all.append(replica)
             memory_pages, stable_pages = replica.memory_pages, replica.stable_pages
+            assert self._source is not None, "queries run once the actor has code"
             replica.instance.follow(self._source, _array(memory_pages), stable_pages)
             replica.memory_pages, replica.stable_pages = set(), set()
         try:

@@ -10,6 +10,7 @@ This leans on wasmtime-py's ``_ffi`` module, which is why wasmtime is pinned.
 from __future__ import annotations
 
 import ctypes
+from typing import Any
 
 import wasmtime
 from wasmtime import _ffi as ffi
@@ -28,7 +29,7 @@ class Globals:
         self._store = store
         self._globals = globals_
         # (global, its C handle, a value buffer, the union field) for numeric globals; None otherwise
-        self._raw = []
+        self._raw: list[tuple[Any, Any, Any, str] | None] = []
         for g in globals_:
             field = str(g.type(store).content)
             if field in _KINDS:
