@@ -86,7 +86,7 @@ class Subscription:
 class Events:
     """The stream. Thread-safe; ``publish`` costs a lock and an append per subscriber."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._subscribers: list[Subscription] = []
         self._recent: deque[dict] = deque(maxlen=RECENT)
         self._lock = threading.Lock()
