@@ -237,7 +237,7 @@ class _Marker:
         value &= (1 << self._bits) - 1
         if value >= 1 << (self._bits - 1):
             value -= 1 << self._bits
-        return (b"\x42" if self._bits == 64 else b"\x41") + sleb(value)
+        return (b"\x42" if self._bits == 64 else b"\x41") + leb128.signed(value)
 
     def _op(self, name: str) -> bytes:
         """An address-typed arithmetic or comparison operator."""
@@ -313,14 +313,3 @@ _IF, _END = b"\x04\x40", b"\x0b"
 _ADDRESS_OPS = {"add": (0x6A, 0x7C), "sub": (0x6B, 0x7D), "shr_u": (0x76, 0x88),
                 "eq": (0x46, 0x51), "ne": (0x47, 0x52), "gt_s": (0x4A, 0x55)}
 
-
-def sleb(value: int) -> bytes:
-    """Signed LEB128."""
-    out = bytearray()
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        if (value == 0 and not byte & 0x40) or (value == -1 and byte & 0x40):
-            out.append(byte)
-            return bytes(out)
-        out.append(byte | 0x80)
