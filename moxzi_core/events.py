@@ -18,6 +18,10 @@ Every event is a dict with ``kind`` and ``time`` (Unix seconds) and, by kind:
   ``step`` (this optimizer's steps since moxzid started, from 1), ``loss`` (the run's ``train.loss``
   register), ``seconds`` (the run's device time).
 - ``checkpoint``: a copy of the device's state: ``seconds``, ``bytes``.
+- ``fetch``: a ``moxzi_device_fetch`` download starting (``phase`` ``start``) or ending (``end``):
+  ``actor``, ``url`` (its token redacted), ``bytes`` received so far, ``seconds`` since it started,
+  ``error`` (at the end: why it failed, or None; always None at the start). A download that succeeded
+  still becomes a device call, with its own ``device`` event.
 """
 
 from __future__ import annotations

@@ -12,11 +12,18 @@ from pathlib import Path
 import pytest
 from kit.daemon import project, running_moxzid
 from kit.http import request
+from moxzi_console.metrics import render
 from moxzi_console.routes import type_tree
+from moxzi_console.watch import Watch
 from prometheus_client.parser import text_string_to_metric_families
 
+from moxzi_core import plugins
 from moxzi_core.build import build
 from moxzi_core.candid import parse_did
+from moxzi_core.runtime.host import Host
+from moxzi_core.settings import Address, Settings
+from moxzi_core.store import MemoryStore
+from moxzi_gateway_http.transport import HttpTransport
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
@@ -84,12 +91,38 @@ def test_metrics_parse_and_count_what_happened(daemon):
     assert sample(after, "moxzi_device_seconds", actor="learner", method="moxzi_device_run") > 0
     assert sample(after, "moxzi_instructions", actor="learner") > sample(before, "moxzi_instructions", actor="learner")
     assert sample(after, "moxzi_device_bytes", actor="learner") > 0
+    assert sample(after, "moxzi_device_memory_bytes") == sum(
+        s.value for s in after["moxzi_device_bytes"].samples)
+    assert get(daemon.url, "/console/state")["transfers"] == {"exports": [], "fetches": []}
     assert sample(after, "moxzi_actor_memory_bytes", actor="counter", kind="heap") > 0
     assert sample(after, "moxzi_store_bytes") > 0
     assert after["moxzi_message_seconds"].type == "histogram"
     counts = [s.value for s in after["moxzi_message_seconds"].samples
               if s.name.endswith("_count") and s.labels["actor"] == "counter"]
     assert counts and counts[0] >= 2
+
+
+async def test_metrics_show_device_memory_and_live_exports(dev):
+    """In one process: the device's total bytes (optimizer state included) and its live exports by actor."""
+    transport = HttpTransport(Settings(plugins.load(["http"])[0].settings,
+                                       {"device": "torch:cpu", "device_listen": Address("127.0.0.1", 0)}))
+    dev.exports.prefix = await transport.start(dev.exports)
+    host = Host([], system_methods=dev.system_methods(), store=MemoryStore(), system_state=dev)
+    dev.watch(host.events, {b"a": "alpha", b"b": "beta"})
+    try:
+        for caller in (b"a", b"b"):
+            dev.request("params", caller, [{"name": "w", "shape": [4, 8], "init": {"normal": 1.0}}])
+            dev.request("publish", caller, {"names": ["w"], "prefix": "", "readers": None})
+        for _ in range(2):
+            dev.request("export", b"a", {"names": ["w"], "prefix": "", "uses": None, "seconds": None})
+        metrics = {f.name: {tuple(s.labels.items()): s.value for s in f.samples}
+                   for f in text_string_to_metric_families(render(Watch(host.events), host))}
+    finally:
+        await transport.stop()
+    assert metrics["moxzi_device_bytes"] == {(("actor", "alpha"),): 256, (("actor", "beta"),): 256}
+    assert metrics["moxzi_device_memory_bytes"] == {(): 512}
+    assert metrics["moxzi_device_exports"] == {(("actor", "alpha"),): 2}
+    assert metrics["moxzi_device_fetches"] == {}
 
 
 @pytest.mark.slow

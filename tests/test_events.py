@@ -1,16 +1,22 @@
 """The event stream (moxzi_core.events): bounded buffers that drop the oldest, replay, waking an event
-loop from another thread; what the host and the device publish; training progress lines."""
+loop from another thread; what the host and the device publish; training progress lines; what the
+device shows of its memory, exports and fetches in flight."""
 
 import asyncio
 import logging
 import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from moxzi_core.candid import Some, encode_args
+from moxzi_core import plugins
+from moxzi_core.candid import Principal, Some, encode_args
+from moxzi_core.device.transfer import redact
 from moxzi_core.events import Events, LogHandler
 from moxzi_core.progress import Progress
 from moxzi_core.runtime.host import ActorSpec, Host
+from moxzi_core.settings import Address, Settings
+from moxzi_gateway_http.transport import HttpTransport
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
@@ -128,3 +134,92 @@ def test_progress_logs_at_most_every_few_seconds_per_optimizer(caplog):
     caplog.clear()
     progress.feed({"kind": "log", "time": 200.0, "message": "x"})  # quiet when not training
     assert caplog.records == []
+
+
+def test_usage_counts_optimizer_state(dev):
+    dev.request("params", CALLER, [{"name": "w", "shape": [2, 3], "init": {"normal": 1.0}}])
+    dev.request("optimizer", CALLER, {"name": "adam", "params": ["w"], "lr": 0.1, "beta1": 0.9, "beta2": 0.99,
+                                      "eps": 1e-8, "weight_decay": 0.0, "kind": Some({"adamw": None})})
+    dev.request("run", CALLER, {**squares_run(train=True), "train": Some(
+        {"loss": 2, "optimizer": "adam", "clip": None, "lr": None, "also": None})})
+    usage = dev.usage()[Principal(CALLER).to_text()]
+    assert (usage["bytes"], usage["optimizer_bytes"]) == (24 + 48, 48)  # w, and its two AdamW moments
+
+
+class StallingExporter:
+    """Serves ``body`` at ``url`` (a long token), holding back all but its first 100 bytes until
+    ``release`` is set."""
+
+    def __init__(self, body: bytes):
+        self.release = threading.Event()
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body[:100])
+                self.wfile.flush()
+                owner.release.wait(10)
+                self.wfile.write(body[100:])
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/export/{'t' * 40}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.release.set()
+        self.server.shutdown()
+        self.server.server_close()
+
+
+async def test_the_device_shows_live_exports_and_fetches_in_flight(dev):
+    transport = HttpTransport(Settings(plugins.load(["http"])[0].settings,
+                                       {"device": "torch:cpu", "device_listen": Address("127.0.0.1", 0)}))
+    dev.exports.prefix = await transport.start(dev.exports)
+    dev.add_transport(transport)
+    events = Events()
+    sub = events.subscribe()
+    dev.watch(events, {CALLER: "porter"})
+    try:
+        dev.request("params", CALLER, [{"name": "w", "shape": [4, 8], "init": {"normal": 1.0}}])
+        dev.request("publish", CALLER, {"names": ["w"], "prefix": "", "readers": None})
+        url = dev.request("export", CALLER, {"names": ["w"], "prefix": "", "uses": Some(2), "seconds": None})
+        [exported] = dev.transfers()["exports"]
+        assert exported.pop("expires_in") == pytest.approx(600, abs=5)
+        assert exported == {"actor": "porter", "url": redact(url), "tensors": 1, "bytes": 128, "uses_left": 2}
+        token = url.rpartition("/")[2]
+        assert token not in redact(url)
+
+        [(_, export)] = dev.exports.live()
+        body = b"".join([bytes(chunk) async for chunk in dev.exports.body(export)])
+        exporter = StallingExporter(body)
+        try:
+            gather = dev.system_methods()["moxzi_device_fetch"].gather
+            arg = encode_args(dev.types["moxzi_device_fetch"].args, [{"url": exporter.url, "prefix": "far/"}])
+            fetch = asyncio.create_task(gather(CALLER, arg))
+            for _ in range(100):  # until the first 100 bytes arrived
+                fetches = dev.transfers()["fetches"]
+                if fetches and fetches[0]["received"] >= 100:
+                    break
+                await asyncio.sleep(0.05)
+            [flight] = dev.transfers()["fetches"]
+            assert (flight["actor"], flight["url"], flight["size"], flight["received"]) == (
+                "porter", redact(exporter.url), len(body), 100)
+            assert "t" * 40 not in flight["url"]
+            exporter.release.set()
+            method, _ = await asyncio.wait_for(fetch, 10)
+        finally:
+            exporter.close()
+        assert method == "moxzi_device_fetched"
+        assert dev.transfers()["fetches"] == []
+        fetched = [(e["phase"], e["actor"], e["url"], e["bytes"], e["error"]) for e in sub.take()
+                   if e["kind"] == "fetch"]
+        assert fetched == [("start", "porter", redact(exporter.url), 0, None),
+                           ("end", "porter", redact(exporter.url), len(body), None)]
+    finally:
+        await transport.stop()

@@ -76,6 +76,10 @@ class Optimizer(Protocol):
         """Replace its state with what ``export`` gave, reading ``state`` to its end (it is read from the
         snapshot as it is consumed)."""
 
+    def held_bytes(self) -> int:
+        """The bytes its state holds (moments, momentum buffers). Optional: ``Device.usage`` counts 0
+        for an optimizer without it."""
+
 
 class Backend(Protocol):
     """What a backend plugin provides (``register_backends``). Tensors are opaque to the core."""
@@ -174,6 +178,7 @@ class Device:
         self._names: dict[bytes, str] = {}
         self.exports = transfer.Exports(backend.save, limits.max_exports)  # served by a transport
         self.transports: dict[str, transfer.Transport] = {}  # by URL scheme: add_transport
+        self._fetches: dict[int, tuple[bytes, transfer.InFlight, float]] = {}  # downloading: see transfers()
         self._handlers: dict[str, Callable[..., tuple[Any, bool]]] = {
             "params": self._params, "optimizer": self._optimizer, "run": self._run,
             "publish": self._publish, "mix": self._mix, "list": self._list, "delete": self._delete,
@@ -181,8 +186,9 @@ class Device:
         }
 
     def watch(self, events: Events, names: dict[bytes, str]) -> None:
-        """Publish a ``train`` event (moxzi_core.events) for every training step from now on, naming
-        callers by ``names`` (principal -> actor name; others by their principal's text)."""
+        """Publish a ``train`` event (moxzi_core.events) for every training step and a ``fetch`` event
+        as each fetch's download starts and ends from now on, naming callers by ``names`` (principal ->
+        actor name; others by their principal's text)."""
         self.events, self._names = events, dict(names)
 
     def name_of(self, caller: bytes) -> str:
@@ -190,8 +196,9 @@ class Device:
 
     def usage(self) -> dict[str, dict]:
         """What each caller holds, by actor name: counts of ``params``, ``optimizers``, ``stored`` and
-        ``publications``, their ``bytes``, and ``steps`` by optimizer. Read without waiting for a
-        running call (a call in progress may or may not be counted)."""
+        ``publications``, the ``bytes`` they hold together (optimizers' state included:
+        ``optimizer_bytes`` of them), and ``steps`` by optimizer. Read without waiting for a running
+        call (a call in progress may or may not be counted)."""
         def size(meta: Meta) -> int:
             return ELEM_SIZES.get(meta.dtype, 4) * math.prod(meta.shape)
 
@@ -203,14 +210,32 @@ class Device:
 
         for caller, space in list(self.spaces.items()):
             params, stored = list(space.params.values()), list(space.stored.values())
+            optimizer_bytes = sum(getattr(e.state, "held_bytes", lambda: 0)() for e in list(space.optimizers.values()))
             entry(caller).update(params=len(params), optimizers=sorted(space.optimizers), stored=len(stored),
-                                 bytes=sum(size(m) for _, m in params + stored))
+                                 bytes=sum(size(m) for _, m in params + stored) + optimizer_bytes,
+                                 optimizer_bytes=optimizer_bytes)
         for (owner, _), publication in list(self.publications.items()):
             entry(owner)["publications"] += 1
             entry(owner)["bytes"] += size(publication.meta)
         for (caller, optimizer), steps in list(self._steps.items()):
             entry(caller)["steps"][optimizer] = steps
         return held
+
+    def transfers(self) -> dict[str, list[dict]]:
+        """What is moving between machines now, read-only: ``exports``, the live ones (``actor``,
+        ``url`` with its token redacted, ``tensors``, ``bytes`` of their data, ``uses_left``,
+        ``expires_in`` seconds), and ``fetches``, the downloads in flight (``actor``, redacted ``url``,
+        ``size`` of the body once announced, else None, ``received`` bytes so far, ``seconds`` since it
+        started). Neither is recorded: both are gone after a restart."""
+        now = time.monotonic()
+        exports = [{"actor": self.name_of(e.owner), "url": url, "tensors": len(e.tensors),
+                    "bytes": sum(ELEM_SIZES.get(m.dtype, 4) * math.prod(m.shape) for _, m, _ in e.tensors),
+                    "uses_left": e.uses_left, "expires_in": max(0.0, e.expires - now)}
+                   for url, e in self.exports.live()]
+        fetches = [{"actor": self.name_of(caller), "url": flight.url, "size": flight.size,
+                    "received": flight.received, "seconds": now - started}
+                   for caller, flight, started in list(self._fetches.values())]
+        return {"exports": exports, "fetches": fetches}
 
     # --- calls ------------------------------------------------------------------------------------
     def system_methods(self) -> dict[str, SystemMethod]:
@@ -646,12 +671,32 @@ class Device:
             if transport is None:
                 known = ", ".join(f"{s}://" for s in self.transports) or "none: no transport plugin is loaded"
                 raise DeviceError(f"{transfer.redact(url)}: expected a URL this moxzid can download ({known})")
-            return FETCHED, await transfer.download(transport, url, spec["prefix"], self.limits.max_fetch_bytes,
-                                                    self.limits.fetch_seconds)
         except CandidError as error:
             return Outcome.reject(CANISTER_REJECT, f"{FETCH}: the argument does not match interface.did: {error}")
         except DeviceError as error:
             return Outcome.reject(CANISTER_REJECT, f"{FETCH}: {error}")
+        flight, started = transfer.InFlight(transfer.redact(url)), time.monotonic()
+        self._fetches[id(flight)] = (caller, flight, started)
+        self._publish_fetch(caller, flight, "start", started)
+        failure: str | None = "the download was interrupted"  # unless it ends either way below
+        try:
+            fetched = await transfer.download(transport, url, spec["prefix"], self.limits.max_fetch_bytes,
+                                              self.limits.fetch_seconds, flight)
+            failure = None
+            return FETCHED, fetched
+        except DeviceError as failed:
+            failure = str(failed)
+            return Outcome.reject(CANISTER_REJECT, f"{FETCH}: {failure}")
+        finally:
+            del self._fetches[id(flight)]
+            self._publish_fetch(caller, flight, "end", started, failure)
+
+    def _publish_fetch(self, caller: bytes, flight: transfer.InFlight, phase: str, started: float,
+                       error: str | None = None) -> None:
+        if self.events is not None:
+            self.events.publish("fetch", actor=self.name_of(caller), url=flight.url, phase=phase,
+                                bytes=flight.received, seconds=time.monotonic() - started,
+                                error=error)
 
     def _fetched(self, caller: bytes, space: Space, fetched: Attachment):
         """Store an export's tensors, once its layout, digest, names and shapes check out, as publications

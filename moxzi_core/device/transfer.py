@@ -123,6 +123,12 @@ class Exports:
             self._live[token] = Export(owner, tensors, uses, uses, time.monotonic() + seconds)
         return f"{self.prefix}/{token}"
 
+    def live(self) -> list[tuple[str, Export]]:
+        """The exports that still serve, as (URL with its token redacted, export), oldest first."""
+        with self._lock:
+            self._forget_old(time.monotonic())
+            return [(redact(f"{self.prefix}/{token}"), export) for token, export in self._live.items()]
+
     def take(self, token: str) -> Export | tuple[int, str]:
         """The export for one download (counting the use), or (HTTP-like status, why not): 404 for a
         token never issued, 410 for one used up or expired."""
@@ -175,17 +181,28 @@ def body_size(export: Export) -> int:
 
 
 # --- fetching ----------------------------------------------------------------------------------
-async def download(transport: Transport, url: str, prefix: str, max_bytes: int, seconds: float) -> Attachment:
+@dataclass
+class InFlight:
+    """A download as it goes, for watchers: ``size`` once the body announced it, ``received`` so far."""
+
+    url: str  # redacted
+    size: int | None = None
+    received: int = 0
+
+
+async def download(transport: Transport, url: str, prefix: str, max_bytes: int, seconds: float,
+                   flight: InFlight | None = None) -> Attachment:
     """The argument of the call a fetch runs as: ``prefix``, the URL (its token shortened) and the
     export's body from ``url`` through ``transport``, at most ``max_bytes`` of it, within ``seconds``, in
-    a temporary file. The header is checked before the data is read, the digest as it is. Raises
-    DeviceError saying what went wrong."""
+    a temporary file. The header is checked before the data is read, the digest as it is; ``flight``
+    follows the bytes as they arrive. Raises DeviceError saying what went wrong."""
     where = redact(url)
+    flight = flight or InFlight(where)
     spool = tempfile.TemporaryFile()
     try:
         try:
             async with asyncio.timeout(seconds), transport.open(url) as body:
-                await _read(body, where, max_bytes, _head(prefix, where), spool)
+                await _read(body, where, max_bytes, _head(prefix, where), spool, flight)
         except TimeoutError:
             raise DeviceError(f"{where}: the download took longer than {seconds:g} s or stalled") from None
     except BaseException:
@@ -200,8 +217,9 @@ def _head(prefix: str, where: str) -> bytes:
     return struct.pack("<I", len(raw)) + raw
 
 
-async def _read(body: Download, where: str, max_bytes: int, head: bytes, spool: BinaryIO) -> None:
-    size = body.size
+async def _read(body: Download, where: str, max_bytes: int, head: bytes, spool: BinaryIO,
+                flight: InFlight) -> None:
+    size = flight.size = body.size
     if size is None:
         raise DeviceError(f"{where}: the answer has no Content-Length; not an export")
     if size > max_bytes:
@@ -225,6 +243,7 @@ async def _read(body: Download, where: str, max_bytes: int, head: bytes, spool: 
     def keep(chunk: bytes) -> None:  # off the event loop: a disk write can block
         digest.update(chunk)
         spool.write(chunk)
+        flight.received += len(chunk)
 
     spool.write(head)
     await asyncio.to_thread(keep, start + header)
@@ -240,6 +259,7 @@ async def _read(body: Download, where: str, max_bytes: int, head: bytes, spool: 
     if sent != digest.digest():
         raise DeviceError(f"{where}: the export's sha256 digest does not match its bytes (corrupted in transfer)")
     spool.write(sent)
+    flight.received += len(sent)
 
 
 async def _exactly(body: Download, n: int, where: str) -> bytes:

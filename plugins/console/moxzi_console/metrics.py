@@ -9,11 +9,15 @@ device method: ``moxzi_device_run``...), ``moxzi_device_rejects_total{actor,meth
 copies), ``moxzi_checkpoint_bytes_total``, ``moxzi_events_dropped_total``. Gauges read when asked:
 ``moxzi_training_loss{actor,optimizer}`` (the latest step's), ``moxzi_actor_memory_bytes{actor,kind}``
 (``heap``, ``stable``), ``moxzi_cycles_balance{actor}``, ``moxzi_cycles_spent{actor}``,
-``moxzi_device_bytes{actor}`` (what its parameters, stored tensors and publications hold),
-``moxzi_store_bytes``.
+``moxzi_device_bytes{actor}`` (what its parameters, optimizers' state, stored tensors and publications
+hold), ``moxzi_device_memory_bytes`` (all actors' together), ``moxzi_device_exports{actor}`` (live
+exports), ``moxzi_device_fetches{actor}`` (downloads in flight), ``moxzi_device_fetch_bytes{actor}``
+(what those received so far), ``moxzi_store_bytes``.
 """
 
 from __future__ import annotations
+
+from collections import Counter
 
 from .watch import BUCKETS, Histogram, Watch
 
@@ -78,6 +82,23 @@ def render(watch: Watch, host) -> str:
     if usage is not None:
         family("moxzi_device_bytes", "gauge", "Bytes an actor's device space holds.",
                [({"actor": a}, u["bytes"]) for a, u in sorted(usage.items())])
+        family("moxzi_device_memory_bytes", "gauge", "Bytes the device holds for all actors.",
+               [({}, sum(u["bytes"] for u in usage.values()))])
+    moving = device_transfers(host)
+    if moving is not None:
+        exports: Counter[str] = Counter()
+        fetches: Counter[str] = Counter()
+        received: Counter[str] = Counter()
+        for e in moving["exports"]:
+            exports[e["actor"]] += 1
+        for f in moving["fetches"]:
+            fetches[f["actor"]] += 1
+            received[f["actor"]] += f["received"]
+        for name, help_text, counts in (
+                ("moxzi_device_exports", "Live exports, by actor.", exports),
+                ("moxzi_device_fetches", "Fetches downloading, by actor.", fetches),
+                ("moxzi_device_fetch_bytes", "Bytes the fetches in flight received so far, by actor.", received)):
+            family(name, "gauge", help_text, [({"actor": a}, n) for a, n in sorted(counts.items())])
     size = host.store.size_bytes()
     if size is not None:
         family("moxzi_store_bytes", "gauge", "Bytes the state store takes.", [({}, size)])
@@ -90,6 +111,12 @@ def device_usage(host) -> dict | None:
     """What each actor holds on the device (``Device.usage``), or None without a device."""
     usage = getattr(host.system_state, "usage", None)
     return None if usage is None else usage()
+
+
+def device_transfers(host) -> dict | None:
+    """The device's live exports and fetches in flight (``Device.transfers``), or None without a device."""
+    transfers = getattr(host.system_state, "transfers", None)
+    return None if transfers is None else transfers()
 
 
 def _labels(labels: dict) -> str:

@@ -229,6 +229,9 @@ class AdamW:
     def forget(self, name: str) -> None:
         self.state.pop(name, None)
 
+    def held_bytes(self) -> int:
+        return sum(_bytes(m) + _bytes(v) for _, m, v in list(self.state.values()))
+
     def export(self):
         for name, (step, m, v) in self.state.items():
             yield name, [step, list(m.shape), _save(m), _save(v)]
@@ -268,12 +271,19 @@ class SGD:
     def forget(self, name: str) -> None:
         self.state.pop(name, None)
 
+    def held_bytes(self) -> int:
+        return sum(_bytes(buf) for buf in list(self.state.values()))
+
     def export(self):
         for name, buf in self.state.items():
             yield name, [list(buf.shape), _save(buf)]
 
     def restore(self, state) -> None:
         self.state = {name: _load(buf, shape, self.device) for name, (shape, buf) in state}
+
+
+def _bytes(t: torch.Tensor) -> int:
+    return t.numel() * t.element_size()
 
 
 def _save(t: torch.Tensor) -> bytes:

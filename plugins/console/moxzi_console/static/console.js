@@ -33,6 +33,19 @@ function renderActors(actors) {
     el("td", {}, a.device.optimizers.join(", ") || "—"), el("td", { class: "num" }, String(a.device.stored)),
     el("td", { class: "num" }, String(a.device.publications)), el("td", { class: "num" }, bytes(a.device.bytes)),
     el("td", {}, Object.entries(a.device.steps).map(([o, n]) => `${o}: ${n}`).join(", ") || "—"))));
+  $("#device-total").textContent = bytes(held.reduce((sum, a) => sum + a.device.bytes, 0));
+}
+
+// Live exports (seconds: until they expire) and fetches downloading (seconds: since they started).
+function renderTransfers(transfers) {
+  const rows = transfers ? [
+    ...transfers.exports.map((e) => ["export", e.actor, e.url, bytes(e.bytes), String(e.uses_left), e.expires_in]),
+    ...transfers.fetches.map((f) => ["fetch", f.actor, f.url,
+      f.size === null ? bytes(f.received) : `${bytes(f.received)} of ${bytes(f.size)}`, "—", f.seconds])] : [];
+  $("#transfers tbody").replaceChildren(...(rows.length ? rows.map(([kind, actor, url, size, uses, seconds]) =>
+    el("tr", {}, el("td", {}, actor), el("td", {}, kind), el("td", {}, url), el("td", { class: "num" }, size),
+      el("td", { class: "num" }, uses), el("td", { class: "num" }, seconds.toFixed(0))))
+    : [el("tr", {}, el("td", { colSpan: 6, class: "empty" }, "No exports or fetches in flight."))]));
 }
 
 // --- method forms, from the Candid types as JSON trees (routes.py type_tree) --------------------
@@ -200,6 +213,7 @@ async function refresh(first) {
   const state = await (await fetch("/console/state")).json();
   $("#device").textContent = state.device ? `device ${state.device}` : "no device";
   renderActors(state.actors);
+  renderTransfers(state.transfers);
   renderMethods(state.actors);
   if (first) {
     state.log.forEach(addLog);
