@@ -103,7 +103,7 @@ def test_metrics_parse_and_count_what_happened(daemon):
 
 
 async def test_metrics_show_device_memory_and_live_exports(dev):
-    """In one process: the device's total bytes (optimizer state included) and its live exports by actor."""
+    """In one process: the device's total bytes, its live exports by actor, and its runs' time by op."""
     transport = HttpTransport(Settings(plugins.load(["http"])[0].settings,
                                        {"device": "torch:cpu", "device_listen": Address("127.0.0.1", 0)}))
     dev.exports.prefix = await transport.start(dev.exports)
@@ -115,6 +115,9 @@ async def test_metrics_show_device_memory_and_live_exports(dev):
             dev.request("publish", caller, {"names": ["w"], "prefix": "", "readers": None})
         for _ in range(2):
             dev.request("export", b"a", {"names": ["w"], "prefix": "", "uses": None, "seconds": None})
+            dev.request("run", b"a", {"inputs": [], "program": [{"param": "w"}, {"mul": {"a": 0, "b": 0}},
+                                                                 {"mean": {"x": 1, "dim": None}}],
+                                      "train": None, "scalars": [2], "tensors": [], "split": None})
         metrics = {f.name: {tuple(s.labels.items()): s.value for s in f.samples}
                    for f in text_string_to_metric_families(render(Watch(host.events), host))}
     finally:
@@ -123,6 +126,9 @@ async def test_metrics_show_device_memory_and_live_exports(dev):
     assert metrics["moxzi_device_memory_bytes"] == {(): 512}
     assert metrics["moxzi_device_exports"] == {(("actor", "alpha"),): 2}
     assert metrics["moxzi_device_fetches"] == {}
+    calls = metrics["moxzi_device_op_calls"]  # a counter family's name drops its _total
+    assert (calls[(("op", "mul"),)], calls[(("op", "mean"),)]) == (2, 2)
+    assert metrics["moxzi_device_op_seconds"][(("op", "mul"),)] > 0
 
 
 @pytest.mark.slow

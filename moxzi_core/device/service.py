@@ -237,6 +237,13 @@ class Device:
                    for caller, flight, started in list(self._fetches.values())]
         return {"exports": exports, "fetches": fetches}
 
+    def op_seconds(self) -> dict[str, tuple[int, float]]:
+        """By op: (kernel calls, seconds in them) over every run's forward pass since the device opened,
+        as the backend counts them (its optional ``op_seconds``; none without it). Backward passes and
+        optimizer steps are not split by op. Read without waiting for a running call."""
+        counted = dict(getattr(self.backend, "op_seconds", {}))
+        return {op: (calls, seconds) for op, (calls, seconds) in sorted(counted.items())}
+
     # --- calls ------------------------------------------------------------------------------------
     def system_methods(self) -> dict[str, SystemMethod]:
         """``{"moxzi_device_run": async (caller, arg) -> Outcome, ...}`` for ``Host(system_methods=)``."""

@@ -5,6 +5,8 @@ Counters since moxzid started, from the event stream: ``moxzi_messages_total{act
 message took), ``moxzi_traps_total{actor}``, ``moxzi_instructions_total{actor}``,
 ``moxzi_device_calls_total{actor,method}``, ``moxzi_device_seconds_total{actor,method}`` (device time per
 device method: ``moxzi_device_run``...), ``moxzi_device_rejects_total{actor,method}``,
+``moxzi_device_op_calls_total{op}`` and ``moxzi_device_op_seconds_total{op}`` (the runs' forward passes
+by op, ``Device.op_seconds``),
 ``moxzi_training_steps_total{actor,optimizer}``, ``moxzi_checkpoint_seconds`` (a histogram of device
 copies), ``moxzi_checkpoint_bytes_total``, ``moxzi_events_dropped_total``. Gauges read when asked:
 ``moxzi_training_loss{actor,optimizer}`` (the latest step's), ``moxzi_actor_memory_bytes{actor,kind}``
@@ -61,6 +63,13 @@ def render(watch: Watch, host) -> str:
            [({"actor": a, "method": m}, t[1]) for (a, m), t in device])
     family("moxzi_device_rejects_total", "counter", "Device calls rejected, by actor and method.",
            [({"actor": a, "method": m}, t[2]) for (a, m), t in device])
+    op_seconds = getattr(host.system_state, "op_seconds", None)
+    if op_seconds is not None:
+        by_op = op_seconds()
+        family("moxzi_device_op_calls_total", "counter", "Op kernel calls in the runs' forward passes, by op.",
+               [({"op": op}, calls) for op, (calls, _) in by_op.items()])
+        family("moxzi_device_op_seconds_total", "counter", "Time in op kernel calls of the runs' forward passes.",
+               [({"op": op}, seconds) for op, (_, seconds) in by_op.items()])
     curves = sorted(watch.curves.items())
     family("moxzi_training_steps_total", "counter", "Training steps, by actor and optimizer.",
            [({"actor": a, "optimizer": o}, c.steps) for (a, o), c in curves])

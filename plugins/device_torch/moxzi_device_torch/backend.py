@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import time
 
 import numpy as np
 import torch
@@ -41,6 +42,10 @@ class TorchBackend:
             self.device = torch.device("cuda", ranks.rank % torch.cuda.device_count())
             torch.cuda.set_device(self.device)
         self.group = None if ranks is None else TorchGroup(ranks, self.device)
+        # op -> [kernel calls, seconds in them] over every program's forward pass, for Device.op_seconds.
+        # Timing an op costs about 0.2 µs (under 0.1% of a bench/device_step.py step); on torch:cuda it
+        # is the time to launch the op's kernels, which run asynchronously.
+        self.op_seconds: dict[str, list] = {}
 
     # --- tensors ----------------------------------------------------------------------------------
     def tensor(self, data: bytes, elem: str, shape: tuple[int, ...]) -> torch.Tensor:
@@ -107,10 +112,16 @@ class TorchBackend:
         try:
             with torch.no_grad() if train is None else contextlib.nullcontext():
                 for step in plan.steps:
+                    started = time.perf_counter()
                     try:
                         values[step.out] = step.kernel(step.payload, *[values[s] for s in step.slots])
                     except Exception as error:
                         raise DeviceError(f"op {step.index} ({step.op}): {error}") from None
+                    tally = self.op_seconds.get(step.op)
+                    if tally is None:
+                        tally = self.op_seconds[step.op] = [0, 0.0]
+                    tally[0] += 1
+                    tally[1] += time.perf_counter() - started
             # Copies: a parameter read straight back must not change under the step, nor a stored one later.
             out = [values[plan.slot(r)].detach().clone() for r in wanted]
             if train is not None:
