@@ -48,6 +48,7 @@ CALLS = (("update", "call-json", "inc"), ("query", "query-json", "get"))
 async def rate(args, call_once) -> float:
     """Calls per second when ``args.clients`` callers each make their share of ``args.calls`` one
     after another; ``call_once(client_index)`` makes one call."""
+
     async def caller(index: int) -> None:
         for _ in range(args.calls // args.clients):
             await call_once(index)
@@ -60,6 +61,7 @@ async def rate(args, call_once) -> float:
 async def latencies(args, query_once, busy_once) -> dict[str, float]:
     """Median seconds of one query (``query_once()``), idle and while ``busy_once()`` updates run back
     to back."""
+
     async def timed() -> list[float]:
         times = []
         for _ in range(args.latency):
@@ -92,15 +94,18 @@ async def direct_rates(spec: ActorSpec, args) -> tuple[dict[str, list[float]], d
     try:
         rates = {}
         for kind, _, method in CALLS:
+
             async def call_once(_client, method=method, query=(kind == "query")) -> None:
                 outcome = await host.call("counter", method, NO_ARGS, query=query)
                 assert outcome.reply is not None, outcome.reject_message
+
             rates[kind] = [await rate(args, call_once) for _ in range(args.rounds)]
         busy_arg = encode_args([NAT], [BUSY_ROUNDS])
 
         async def busy_once() -> None:
             outcome = await host.call("counter", "busy", busy_arg, query=False)
             assert outcome.reply is not None, outcome.reject_message
+
         return rates, await latencies(args, lambda: call_once(0, "get", True), busy_once)
     finally:
         await host.stop()
@@ -110,18 +115,29 @@ async def http_rates(manifest: Path, args) -> tuple[dict[str, list[float]], dict
     log = manifest.parent / "moxzid.log"
     with log.open("w") as stderr:
         daemon = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "moxzi_core.daemon", "-m", str(manifest), "--plugins", "http",
-            "--listen", "127.0.0.1:0", stderr=stderr)
+            sys.executable,
+            "-m",
+            "moxzi_core.daemon",
+            "-m",
+            str(manifest),
+            "--plugins",
+            "http",
+            "--listen",
+            "127.0.0.1:0",
+            stderr=stderr,
+        )
     try:
         url = await serving_url(daemon, log)
         sessions = [aiohttp.ClientSession(url) for _ in range(args.clients)]
         try:
             rates = {}
             for kind, route, method in CALLS:
+
                 async def call_once(client, path=f"/{route}/counter/{method}") -> None:
                     async with sessions[client].post(path, data=b"[]") as response:
                         assert response.status == 200, await response.text()
                         await response.read()
+
                 rates[kind] = [await rate(args, call_once) for _ in range(args.rounds)]
             # Every update ran exactly once: the rates count real calls.
             async with sessions[0].post("/query-json/counter/get", data=b"[]") as response:
@@ -132,6 +148,7 @@ async def http_rates(manifest: Path, args) -> tuple[dict[str, list[float]], dict
             async def busy_once() -> None:
                 async with sessions[1].post("/call-json/counter/busy", data=f"[{BUSY_ROUNDS}]") as response:
                     assert response.status == 200, await response.text()
+
             get = CALLS[1]
             return rates, await latencies(args, lambda: call_once(0, f"/{get[1]}/counter/{get[2]}"), busy_once)
         finally:
@@ -168,17 +185,22 @@ async def main() -> None:
         built = build(source, out_dir=Path(folder))
         manifest = Path(folder) / "actors.json"
         manifest.write_text(json.dumps({"actors": [{"name": "counter", "wasm": built.wasm_path.name}]}))
-        direct, direct_latency = await direct_rates(ActorSpec("counter", built.wasm_path.read_bytes(),
-                                                              built.did_path.read_text()), args)
+        direct, direct_latency = await direct_rates(
+            ActorSpec("counter", built.wasm_path.read_bytes(), built.did_path.read_text()), args
+        )
         http, http_latency = await http_rates(manifest, args)
-    print(f"counter actor, {args.calls} calls per round, {args.clients} concurrent callers, "
-          f"median of {args.rounds} rounds")
+    print(
+        f"counter actor, {args.calls} calls per round, {args.clients} concurrent callers, "
+        f"median of {args.rounds} rounds"
+    )
     print(f"{'':8}{'direct calls/s':>16}{'HTTP calls/s':>14}{'HTTP/direct':>13}")
     for kind in ("update", "query"):
         d, h = statistics.median(direct[kind]), statistics.median(http[kind])
         print(f"{kind:8}{d:16.0f}{h:14.0f}{h / d:13.2f}")
-    print(f"\nquery latency, median of {args.latency} one after another, idle and while the actor runs "
-          f"long updates ({BUSY_ROUNDS:,} loop rounds each)")
+    print(
+        f"\nquery latency, median of {args.latency} one after another, idle and while the actor runs "
+        f"long updates ({BUSY_ROUNDS:,} loop rounds each)"
+    )
     print(f"{'':8}{'idle ms':>10}{'busy ms':>10}{'busy/idle':>11}")
     for name, measured in (("direct", direct_latency), ("HTTP", http_latency)):
         idle, busy = measured["idle"] * 1e3, measured["busy"] * 1e3

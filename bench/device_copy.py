@@ -41,8 +41,9 @@ async def rerun_seconds(directory: Path, cfg: Config) -> float:
     try:
         journal = Journal(store)
         fresh = DeviceGPT(cfg, weights(cfg))  # params and optimizer as the record's first calls made them
-        calls = SystemCalls(journal, fresh.device.system_methods(), fresh.device,
-                            CheckpointPolicy(seconds=0, megabytes=1e9))
+        calls = SystemCalls(
+            journal, fresh.device.system_methods(), fresh.device, CheckpointPolicy(seconds=0, megabytes=1e9)
+        )
         started = time.perf_counter()
         await calls.rebuild()
         seconds = time.perf_counter() - started
@@ -87,8 +88,9 @@ def main() -> None:
     model.device.close()
 
     params = sum(w.size for w in weights(cfg).values())
-    print(f"model: {params:,} parameters; record of {args.steps} training calls, "
-          f"{sum(map(len, record)) / 2**20:.1f} MB")
+    print(
+        f"model: {params:,} parameters; record of {args.steps} training calls, {sum(map(len, record)) / 2**20:.1f} MB"
+    )
     print(f"{'what':<48} {'median':>10}")
     print(f"{'copy size, MB':<48} {len(data) / 2**20:>10.2f}")
     print(f"{'copy: device to a file, s':<48} {copy_s:>10.3f}")
@@ -97,8 +99,10 @@ def main() -> None:
     print(f"{'the record the first time (training), s':<48} {first_time:>10.2f}")
     print(f"{'start-up re-running the whole record, s':<48} {rerun_s:>10.2f}")
     print(f"{'ratio start-up / first time':<48} {rerun_s / first_time:>10.2f}")
-    print(f"{'ratio copy (bytes + LMDB) / one training step':<48} "
-          f"{(copy_s + batch_s) / statistics.median(trained):>10.1f}")
+    print(
+        f"{'ratio copy (bytes + LMDB) / one training step':<48} "
+        f"{(copy_s + batch_s) / statistics.median(trained):>10.1f}"
+    )
 
 
 def _snapshot(device) -> bytes:

@@ -36,16 +36,25 @@ def main() -> None:
     rng = np.random.default_rng(1337)
 
     def windows(starts):
-        return np.stack([ids[s:s + cfg.block + 1] for s in starts])
+        return np.stack([ids[s : s + cfg.block + 1] for s in starts])
 
     def evaluate(lo: int, hi: int) -> float:
         span = hi - lo - cfg.block - 1
         total = 0.0
         for k in range(20):
             seq = windows([lo + (k * cfg.batch + j) * span // (20 * cfg.batch) for j in range(cfg.batch)])
-            total += dev.device.request("run", dev.CALLER, {
-                "inputs": [{"data": seq.tobytes(), "elem": {"u8": None}, "shape": list(seq.shape)}],
-                "program": dev.program, "train": None, "scalars": [dev.loss_reg], "split": None, "tensors": []})["scalars"][0]
+            total += dev.device.request(
+                "run",
+                dev.CALLER,
+                {
+                    "inputs": [{"data": seq.tobytes(), "elem": {"u8": None}, "shape": list(seq.shape)}],
+                    "program": dev.program,
+                    "train": None,
+                    "scalars": [dev.loss_reg],
+                    "split": None,
+                    "tensors": [],
+                },
+            )["scalars"][0]
         return total / 20
 
     started = time.perf_counter()

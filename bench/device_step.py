@@ -43,8 +43,12 @@ def weights(cfg: Config, seed: int = 1337) -> dict[str, np.ndarray]:
     proj = std / math.sqrt(2 * cfg.n_layer)
     shapes = {"wte": ((cfg.vocab, d), std)}
     for i in range(cfg.n_layer):
-        shapes |= {f"h{i}.qkv": ((3 * d, d), std), f"h{i}.proj": ((d, d), proj),
-                   f"h{i}.fc": ((4 * d, d), std), f"h{i}.out": ((d, 4 * d), proj)}
+        shapes |= {
+            f"h{i}.qkv": ((3 * d, d), std),
+            f"h{i}.proj": ((d, d), proj),
+            f"h{i}.fc": ((4 * d, d), std),
+            f"h{i}.out": ((d, 4 * d), proj),
+        }
     shapes["head"] = ((cfg.vocab, d), std)
     return {n: (rng.standard_normal(s) * sd).astype(np.float32) for n, (s, sd) in shapes.items()}
 
@@ -93,7 +97,7 @@ def batches(cfg: Config, steps: int, seed: int = 0) -> list[np.ndarray]:
     else:
         ids = rng.integers(0, cfg.vocab, 100_000, dtype=np.uint8)
     starts = rng.integers(0, len(ids) - cfg.block - 1, (steps, cfg.batch))
-    return [np.stack([ids[s:s + cfg.block + 1] for s in row]) for row in starts]
+    return [np.stack([ids[s : s + cfg.block + 1] for s in row]) for row in starts]
 
 
 class EagerGPT:
@@ -101,18 +105,26 @@ class EagerGPT:
 
     def __init__(self, cfg: Config, start: dict[str, np.ndarray]):
         import torch
+
         self.cfg = cfg
         self.p = {n: torch.tensor(w, requires_grad=True) for n, w in start.items()}
         hd = cfg.n_embd // cfg.n_head  # rotary tables for positions 0..block-1, [block, hd / 2]
         angles = torch.arange(cfg.block, dtype=torch.float64)[:, None] * 10000.0 ** (
-            -torch.arange(0, hd, 2, dtype=torch.float64) / hd)
+            -torch.arange(0, hd, 2, dtype=torch.float64) / hd
+        )
         self.cos, self.sin = angles.cos().float(), angles.sin().float()
-        self.opt = torch.optim.AdamW(self.p.values(), lr=ADAMW["lr"], betas=(ADAMW["beta1"], ADAMW["beta2"]),
-                                     eps=ADAMW["eps"], weight_decay=ADAMW["weight_decay"])
+        self.opt = torch.optim.AdamW(
+            self.p.values(),
+            lr=ADAMW["lr"],
+            betas=(ADAMW["beta1"], ADAMW["beta2"]),
+            eps=ADAMW["eps"],
+            weight_decay=ADAMW["weight_decay"],
+        )
 
     def loss(self, seq):
         import torch
         import torch.nn.functional as F
+
         cfg, p = self.cfg, self.p
         b, t, d = cfg.batch, cfg.block, cfg.n_embd
         hd = d // cfg.n_head
@@ -138,6 +150,7 @@ class EagerGPT:
 
     def step(self, seq, lr: float) -> float:
         import torch
+
         loss = self.loss(seq)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(list(self.p.values()), 1.0, foreach=False)
@@ -157,24 +170,42 @@ class DeviceGPT:
         """On a new device for ``spec``, or the device ``on``."""
         from moxzi_core import device, plugins
         from moxzi_core.candid import Some, decode_args, encode_args
+
         self.cfg, self.Some, self.encode, self.decode = cfg, Some, encode_args, decode_args
         self.device = on or device.open_device(plugins.load(["torch"])[0], spec)
         for name, w in start.items():
-            self.device.request("params", self.CALLER, [{"name": name, "shape": list(w.shape),
-                                                         "init": {"values": w.tobytes()}}])
-        self.device.request("optimizer", self.CALLER, {"name": "adamw", "params": list(start), "kind": None,
-                                                       **ADAMW})
+            self.device.request(
+                "params", self.CALLER, [{"name": name, "shape": list(w.shape), "init": {"values": w.tobytes()}}]
+            )
+        self.device.request("optimizer", self.CALLER, {"name": "adamw", "params": list(start), "kind": None, **ADAMW})
         self.program, self.loss_reg = loss_program(cfg)
         self.run_type = self.device.types["moxzi_device_run"]
 
     def arg(self, seq: np.ndarray, lr: float, split: bool = False) -> bytes:
         """What the actor sends for one training step; ``split``: the batch's rows split across ranks."""
-        return self.encode(self.run_type.args, [{
-            "inputs": [{"data": seq.astype(np.uint8).tobytes(), "elem": {"u8": None}, "shape": list(seq.shape)}],
-            "program": self.program,
-            "train": self.Some({"loss": self.loss_reg, "optimizer": "adamw", "clip": self.Some(1.0),
-                                "lr": self.Some(lr), "also": None}),
-            "scalars": [self.loss_reg], "tensors": [], "split": self.Some([0]) if split else None}])
+        return self.encode(
+            self.run_type.args,
+            [
+                {
+                    "inputs": [
+                        {"data": seq.astype(np.uint8).tobytes(), "elem": {"u8": None}, "shape": list(seq.shape)}
+                    ],
+                    "program": self.program,
+                    "train": self.Some(
+                        {
+                            "loss": self.loss_reg,
+                            "optimizer": "adamw",
+                            "clip": self.Some(1.0),
+                            "lr": self.Some(lr),
+                            "also": None,
+                        }
+                    ),
+                    "scalars": [self.loss_reg],
+                    "tensors": [],
+                    "split": self.Some([0]) if split else None,
+                }
+            ],
+        )
 
     def step(self, arg: bytes) -> float:
         outcome = self.device.call("moxzi_device_run", self.CALLER, arg)
@@ -191,6 +222,7 @@ def main() -> None:
     args = parser.parse_args()
     os.environ["MOXZI_TORCH_THREADS"] = str(args.threads)
     import torch
+
     torch.set_num_threads(args.threads)
 
     cfg = Config()
@@ -213,24 +245,28 @@ def main() -> None:
 
     at = 3
     for _ in range(args.rounds):
-        chunk = data[at:at + args.steps]
+        chunk = data[at : at + args.steps]
         at += args.steps
         for s in [torch.from_numpy(s.astype(np.int64)) for s in chunk]:
             timed("eager PyTorch", lambda x: eager.step(x, lr), s)
         for a in [dev.arg(s, lr) for s in chunk]:
             timed("device (Candid in/out)", dev.step, a)
 
-    print(f"nanoGPT Shakespeare laptop config: {cfg.n_layer} layers, {cfg.n_head} heads, {cfg.n_embd} wide, "
-          f"block {cfg.block}, batch {cfg.batch}, {nparams:,} params; torch {torch.__version__}, "
-          f"{args.threads} threads, {args.rounds} x {args.steps} steps each")
+    print(
+        f"nanoGPT Shakespeare laptop config: {cfg.n_layer} layers, {cfg.n_head} heads, {cfg.n_embd} wide, "
+        f"block {cfg.block}, batch {cfg.batch}, {nparams:,} params; torch {torch.__version__}, "
+        f"{args.threads} threads, {args.rounds} x {args.steps} steps each"
+    )
     print(f"first 3 losses  eager {[round(a, 6) for a, _ in first]}  device {[round(b, 6) for _, b in first]}")
     base_wall, base_cpu = (statistics.median(t) for t in times["eager PyTorch"])
     print(f"{'path':<26}{'wall ms/step':>14}{'p10':>8}{'p90':>8}{'ratio':>8}{'cpu ms/step':>13}{'ratio':>8}")
     for name, (wall, cpu) in times.items():
         q = statistics.quantiles(wall, n=10)
         w, c = statistics.median(wall), statistics.median(cpu)
-        print(f"{name:<26}{w * 1e3:>14.2f}{q[0] * 1e3:>8.2f}{q[-1] * 1e3:>8.2f}{w / base_wall:>8.3f}"
-              f"{c * 1e3:>13.2f}{c / base_cpu:>8.3f}")
+        print(
+            f"{name:<26}{w * 1e3:>14.2f}{q[0] * 1e3:>8.2f}{q[-1] * 1e3:>8.2f}{w / base_wall:>8.3f}"
+            f"{c * 1e3:>13.2f}{c / base_cpu:>8.3f}"
+        )
 
 
 if __name__ == "__main__":

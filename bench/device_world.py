@@ -26,17 +26,20 @@ def main() -> None:
     args = parser.parse_args()
     os.environ["MOXZI_TORCH_THREADS"] = "1"
     import sys
+
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import device_step
     import torch
 
     from moxzi_core import device, plugins
+
     torch.set_num_threads(1)
 
     registry = plugins.load(["torch"])[0]
     local = device.LocalRanks(["--device", "torch:cpu", "--device-world", "2", "--plugins", "torch"], 2)
-    two_ranks = device.open_device(registry, "torch:cpu", ranks=device.Ranks(2, 0, "127.0.0.1", 0, 60.0, local.start),
-                                   local=local)
+    two_ranks = device.open_device(
+        registry, "torch:cpu", ranks=device.Ranks(2, 0, "127.0.0.1", 0, 60.0, local.start), local=local
+    )
     in_collectives = [0.0]
     collective = two_ranks.group.collective
 
@@ -46,6 +49,7 @@ def main() -> None:
             return collective(*a)
         finally:
             in_collectives[0] += time.perf_counter() - started
+
     two_ranks.group.collective = timed
 
     cfg = device_step.Config()
@@ -75,13 +79,17 @@ def main() -> None:
         two_ranks.close()
 
     one_med, two_med = statistics.median(one_ms), statistics.median(two_ms)
-    print(f"Shakespeare config (batch {cfg.batch}), {args.steps} steps x {args.rounds} rounds, one torch thread "
-          f"per rank, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
+    print(
+        f"Shakespeare config (batch {cfg.batch}), {args.steps} steps x {args.rounds} rounds, one torch thread "
+        f"per rank, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}"
+    )
     print("| ranks | batch per rank | ms/step | steps/s | speed-up | collectives ms/step | share of a step |")
     print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     print(f"| 1 | {cfg.batch} | {one_med:.1f} | {1000 / one_med:.2f} | 1.00 | - | - |")
-    print(f"| 2 | {cfg.batch // 2} | {two_med:.1f} | {1000 / two_med:.2f} | {one_med / two_med:.2f} | "
-          f"{statistics.median(comm_ms):.1f} | {statistics.median(shares):.0%} |")
+    print(
+        f"| 2 | {cfg.batch // 2} | {two_med:.1f} | {1000 / two_med:.2f} | {one_med / two_med:.2f} | "
+        f"{statistics.median(comm_ms):.1f} | {statistics.median(shares):.0%} |"
+    )
 
 
 if __name__ == "__main__":

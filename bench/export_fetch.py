@@ -51,10 +51,28 @@ class Daemon:
         self.log = folder / "moxzid.log"
         with self.log.open("w") as stderr:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "moxzi_core.daemon", "-m", "actors.json", "--plugins", "http,torch,lmdb",
-                 "--listen", "127.0.0.1:0", "--device", "torch:cpu", "--device-listen", "127.0.0.1:0",
-                 "-s", "state", *NO_COPIES],
-                cwd=folder, stdout=subprocess.DEVNULL, stderr=stderr)
+                [
+                    sys.executable,
+                    "-m",
+                    "moxzi_core.daemon",
+                    "-m",
+                    "actors.json",
+                    "--plugins",
+                    "http,torch,lmdb",
+                    "--listen",
+                    "127.0.0.1:0",
+                    "--device",
+                    "torch:cpu",
+                    "--device-listen",
+                    "127.0.0.1:0",
+                    "-s",
+                    "state",
+                    *NO_COPIES,
+                ],
+                cwd=folder,
+                stdout=subprocess.DEVNULL,
+                stderr=stderr,
+            )
         deadline = time.monotonic() + 120
         while not (serving := re.search(r"serving on (http://\S+)", self.log.read_text())):
             if self.process.poll() is not None or time.monotonic() > deadline:
@@ -96,8 +114,11 @@ def main() -> None:
                 folder.mkdir()
                 shutil.copy(built.wasm_path, folder / "porter.wasm")
                 shutil.copy(built.did_path, folder / "porter.did")
-                (folder / "actors.json").write_text(json.dumps({"actors": [
-                    {"name": "alice", "wasm": "porter.wasm"}, {"name": "bob", "wasm": "porter.wasm"}]}))
+                (folder / "actors.json").write_text(
+                    json.dumps(
+                        {"actors": [{"name": "alice", "wasm": "porter.wasm"}, {"name": "bob", "wasm": "porter.wasm"}]}
+                    )
+                )
                 daemons.append(Daemon(folder))
             here, there = daemons
             try:
@@ -117,8 +138,10 @@ def main() -> None:
         rows.append((size, params, 4 * params / 1e6, median, 4 * params / 1e6 / median, *peaks))
         print(f"{size}: {', '.join(f'{s:.3f}' for s in seconds)} s", file=sys.stderr)
 
-    print(f"{'model':<12} {'parameters':>12} {'MB':>8} {'median s':>9} {'MB/s':>8} "
-          f"{'exporter peak MB':>17} {'fetcher peak MB':>16}")
+    print(
+        f"{'model':<12} {'parameters':>12} {'MB':>8} {'median s':>9} {'MB/s':>8} "
+        f"{'exporter peak MB':>17} {'fetcher peak MB':>16}"
+    )
     for size, params, mb, median, rate, here_peak, there_peak in rows:
         print(f"{size:<12} {params:>12,} {mb:>8.1f} {median:>9.3f} {rate:>8.1f} {here_peak:>17.0f} {there_peak:>16.0f}")
 

@@ -45,8 +45,17 @@ async def started(folder: Path, actors: dict[str, str], *flags: str) -> tuple[as
     log = folder / "moxzid.log"
     with log.open("w") as stderr:
         daemon = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "moxzi_core.daemon", "-m", "actors.json", "--listen", "127.0.0.1:0", *flags,
-            cwd=folder, stderr=stderr)
+            sys.executable,
+            "-m",
+            "moxzi_core.daemon",
+            "-m",
+            "actors.json",
+            "--listen",
+            "127.0.0.1:0",
+            *flags,
+            cwd=folder,
+            stderr=stderr,
+        )
     deadline = time.monotonic() + 120
     while not (serving := re.search(r"serving on (http://\S+)", log.read_text())):
         if daemon.returncode is not None or time.monotonic() > deadline:
@@ -84,8 +93,10 @@ async def http_scenario(args) -> tuple[list[float], list[float]]:
         daemon, url = await started(Path(folder), {"hostile": "hostile", "other": "hostile"}, "--plugins", "http")
         try:
             async with aiohttp.ClientSession(url) as short:
+
                 async def large_reply():  # on a thread: reading it must not slow this loop's timing
                     await asyncio.to_thread(read_large_reply, url, args.variants)
+
                 idle = await short_call_latencies(short, "/query-json/other/get", [], args.rounds)
                 loaded = await short_call_latencies(short, "/query-json/other/get", [], args.rounds, large_reply)
         finally:
@@ -98,14 +109,21 @@ async def device_scenario(args) -> tuple[list[float], list[float]]:
     """Two learner actors on one torch:cpu device: ``reader`` reads a parameter (one tiny device call)
     while ``trainer`` runs ``--steps`` training steps (one device call each, each awaited)."""
     with tempfile.TemporaryDirectory() as folder:
-        daemon, url = await started(Path(folder), {"trainer": "learner", "reader": "learner"},
-                                    "--plugins", "http,torch", "--device", "torch:cpu")
+        daemon, url = await started(
+            Path(folder),
+            {"trainer": "learner", "reader": "learner"},
+            "--plugins",
+            "http,torch",
+            "--device",
+            "torch:cpu",
+        )
         try:
             async with aiohttp.ClientSession(url) as short, aiohttp.ClientSession(url) as trainer:
                 await timed(short, "/call-json/reader/learn", [1])  # its parameters exist
 
                 async def training():
                     await timed(trainer, "/call-json/trainer/learn", [args.steps])
+
                 path = "/call-json/reader/weights"
                 idle = await short_call_latencies(short, path, [], args.rounds)
                 loaded = await short_call_latencies(short, path, [], args.rounds, training)

@@ -45,13 +45,37 @@ def main() -> None:
         manifest.write_text(json.dumps({"actors": [{"name": "counter", "wasm": built.wasm_path.name}]}))
         log = Path(folder) / "moxzid.log"
         with log.open("w") as stderr:
-            daemon = subprocess.Popen([sys.executable, "-m", "moxzi_core.daemon", "-m", str(manifest),
-                                       "--plugins", "http,ic", "--listen", "127.0.0.1:0"], stderr=stderr)
+            daemon = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "moxzi_core.daemon",
+                    "-m",
+                    str(manifest),
+                    "--plugins",
+                    "http,ic",
+                    "--listen",
+                    "127.0.0.1:0",
+                ],
+                stderr=stderr,
+            )
         try:
             url = serving_url(daemon, log)
             canister = str(Principal(actor_principal("counter")))
-            done = subprocess.run(["node", str(HERE / "ic_agent.mjs"), url, canister, str(args.calls),
-                                   str(args.clients), str(args.rounds)], capture_output=True, text=True, check=True)
+            done = subprocess.run(
+                [
+                    "node",
+                    str(HERE / "ic_agent.mjs"),
+                    url,
+                    canister,
+                    str(args.calls),
+                    str(args.clients),
+                    str(args.rounds),
+                ],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
         finally:
             daemon.terminate()
             daemon.wait()
@@ -59,8 +83,9 @@ def main() -> None:
     per_round = args.calls // args.clients * args.clients
     made = 2 * (1 + args.rounds * per_round)  # warm-up call and rounds, agent and JSON
     assert rates["count"] == made, f"the counter says {rates['count']} after {made} updates"
-    print(f"counter actor, {per_round} calls per round, {args.clients} concurrent callers, "
-          f"median of {args.rounds} rounds")
+    print(
+        f"counter actor, {per_round} calls per round, {args.clients} concurrent callers, median of {args.rounds} rounds"
+    )
     print(f"{'':8}{'JS agent calls/s':>18}{'JSON calls/s':>14}{'agent/JSON':>12}")
     for kind in ("update", "query"):
         agent, plain = statistics.median(rates["agent"][kind]), statistics.median(rates["json"][kind])

@@ -97,6 +97,7 @@ async def interleaved(hosts: dict[str, Host], rounds: int, run) -> dict[str, lis
 
 def touch_round(messages: int):
     """A round of `touch` messages: returns (messages/s, median ms per commit)."""
+
     async def run(host: Host) -> tuple[float, float]:
         commits: list[float] = []
         with timed(MainMemory, "commit", commits):
@@ -105,16 +106,19 @@ def touch_round(messages: int):
                 await call(host, "touch")
             elapsed = time.perf_counter() - started
         return messages / elapsed, statistics.median(commits) * 1e3
+
     return run
 
 
 def churn_round(iterations: int):
     """One `churn` message: returns (seconds its code ran, instructions it used)."""
+
     async def run(host: Host) -> tuple[float, int]:
         invokes: list[float] = []
         with timed(Instance, "invoke", invokes):
             await call(host, "churn", iterations)
         return sum(invokes), host._actors["heap"].instance.instructions_used()
+
     return run
 
 
@@ -165,8 +169,10 @@ def store_loops(memory64: bool, iterations: int, rounds: int) -> tuple[float, fl
             (br_if $next (i32.lt_u (local.get $i) (local.get $n))))))""")
     engine = new_engine()
     store = new_store(engine, 2**62)
-    loops = [wasmtime.Instance(store, wasmtime.Module(engine, candidate), []).exports(store)["loop"]
-             for candidate in (wasm, wasm_rewrite.prepare(wasm).wasm)]
+    loops = [
+        wasmtime.Instance(store, wasmtime.Module(engine, candidate), []).exports(store)["loop"]
+        for candidate in (wasm, wasm_rewrite.prepare(wasm).wasm)
+    ]
     times: list[list[float]] = [[], []]
     for _ in range(rounds):
         for loop, seconds in zip(loops, times):
@@ -181,9 +187,12 @@ async def main() -> None:
     parser.add_argument("--messages", type=int, default=100, help="touch messages per round (default 100)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds; the median counts (default 3)")
     parser.add_argument("--heap-mib", type=int, default=200, help="the large heap's array, MiB (default 200)")
-    parser.add_argument("--loop", type=int, default=2_000_000,
-                        help="iterations of the compute-heavy message and of the wasm store loop "
-                             "(x10) (default 2000000)")
+    parser.add_argument(
+        "--loop",
+        type=int,
+        default=2_000_000,
+        help="iterations of the compute-heavy message and of the wasm store loop (x10) (default 2000000)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         built = build(HEAP_ACTOR, out_dir=Path(folder))
@@ -191,19 +200,19 @@ async def main() -> None:
     results = await measure(spec, args)
     old, new = results["before"], results["after"]
 
-    print(f"heap actor (enhanced persistence), `touch` messages through Host.call, {args.messages} per "
-          f"round, median of {args.rounds} rounds (before and after take turns)")
+    print(
+        f"heap actor (enhanced persistence), `touch` messages through Host.call, {args.messages} per "
+        f"round, median of {args.rounds} rounds (before and after take turns)"
+    )
     print(f"{'memory':>10} {'':7}{'msgs/s':>9}{'ms/msg':>9}{'commit ms':>11}")
     for size in ("small", "large"):
         for name, (rate, commit_ms, mib) in (("before", old[size]), ("after", new[size])):
             print(f"{mib:6.0f} MiB {name:7}{rate:9.0f}{1e3 / rate:9.3f}{commit_ms:11.3f}")
         faster = new[size][0] / old[size][0]
         print(f"{'':>10} {'ratio':7}{faster:8.1f}x{faster:8.1f}x{old[size][1] / new[size][1]:10.1f}x")
-    print(f"filling the heap ({args.heap_mib} MiB array): before {old['fill_s']:.2f} s, "
-          f"after {new['fill_s']:.2f} s")
+    print(f"filling the heap ({args.heap_mib} MiB array): before {old['fill_s']:.2f} s, after {new['fill_s']:.2f} s")
 
-    print(f"\ncompute-heavy message: churn({args.loop}) stores into a local array (its code alone, "
-          "without commit)")
+    print(f"\ncompute-heavy message: churn({args.loop}) stores into a local array (its code alone, without commit)")
     print(f"{'':8}{'seconds':>9}{'instructions':>15}")
     for name, (seconds, instructions) in (("before", old["churn"]), ("after", new["churn"])):
         print(f"{name:8}{seconds:9.3f}{instructions:15,.0f}")
@@ -215,6 +224,7 @@ async def main() -> None:
     for memory64 in (False, True):
         plain, tracked = store_loops(memory64, iterations, args.rounds)
         print(f"{'memory64' if memory64 else '32-bit':10}{plain:9.3f}{tracked:9.3f}{tracked / plain:7.2f}x")
+
 
 if __name__ == "__main__":
     asyncio.run(main())

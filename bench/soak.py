@@ -82,8 +82,18 @@ async def main() -> int:
     parser.add_argument("--actor-memory-mb", type=int, default=256)
     args = parser.parse_args()
     actors = {"counter": "counter", "hostile": "hostile"}
-    flags = ("-s", "state", "--plugins", "http,lmdb,cycles", "--cycles", "1000",
-             "--actor-memory-mb", str(args.actor_memory_mb), "--http-idle-secs", "2")
+    flags = (
+        "-s",
+        "state",
+        "--plugins",
+        "http,lmdb,cycles",
+        "--cycles",
+        "1000",
+        "--actor-memory-mb",
+        str(args.actor_memory_mb),
+        "--http-idle-secs",
+        "2",
+    )
     acked, kills, tally, peak = [0], 0, {}, 0
     deadline = time.monotonic() + args.seconds
     with tempfile.TemporaryDirectory() as folder:
@@ -91,8 +101,10 @@ async def main() -> int:
             daemon, url = await started(Path(folder), actors, *flags)
             host, port = url.removeprefix("http://").rsplit(":", 1)
             stop = asyncio.Event()
-            clients = [asyncio.create_task(honest(url, acked, stop)),
-                       asyncio.create_task(hostile(url, (host, int(port)), tally, stop))]
+            clients = [
+                asyncio.create_task(honest(url, acked, stop)),
+                asyncio.create_task(hostile(url, (host, int(port)), tally, stop)),
+            ]
             await asyncio.sleep(min(args.kill_every, max(0.0, deadline - time.monotonic())))
             peak = max(peak, resident_mib(daemon.pid))  # under attack, memory grown and trapped included
             daemon.send_signal(signal.SIGKILL)
@@ -117,10 +129,16 @@ async def main() -> int:
     print(f"{'acknowledged updates lost':<32} {lost:>10}")
     for what, (refused, not_refused) in tally.items():
         print(f"{what:<32} {refused:>10} refused, {not_refused} not")
-    print(f"{'moxzid resident MiB before kills':<32} {peak:>10}  (the most; actor budget {args.actor_memory_mb} MiB each)")
+    print(
+        f"{'moxzid resident MiB before kills':<32} {peak:>10}  (the most; actor budget {args.actor_memory_mb} MiB each)"
+    )
     print(f"{'moxzid resident MiB at the end':<32} {rss:>10}")
-    bad = (lost or count > acked[0] + kills or any(not_refused for _, not_refused in tally.values())
-           or peak > 2 * args.actor_memory_mb + 512)  # two actors' budgets and the daemon itself
+    bad = (
+        lost
+        or count > acked[0] + kills
+        or any(not_refused for _, not_refused in tally.values())
+        or peak > 2 * args.actor_memory_mb + 512
+    )  # two actors' budgets and the daemon itself
     return 1 if bad else 0
 
 

@@ -77,8 +77,10 @@ def main() -> None:
         for store in stores.values():
             store.close()
 
-    print(f"store commits, median of {args.rounds} rounds; small: {args.small} batches of 1 page + "
-          f"{STATE} B, large: {args.large} batches of 256 pages; LMDB in {args.dir or tempfile.gettempdir()}")
+    print(
+        f"store commits, median of {args.rounds} rounds; small: {args.small} batches of 1 page + "
+        f"{STATE} B, large: {args.large} batches of 256 pages; LMDB in {args.dir or tempfile.gettempdir()}"
+    )
     print(f"{'':16}{'unit':>10}{'LMDB':>12}{'memory':>12}{'LMDB/memory':>13}")
     for label, unit, medians in rows:
         lmdb, memory = medians["LMDB"], medians["memory"]

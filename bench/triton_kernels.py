@@ -27,8 +27,10 @@ import torch
 import torch.nn.functional as F
 
 if not torch.cuda.is_available():
-    sys.exit("bench/triton_kernels.py needs a CUDA GPU: torch sees none (the Triton kernels are tested on the "
-             "CPU, in Triton's interpreter, by tests/test_device_triton.py; they are not benchmarked there)")
+    sys.exit(
+        "bench/triton_kernels.py needs a CUDA GPU: torch sees none (the Triton kernels are tested on the "
+        "CPU, in Triton's interpreter, by tests/test_device_triton.py; they are not benchmarked there)"
+    )
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "plugins" / "device_triton"))
 import triton.testing
@@ -67,6 +69,7 @@ def timed(fn, backward: bool, q, k, v, do) -> float:
     def step():
         fn(q, k, v).backward(do)
         q.grad = k.grad = v.grad = None
+
     return triton.testing.do_bench(step)
 
 
@@ -103,10 +106,12 @@ def bench_attention(quick: bool) -> None:
             for backward, flops in ((False, fwd_flops), (True, 3.5 * fwd_flops)):
                 ms = {fn.__name__: timed(fn, backward, q, k, v, do) for fn in (ours, torch_flash)}
                 naive = timed(naive_attention, backward, q, k, v, do) if b * h * t * t <= NAIVE_MAX_SCORES else None
-                print(f"{str(dtype)[6:]:<9}{f'{b},{h},{t},{d}':<18}{'fwd+bwd' if backward else 'fwd':<9}"
-                      f"{cell(ms['ours'], flops, 1e-9):>18}{cell(ms['torch_flash'], flops, 1e-9):>18}"
-                      f"{ms['torch_flash'] / ms['ours']:>7.2f}{cell(naive, flops, 1e-9):>18}"
-                      f"{(naive / ms['ours'] if naive else float('nan')):>7.2f}")
+                print(
+                    f"{str(dtype)[6:]:<9}{f'{b},{h},{t},{d}':<18}{'fwd+bwd' if backward else 'fwd':<9}"
+                    f"{cell(ms['ours'], flops, 1e-9):>18}{cell(ms['torch_flash'], flops, 1e-9):>18}"
+                    f"{ms['torch_flash'] / ms['ours']:>7.2f}{cell(naive, flops, 1e-9):>18}"
+                    f"{(naive / ms['ours'] if naive else float('nan')):>7.2f}"
+                )
             del q, k, v, do
             torch.cuda.empty_cache()
 
@@ -141,13 +146,21 @@ def bench_adamw(quick: bool) -> None:
                 params = [p.clone().requires_grad_() for p in start]
                 for p, g in zip(params, grads):
                     p.grad = g
-                opt = torch.optim.AdamW(params, lr=lr, betas=(hyper["beta1"], hyper["beta2"]), eps=hyper["eps"],
-                                        weight_decay=hyper["weight_decay"], **{kind: True})
+                opt = torch.optim.AdamW(
+                    params,
+                    lr=lr,
+                    betas=(hyper["beta1"], hyper["beta2"]),
+                    eps=hyper["eps"],
+                    weight_decay=hyper["weight_decay"],
+                    **{kind: True},
+                )
                 ms[kind] = triton.testing.do_bench(functools.partial(torch_adamw_step, opt, params, clip))
             check_adamw(start, grads, hyper, lr, clip)
-            print(f"{name:<20}{clip!s:<6}{cell(ms['ours'], 28 * n, 1e-6):>18}{cell(ms['fused'], 28 * n, 1e-6):>18}"
-                  f"{ms['fused'] / ms['ours']:>7.2f}{cell(ms['foreach'], 28 * n, 1e-6):>18}"
-                  f"{ms['foreach'] / ms['ours']:>7.2f}")
+            print(
+                f"{name:<20}{clip!s:<6}{cell(ms['ours'], 28 * n, 1e-6):>18}{cell(ms['fused'], 28 * n, 1e-6):>18}"
+                f"{ms['fused'] / ms['ours']:>7.2f}{cell(ms['foreach'], 28 * n, 1e-6):>18}"
+                f"{ms['foreach'] / ms['ours']:>7.2f}"
+            )
 
 
 def torch_adamw_step(opt: torch.optim.AdamW, params: list[torch.Tensor], clip: float | None) -> None:
@@ -160,8 +173,14 @@ def check_adamw(start, grads, hyper, lr, clip) -> None:
     """Ten steps of ours against torch's single-tensor AdamW (the device's reference) from the same start."""
     ref = [p.clone().requires_grad_() for p in start]
     ours_params = [p.clone().requires_grad_() for p in start]
-    opt = torch.optim.AdamW(ref, lr=lr, betas=(hyper["beta1"], hyper["beta2"]), eps=hyper["eps"],
-                            weight_decay=hyper["weight_decay"], foreach=False)
+    opt = torch.optim.AdamW(
+        ref,
+        lr=lr,
+        betas=(hyper["beta1"], hyper["beta2"]),
+        eps=hyper["eps"],
+        weight_decay=hyper["weight_decay"],
+        foreach=False,
+    )
     fused = FusedAdamW(torch.device(DEVICE), **hyper)
     for _ in range(10):
         for r, o, g in zip(ref, ours_params, grads):

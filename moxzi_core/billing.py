@@ -100,7 +100,8 @@ class Ledger:
         self._lock = threading.Lock()
         # actor -> [balance, spent]; the store's values, plus charges in batches not yet committed
         self._accounts: dict[str, list[int]] = {
-            key[len(PREFIX):].decode(): list(cbor2.loads(value)) for key, value in store.scan(PREFIX)}
+            key[len(PREFIX) :].decode(): list(cbor2.loads(value)) for key, value in store.scan(PREFIX)
+        }
         self._since_summary: dict[str, tuple[int, int]] = {}  # actor -> (charges, cycles) since last line
         # actor -> the batches its charges went into, while their callers hold them (maybe uncommitted)
         self._charged_batches: dict[str, list[weakref.ref[Batch]]] = {}
@@ -125,8 +126,7 @@ class Ledger:
             account[0] -= cycles
             account[1] += cycles
             batch.put(_key(actor), cbor2.dumps(account))
-            batches = [ref for ref in self._charged_batches.get(actor, ())
-                       if ref() is not None and ref() is not batch]
+            batches = [ref for ref in self._charged_batches.get(actor, ()) if ref() is not None and ref() is not batch]
             self._charged_batches[actor] = [*batches, weakref.ref(batch)]
             balance, spent = account
             charges, recent = self._since_summary.get(actor, (0, 0))
@@ -134,11 +134,22 @@ class Ledger:
             summary = charges >= SUMMARY_EVERY
             self._since_summary[actor] = (0, 0) if summary else (charges, recent)
         if before > 0 >= balance:
-            log.warning("actor %s is out of cycles: balance %d, spent %d; work that costs cycles is "
-                        "refused until cycles are added", actor, balance, spent)
+            log.warning(
+                "actor %s is out of cycles: balance %d, spent %d; work that costs cycles is "
+                "refused until cycles are added",
+                actor,
+                balance,
+                spent,
+            )
         elif summary:
-            log.info("actor %s: %d cycles for its last %d charges; balance %d, spent %d",
-                     actor, recent, charges, balance, spent)
+            log.info(
+                "actor %s: %d cycles for its last %d charges; balance %d, spent %d",
+                actor,
+                recent,
+                charges,
+                balance,
+                spent,
+            )
         return cycles
 
     def balance(self, actor: str) -> int:
@@ -153,16 +164,19 @@ class Ledger:
         """Give ``actor`` ``cycles`` more (> 0) and commit it; the new balance. Raises NotCharging when
         moxzid does not charge, TooManyCycles (adding nothing) when the balance would pass MAX_BALANCE."""
         if not self.charging:
-            raise NotCharging(f"cannot add cycles to actor {actor!r}: moxzid does not charge cycles "
-                              "(start it with --cycles N)")
+            raise NotCharging(
+                f"cannot add cycles to actor {actor!r}: moxzid does not charge cycles (start it with --cycles N)"
+            )
         if isinstance(cycles, bool) or not isinstance(cycles, int) or cycles <= 0:
             raise ValueError(f"cycles added to actor {actor!r} must be a whole number > 0, got {cycles!r}")
         key = _key(actor)
         with self._lock:
             account = self._account(actor)
             if account[0] + cycles > MAX_BALANCE:
-                raise TooManyCycles(f"cannot add cycles to actor {actor!r}: its balance ({account[0]}) "
-                                    f"would pass the most an actor may hold, {MAX_BALANCE}")
+                raise TooManyCycles(
+                    f"cannot add cycles to actor {actor!r}: its balance ({account[0]}) "
+                    f"would pass the most an actor may hold, {MAX_BALANCE}"
+                )
             updated = [account[0] + cycles, account[1]]
             batch = Batch()
             batch.put(key, cbor2.dumps(updated))

@@ -56,8 +56,10 @@ class Diagnostic:
         if self.code != SYNTAX_ERROR or len(alternatives) <= _ALTERNATIVES_SHOWN:
             return str(self)
         unexpected = first.split(", expected one of", 1)[0]
-        return (f"{self.file}:{self.line}:{self.column}: {self.severity} [{self.code}] {unexpected} "
-                f"(the parser expected one of {len(alternatives)} alternatives; -v lists them)")
+        return (
+            f"{self.file}:{self.line}:{self.column}: {self.severity} [{self.code}] {unexpected} "
+            f"(the parser expected one of {len(alternatives)} alternatives; -v lists them)"
+        )
 
     @property
     def hint(self) -> str | None:
@@ -67,9 +69,11 @@ class Diagnostic:
 
 SYNTAX_ERROR = "M0001"
 _ALTERNATIVES_SHOWN = 3
-_PERSISTENT_ACTOR = ("write `persistent actor { ... }` (or `persistent actor class`): its `let` and `var` "
-                     "declarations keep their values across upgrades; declare one `transient` to have it start "
-                     "over at each upgrade")
+_PERSISTENT_ACTOR = (
+    "write `persistent actor { ... }` (or `persistent actor class`): its `let` and `var` "
+    "declarations keep their values across upgrades; declare one `transient` to have it start "
+    "over at each upgrade"
+)
 _HINTS = {
     "M0219": _PERSISTENT_ACTOR,  # a declaration in a plain `actor` that is not `stable`
     "M0220": _PERSISTENT_ACTOR,  # a plain `actor` whose declarations are all `stable`
@@ -180,9 +184,7 @@ def _require_compiler() -> str:
         )
     missing = [path for path in _COMPILER_INPUTS if not path.is_file()]
     if missing:
-        raise BuildError(
-            f"the Motoko compiler is not installed ({missing[0]} is missing): run `{SETUP_COMMAND}`"
-        )
+        raise BuildError(f"the Motoko compiler is not installed ({missing[0]} is missing): run `{SETUP_COMMAND}`")
     return node
 
 
@@ -214,6 +216,5 @@ def stable_incompatibilities(before: str, after: str) -> list[str]:
         new.write_text(after)
         run = subprocess.run([node, _STABLE_COMPATIBLE_JS, old, new], capture_output=True, text=True)
     if run.returncode != 0:
-        raise BuildError(f"the Motoko compiler failed checking stable compatibility:\n"
-                         f"{_crash_summary(run.stderr)}")
+        raise BuildError(f"the Motoko compiler failed checking stable compatibility:\n{_crash_summary(run.stderr)}")
     return json.loads(run.stdout)

@@ -37,10 +37,16 @@ def main(argv: list[str] | None = None) -> int:
         "(default: enhanced orthogonal persistence, 64-bit memory kept across upgrades)",
     )
     build_command.add_argument(
-        "-o", "--out-dir", type=Path, metavar="DIR", help="write NAME.wasm and NAME.did to DIR (default: beside FILE.mo)"
+        "-o",
+        "--out-dir",
+        type=Path,
+        metavar="DIR",
+        help="write NAME.wasm and NAME.did to DIR (default: beside FILE.mo)",
     )
     build_command.add_argument(
-        "-v", "--verbose", action="store_true",
+        "-v",
+        "--verbose",
+        action="store_true",
         help="print compiler messages in full (a syntax error lists every alternative the parser expected)",
     )
     build_command.set_defaults(run=_build)
@@ -58,12 +64,20 @@ def main(argv: list[str] | None = None) -> int:
                 "or method."
             ),
         )
-        command.add_argument("--url", default=os.environ.get(URL_VARIABLE, DEFAULT_URL),
-                             help=f"moxzid's HTTP gateway (default ${URL_VARIABLE}, else {DEFAULT_URL})")
+        command.add_argument(
+            "--url",
+            default=os.environ.get(URL_VARIABLE, DEFAULT_URL),
+            help=f"moxzid's HTTP gateway (default ${URL_VARIABLE}, else {DEFAULT_URL})",
+        )
         command.add_argument("actor", metavar="ACTOR")
         command.add_argument("method", metavar="METHOD")
-        command.add_argument("args", metavar="(ARGS)", nargs="?", default="()",
-                             help="the arguments in Candid text, e.g. '(42, \"x\")' (default: none)")
+        command.add_argument(
+            "args",
+            metavar="(ARGS)",
+            nargs="?",
+            default="()",
+            help="the arguments in Candid text, e.g. '(42, \"x\")' (default: none)",
+        )
         command.set_defaults(run=_call, query=kind == "query")
 
     args = parser.parse_args(argv)

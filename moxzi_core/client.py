@@ -83,8 +83,9 @@ class Client:
                 answer = json.loads(text)
             except ValueError:
                 answer = {"error": text}
-            raise CallError(f"{verb} {path}: {answer.get('error', text)}", error.code,
-                            answer.get("reject_code")) from None
+            raise CallError(
+                f"{verb} {path}: {answer.get('error', text)}", error.code, answer.get("reject_code")
+            ) from None
         except (urllib.error.URLError, TimeoutError, ConnectionError) as error:
             reason = getattr(error, "reason", error)
             raise CallError(f"{verb} {path}: moxzid at {self.url} did not answer: {reason}") from None

@@ -53,8 +53,9 @@ def main(argv: list[str] | None = None) -> None:
     """The ``moxzid`` console script. Exits 0 after a clean shutdown, 1 when the store, the actors or a
     gateway fail to start, 2 for a start-up error that a change of flags, config or manifest fixes."""
     sys.setswitchinterval(GIL_SWITCH_SECONDS)
-    logging.basicConfig(stream=sys.stderr, level=logging.INFO,
-                        format="%(asctime)s %(name)s: %(message)s", datefmt="%H:%M:%S")
+    logging.basicConfig(
+        stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(name)s: %(message)s", datefmt="%H:%M:%S"
+    )
     argv = sys.argv[1:] if argv is None else argv
     with contextlib.ExitStack() as resources:
         try:
@@ -73,11 +74,13 @@ def main(argv: list[str] | None = None) -> None:
             for name, why in registry.skipped.items():
                 log.warning("plugin %s skipped: %s (name it in --plugins to make this an error)", name, why)
             if settings.manifest is None:
-                raise StartupError("no manifest: give -m FILE, or manifest = \"FILE\" in the --config file")
+                raise StartupError('no manifest: give -m FILE, or manifest = "FILE" in the --config file')
             specs = load_manifest(settings.manifest)
             if not 0 < settings.actor_memory_mb <= MAX_ACTOR_MEMORY_MB:
-                raise StartupError(f"--actor-memory-mb {settings.actor_memory_mb}: an actor's wasm memory may "
-                                   f"be 1 to {MAX_ACTOR_MEMORY_MB} MB")
+                raise StartupError(
+                    f"--actor-memory-mb {settings.actor_memory_mb}: an actor's wasm memory may "
+                    f"be 1 to {MAX_ACTOR_MEMORY_MB} MB"
+                )
             open_store = _store_opener(settings, registry, loaded)
             device = _open_device(settings, registry, resources)
             transports = [factory(settings) for factory in registry.transports.values()]
@@ -118,19 +121,26 @@ def _early_flags(argv: list[str]) -> dict[str, str]:
 def _parser(declared: list[Setting]) -> argparse.ArgumentParser:
     """moxzid's command line, with a flag per declared setting."""
     parser = argparse.ArgumentParser(
-        prog="moxzid", description="Host the Motoko actors a manifest names and serve them over the "
+        prog="moxzid",
+        description="Host the Motoko actors a manifest names and serve them over the "
         "loaded gateways (the http plugin: POST /call-json/ACTOR/METHOD, /query-json/ACTOR/METHOD, "
         "/call/ACTOR/METHOD and /query/ACTOR/METHOD with Candid text, /upgrade/ACTOR, /cycles/ACTOR; "
         "GET /actors, /cycles; the console plugin: GET / (the web console), /events, /metrics).",
-        epilog="Settings come from defaults, then the --config file, then flags. Stop with SIGINT or "
-        "SIGTERM.")
+        epilog="Settings come from defaults, then the --config file, then flags. Stop with SIGINT or SIGTERM.",
+    )
     parser.add_argument("--version", action="version", version=f"moxzid {__version__}")
     settings_module.add_arguments(parser, declared)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    commands.add_parser("plugins", help="list installed plugins, their versions and what each registers; "
-                        "with --device, whose kernel runs each op there (and with --device-world, its ranks)")
-    worker = commands.add_parser("device-worker", help="run rank RANK of a device that spans ranks (needs "
-                                 "--device, --device-world and --device-rendezvous; exits when the group ends)")
+    commands.add_parser(
+        "plugins",
+        help="list installed plugins, their versions and what each registers; "
+        "with --device, whose kernel runs each op there (and with --device-world, its ranks)",
+    )
+    worker = commands.add_parser(
+        "device-worker",
+        help="run rank RANK of a device that spans ranks (needs "
+        "--device, --device-world and --device-rendezvous; exits when the group ends)",
+    )
     worker.add_argument("rank", metavar="RANK", type=int)
     return parser
 
@@ -157,9 +167,10 @@ def _describe_device(settings: Settings) -> list[str]:
     registry, _ = plugins.load(settings.plugins)
     device = _device(settings, registry)
     try:
-        return [f"{'device':<8} {device.backend.name}: {provider} kernels: {', '.join(ops)}"
-                for provider, ops in _kernels_by_provider(device).items()] + [
-                f"{'device':<8} {line}" for line in _world(device)]
+        return [
+            f"{'device':<8} {device.backend.name}: {provider} kernels: {', '.join(ops)}"
+            for provider, ops in _kernels_by_provider(device).items()
+        ] + [f"{'device':<8} {line}" for line in _world(device)]
     finally:
         device.close()
 
@@ -178,8 +189,9 @@ def _device(settings: Settings, registry: plugins.Registry) -> Device:
         raise StartupError("--device-world 0: a device needs at least one rank")
     if world == 1:
         if settings.device_rendezvous is not None:
-            raise StartupError(f"--device-rendezvous {settings.device_rendezvous}: ranks meet there; give "
-                               "--device-world N (N > 1) too")
+            raise StartupError(
+                f"--device-rendezvous {settings.device_rendezvous}: ranks meet there; give --device-world N (N > 1) too"
+            )
         return open_device(registry, settings.device, seed=settings.device_seed)
     local = None
     if settings.device_rendezvous is None:
@@ -191,19 +203,33 @@ def _device(settings: Settings, registry: plugins.Registry) -> Device:
 
 def _worker_flags(settings: Settings) -> list[str]:
     """The settings another rank of this device needs (its rendezvous comes once rank 0 listens)."""
-    flags = ["--device", settings.device, "--device-world", str(settings.device_world),
-             "--device-seed", str(settings.device_seed), "--device-rank-timeout", str(settings.device_rank_timeout)]
+    flags = [
+        "--device",
+        settings.device,
+        "--device-world",
+        str(settings.device_world),
+        "--device-seed",
+        str(settings.device_seed),
+        "--device-rank-timeout",
+        str(settings.device_rank_timeout),
+    ]
     return flags + (["--plugins", ",".join(settings.plugins)] if settings.plugins is not None else [])
 
 
 def _device_worker(settings: Settings, registry: plugins.Registry, rank: int) -> int:
     """``moxzid device-worker RANK``: rank RANK of a device group until rank 0 stops; the exit status."""
     if settings.device is None or settings.device_rendezvous is None or not 1 <= rank < settings.device_world:
-        raise StartupError(f"device-worker {rank}: give --device, --device-world N and --device-rendezvous "
-                           "HOST:PORT, with 1 <= RANK < N")
+        raise StartupError(
+            f"device-worker {rank}: give --device, --device-world N and --device-rendezvous "
+            "HOST:PORT, with 1 <= RANK < N"
+        )
     where = settings.device_rendezvous
-    device = open_device(registry, settings.device, seed=settings.device_seed,
-                         ranks=Ranks(settings.device_world, rank, where.host, where.port, settings.device_rank_timeout))
+    device = open_device(
+        registry,
+        settings.device,
+        seed=settings.device_seed,
+        ranks=Ranks(settings.device_world, rank, where.host, where.port, settings.device_rank_timeout),
+    )
     log.info("device rank %d of %d joined the group at %s", rank, settings.device_world, where)
     assert isinstance(device, ReplicatedDevice), "a rank above 0 of a world above 1 is a replica"
     try:
@@ -231,11 +257,14 @@ def _store_opener(settings: Settings, registry: plugins.Registry, loaded) -> Cal
     if settings.state is None:
         return MemoryStore
     if not registry.stores:
-        raise StartupError(f"-s {settings.state}: no loaded plugin registers a store (loaded: "
-                           f"{', '.join(loaded) or 'none'}); `moxzid plugins` shows which one does")
+        raise StartupError(
+            f"-s {settings.state}: no loaded plugin registers a store (loaded: "
+            f"{', '.join(loaded) or 'none'}); `moxzid plugins` shows which one does"
+        )
     if len(registry.stores) > 1:
-        raise StartupError(f"-s {settings.state}: several stores are loaded ({', '.join(registry.stores)}); "
-                           "choose one with --plugins")
+        raise StartupError(
+            f"-s {settings.state}: several stores are loaded ({', '.join(registry.stores)}); choose one with --plugins"
+        )
     return functools.partial(next(iter(registry.stores.values())), settings.state)
 
 
@@ -252,8 +281,14 @@ def _open_device(settings: Settings, registry: plugins.Registry, resources: cont
     return device
 
 
-async def _serve(settings: Settings, registry: plugins.Registry, specs, store: Store, device: Device | None,
-                 transports: list[Transport]) -> int:
+async def _serve(
+    settings: Settings,
+    registry: plugins.Registry,
+    specs,
+    store: Store,
+    device: Device | None,
+    transports: list[Transport],
+) -> int:
     """Run the host and the gateways until a stop signal; the exit status."""
     # A signal during start-up is kept and acted on once everything started, so every stop is clean.
     stop = asyncio.Event()
@@ -271,30 +306,56 @@ async def _serve(settings: Settings, registry: plugins.Registry, specs, store: S
         logging.getLogger().removeHandler(log_handler)
 
 
-async def _serve_with(settings: Settings, registry: plugins.Registry, specs, store: Store, device: Device | None,
-                      transports: list[Transport], events: Events, stop: asyncio.Event) -> int:
+async def _serve_with(
+    settings: Settings,
+    registry: plugins.Registry,
+    specs,
+    store: Store,
+    device: Device | None,
+    transports: list[Transport],
+    events: Events,
+    stop: asyncio.Event,
+) -> int:
     log.info("state: %s", store.description)
     if device is not None:
-        replaced = {provider: ops for provider, ops in _kernels_by_provider(device).items()
-                    if provider not in (device.backend.family, device.backend.name)}
-        log.info("device: %s, %d ops%s", device.backend.name, len(device.ops),
-                 "".join(f"; {provider} kernels: {', '.join(ops)}" for provider, ops in replaced.items()))
+        replaced = {
+            provider: ops
+            for provider, ops in _kernels_by_provider(device).items()
+            if provider not in (device.backend.family, device.backend.name)
+        }
+        log.info(
+            "device: %s, %d ops%s",
+            device.backend.name,
+            len(device.ops),
+            "".join(f"; {provider} kernels: {', '.join(ops)}" for provider, ops in replaced.items()),
+        )
         for line in _world(device):
             log.info("device %s", line)
     ledger = Ledger(store, choose_prices(registry, settings), settings.cycles)
     if ledger.charging:
-        log.info("charging cycles: each actor starts with %d; device time costs %d cycles/ms",
-                 settings.cycles, ledger.prices.price("device_ms", 1))
+        log.info(
+            "charging cycles: each actor starts with %d; device time costs %d cycles/ms",
+            settings.cycles,
+            ledger.prices.price("device_ms", 1),
+        )
     else:
         log.info("not charging cycles")
     if device is not None:
         device.watch(events, {actor_principal(spec.name): spec.name for spec in specs})
-    host = Host(specs, Limits(max_message_bytes=settings.max_message_bytes,
-                              memory_bytes=settings.actor_memory_mb * 1024 * 1024), events=events,
-                system_methods=device.system_methods() if device else None, store=store, ledger=ledger,
-                system_state=device, seed=settings.rand_seed,
-                checkpoint=None if settings.state is None else  # without -s nothing is rebuilt: no record
-                CheckpointPolicy(settings.device_checkpoint_secs, settings.device_checkpoint_mb))
+    host = Host(
+        specs,
+        Limits(max_message_bytes=settings.max_message_bytes, memory_bytes=settings.actor_memory_mb * 1024 * 1024),
+        events=events,
+        system_methods=device.system_methods() if device else None,
+        store=store,
+        ledger=ledger,
+        system_state=device,
+        seed=settings.rand_seed,
+        checkpoint=None
+        if settings.state is None
+        # without -s nothing is rebuilt: no record
+        else CheckpointPolicy(settings.device_checkpoint_secs, settings.device_checkpoint_mb),
+    )
     try:
         await host.start()
     except Exception as exc:  # an actor that cannot install must say which and why, not crash
@@ -302,8 +363,13 @@ async def _serve_with(settings: Settings, registry: plugins.Registry, specs, sto
         return 1
     for name in host.actor_names():
         info = host.info(name)
-        log.info("actor %s: principal %s, %s persistence, %d methods",
-                 name, info.principal, info.mode, len(info.interface.methods))
+        log.info(
+            "actor %s: principal %s, %s persistence, %d methods",
+            name,
+            info.principal,
+            info.mode,
+            len(info.interface.methods),
+        )
     gateways: list[Gateway] = []
     started: list[Transport] = []
     try:

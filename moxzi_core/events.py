@@ -133,5 +133,6 @@ class LogHandler(logging.Handler):
             message = record.getMessage()
         except Exception:  # a malformed log call must not break the caller
             message = str(record.msg)
-        self._events.publish("log", level=record.levelname, logger=record.name, message=message,
-                             actor=getattr(record, "actor", None))
+        self._events.publish(
+            "log", level=record.levelname, logger=record.name, message=message, actor=getattr(record, "actor", None)
+        )

@@ -66,8 +66,9 @@ HttpAppFactory = Callable[["Host", "Settings"], Any]  # returns an aiohttp.web.A
 
 
 class GatewayRegister(Protocol):
-    def __call__(self, name: str, factory: Callable[[Host, Settings, Mapping[str, HttpAppFactory]], Gateway],
-                 /) -> None: ...
+    def __call__(
+        self, name: str, factory: Callable[[Host, Settings, Mapping[str, HttpAppFactory]], Gateway], /
+    ) -> None: ...
 
 
 class HttpAppRegister(Protocol):
@@ -173,4 +174,3 @@ def register_billing(register: BillingRegister) -> None:
     touching the core.
 
     :param register: takes the price list's name and its factory."""
-

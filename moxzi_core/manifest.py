@@ -60,8 +60,9 @@ def _actor_spec(manifest: Path, index: int, entry) -> ActorSpec:
         raise ManifestError(f"{where}: missing {' and '.join(repr(k) for k in missing)}")
     unknown = sorted(set(entry) - {"name", "wasm", "controllers"})
     if unknown:
-        raise ManifestError(f"{where}: unknown key(s) {', '.join(map(repr, unknown))}; known: 'name', 'wasm', "
-                            "'controllers'")
+        raise ManifestError(
+            f"{where}: unknown key(s) {', '.join(map(repr, unknown))}; known: 'name', 'wasm', 'controllers'"
+        )
     name, wasm = entry["name"], entry["wasm"]
     if not isinstance(name, str) or not ACTOR_NAME.fullmatch(name):
         raise ManifestError(f"{where}: name {json.dumps(name)} must be letters, digits, '_' or '-'")
@@ -80,13 +81,16 @@ def _actor_spec(manifest: Path, index: int, entry) -> ActorSpec:
 def _controllers(where: str, name: str, entry: dict) -> tuple[bytes, ...]:
     texts = entry.get("controllers", [])
     if not isinstance(texts, list) or len(texts) > MAX_CONTROLLERS:
-        raise ManifestError(f"{where} ({name}): controllers must be a list of at most {MAX_CONTROLLERS} "
-                            f"principals, got {json.dumps(texts)}")
+        raise ManifestError(
+            f"{where} ({name}): controllers must be a list of at most {MAX_CONTROLLERS} "
+            f"principals, got {json.dumps(texts)}"
+        )
     controllers = []
     for text in texts:
         try:
             controllers.append(Principal.from_text(text).bytes)
         except CandidError:
-            raise ManifestError(f"{where} ({name}): controller {json.dumps(text)} is not a principal's "
-                                "text (like 2vxsx-fae)") from None
+            raise ManifestError(
+                f"{where} ({name}): controller {json.dumps(text)} is not a principal's text (like 2vxsx-fae)"
+            ) from None
     return tuple(controllers)

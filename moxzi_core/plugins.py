@@ -66,8 +66,7 @@ class Registry:
     kernels: list[Kernel] = field(default_factory=list)
     backends: dict[str, Callable[[str], Backend]] = field(default_factory=dict)
     stores: dict[str, Callable[[Path], Store]] = field(default_factory=dict)
-    gateways: dict[str, Callable[[Host, Settings, Mapping[str, HttpAppFactory]], Gateway]] = \
-        field(default_factory=dict)
+    gateways: dict[str, Callable[[Host, Settings, Mapping[str, HttpAppFactory]], Gateway]] = field(default_factory=dict)
     http_apps: dict[str, HttpAppFactory] = field(default_factory=dict)  # by the prefix they are mounted at
     transports: dict[str, Callable[[Settings], Transport]] = field(default_factory=dict)
     billing: dict[str, Callable[[Settings], PriceList]] = field(default_factory=dict)
@@ -85,8 +84,10 @@ class _Collector:
     def _claim(self, kind: str, name: str, replace: bool = False) -> None:
         key = (kind, name)
         if key in self.registry.provided_by and not replace:
-            raise PluginError(f"plugin {self.plugin!r} registers {kind} {name!r}, "
-                              f"already registered by {self.registry.provided_by[key]!r}")
+            raise PluginError(
+                f"plugin {self.plugin!r} registers {kind} {name!r}, "
+                f"already registered by {self.registry.provided_by[key]!r}"
+            )
         self.registry.provided_by[key] = self.plugin
 
     def setting(self, setting: Setting) -> None:
@@ -107,6 +108,7 @@ class _Collector:
         def register(name: str, obj: Any) -> None:
             self._claim(kind, name, replace)
             table[name] = obj
+
         return register
 
     def hooks(self) -> dict[str, Callable[..., None]]:
@@ -175,8 +177,9 @@ def _trace(pm: pluggy.PluginManager) -> None:
             started.append(time.perf_counter())
             print(f"moxzi hooks: {hook_name} -> {', '.join(i.plugin_name for i in impls)}", file=sys.stderr)
 
-    def after(outcome: pluggy.Result[Any], hook_name: str, impls: Sequence[pluggy.HookImpl],
-              kwargs: Mapping[str, Any]) -> None:
+    def after(
+        outcome: pluggy.Result[Any], hook_name: str, impls: Sequence[pluggy.HookImpl], kwargs: Mapping[str, Any]
+    ) -> None:
         if impls:
             took = (time.perf_counter() - started.pop()) * 1000
             print(f"moxzi hooks: {hook_name} done in {took:.1f} ms", file=sys.stderr)

@@ -42,8 +42,14 @@ class Progress:
         since.step, since.loss, since.at = event["step"], event["loss"], event["time"]
         since.steps += 1
         if since.at - since.logged_at >= self.every_seconds:
-            log.info("%s %s: step %d, loss %.4f, %.1f ms/step", key[0], key[1], since.step, since.loss,
-                     1000 * (since.at - since.logged_at) / since.steps)
+            log.info(
+                "%s %s: step %d, loss %.4f, %.1f ms/step",
+                key[0],
+                key[1],
+                since.step,
+                since.loss,
+                1000 * (since.at - since.logged_at) / since.steps,
+            )
             since.logged_at, since.steps = since.at, 0
 
 

@@ -87,54 +87,136 @@ ACTOR_MEMORY_MB = Limits().memory_bytes >> 20
 
 CORE_SETTINGS = (
     Setting("manifest", "path", "the manifest naming the actors to host (JSON)", short="-m", metavar="FILE"),
-    Setting("state", "path", "keep actor state in DIR across restarts and crashes, in the store a plugin "
-            "registers (lmdb), with the device's contents (--device); without it state lives in memory and is "
-            "lost at exit", short="-s", metavar="DIR"),
-    Setting("plugins", "names", "comma-separated plugins to load (default: every installed plugin that "
-            "can load here; see `moxzid plugins`)", metavar="NAMES"),
-    Setting("max-message-bytes", "count", "largest request body and message argument accepted "
-            f"(default {MAX_MESSAGE_BYTES})", default=MAX_MESSAGE_BYTES, metavar="N"),
-    Setting("actor-memory-mb", "count", "wasm memory each actor may grow to; a message that would grow past "
-            f"it traps (default {ACTOR_MEMORY_MB}; at most 4096)", default=ACTOR_MEMORY_MB, metavar="MB"),
-    Setting("device", "text", "give the actors a tensor device on this backend: torch:cpu or torch:cuda "
-            "(its plugin must be loaded)", metavar="SPEC"),
-    Setting("device-seed", "count", "the device's seed: parameters initialised #normal or #uniform draw from "
-            "sha256(seed, actor, name), so the same seed gives the same starting weights (default 0; a state "
-            "directory keeps the seed it was started with)", default=0, metavar="N"),
-    Setting("rand-seed", "count", "make the management canister's raw_rand give the same bytes on every run "
-            "from the same state (default: random bytes from the OS)", metavar="N"),
-    Setting("cycles", "count", "charge actors cycles when greater than 0: each actor starts with N "
-            "cycles, and device calls are refused once its balance is spent (default 0: no charging)",
-            default=0, metavar="N"),
-    Setting("device-cycles-per-ms", "count", "cycles a device call costs per millisecond it took, with the "
-            "default price list (default 100000000)", default=100_000_000, metavar="N"),
-    Setting("device-checkpoint-secs", "amount", "with -s, copy the device once the calls recorded since "
-            "the last copy took this much device time (default 30; 0: by size only)", default=30.0,
-            metavar="SECS"),
-    Setting("device-checkpoint-mb", "amount", "with -s, copy the device once the call record passes this "
-            "size (default 64)", default=64.0, metavar="MB"),
-    Setting("device-world", "count", "run the device on N ranks, replicas that run every device call (a run "
-            "that splits its batch gives each rank a slice); without --device-rendezvous moxzid starts ranks "
-            "1..N-1 on this machine (default 1)", default=1, metavar="N"),
-    Setting("device-rendezvous", "address", "where the device's ranks meet (torch.distributed's TCP store, "
-            "served by moxzid, rank 0): with it moxzid starts no other rank; start each one, here or on another "
-            "machine, with `moxzid --device SPEC --device-world N --device-rendezvous HOST:PORT device-worker "
-            "RANK`", metavar="HOST:PORT"),
-    Setting("device-rank-timeout", "amount", "seconds a rank may take to answer rank 0 during a device call "
-            "before the group counts as broken and device calls are rejected (default 60)", default=60.0,
-            metavar="SECS"),
+    Setting(
+        "state",
+        "path",
+        "keep actor state in DIR across restarts and crashes, in the store a plugin "
+        "registers (lmdb), with the device's contents (--device); without it state lives in memory and is "
+        "lost at exit",
+        short="-s",
+        metavar="DIR",
+    ),
+    Setting(
+        "plugins",
+        "names",
+        "comma-separated plugins to load (default: every installed plugin that can load here; see `moxzid plugins`)",
+        metavar="NAMES",
+    ),
+    Setting(
+        "max-message-bytes",
+        "count",
+        f"largest request body and message argument accepted (default {MAX_MESSAGE_BYTES})",
+        default=MAX_MESSAGE_BYTES,
+        metavar="N",
+    ),
+    Setting(
+        "actor-memory-mb",
+        "count",
+        "wasm memory each actor may grow to; a message that would grow past "
+        f"it traps (default {ACTOR_MEMORY_MB}; at most 4096)",
+        default=ACTOR_MEMORY_MB,
+        metavar="MB",
+    ),
+    Setting(
+        "device",
+        "text",
+        "give the actors a tensor device on this backend: torch:cpu or torch:cuda (its plugin must be loaded)",
+        metavar="SPEC",
+    ),
+    Setting(
+        "device-seed",
+        "count",
+        "the device's seed: parameters initialised #normal or #uniform draw from "
+        "sha256(seed, actor, name), so the same seed gives the same starting weights (default 0; a state "
+        "directory keeps the seed it was started with)",
+        default=0,
+        metavar="N",
+    ),
+    Setting(
+        "rand-seed",
+        "count",
+        "make the management canister's raw_rand give the same bytes on every run "
+        "from the same state (default: random bytes from the OS)",
+        metavar="N",
+    ),
+    Setting(
+        "cycles",
+        "count",
+        "charge actors cycles when greater than 0: each actor starts with N "
+        "cycles, and device calls are refused once its balance is spent (default 0: no charging)",
+        default=0,
+        metavar="N",
+    ),
+    Setting(
+        "device-cycles-per-ms",
+        "count",
+        "cycles a device call costs per millisecond it took, with the default price list (default 100000000)",
+        default=100_000_000,
+        metavar="N",
+    ),
+    Setting(
+        "device-checkpoint-secs",
+        "amount",
+        "with -s, copy the device once the calls recorded since "
+        "the last copy took this much device time (default 30; 0: by size only)",
+        default=30.0,
+        metavar="SECS",
+    ),
+    Setting(
+        "device-checkpoint-mb",
+        "amount",
+        "with -s, copy the device once the call record passes this size (default 64)",
+        default=64.0,
+        metavar="MB",
+    ),
+    Setting(
+        "device-world",
+        "count",
+        "run the device on N ranks, replicas that run every device call (a run "
+        "that splits its batch gives each rank a slice); without --device-rendezvous moxzid starts ranks "
+        "1..N-1 on this machine (default 1)",
+        default=1,
+        metavar="N",
+    ),
+    Setting(
+        "device-rendezvous",
+        "address",
+        "where the device's ranks meet (torch.distributed's TCP store, "
+        "served by moxzid, rank 0): with it moxzid starts no other rank; start each one, here or on another "
+        "machine, with `moxzid --device SPEC --device-world N --device-rendezvous HOST:PORT device-worker "
+        "RANK`",
+        metavar="HOST:PORT",
+    ),
+    Setting(
+        "device-rank-timeout",
+        "amount",
+        "seconds a rank may take to answer rank 0 during a device call "
+        "before the group counts as broken and device calls are rejected (default 60)",
+        default=60.0,
+        metavar="SECS",
+    ),
 )
 
 
 def add_arguments(parser: argparse.ArgumentParser, declared: Iterable[Setting]) -> None:
     """Add ``--config`` and one flag per declared setting. Flags not given stay absent from the parsed
     namespace, so ``from_sources`` can tell "not given" from "given the default"."""
-    parser.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS,
-                        help="read settings from this TOML file (keys are the long flag names)")
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        default=argparse.SUPPRESS,
+        help="read settings from this TOML file (keys are the long flag names)",
+    )
     for setting in declared:
         names = [setting.short] if setting.short else []
-        parser.add_argument(*names, f"--{setting.flag}", dest=setting.attribute, metavar=setting.metavar,
-                            default=argparse.SUPPRESS, help=setting.help)
+        parser.add_argument(
+            *names,
+            f"--{setting.flag}",
+            dest=setting.attribute,
+            metavar=setting.metavar,
+            default=argparse.SUPPRESS,
+            help=setting.help,
+        )
 
 
 def from_sources(flags: Mapping[str, Any], declared: Iterable[Setting]) -> Settings:
@@ -189,6 +271,7 @@ def _read_toml(path: Path, declared: tuple[Setting, ...]) -> dict[str, Any]:
 
 def _convert(setting: Setting, raw: Any, base: Path, source: str) -> Any:
     """One setting's value from a flag's text or a TOML value; ``base`` anchors relative paths."""
+
     def bad(expected: str) -> SettingsError:
         return SettingsError(f"{source}: {setting.flag} must be {expected}, got {raw!r}")
 

@@ -13,6 +13,7 @@ def one_torch_thread():
     """One intra-op thread for a module's device tests: their shapes are tiny, and a second thread only
     waits on a busy machine. Use with ``pytestmark = pytest.mark.usefixtures("one_torch_thread")``."""
     import torch
+
     before = torch.get_num_threads()
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("MOXZI_TORCH_THREADS", "1")
@@ -25,6 +26,7 @@ def one_torch_thread():
 def registry():
     """What the torch plugin registers."""
     from moxzi_core import plugins
+
     return plugins.load(["torch"])[0]
 
 
@@ -32,6 +34,7 @@ def registry():
 def dev(registry):
     """A fresh torch:cpu device."""
     from moxzi_core import device
+
     d = device.open_device(registry, "torch:cpu")
     yield d
     d.close()
@@ -42,4 +45,5 @@ def third_party_plugins(monkeypatch):
     """tests/thirdparty's plugins visible to this process (see its README); moxzid processes see them
     with ``third_party=True`` (kit.daemon)."""
     from kit.daemon import THIRD_PARTY
+
     monkeypatch.syspath_prepend(str(THIRD_PARTY))

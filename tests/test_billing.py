@@ -106,8 +106,11 @@ def test_a_balance_never_passes_the_most_an_actor_may_hold():
     cycles = ledger(1000)
     assert cycles.add("a", MAX_BALANCE - 1000) == MAX_BALANCE
     for more in (1, 10**4000):
-        with pytest.raises(TooManyCycles, match="cannot add cycles to actor 'a': its balance "
-                                                f"\\({MAX_BALANCE}\\) would pass the most an actor may hold"):
+        with pytest.raises(
+            TooManyCycles,
+            match="cannot add cycles to actor 'a': its balance "
+            f"\\({MAX_BALANCE}\\) would pass the most an actor may hold",
+        ):
             cycles.add("a", more)
     assert cbor2.loads(cycles.store.get(b"cycles/a")) == [MAX_BALANCE, 0]  # nothing committed
 
@@ -177,16 +180,22 @@ def test_log_lines_summarize_and_say_when_an_actor_runs_out(caplog):
             charged(cycles, "a", 1)
         assert caplog.messages == []  # not a line per charge
         charged(cycles, "a", 1)
-        assert caplog.messages == [f"actor a: {billing.SUMMARY_EVERY * 1000} cycles for its last "
-                                   f"{billing.SUMMARY_EVERY} charges; balance 500, spent {billing.SUMMARY_EVERY * 1000}"]
+        assert caplog.messages == [
+            f"actor a: {billing.SUMMARY_EVERY * 1000} cycles for its last "
+            f"{billing.SUMMARY_EVERY} charges; balance 500, spent {billing.SUMMARY_EVERY * 1000}"
+        ]
         caplog.clear()
         charged(cycles, "a", 1)
         charged(cycles, "a", 1)  # already out: said once
-        assert caplog.messages == [f"actor a is out of cycles: balance -500, spent {billing.SUMMARY_EVERY * 1000 + 1000}; "
-                                   "work that costs cycles is refused until cycles are added"]
+        assert caplog.messages == [
+            f"actor a is out of cycles: balance -500, spent {billing.SUMMARY_EVERY * 1000 + 1000}; "
+            "work that costs cycles is refused until cycles are added"
+        ]
         caplog.clear()
         cycles.add("a", 3000)
-        assert caplog.messages == [f"actor a: 3000 cycles added; balance 1500, spent {billing.SUMMARY_EVERY * 1000 + 2000}"]
+        assert caplog.messages == [
+            f"actor a: 3000 cycles added; balance 1500, spent {billing.SUMMARY_EVERY * 1000 + 2000}"
+        ]
 
 
 # --- choosing the price list -----------------------------------------------------------------------
@@ -196,8 +205,12 @@ def test_without_a_billing_plugin_the_default_prices_apply():
 
 
 def test_the_last_registered_price_list_wins():
-    registry = plugins.Registry(billing={"first": lambda config: DefaultPrices(1),
-                                         "second": lambda config: DefaultPrices(config.device_cycles_per_ms * 3)})
+    registry = plugins.Registry(
+        billing={
+            "first": lambda config: DefaultPrices(1),
+            "second": lambda config: DefaultPrices(config.device_cycles_per_ms * 3),
+        }
+    )
     assert choose_prices(registry, SETTINGS.replace(device_cycles_per_ms=5)).price("device_ms", 1) == 15
 
 
@@ -234,8 +247,9 @@ def learner_project(folder: Path) -> None:
 def test_moxzid_charges_device_time_refuses_an_actor_out_of_cycles_and_takes_more(tmp_path):
     pytest.importorskip("moxzi_device_torch")
     learner_project(tmp_path)
-    with running_moxzid("-m", "actors.json", "--device", "torch:cpu", "--plugins", "http,torch,cycles",
-                        "--cycles", "1", cwd=tmp_path) as daemon:
+    with running_moxzid(
+        "-m", "actors.json", "--device", "torch:cpu", "--plugins", "http,torch,cycles", "--cycles", "1", cwd=tmp_path
+    ) as daemon:
         status, answer = http(f"{daemon.url}/call-json/learner/learn", [1])
         # The first device call (params) overdrew the 1 cycle; the next one was refused.
         assert status == 422, answer
@@ -245,8 +259,10 @@ def test_moxzid_charges_device_time_refuses_an_actor_out_of_cycles_and_takes_mor
         assert accounts["learner"]["balance"] + accounts["learner"]["spent"] == 1
 
         status, account = http(f"{daemon.url}/cycles/learner", {"add": 10**12})
-        assert status == 200 and account == {"balance": accounts["learner"]["balance"] + 10**12,
-                                             "spent": accounts["learner"]["spent"]}
+        assert status == 200 and account == {
+            "balance": accounts["learner"]["balance"] + 10**12,
+            "spent": accounts["learner"]["spent"],
+        }
         status, losses = http(f"{daemon.url}/call-json/learner/learn", [2])
         assert status == 200 and len(losses[0]) == 2, losses
         status, after = http(f"{daemon.url}/cycles")
@@ -271,8 +287,18 @@ def test_balances_survive_a_moxzid_restart(tmp_path):
     pytest.importorskip("moxzi_device_torch")
     pytest.importorskip("moxzi_store_lmdb")
     learner_project(tmp_path)
-    flags = ("-m", "actors.json", "-s", "state", "--device", "torch:cpu", "--plugins", "http,torch,lmdb,cycles",
-             "--cycles", "1000000000000")
+    flags = (
+        "-m",
+        "actors.json",
+        "-s",
+        "state",
+        "--device",
+        "torch:cpu",
+        "--plugins",
+        "http,torch,lmdb,cycles",
+        "--cycles",
+        "1000000000000",
+    )
     with running_moxzid(*flags, cwd=tmp_path) as daemon:
         assert http(f"{daemon.url}/call-json/learner/learn", [2])[0] == 200
         before = http(f"{daemon.url}/cycles")[1]
@@ -286,8 +312,9 @@ def test_balances_survive_a_moxzid_restart(tmp_path):
 def test_moxzid_without_cycles_charges_nothing(tmp_path):
     pytest.importorskip("moxzi_device_torch")
     learner_project(tmp_path)
-    with running_moxzid("-m", "actors.json", "--device", "torch:cpu", "--plugins", "http,torch,cycles",
-                        cwd=tmp_path) as daemon:
+    with running_moxzid(
+        "-m", "actors.json", "--device", "torch:cpu", "--plugins", "http,torch,cycles", cwd=tmp_path
+    ) as daemon:
         assert http(f"{daemon.url}/call-json/learner/learn", [1])[0] == 200
         assert http(f"{daemon.url}/cycles")[1] == {"learner": {"balance": 0, "spent": 0}}
         status, answer = http(f"{daemon.url}/cycles/learner", {"add": 5})
@@ -299,8 +326,17 @@ def test_moxzid_without_cycles_charges_nothing(tmp_path):
 def test_moxzid_charges_by_a_third_party_price_list(tmp_path):
     pytest.importorskip("moxzi_device_torch")
     learner_project(tmp_path)
-    with running_moxzid("-m", "actors.json", "--device", "torch:cpu", "--cycles", "1000000000000", cwd=tmp_path,
-                        plugins="http,torch,cycles,flatfee", third_party=True) as daemon:
+    with running_moxzid(
+        "-m",
+        "actors.json",
+        "--device",
+        "torch:cpu",
+        "--cycles",
+        "1000000000000",
+        cwd=tmp_path,
+        plugins="http,torch,cycles,flatfee",
+        third_party=True,
+    ) as daemon:
         assert http(f"{daemon.url}/call-json/learner/learn", [2])[0] == 200
         # params, optimizer, two training runs: a flat fee each, however long they took
         assert http(f"{daemon.url}/cycles")[1] == {"learner": {"balance": 10**12 - 4_000_000, "spent": 4_000_000}}

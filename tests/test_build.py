@@ -49,15 +49,19 @@ def test_cli_reports_compile_errors_with_their_position(tmp_path):
 
 @pytest.mark.slow
 def test_cli_says_to_write_persistent_actor(tmp_path):
-    (tmp_path / "plain.mo").write_text("actor {\n  var n = 0;\n  let m = 1;\n  public func inc() : async Nat { n += m; n };\n};\n")
+    (tmp_path / "plain.mo").write_text(
+        "actor {\n  var n = 0;\n  let m = 1;\n  public func inc() : async Nat { n += m; n };\n};\n"
+    )
     done = moxzi("build", "plain.mo", cwd=tmp_path)
 
     assert done.returncode == 1
     errors, hint = done.stderr.splitlines()[:2], done.stderr.splitlines()[2:]
     assert [e.split(" error ")[1][:7] for e in errors] == ["[M0219]", "[M0219]"]  # one per declaration
-    assert hint == ["hint: write `persistent actor { ... }` (or `persistent actor class`): its `let` and `var` "
-                    "declarations keep their values across upgrades; declare one `transient` to have it start over "
-                    "at each upgrade"]
+    assert hint == [
+        "hint: write `persistent actor { ... }` (or `persistent actor class`): its `let` and `var` "
+        "declarations keep their values across upgrades; declare one `transient` to have it start over "
+        "at each upgrade"
+    ]
 
 
 @pytest.mark.slow
@@ -69,14 +73,18 @@ def test_cli_shortens_a_syntax_errors_alternatives_unless_verbose(tmp_path):
     assert short.returncode == full.returncode == 1
     alternatives = len(full.stderr.splitlines()) - 1
     assert alternatives > 10 and full.stderr.startswith(
-        "typo.mo:2:35: error [M0001] unexpected token ')', expected one of token or <phrase> sequence:\n")
-    assert short.stderr == (f"typo.mo:2:35: error [M0001] unexpected token ')' (the parser expected one of "
-                            f"{alternatives} alternatives; -v lists them)\n")
+        "typo.mo:2:35: error [M0001] unexpected token ')', expected one of token or <phrase> sequence:\n"
+    )
+    assert short.stderr == (
+        f"typo.mo:2:35: error [M0001] unexpected token ')' (the parser expected one of "
+        f"{alternatives} alternatives; -v lists them)\n"
+    )
 
 
 def test_short_syntax_errors_keep_their_alternatives():
-    few = build_module.Diagnostic("a.mo", 3, 3, "error", "M0001",
-                                  "unexpected token 'let', expected one of token or <phrase> sequence:\n  }")
+    few = build_module.Diagnostic(
+        "a.mo", 3, 3, "error", "M0001", "unexpected token 'let', expected one of token or <phrase> sequence:\n  }"
+    )
     assert few.brief() == str(few)
 
 
@@ -108,8 +116,13 @@ def test_cache_follows_the_files_an_actor_imports(tmp_path, monkeypatch):
         (out_dir / "main.wasm").write_bytes(b"\0asm" + source.read_bytes())
         (out_dir / "main.did").write_text("service : {}")
         return build_module.BuildResult(
-            out_dir / "main.wasm", out_dir / "main.did", 0, (str(source), str(tmp_path / "dep.mo"), "mo:core/Nat.mo"),
-            0.0, None, (),
+            out_dir / "main.wasm",
+            out_dir / "main.did",
+            0,
+            (str(source), str(tmp_path / "dep.mo"), "mo:core/Nat.mo"),
+            0.0,
+            None,
+            (),
         )
 
     monkeypatch.setattr(actorbuild, "ACTORS_DIR", tmp_path)

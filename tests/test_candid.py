@@ -53,31 +53,41 @@ def message(*parts: str) -> bytes:
 
 # ---- known encodings (from the Candid spec and its test suite) ----
 
-@pytest.mark.parametrize("types, values, encoded", [
-    ([NULL], [None], "00017f"),
-    ([BOOL], [True], "00017e01"),
-    ([NAT], [128], "00017d8001"),
-    ([INT], [-128], "00017c807f"),
-    ([NAT8], [255], "00017bff"),
-    ([NAT64], [2**64 - 1], "000178ffffffffffffffff"),
-    ([INT8], [-1], "000177ff"),
-    ([FLOAT64], [1.5], "000172000000000000f83f"),
-    ([FLOAT32], [1.5], "0001730000c03f"),
-    ([TEXT], ["Motoko"], "000171064d6f746f6b6f"),
-    ([PRINCIPAL], [Principal(b"")], "0001680100"),
-    ([PRINCIPAL], [Principal(bytes.fromhex("caffee"))], "00016801" "03caffee"),
-    ([Opt(NAT)], [Some(42)], "016e7d0100012a"),
-    ([Opt(NAT)], [None], "016e7d010000"),
-    ([Vec(NAT)], [[1, 2]], "016d7d0100020102"),
-    ([BLOB], [b"\x01\x02"], "016d7b0100020102"),
-    ([Record({"foo": NAT, "bar": BOOL})], [{"foo": 42, "bar": True}],
-     f"016c02{leb128(idl_hash('bar')).hex()}7e{leb128(idl_hash('foo')).hex()}7d0100012a"),
-    ([Tuple(NAT, TEXT)], [(1, "a")], "016c02007d01710100010161"),
-    ([Variant({"ok": NAT, "err": TEXT})], [{"ok": 3}],
-     f"016b02{leb128(idl_hash('ok')).hex()}7d{leb128(idl_hash('err')).hex()}7101000003"),
-    ([NAT, TEXT], [1, "x"], "00027d71010178"),
-    ([], [], "0000"),
-])
+
+@pytest.mark.parametrize(
+    "types, values, encoded",
+    [
+        ([NULL], [None], "00017f"),
+        ([BOOL], [True], "00017e01"),
+        ([NAT], [128], "00017d8001"),
+        ([INT], [-128], "00017c807f"),
+        ([NAT8], [255], "00017bff"),
+        ([NAT64], [2**64 - 1], "000178ffffffffffffffff"),
+        ([INT8], [-1], "000177ff"),
+        ([FLOAT64], [1.5], "000172000000000000f83f"),
+        ([FLOAT32], [1.5], "0001730000c03f"),
+        ([TEXT], ["Motoko"], "000171064d6f746f6b6f"),
+        ([PRINCIPAL], [Principal(b"")], "0001680100"),
+        ([PRINCIPAL], [Principal(bytes.fromhex("caffee"))], "0001680103caffee"),
+        ([Opt(NAT)], [Some(42)], "016e7d0100012a"),
+        ([Opt(NAT)], [None], "016e7d010000"),
+        ([Vec(NAT)], [[1, 2]], "016d7d0100020102"),
+        ([BLOB], [b"\x01\x02"], "016d7b0100020102"),
+        (
+            [Record({"foo": NAT, "bar": BOOL})],
+            [{"foo": 42, "bar": True}],
+            f"016c02{leb128(idl_hash('bar')).hex()}7e{leb128(idl_hash('foo')).hex()}7d0100012a",
+        ),
+        ([Tuple(NAT, TEXT)], [(1, "a")], "016c02007d01710100010161"),
+        (
+            [Variant({"ok": NAT, "err": TEXT})],
+            [{"ok": 3}],
+            f"016b02{leb128(idl_hash('ok')).hex()}7d{leb128(idl_hash('err')).hex()}7101000003",
+        ),
+        ([NAT, TEXT], [1, "x"], "00027d71010178"),
+        ([], [], "0000"),
+    ],
+)
 def test_known_encodings(types, values, encoded):
     assert encode_args(types, values).hex() == "4449444c" + encoded
     assert decode_args(bytes.fromhex("4449444c" + encoded), types) == values
@@ -132,12 +142,12 @@ def test_numbers_encode_only_as_large_as_the_decoder_reads_back():
     largest = 2**MAX_NUMBER_BITS - 1
     for t, v in [(NAT, largest), (INT, largest), (INT, -largest)]:
         assert recode([t], [v], [t]) == [v]
-        with pytest.raises(CandidError, match=f"argument 0: expected {t} of at most 7167 bits, got one of "
-                                              "7168 bits"):
+        with pytest.raises(CandidError, match=f"argument 0: expected {t} of at most 7167 bits, got one of 7168 bits"):
             encode_args([t], [v * 2 + (1 if v > 0 else -1)])
 
 
 # ---- coercion (subtyping) on decode ----
+
 
 def recode(wire_types, values, expected_types):
     return decode_args(encode_args(wire_types, values), expected_types)
@@ -182,8 +192,7 @@ def test_malformed_bytes_under_opt_are_still_errors():
 def test_records_skip_extra_fields_and_fill_missing_optional_ones():
     wire = Record({"a": NAT, "extra": Vec(TEXT)})
     expected = Record({"a": NAT, "maybe": Opt(TEXT), "whatever": RESERVED})
-    assert recode([wire], [{"a": 1, "extra": ["x"]}], [expected]) == [
-        {"a": 1, "maybe": None, "whatever": None}]
+    assert recode([wire], [{"a": 1, "extra": ["x"]}], [expected]) == [{"a": 1, "maybe": None, "whatever": None}]
     with pytest.raises(CandidError, match="record has no field b"):
         recode([wire], [{"a": 1, "extra": []}], [Record({"b": NAT})])
     # a missing field of type null reads as null, like opt and reserved ones (null <: t)
@@ -227,21 +236,25 @@ def test_func_references_must_be_subtypes():
 
 # ---- encoding rejects values that don't fit ----
 
-@pytest.mark.parametrize("t, value, message", [
-    (NAT, -1, "expected nat, got -1"),
-    (NAT, True, "expected nat, got True"),
-    (NAT8, 256, "expected nat8, got 256"),
-    (INT64, 2**63, "expected int64"),
-    (FLOAT32, 1e300, "expected float32"),
-    (TEXT, b"x", "expected text"),
-    (Opt(NAT), 5, "as None or Some"),
-    (Record({"a": NAT}), {"a": 1, "b": 2}, r"\['b'\] unknown"),
-    (Record({"a": NAT}), {}, r"\['a'\] are missing"),
-    (Record({"a": Vec(NAT32)}), {"a": [1, -1]}, r"argument 0\.a\[1\]: expected nat32, got -1"),
-    (Variant({"a": NULL}), {"b": None}, "expected variant"),
-    (EMPTY, None, "expected empty"),
-    (BLOB, [1, 2], "expected blob"),
-])
+
+@pytest.mark.parametrize(
+    "t, value, message",
+    [
+        (NAT, -1, "expected nat, got -1"),
+        (NAT, True, "expected nat, got True"),
+        (NAT8, 256, "expected nat8, got 256"),
+        (INT64, 2**63, "expected int64"),
+        (FLOAT32, 1e300, "expected float32"),
+        (TEXT, b"x", "expected text"),
+        (Opt(NAT), 5, "as None or Some"),
+        (Record({"a": NAT}), {"a": 1, "b": 2}, r"\['b'\] unknown"),
+        (Record({"a": NAT}), {}, r"\['a'\] are missing"),
+        (Record({"a": Vec(NAT32)}), {"a": [1, -1]}, r"argument 0\.a\[1\]: expected nat32, got -1"),
+        (Variant({"a": NULL}), {"b": None}, "expected variant"),
+        (EMPTY, None, "expected empty"),
+        (BLOB, [1, 2], "expected blob"),
+    ],
+)
 def test_encode_rejects(t, value, message):
     with pytest.raises(CandidError, match=message):
         encode_args([t], [value])
@@ -249,36 +262,40 @@ def test_encode_rejects(t, value, message):
 
 # ---- decoding rejects malformed, hostile or mistyped messages ----
 
-@pytest.mark.parametrize("data, types, message", [
-    (b"DIDX\x00\x00", [], "does not start with DIDL"),
-    (b"DID", [], "ends early"),
-    (message("00017d"), [NAT], "ends inside a LEB128 number.*at byte 7"),
-    (message("00017d80"), [NAT], "ends inside a LEB128"),
-    (message("00017d") + b"\x80" * 2000, [NAT], "longer than 1024 bytes"),
-    (message("00017d0100"), [NAT], "1 bytes left after the last argument.*at byte 8"),
-    (message("000171 05 6869"), [TEXT], "text of length 5 runs past the end"),
-    (message("000171 03e228a1"), [TEXT], "not valid UTF-8.*at byte 7"),
-    (message("00017e02"), [BOOL], "bool must be 0 or 1"),
-    (message("000168 00"), [PRINCIPAL], "reference flag must be 1"),
-    (message("000168 01 1e") + bytes(30), [PRINCIPAL], "principal of 30 bytes"),
-    (message("00017a01"), [NAT16], "ends early"),
-    (message("0001 05"), [NAT], "type index 5 is outside the type table"),
-    (message("0001 60"), [NAT], "type code -32 is not a primitive"),
-    (message("01 7d 01 00"), [NAT], "not a compound or future type code"),
-    (message("01 67 09 00 01 00 0000"), [RESERVED], "future type of length 9 runs past the end"),
-    (message("01 67 00 01 00 05 00 00"), [RESERVED], "message ends early: expected 5 bytes"),
-    (message("01 67 00 01 00 00 00"), [NAT], "expected nat, but the message has future type -25"),
-    (message("01 6c 02 01 7d 01 7d 0100 0101"), [], "field id 1 is not a 32-bit number above"),
-    (message("01 6d 7f 01 00 ffffffff0f"), [Vec(NULL)], "vector of 4294967295 elements"),
-    (message("01 6d 7d 01 00 05 01"), [Vec(NAT)], "vector of length 5 runs past the end"),
-    (message("01 6e 7d 01 00 02"), [Opt(NAT)], "opt flag must be 0 or 1"),
-    (message("01 6b 01 00 7f 01 00 01"), [Variant({0: NULL})], "tag index 1 is out of range"),
-    (message("01 6c 01 00 00 01 00"), [], "nested deeper than 256"),  # record { 0 : <itself> }
-    (message("00 01 71 01 78"), [NAT], "argument 0: expected nat, but the message has text"),
-    (message("00 01 6f"), [EMPTY], "cannot exist"),
-    (message("01 69 01 01 61 7d 01 00"), [], "method 'a' has type nat, not a function type"),
-    (message("01 6a 00 00 01 07 01 00"), [], "unknown function annotation 7"),
-])
+
+@pytest.mark.parametrize(
+    "data, types, message",
+    [
+        (b"DIDX\x00\x00", [], "does not start with DIDL"),
+        (b"DID", [], "ends early"),
+        (message("00017d"), [NAT], "ends inside a LEB128 number.*at byte 7"),
+        (message("00017d80"), [NAT], "ends inside a LEB128"),
+        (message("00017d") + b"\x80" * 2000, [NAT], "longer than 1024 bytes"),
+        (message("00017d0100"), [NAT], "1 bytes left after the last argument.*at byte 8"),
+        (message("000171 05 6869"), [TEXT], "text of length 5 runs past the end"),
+        (message("000171 03e228a1"), [TEXT], "not valid UTF-8.*at byte 7"),
+        (message("00017e02"), [BOOL], "bool must be 0 or 1"),
+        (message("000168 00"), [PRINCIPAL], "reference flag must be 1"),
+        (message("000168 01 1e") + bytes(30), [PRINCIPAL], "principal of 30 bytes"),
+        (message("00017a01"), [NAT16], "ends early"),
+        (message("0001 05"), [NAT], "type index 5 is outside the type table"),
+        (message("0001 60"), [NAT], "type code -32 is not a primitive"),
+        (message("01 7d 01 00"), [NAT], "not a compound or future type code"),
+        (message("01 67 09 00 01 00 0000"), [RESERVED], "future type of length 9 runs past the end"),
+        (message("01 67 00 01 00 05 00 00"), [RESERVED], "message ends early: expected 5 bytes"),
+        (message("01 67 00 01 00 00 00"), [NAT], "expected nat, but the message has future type -25"),
+        (message("01 6c 02 01 7d 01 7d 0100 0101"), [], "field id 1 is not a 32-bit number above"),
+        (message("01 6d 7f 01 00 ffffffff0f"), [Vec(NULL)], "vector of 4294967295 elements"),
+        (message("01 6d 7d 01 00 05 01"), [Vec(NAT)], "vector of length 5 runs past the end"),
+        (message("01 6e 7d 01 00 02"), [Opt(NAT)], "opt flag must be 0 or 1"),
+        (message("01 6b 01 00 7f 01 00 01"), [Variant({0: NULL})], "tag index 1 is out of range"),
+        (message("01 6c 01 00 00 01 00"), [], "nested deeper than 256"),  # record { 0 : <itself> }
+        (message("00 01 71 01 78"), [NAT], "argument 0: expected nat, but the message has text"),
+        (message("00 01 6f"), [EMPTY], "cannot exist"),
+        (message("01 69 01 01 61 7d 01 00"), [], "method 'a' has type nat, not a function type"),
+        (message("01 6a 00 00 01 07 01 00"), [], "unknown function annotation 7"),
+    ],
+)
 def test_decode_rejects(data, types, message):
     with pytest.raises(CandidError, match=message):
         decode_args(data, types)

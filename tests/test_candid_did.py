@@ -98,9 +98,9 @@ def test_compiler_output_with_device_types():
     assert methods["cq"].modes == {"composite_query"} and methods["ow"].modes == {"oneway"}
     assert methods["cb"].args == (FuncType([], [NAT], {"query"}),)
     ops, opt, inputs, owner = methods["run"].args
-    assert resolve(ops.type) == Variant({
-        "input": NAT32, "param": TEXT,
-        "narrow": Record({"x": NAT32, "dim": NAT32, "start": NAT32, "len": NAT32})})
+    assert resolve(ops.type) == Variant(
+        {"input": NAT32, "param": TEXT, "narrow": Record({"x": NAT32, "dim": NAT32, "start": NAT32, "len": NAT32})}
+    )
     assert opt == Opt(Variant({"adamw": NULL}))
     assert resolve(inputs.type) == Record({"data": BLOB, "elem": Variant({"u8": NULL}), "shape": Vec(NAT32)})
     assert owner == Opt(PRINCIPAL)
@@ -142,25 +142,28 @@ def test_types_print_as_parseable_did():
         assert resolve(parsed) == t
 
 
-@pytest.mark.parametrize("text, message", [
-    ("service : { a: () -> () query oneway }", "1:31: a function has at most one annotation"),
-    ("type A = B;\ntype B = A;", "1:6: type A is defined as itself"),
-    ("service : {\n  m: (Foo) -> ()\n}", "2:7: type Foo is never defined"),
-    ("type X = record { a: nat; a: text };", "1:10: record fields 'a' and 'a' have the same id"),
-    ("service : { m : nat }", "1:17: expected a type name, found nat"),
-    ("type T = nat; service : T", "1:25: the service's type is nat, not a service"),
-    ("type F = nat; service : { m : F }", "1:31: method m has type nat, not a function type"),
-    ("type S = service { m : S };", "1:24: method m has type service"),
-    ('type x = "abc', "1:10: text is never closed"),
-    ("service : { m: () -> (); m: () -> () }", "1:26: method m is declared twice"),
-    ("type A = nat;\ntype A = text;", "2:6: type A is defined twice"),
-    ("service : { m : (record { x : }) -> () }", "1:31: expected a type, found }"),
-    ('import "a.did";', "1:1: expected a definition \\(imports are not supported\\)"),
-    ("type A = record {}; /* x", "1:21: comment is never closed"),
-    ("type A = nat; service : {} extra", "1:28: expected 'type' or 'service'"),
-    ("type A = nat $", "1:14: unexpected character '\\$'"),
-    ('service : { "\\q" : () -> () }', "unknown escape"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("service : { a: () -> () query oneway }", "1:31: a function has at most one annotation"),
+        ("type A = B;\ntype B = A;", "1:6: type A is defined as itself"),
+        ("service : {\n  m: (Foo) -> ()\n}", "2:7: type Foo is never defined"),
+        ("type X = record { a: nat; a: text };", "1:10: record fields 'a' and 'a' have the same id"),
+        ("service : { m : nat }", "1:17: expected a type name, found nat"),
+        ("type T = nat; service : T", "1:25: the service's type is nat, not a service"),
+        ("type F = nat; service : { m : F }", "1:31: method m has type nat, not a function type"),
+        ("type S = service { m : S };", "1:24: method m has type service"),
+        ('type x = "abc', "1:10: text is never closed"),
+        ("service : { m: () -> (); m: () -> () }", "1:26: method m is declared twice"),
+        ("type A = nat;\ntype A = text;", "2:6: type A is defined twice"),
+        ("service : { m : (record { x : }) -> () }", "1:31: expected a type, found }"),
+        ('import "a.did";', "1:1: expected a definition \\(imports are not supported\\)"),
+        ("type A = record {}; /* x", "1:21: comment is never closed"),
+        ("type A = nat; service : {} extra", "1:28: expected 'type' or 'service'"),
+        ("type A = nat $", "1:14: unexpected character '\\$'"),
+        ('service : { "\\q" : () -> () }', "unknown escape"),
+    ],
+)
 def test_parse_errors_say_where(text, message):
     with pytest.raises(CandidError, match=message):
         parse_did(text)
@@ -168,15 +171,25 @@ def test_parse_errors_say_where(text, message):
 
 def test_damaged_interfaces_fail_only_with_candid_errors():
     rng = random.Random(4)
-    pieces = [*"{}();:,=->\"/*\\ \nabx0_", "opt ", "record ", "func ", "service ", "type ", "query", "0x",
-              "\\ff", "\\u{d800}"]
+    pieces = [
+        *'{}();:,=->"/*\\ \nabx0_',
+        "opt ",
+        "record ",
+        "func ",
+        "service ",
+        "type ",
+        "query",
+        "0x",
+        "\\ff",
+        "\\u{d800}",
+    ]
     outcomes = {"parsed": 0, "refused": 0}
     for _ in range(600):
         text = list(COMPILED)
         for _ in range(rng.randint(1, 3)):
             at = rng.randrange(len(text))
             if rng.random() < 0.5:
-                del text[at:at + rng.randint(1, 5)]
+                del text[at : at + rng.randint(1, 5)]
             else:
                 text.insert(at, rng.choice(pieces))
         try:
@@ -194,6 +207,7 @@ def test_absurdly_nested_types_are_refused():
 
 # ---- interfaces in wasm custom sections ----
 
+
 def section(section_id: int, payload: bytes) -> bytes:
     return bytes([section_id]) + leb128(len(payload)) + payload
 
@@ -208,8 +222,9 @@ TYPE_SECTION = section(1, b"\x01\x60\x00\x00")  # one type: () -> ()
 
 @pytest.mark.parametrize("visibility", ["private", "public"])
 def test_service_from_a_modules_sections(visibility):
-    wasm = HEADER + TYPE_SECTION + custom("name", b"\x00") + custom(f"icp:{visibility} candid:service",
-                                                                  COUNTER.encode())
+    wasm = (
+        HEADER + TYPE_SECTION + custom("name", b"\x00") + custom(f"icp:{visibility} candid:service", COUNTER.encode())
+    )
     assert service_from_sections(prepare(wasm).custom_sections).methods == parse_did(COUNTER).methods
 
 
@@ -218,21 +233,27 @@ def test_wasm_without_an_interface():
     assert service_from_sections(sections) is None
 
 
-@pytest.mark.parametrize("wasm, message", [
-    (b"\0asm\x02\0\0\0", "unsupported wasm version"),
-    (HEADER + b"\x01\x05\x00", "section 1 is truncated"),
-    (HEADER + b"\x00\x03\x05ab", "name is truncated"),
-    (HEADER + section(0, b"\x06abcde") + TYPE_SECTION, "name is truncated"),
-])
+@pytest.mark.parametrize(
+    "wasm, message",
+    [
+        (b"\0asm\x02\0\0\0", "unsupported wasm version"),
+        (HEADER + b"\x01\x05\x00", "section 1 is truncated"),
+        (HEADER + b"\x00\x03\x05ab", "name is truncated"),
+        (HEADER + section(0, b"\x06abcde") + TYPE_SECTION, "name is truncated"),
+    ],
+)
 def test_broken_wasm_framing(wasm, message):
     with pytest.raises(ValueError, match=message):
         prepare(wasm)
 
 
-@pytest.mark.parametrize("content, message", [
-    (b"\xff", "not UTF-8"),
-    (b"service : { m : nat }", "1:17: expected a type name"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"\xff", "not UTF-8"),
+        (b"service : { m : nat }", "1:17: expected a type name"),
+    ],
+)
 def test_broken_interface_section(content, message):
     with pytest.raises(CandidError, match=message):
         service_from_sections({"icp:public candid:service": content})

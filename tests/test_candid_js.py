@@ -89,6 +89,7 @@ def expected_type(gen: RandomCandid, t, depth: int = 0):
 
 # ---- the JavaScript side's forms of types and values ----
 
+
 def label(field) -> str:
     return f"_{field.id}_" if field.name is None else field.name
 
@@ -131,7 +132,7 @@ def to_exchange(t, v):
             return [to_exchange(f.type, item) for f, item in zip(t.fields, v)]
         return {label(f): to_exchange(f.type, v[f.key]) for f in t.fields}
     if isinstance(t, Variant):
-        (key, payload), = v.items()
+        ((key, payload),) = v.items()
         field = t.by_key[key]
         return {label(field): to_exchange(field.type, payload)}
     if isinstance(t, FuncType):
@@ -162,16 +163,24 @@ def exchange_comparable(t, x):
 
 
 def run_node(defs, cases):
-    completed = subprocess.run(["node", str(JS_DIR / "crosscheck.js")],
-                               input=json.dumps({"defs": defs, "cases": cases}),
-                               capture_output=True, text=True, timeout=60, check=True)
+    completed = subprocess.run(
+        ["node", str(JS_DIR / "crosscheck.js")],
+        input=json.dumps({"defs": defs, "cases": cases}),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     return json.loads(completed.stdout)
 
 
 def case(types, values, expected=None):
-    return {"types": [describe(t) for t in types], "hex": encode_args(types, values).hex(),
-            "values": [to_exchange(t, v) for t, v in zip(types, values)],
-            "expected": [describe(t) for t in (expected or types)]}
+    return {
+        "types": [describe(t) for t in types],
+        "hex": encode_args(types, values).hex(),
+        "values": [to_exchange(t, v) for t, v in zip(types, values)],
+        "expected": [describe(t) for t in (expected or types)],
+    }
 
 
 def comparable_args(types, values):
@@ -180,12 +189,16 @@ def comparable_args(types, values):
 
 def device_interface_case():
     tensor = Record({"data": BLOB, "elem": Variant({"u8": NULL}), "shape": Vec(NAT32)})
-    op = Variant({"input": NAT32, "param": TEXT,
-                  "narrow": Record({"x": NAT32, "dim": NAT32, "start": NAT32, "len": NAT32})})
+    op = Variant(
+        {"input": NAT32, "param": TEXT, "narrow": Record({"x": NAT32, "dim": NAT32, "start": NAT32, "len": NAT32})}
+    )
     types = [Vec(op), Opt(Variant({"adamw": NULL})), Vec(tensor), Opt(PRINCIPAL)]
-    values = [[{"input": 3}, {"narrow": {"x": 1, "dim": 0, "start": 2, "len": 4}}],
-              Some({"adamw": None}), [{"data": b"\x00\x01", "elem": {"u8": None}, "shape": [1, 2]}],
-              Some(Principal.from_text("2vxsx-fae"))]
+    values = [
+        [{"input": 3}, {"narrow": {"x": 1, "dim": 0, "start": 2, "len": 4}}],
+        Some({"adamw": None}),
+        [{"data": b"\x00\x01", "elem": {"u8": None}, "shape": [1, 2]}],
+        Some(Principal.from_text("2vxsx-fae")),
+    ]
     return types, values
 
 

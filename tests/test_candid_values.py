@@ -33,8 +33,7 @@ def test_json_that_does_not_fit_fails_only_with_candid_errors():
         if isinstance(value, list):
             return [damage(item, depth + 1) for item in value]
         if isinstance(value, dict):
-            return {key if rng.random() < 0.9 else key + "?": damage(item, depth + 1)
-                    for key, item in value.items()}
+            return {key if rng.random() < 0.9 else key + "?": damage(item, depth + 1) for key, item in value.items()}
         return value
 
     refused = 0
@@ -57,13 +56,13 @@ def test_damaged_messages_fail_only_with_candid_errors():
             damaged = bytearray(data)
             how = rng.random()
             if how < 0.3:
-                del damaged[rng.randrange(len(damaged)):]
+                del damaged[rng.randrange(len(damaged)) :]
             elif how < 0.6:
                 damaged[rng.randrange(len(damaged))] = rng.randrange(256)
             elif how < 0.8:
                 damaged.insert(rng.randrange(len(damaged) + 1), rng.randrange(256))
             else:
-                damaged[rng.randrange(4, len(damaged)):rng.randrange(4, len(damaged) + 1)] = b""
+                damaged[rng.randrange(4, len(damaged)) : rng.randrange(4, len(damaged) + 1)] = b""
             try:
                 decode_args(bytes(damaged), rng.choice([types, None]))
                 outcomes["decoded"] += 1

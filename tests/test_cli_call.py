@@ -22,8 +22,7 @@ def url(tmp_path_factory):
 
 
 def moxzi(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "moxzi_core.cli", *args], capture_output=True, text=True,
-                          timeout=60)
+    return subprocess.run([sys.executable, "-m", "moxzi_core.cli", *args], capture_output=True, text=True, timeout=60)
 
 
 @pytest.mark.slow
@@ -34,20 +33,29 @@ def test_call_and_query_print_the_reply_as_dfx_does(url):
     assert moxzi("query", "--url", url, "lab", "get").stdout == f"({count} : nat)\n"
     echo = moxzi("query", "--url", url, "lab", "echo", '("hi", 7, 1.5, true, vec { 1; 2 }, opt "x")')
     assert echo.returncode == 0, echo.stderr
-    for part in ('"text" = "hi"', "n = 7 : nat", "f = 1.5 : float64", "flag = true", 'o = opt "x"',
-                 r'items = blob "\01\02"'):
+    for part in (
+        '"text" = "hi"',
+        "n = 7 : nat",
+        "f = 1.5 : float64",
+        "flag = true",
+        'o = opt "x"',
+        r'items = blob "\01\02"',
+    ):
         assert part in echo.stdout
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("args, status, words", [
-    (["lab", "echo", '("hi", 7, 1.5, true, vec { 1; 2 }, opt "x"'], 2, "1:"),  # unclosed
-    (["lab", "echo", '("hi", "seven", 1.5, true, vec {}, null)'], 2, "1:8: expected nat"),
-    (["lab", "echo", '("hi")'], 2, "1 argument given, but the method takes 6"),
-    (["lab", "nope"], 2, "has no method 'nope'"),
-    (["nobody", "inc"], 2, "no actor named 'nobody'"),
-    (["lab", "incThenTrap"], 1, "trapped"),
-])
+@pytest.mark.parametrize(
+    "args, status, words",
+    [
+        (["lab", "echo", '("hi", 7, 1.5, true, vec { 1; 2 }, opt "x"'], 2, "1:"),  # unclosed
+        (["lab", "echo", '("hi", "seven", 1.5, true, vec {}, null)'], 2, "1:8: expected nat"),
+        (["lab", "echo", '("hi")'], 2, "1 argument given, but the method takes 6"),
+        (["lab", "nope"], 2, "has no method 'nope'"),
+        (["nobody", "inc"], 2, "no actor named 'nobody'"),
+        (["lab", "incThenTrap"], 1, "trapped"),
+    ],
+)
 def test_errors_say_what_and_where_with_a_non_zero_exit(url, args, status, words):
     done = moxzi("call", "--url", url, *args)
     assert done.returncode == status, done.stderr

@@ -20,7 +20,7 @@ def moxzid(tmp_path_factory):
 
 @pytest.mark.slow
 def test_calls_queries_and_upgrades(moxzid):
-    first, = moxzid.call("counter", "inc")
+    (first,) = moxzid.call("counter", "inc")
     assert moxzid.call("counter", "inc") == [first + 1]
     assert moxzid.query("counter", "get") == [first + 1]
     assert [a["name"] for a in moxzid.actors()] == ["counter"]
@@ -29,11 +29,14 @@ def test_calls_queries_and_upgrades(moxzid):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("actor, method, args, status, words", [
-    ("counter", "nope", [], 404, "has no method 'nope'"),
-    ("nobody", "inc", [], 404, "no actor named 'nobody'"),
-    ("counter", "inc", [5], 400, "expected 0 arguments"),
-])
+@pytest.mark.parametrize(
+    "actor, method, args, status, words",
+    [
+        ("counter", "nope", [], 404, "has no method 'nope'"),
+        ("nobody", "inc", [], 404, "no actor named 'nobody'"),
+        ("counter", "inc", [5], 400, "expected 0 arguments"),
+    ],
+)
 def test_failures_raise_call_error_with_the_gateways_message(moxzid, actor, method, args, status, words):
     with pytest.raises(CallError) as error:
         moxzid.call(actor, method, *args)

@@ -27,8 +27,15 @@ from moxzi_gateway_http.transport import HttpTransport
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
@@ -58,8 +65,9 @@ def get(url: str, route: str) -> str:
 def daemon(tmp_path_factory):
     folder = tmp_path_factory.mktemp("console")
     console_project(folder)
-    with running_moxzid("-m", "actors.json", "--device", "torch:cpu", cwd=folder,
-                        plugins="http,console,torch") as running:
+    with running_moxzid(
+        "-m", "actors.json", "--device", "torch:cpu", cwd=folder, plugins="http,console,torch"
+    ) as running:
         yield running
         assert running.stop() == 0
 
@@ -73,39 +81,49 @@ def test_metrics_parse_and_count_what_happened(daemon):
     before = families(daemon.url)
     post(daemon.url, "/call-json/counter/inc", [])
     post(daemon.url, "/query-json/counter/get", [])
-    losses, = post(daemon.url, "/call-json/learner/learn", [4])
+    (losses,) = post(daemon.url, "/call-json/learner/learn", [4])
     after = families(daemon.url)
 
     def sample(metrics, family, **labels):
-        found = [s.value for s in metrics[family].samples
-                 if s.name == family + ("_total" if metrics[family].type == "counter" else "")
-                 and all(s.labels.get(k) == v for k, v in labels.items())]
+        found = [
+            s.value
+            for s in metrics[family].samples
+            if s.name == family + ("_total" if metrics[family].type == "counter" else "")
+            and all(s.labels.get(k) == v for k, v in labels.items())
+        ]
         return found[0] if found else 0
 
-    assert sample(after, "moxzi_messages", actor="counter", method="inc", type="update") == \
-        sample(before, "moxzi_messages", actor="counter", method="inc", type="update") + 1
+    assert (
+        sample(after, "moxzi_messages", actor="counter", method="inc", type="update")
+        == sample(before, "moxzi_messages", actor="counter", method="inc", type="update") + 1
+    )
     assert sample(after, "moxzi_messages", actor="counter", method="get", type="query") >= 1
-    assert sample(after, "moxzi_training_steps", actor="learner", optimizer="adam") == \
-        sample(before, "moxzi_training_steps", actor="learner", optimizer="adam") + 4
+    assert (
+        sample(after, "moxzi_training_steps", actor="learner", optimizer="adam")
+        == sample(before, "moxzi_training_steps", actor="learner", optimizer="adam") + 4
+    )
     assert sample(after, "moxzi_training_loss", actor="learner", optimizer="adam") == pytest.approx(losses[-1])
     assert sample(after, "moxzi_device_seconds", actor="learner", method="moxzi_device_run") > 0
     assert sample(after, "moxzi_instructions", actor="learner") > sample(before, "moxzi_instructions", actor="learner")
     assert sample(after, "moxzi_device_bytes", actor="learner") > 0
-    assert sample(after, "moxzi_device_memory_bytes") == sum(
-        s.value for s in after["moxzi_device_bytes"].samples)
+    assert sample(after, "moxzi_device_memory_bytes") == sum(s.value for s in after["moxzi_device_bytes"].samples)
     assert get(daemon.url, "/console/state")["transfers"] == {"exports": [], "fetches": []}
     assert sample(after, "moxzi_actor_memory_bytes", actor="counter", kind="heap") > 0
     assert sample(after, "moxzi_store_bytes") > 0
     assert after["moxzi_message_seconds"].type == "histogram"
-    counts = [s.value for s in after["moxzi_message_seconds"].samples
-              if s.name.endswith("_count") and s.labels["actor"] == "counter"]
+    counts = [
+        s.value
+        for s in after["moxzi_message_seconds"].samples
+        if s.name.endswith("_count") and s.labels["actor"] == "counter"
+    ]
     assert counts and counts[0] >= 2
 
 
 async def test_metrics_show_device_memory_and_live_exports(dev):
     """In one process: the device's total bytes, its live exports by actor, and its runs' time by op."""
-    transport = HttpTransport(Settings(plugins.load(["http"])[0].settings,
-                                       {"device": "torch:cpu", "device_listen": Address("127.0.0.1", 0)}))
+    transport = HttpTransport(
+        Settings(plugins.load(["http"])[0].settings, {"device": "torch:cpu", "device_listen": Address("127.0.0.1", 0)})
+    )
     dev.exports.prefix = await transport.start(dev.exports)
     host = Host([], system_methods=dev.system_methods(), store=MemoryStore(), system_state=dev)
     dev.watch(host.events, {b"a": "alpha", b"b": "beta"})
@@ -115,11 +133,22 @@ async def test_metrics_show_device_memory_and_live_exports(dev):
             dev.request("publish", caller, {"names": ["w"], "prefix": "", "readers": None})
         for _ in range(2):
             dev.request("export", b"a", {"names": ["w"], "prefix": "", "uses": None, "seconds": None})
-            dev.request("run", b"a", {"inputs": [], "program": [{"param": "w"}, {"mul": {"a": 0, "b": 0}},
-                                                                 {"mean": {"x": 1, "dim": None}}],
-                                      "train": None, "scalars": [2], "tensors": [], "split": None})
-        metrics = {f.name: {tuple(s.labels.items()): s.value for s in f.samples}
-                   for f in text_string_to_metric_families(render(Watch(host.events), host))}
+            dev.request(
+                "run",
+                b"a",
+                {
+                    "inputs": [],
+                    "program": [{"param": "w"}, {"mul": {"a": 0, "b": 0}}, {"mean": {"x": 1, "dim": None}}],
+                    "train": None,
+                    "scalars": [2],
+                    "tensors": [],
+                    "split": None,
+                },
+            )
+        metrics = {
+            f.name: {tuple(s.labels.items()): s.value for s in f.samples}
+            for f in text_string_to_metric_families(render(Watch(host.events), host))
+        }
     finally:
         await transport.stop()
     assert metrics["moxzi_device_bytes"] == {(("actor", "alpha"),): 256, (("actor", "beta"),): 256}
@@ -167,8 +196,11 @@ def test_forms_are_built_from_type_trees():
     assert fields["pair"]["t"] == "tuple" and [f["key"] for f in fields["pair"]["fields"]] == ["0", "1"]
     shape = fields["shape"]
     assert shape["t"] == "variant" and shape["text"] == "Shape"
-    assert {f["key"]: f["type"]["t"] for f in shape["fields"]} == \
-        {"none": "null", "rect": "record", "circle": "float64"}
+    assert {f["key"]: f["type"]["t"] for f in shape["fields"]} == {
+        "none": "null",
+        "rect": "record",
+        "circle": "float64",
+    }
 
 
 def test_a_recursive_type_becomes_a_json_field_past_the_depth_limit():
@@ -211,12 +243,14 @@ def test_the_console_in_a_browser(daemon, browser, tmp_path):
     learn.locator("button[type=submit]").click()
     curve = page.locator('.curve[data-actor="letters"]')
     # Points arrive while the call still runs: the curve is live, not drawn from the reply.
-    page.wait_for_function("() => Number(document.querySelector('.curve[data-actor=\"letters\"]')?.dataset.points) > 0",
-                           timeout=60_000)
+    page.wait_for_function(
+        "() => Number(document.querySelector('.curve[data-actor=\"letters\"]')?.dataset.points) > 0", timeout=60_000
+    )
     midway = int(curve.get_attribute("data-points"))
     page.wait_for_function("f => f.querySelector('pre.reply.ok')", arg=learn.element_handle(), timeout=120_000)
-    page.wait_for_function("() => document.querySelector('.curve[data-actor=\"letters\"]').dataset.points === '1000'",
-                           timeout=10_000)
+    page.wait_for_function(
+        "() => document.querySelector('.curve[data-actor=\"letters\"]').dataset.points === '1000'", timeout=10_000
+    )
     assert midway < 1000
     reply = json.loads(learn.locator("pre.reply").inner_text())
     assert reply[0]["last"] < reply[0]["first"]

@@ -31,8 +31,9 @@ def project(folder):
     for name in ("a", "b"):
         shutil.copy(built.wasm_path, folder / f"{name}.wasm")
         shutil.copy(built.did_path, folder / f"{name}.did")
-    (folder / "actors.json").write_text(json.dumps(
-        {"actors": [{"name": "a", "wasm": "a.wasm"}, {"name": "b", "wasm": "b.wasm"}]}))
+    (folder / "actors.json").write_text(
+        json.dumps({"actors": [{"name": "a", "wasm": "a.wasm"}, {"name": "b", "wasm": "b.wasm"}]})
+    )
 
 
 def status(daemon):
@@ -56,8 +57,17 @@ def finished(daemon, seconds=120):
 
 def test_kill_at_several_points_ends_as_an_uninterrupted_run(tmp_path):
     expected, result, steps_seen, _ = uninterrupted_and_crashed(
-        tmp_path, FLAGS, project, start_work, lambda daemon: status(daemon)["a"][0], finished,
-        seed=7, first_kill=(0.05, 0.3), later_kills=(0.05, 0.5), restarts=3)
+        tmp_path,
+        FLAGS,
+        project,
+        start_work,
+        lambda daemon: status(daemon)["a"][0],
+        finished,
+        seed=7,
+        first_kill=(0.05, 0.3),
+        later_kills=(0.05, 0.5),
+        restarts=3,
+    )
     assert result == expected
     assert steps_seen == sorted(steps_seen)  # progress is never lost across a kill
     assert steps_seen[-1] < TARGET, "the kills came too late to interrupt the loop"

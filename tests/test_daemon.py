@@ -40,8 +40,10 @@ def test_defaults():
 def test_config_file_overrides_defaults_and_flags_override_the_file(tmp_path):
     toml = tmp_path / "conf" / "moxzid.toml"
     toml.parent.mkdir()
-    toml.write_text('plugins = ["http"]\nlisten = "0.0.0.0:8000"\nmanifest = "actors.json"\n'
-                    "device_checkpoint_secs = 5\ndevice-checkpoint-mb = 16.5\n")
+    toml.write_text(
+        'plugins = ["http"]\nlisten = "0.0.0.0:8000"\nmanifest = "actors.json"\n'
+        "device_checkpoint_secs = 5\ndevice-checkpoint-mb = 16.5\n"
+    )
     from_file = settings("--config", str(toml))
     assert from_file.plugins == ["http"]
     assert from_file.listen == Address("0.0.0.0", 8000)
@@ -56,37 +58,62 @@ def test_config_file_overrides_defaults_and_flags_override_the_file(tmp_path):
 
 
 def test_flags_parse_lists_and_numbers():
-    config = settings("--plugins", "torch, lmdb,http", "--cycles", "7", "--device-checkpoint-secs", "0.5",
-                      "-s", "state", "--device", "torch:cpu", "--device-listen", "10.0.0.1:7001",
-                      "--device-seed", "42")
+    config = settings(
+        "--plugins",
+        "torch, lmdb,http",
+        "--cycles",
+        "7",
+        "--device-checkpoint-secs",
+        "0.5",
+        "-s",
+        "state",
+        "--device",
+        "torch:cpu",
+        "--device-listen",
+        "10.0.0.1:7001",
+        "--device-seed",
+        "42",
+    )
     assert config.plugins == ["torch", "lmdb", "http"]
     assert (config.cycles, config.device_checkpoint_secs) == (7, 0.5)
-    assert (config.state, config.device, config.device_listen) == (Path("state"), "torch:cpu",
-                                                                     Address("10.0.0.1", 7001))
+    assert (config.state, config.device, config.device_listen) == (
+        Path("state"),
+        "torch:cpu",
+        Address("10.0.0.1", 7001),
+    )
     assert config.device_seed == 42
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--listen", "7000"], "command line: listen must be HOST:PORT, got '7000'"),
-    (["--listen", "localhost:http"], "listen must be HOST:PORT"),
-    (["--cycles", "-1"], "cycles must be a whole number >= 0, got '-1'"),
-    (["--cycles", "1.5"], "cycles must be a whole number >= 0"),
-    (["--device-checkpoint-mb", "lots"], "device-checkpoint-mb must be a number >= 0"),
-    (["--device-seed", "0x10"], "device-seed must be a whole number >= 0, got '0x10'"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--listen", "7000"], "command line: listen must be HOST:PORT, got '7000'"),
+        (["--listen", "localhost:http"], "listen must be HOST:PORT"),
+        (["--cycles", "-1"], "cycles must be a whole number >= 0, got '-1'"),
+        (["--cycles", "1.5"], "cycles must be a whole number >= 0"),
+        (["--device-checkpoint-mb", "lots"], "device-checkpoint-mb must be a number >= 0"),
+        (["--device-seed", "0x10"], "device-seed must be a whole number >= 0, got '0x10'"),
+    ],
+)
 def test_bad_flag_values(argv, message):
     with pytest.raises(SettingsError, match=message):
         settings(*argv)
 
 
-@pytest.mark.parametrize("toml, message", [
-    ("listen = 7000", "listen must be HOST:PORT, got 7000"),
-    ("cycles = true", "cycles must be a whole number >= 0, got True"),
-    ("plugins = [1]", "plugins must be a list of plugin names"),
-    ("manifest = 3", "manifest must be a path"),
-    ("devise = 'torch:cpu'", "unknown setting 'devise'; known: manifest, state, plugins, .*, listen, http-idle-secs, .*device-listen"),
-    ("listen = ", "is not TOML"),
-])
+@pytest.mark.parametrize(
+    "toml, message",
+    [
+        ("listen = 7000", "listen must be HOST:PORT, got 7000"),
+        ("cycles = true", "cycles must be a whole number >= 0, got True"),
+        ("plugins = [1]", "plugins must be a list of plugin names"),
+        ("manifest = 3", "manifest must be a path"),
+        (
+            "devise = 'torch:cpu'",
+            "unknown setting 'devise'; known: manifest, state, plugins, .*, listen, http-idle-secs, .*device-listen",
+        ),
+        ("listen = ", "is not TOML"),
+    ],
+)
 def test_bad_config_file(tmp_path, toml, message):
     path = tmp_path / "moxzid.toml"
     path.write_text(toml + "\n")
@@ -107,14 +134,19 @@ def garbage_actor(tmp_path):
     return tmp_path / "actors.json"
 
 
-@pytest.mark.parametrize("flags, lines", [
-    (["--device", "warp:gpu"], ["--device warp:gpu: no backend 'warp'; loaded backends: none"]),
-    (["--device-listen", "0.0.0.0:7001"],
-     ["--device-listen 0.0.0.0:7001: exports serve a device's publications; give --device too"]),
-    (["-s", "state"], ["-s state: no loaded plugin registers a store (loaded: http)"]),
-    (["--device-seed", "5"], ["--device-seed 5: seeds a device; give --device too"]),
-    (["--actor-memory-mb", "5000"], ["--actor-memory-mb 5000: an actor's wasm memory may be 1 to 4096 MB"]),
-])
+@pytest.mark.parametrize(
+    "flags, lines",
+    [
+        (["--device", "warp:gpu"], ["--device warp:gpu: no backend 'warp'; loaded backends: none"]),
+        (
+            ["--device-listen", "0.0.0.0:7001"],
+            ["--device-listen 0.0.0.0:7001: exports serve a device's publications; give --device too"],
+        ),
+        (["-s", "state"], ["-s state: no loaded plugin registers a store (loaded: http)"]),
+        (["--device-seed", "5"], ["--device-seed 5: seeds a device; give --device too"]),
+        (["--actor-memory-mb", "5000"], ["--actor-memory-mb 5000: an actor's wasm memory may be 1 to 4096 MB"]),
+    ],
+)
 @pytest.mark.slow
 def test_settings_nothing_loaded_can_honor_stop_startup(garbage_actor, flags, lines):
     done = moxzid("-m", str(garbage_actor), "--plugins", "http", *flags)
@@ -128,8 +160,18 @@ def test_settings_nothing_loaded_can_honor_stop_startup(garbage_actor, flags, li
 def test_defaults_given_explicitly_are_accepted(garbage_actor):
     # --cycles 0 and the documented device defaults ask for nothing new: start-up gets past them
     # and fails only on the junk actor.
-    done = moxzid("-m", str(garbage_actor), "--cycles", "0", "--device-cycles-per-ms", "100000000",
-                  "--device-checkpoint-secs", "30", "--device-checkpoint-mb", "64")
+    done = moxzid(
+        "-m",
+        str(garbage_actor),
+        "--cycles",
+        "0",
+        "--device-cycles-per-ms",
+        "100000000",
+        "--device-checkpoint-secs",
+        "30",
+        "--device-checkpoint-mb",
+        "64",
+    )
     assert done.returncode == 1, done.stderr
     assert "cannot start the actors" in done.stderr
 
@@ -146,7 +188,7 @@ def test_bad_manifest_is_a_startup_error(tmp_path):
     (tmp_path / "actors.json").write_text('{"actors": [{"name": "a b", "wasm": "x.wasm"}]}')
     done = moxzid("-m", "actors.json", cwd=tmp_path)
     assert done.returncode == 2
-    assert "moxzid: error: manifest actors.json, actors[0]: name \"a b\" must be letters" in done.stderr
+    assert 'moxzid: error: manifest actors.json, actors[0]: name "a b" must be letters' in done.stderr
 
 
 @pytest.mark.slow
@@ -167,9 +209,21 @@ def test_actor_that_cannot_start_is_named(garbage_actor):
 @pytest.mark.slow
 def test_help_lists_every_seed_flag():
     done = moxzid("--help")
-    for flag in ("-m FILE", "-s DIR", "--plugins", "--config", "--listen", "--device SPEC", "--cycles",
-                 "--device-cycles-per-ms", "--device-checkpoint-secs", "--device-checkpoint-mb",
-                 "--device-listen", "--device-seed N", "plugins"):
+    for flag in (
+        "-m FILE",
+        "-s DIR",
+        "--plugins",
+        "--config",
+        "--listen",
+        "--device SPEC",
+        "--cycles",
+        "--device-cycles-per-ms",
+        "--device-checkpoint-secs",
+        "--device-checkpoint-mb",
+        "--device-listen",
+        "--device-seed N",
+        "plugins",
+    ):
         assert flag in done.stdout
 
 
@@ -190,8 +244,12 @@ def test_starts_logs_each_actor_and_stops_cleanly(tmp_path, signum):
 def test_without_a_gateway_it_says_nothing_serves(tmp_path):
     # --plugins with no gateway plugin: the host runs but nothing serves it, and moxzid says so.
     project(tmp_path, "counter")
-    process = subprocess.Popen([sys.executable, "-m", "moxzi_core.daemon", "-m", "actors.json", "--plugins", ""],
-                               cwd=tmp_path, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "moxzi_core.daemon", "-m", "actors.json", "--plugins", ""],
+        cwd=tmp_path,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     for line in process.stderr:
         if "no gateway loaded" in line:
             break
@@ -270,8 +328,9 @@ def test_device_reaches_the_actors_only_with_device(tmp_path):
     def make(daemon, name):
         return tuple(daemon.try_call("dev", "make", name))
 
-    with running_moxzid("-m", "actors.json", "--device", "torch:cpu", "--plugins", "http,torch",
-                        cwd=tmp_path) as daemon:
+    with running_moxzid(
+        "-m", "actors.json", "--device", "torch:cpu", "--plugins", "http,torch", cwd=tmp_path
+    ) as daemon:
         assert make(daemon, "w") == (200, [1])
         assert make(daemon, "v") == (200, [2])
         assert "moxzid: device: torch:cpu" in daemon.log.read_text()

@@ -41,29 +41,49 @@ LETTERS = [
     {"reshape": {"x": 7, "shape": [64, 256]}},
     {"cross_entropy": {"logits": 8, "targets": 3}},
 ]
-ADAM = {"name": "adam", "params": ["embed", "head"], "lr": 0.05, "beta1": 0.9, "beta2": 0.99, "eps": 1e-8,
-        "weight_decay": 0.0, "kind": Some({"adamw": None})}
+ADAM = {
+    "name": "adam",
+    "params": ["embed", "head"],
+    "lr": 0.05,
+    "beta1": 0.9,
+    "beta2": 0.99,
+    "eps": 1e-8,
+    "weight_decay": 0.0,
+    "kind": Some({"adamw": None}),
+}
 
 
 def letters_run(train=True, program=LETTERS, **changes):
     """The letters run; ``train``: True (the seed's), False (forward only) or the `train` value itself."""
     if isinstance(train, bool):
         train = Some({"loss": 9, "optimizer": "adam", "clip": None, "lr": None, "also": None}) if train else None
-    run = {"inputs": [{"data": TEXT, "elem": {"u8": None}, "shape": [1, 65]}], "program": program, "train": train,
-           "scalars": [9], "split": None, "tensors": []}
+    run = {
+        "inputs": [{"data": TEXT, "elem": {"u8": None}, "shape": [1, 65]}],
+        "program": program,
+        "train": train,
+        "scalars": [9],
+        "split": None,
+        "tensors": [],
+    }
     return run | changes
 
 
 def letters_setup(dev, caller=A, init=None):
     init = init or {"normal": 0.1}
-    dev.request("params", caller, [{"name": "embed", "shape": [256, 16], "init": init},
-                                   {"name": "head", "shape": [256, 16], "init": init}])
+    dev.request(
+        "params",
+        caller,
+        [{"name": "embed", "shape": [256, 16], "init": init}, {"name": "head", "shape": [256, 16], "init": init}],
+    )
     dev.request("optimizer", caller, ADAM)
 
 
 def values(*shape, seed=0, fill=None):
-    a = np.full(shape, fill, np.float32) if fill is not None else \
-        np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+    a = (
+        np.full(shape, fill, np.float32)
+        if fill is not None
+        else np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+    )
     return {"values": a.tobytes()}
 
 
@@ -76,14 +96,49 @@ def rejected(dev, caller, method, *args) -> str:
 # --- the interface -------------------------------------------------------------------------------
 def test_interface_file_declares_every_method_and_op(dev):
     methods = set(interface().methods)
-    assert methods == {"moxzi_device_params", "moxzi_device_optimizer", "moxzi_device_run", "moxzi_device_publish",
-                       "moxzi_device_mix", "moxzi_device_list", "moxzi_device_delete", "moxzi_device_export",
-                       "moxzi_device_fetch"}
+    assert methods == {
+        "moxzi_device_params",
+        "moxzi_device_optimizer",
+        "moxzi_device_run",
+        "moxzi_device_publish",
+        "moxzi_device_mix",
+        "moxzi_device_list",
+        "moxzi_device_delete",
+        "moxzi_device_export",
+        "moxzi_device_fetch",
+    }
     assert set(dev.system_methods()) == methods | {"moxzi_device_fetched"}  # what a fetch is recorded as
     payloads = builtin_payloads()
-    assert {"input", "param", "shared", "narrow", "reshape", "transpose", "embedding", "linear", "rms_norm", "rope",
-            "causal_attention", "relu", "add", "cross_entropy", "mul", "matmul", "softmax", "gelu", "silu",
-            "layer_norm", "concat", "sum", "mean", "scale", "store", "load", "rope_from", "attention"} <= set(payloads)
+    assert {
+        "input",
+        "param",
+        "shared",
+        "narrow",
+        "reshape",
+        "transpose",
+        "embedding",
+        "linear",
+        "rms_norm",
+        "rope",
+        "causal_attention",
+        "relu",
+        "add",
+        "cross_entropy",
+        "mul",
+        "matmul",
+        "softmax",
+        "gelu",
+        "silu",
+        "layer_norm",
+        "concat",
+        "sum",
+        "mean",
+        "scale",
+        "store",
+        "load",
+        "rope_from",
+        "attention",
+    } <= set(payloads)
     # the device decodes with exactly the .did's op payloads
     assert {n: o.payload for n, o in dev.ops.items()} == payloads
 
@@ -140,16 +195,23 @@ def test_a_subset_declaration_works(dev):
 
 
 def test_an_op_the_interface_lacks_is_rejected_by_candid(dev):
-    foreign = parse_did("type Op = variant { frobnicate : nat32 }; service : { "
-                        "moxzi_device_run : (record { inputs : vec record { data : blob; elem : variant { u8 }; "
-                        "shape : vec nat32 }; program : vec Op; scalars : vec nat32; tensors : vec nat32 }) "
-                        "-> (record {}) }").methods["moxzi_device_run"]
-    outcome = dev.call("moxzi_device_run", A, encode_args(foreign.args, [
-        {"inputs": [], "program": [{"frobnicate": 0}], "scalars": [], "tensors": []}]))
+    foreign = parse_did(
+        "type Op = variant { frobnicate : nat32 }; service : { "
+        "moxzi_device_run : (record { inputs : vec record { data : blob; elem : variant { u8 }; "
+        "shape : vec nat32 }; program : vec Op; scalars : vec nat32; tensors : vec nat32 }) "
+        "-> (record {}) }"
+    ).methods["moxzi_device_run"]
+    outcome = dev.call(
+        "moxzi_device_run",
+        A,
+        encode_args(foreign.args, [{"inputs": [], "program": [{"frobnicate": 0}], "scalars": [], "tensors": []}]),
+    )
     assert outcome.reply is None and outcome.reject_code == 4
     assert "does not match interface.did" in outcome.reject_message
-    assert dev.call("moxzi_device_nothing", A, b"DIDL\x00\x00").reject_message == \
-        "the device has no method 'moxzi_device_nothing'"
+    assert (
+        dev.call("moxzi_device_nothing", A, b"DIDL\x00\x00").reject_message
+        == "the device has no method 'moxzi_device_nothing'"
+    )
 
 
 # --- rejects ----------------------------------------------------------------------------------------
@@ -164,38 +226,52 @@ def test_bad_programs_are_rejected_with_what_was_wrong(dev):
 
     def unknown_register(p):
         p[5] = {"embedding": {"table": 4, "ids": 12}}
-    assert bad_letters(dev, unknown_register) == \
-        "moxzi_device_run: op 5 (embedding): ids is register 12, but only registers 0..4 come before it"
+
+    assert (
+        bad_letters(dev, unknown_register)
+        == "moxzi_device_run: op 5 (embedding): ids is register 12, but only registers 0..4 come before it"
+    )
 
     def wrong_dtype(p):
         p[7] = {"linear": {"x": 1, "w": 6, "b": None}}
-    assert bad_letters(dev, wrong_dtype) == \
-        "moxzi_device_run: op 7 (linear): x is u8 [1, 64]; expected a float32 tensor"
+
+    assert (
+        bad_letters(dev, wrong_dtype) == "moxzi_device_run: op 7 (linear): x is u8 [1, 64]; expected a float32 tensor"
+    )
 
     def unknown_param(p):
         p[6] = {"param": "hed"}
-    assert bad_letters(dev, unknown_param) == \
-        "moxzi_device_run: parameter 'hed': this actor has no parameter by that name"
+
+    assert (
+        bad_letters(dev, unknown_param) == "moxzi_device_run: parameter 'hed': this actor has no parameter by that name"
+    )
 
     def bad_shape(p):
         p[8] = {"reshape": {"x": 7, "shape": [64, 255]}}
-    assert "op 8 (reshape): x is [1, 64, 256] (16384 elements) but the shape [64, 255] has 16320" in \
-        bad_letters(dev, bad_shape)
+
+    assert "op 8 (reshape): x is [1, 64, 256] (16384 elements) but the shape [64, 255] has 16320" in bad_letters(
+        dev, bad_shape
+    )
 
     dev.request("params", A, [{"name": "w", "shape": [256, 64], "init": {"zeros": None}}])
+
     def linear_mismatch(p):
         p[6] = {"param": "w"}
-    assert bad_letters(dev, linear_mismatch) == ("moxzi_device_run: op 7 (linear): x is [1, 64, 16] but w is "
-                                                 "[256, 64]: expected w's second dim to be 16")
+
+    assert bad_letters(dev, linear_mismatch) == (
+        "moxzi_device_run: op 7 (linear): x is [1, 64, 16] but w is [256, 64]: expected w's second dim to be 16"
+    )
     assert "input 1: the run has 1 input(s)" in bad_letters(dev, lambda p: p.__setitem__(0, {"input": 1}))
-    assert "train: this actor has no optimizer named 'sgd'" in rejected(dev, A, "run", letters_run(
-        train=Some({"loss": 9, "optimizer": "sgd", "clip": None, "lr": None, "also": None})))
-    assert "scalars: register 8 is [64, 256]; expected one element" in rejected(
-        dev, A, "run", letters_run(scalars=[8]))
-    assert "inputs[0]: 64 bytes of data, but u8 [1, 65] needs 65" in rejected(dev, A, "run", letters_run(
-        inputs=[{"data": TEXT[:64], "elem": {"u8": None}, "shape": [1, 65]}]))
-    out_of_range = letters_run(inputs=[{"data": np.full(65, 300, "<i4").tobytes(), "elem": {"i32": None},
-                                         "shape": [1, 65]}])
+    assert "train: this actor has no optimizer named 'sgd'" in rejected(
+        dev, A, "run", letters_run(train=Some({"loss": 9, "optimizer": "sgd", "clip": None, "lr": None, "also": None}))
+    )
+    assert "scalars: register 8 is [64, 256]; expected one element" in rejected(dev, A, "run", letters_run(scalars=[8]))
+    assert "inputs[0]: 64 bytes of data, but u8 [1, 65] needs 65" in rejected(
+        dev, A, "run", letters_run(inputs=[{"data": TEXT[:64], "elem": {"u8": None}, "shape": [1, 65]}])
+    )
+    out_of_range = letters_run(
+        inputs=[{"data": np.full(65, 300, "<i4").tobytes(), "elem": {"i32": None}, "shape": [1, 65]}]
+    )
     assert "op 5 (embedding): index out of range" in rejected(dev, A, "run", out_of_range)
     # and the device keeps serving
     assert dev.request("run", A, letters_run())["scalars"][0] > 5
@@ -204,8 +280,15 @@ def test_bad_programs_are_rejected_with_what_was_wrong(dev):
 def test_a_rejected_call_changes_nothing(dev):
     letters_setup(dev)
     before = read(dev, A, {"param": "embed"})[0]
-    msg = rejected(dev, A, "params", [{"name": "embed", "shape": [256, 16], "init": {"zeros": None}},
-                                      {"name": "bad", "shape": [3], "init": {"values": b"\0" * 8}}])
+    msg = rejected(
+        dev,
+        A,
+        "params",
+        [
+            {"name": "embed", "shape": [256, 16], "init": {"zeros": None}},
+            {"name": "bad", "shape": [3], "init": {"values": b"\0" * 8}},
+        ],
+    )
     assert msg == "moxzi_device_params: parameter 'bad': init values has 8 bytes; [3] float32 needs 12"
     assert (read(dev, A, {"param": "embed"})[0] == before).all()
     assert {e["name"] for e in dev.request("list", A)} == {"embed", "head", "adam"}
@@ -214,22 +297,40 @@ def test_a_rejected_call_changes_nothing(dev):
 def test_limits(registry):
     d = device.open_device(registry, "torch:cpu", limits=device.DeviceLimits(max_elements=1000, max_ops=5))
     assert "parameter 'big': 1024 elements; the limit is 1000" in rejected(
-        d, A, "params", [{"name": "big", "shape": [32, 32], "init": {"zeros": None}}])
+        d, A, "params", [{"name": "big", "shape": [32, 32], "init": {"zeros": None}}]
+    )
     assert "the program has 10 ops; expected 1 to 5" in rejected(d, A, "run", letters_run(train=False))
     d.request("params", A, [{"name": "v", "shape": [40], "init": {"ones": None}}])
-    assert "op 2 (mul): the result [40, 40] has 1600 elements; the limit is 1000" in rejected(d, A, "run", {
-        "inputs": [], "train": None, "scalars": [], "split": None, "tensors": [2],
-        "program": [{"param": "v"}, {"reshape": {"x": 0, "shape": [40, 1]}}, {"mul": {"a": 1, "b": 0}}]})
+    assert "op 2 (mul): the result [40, 40] has 1600 elements; the limit is 1000" in rejected(
+        d,
+        A,
+        "run",
+        {
+            "inputs": [],
+            "train": None,
+            "scalars": [],
+            "split": None,
+            "tensors": [2],
+            "program": [{"param": "v"}, {"reshape": {"x": 0, "shape": [40, 1]}}, {"mul": {"a": 1, "b": 0}}],
+        },
+    )
 
 
 def test_a_run_whose_results_would_pass_the_run_limit_is_refused_before_it_runs(registry):
     d = device.open_device(registry, "torch:cpu", limits=device.DeviceLimits(max_run_bytes=10_000))
     d.request("params", A, [{"name": "v", "shape": [40], "init": {"ones": None}}])
     square = [{"param": "v"}, {"reshape": {"x": 0, "shape": [40, 1]}}, {"mul": {"a": 1, "b": 0}}]
-    twice = {"inputs": [], "train": None, "scalars": [], "split": None, "tensors": [3],
-             "program": [*square, {"mul": {"a": 2, "b": 2}}]}  # 160 + 160 + 6400 + 6400 bytes
-    assert rejected(d, A, "run", twice) == ("moxzi_device_run: the run would hold 13120 bytes of results (4 ops); "
-                                            "the limit is 10000")
+    twice = {
+        "inputs": [],
+        "train": None,
+        "scalars": [],
+        "split": None,
+        "tensors": [3],
+        "program": [*square, {"mul": {"a": 2, "b": 2}}],
+    }  # 160 + 160 + 6400 + 6400 bytes
+    assert rejected(d, A, "run", twice) == (
+        "moxzi_device_run: the run would hold 13120 bytes of results (4 ops); the limit is 10000"
+    )
     once = {"inputs": [], "train": None, "scalars": [], "split": None, "tensors": [2], "program": square}
     assert d.request("run", A, once)["shapes"] == [[40, 40]]
     d.close()
@@ -241,8 +342,12 @@ def test_each_actor_has_its_own_space(dev):
     dev.request("params", B, [{"name": "head", "shape": [2], "init": values(2, fill=2.0)}])
     assert read(dev, A, {"param": "head"})[0].tolist() == [1.0, 1.0]
     assert read(dev, B, {"param": "head"})[0].tolist() == [2.0, 2.0]
-    assert "this actor has no parameter" in rejected(dev, C, "run", {
-        "inputs": [], "program": [{"param": "head"}], "train": None, "scalars": [], "split": None, "tensors": [0]})
+    assert "this actor has no parameter" in rejected(
+        dev,
+        C,
+        "run",
+        {"inputs": [], "program": [{"param": "head"}], "train": None, "scalars": [], "split": None, "tensors": [0]},
+    )
 
 
 def shared(owner, name):
@@ -254,14 +359,20 @@ def test_publications_are_read_only_by_their_readers(dev):
     publish = {"names": ["w"], "prefix": "me/", "readers": None}
     dev.request("publish", A, publish)
     assert read(dev, A, shared(A, "me/w"))[0].tolist() == [1, 1, 1]
-    forbidden = rejected(dev, B, "run", {"inputs": [], "program": [shared(A, "me/w")], "train": None,
-                                         "scalars": [], "split": None, "tensors": [0]})
-    assert forbidden == (f"moxzi_device_run: publication 'me/w' of {Principal(A).to_text()}: "
-                         f"there is none this actor may read")
+    forbidden = rejected(
+        dev,
+        B,
+        "run",
+        {"inputs": [], "program": [shared(A, "me/w")], "train": None, "scalars": [], "split": None, "tensors": [0]},
+    )
+    assert forbidden == (
+        f"moxzi_device_run: publication 'me/w' of {Principal(A).to_text()}: there is none this actor may read"
+    )
     dev.request("publish", A, publish | {"prefix": "few/", "readers": Some({"principals": [Principal(C)]})})
     assert read(dev, C, shared(A, "few/w"))[0].tolist() == [1, 1, 1]
-    assert "none this actor may read" in rejected(dev, B, "mix", [{"into": "w", "terms": [
-        {"owner": Some(Principal(A)), "name": "few/w", "weight": 1.0}]}])
+    assert "none this actor may read" in rejected(
+        dev, B, "mix", [{"into": "w", "terms": [{"owner": Some(Principal(A)), "name": "few/w", "weight": 1.0}]}]
+    )
     dev.request("publish", A, publish | {"prefix": "all/", "readers": Some({"anyone": None})})
     assert read(dev, B, shared(A, "all/w"))[0].tolist() == [1, 1, 1]
     # a publication is a copy: the owner's later changes don't show until it publishes again
@@ -276,24 +387,57 @@ def test_publications_are_read_only_by_their_readers(dev):
 
 def test_mix_averages_swaps_and_creates(dev):
     for caller, fill in ((A, 1.0), (B, 3.0)):
-        dev.request("params", caller, [{"name": "w", "shape": [2], "init": values(2, fill=fill)},
-                                       {"name": "v", "shape": [2], "init": values(2, fill=-fill)}])
+        dev.request(
+            "params",
+            caller,
+            [
+                {"name": "w", "shape": [2], "init": values(2, fill=fill)},
+                {"name": "v", "shape": [2], "init": values(2, fill=-fill)},
+            ],
+        )
         dev.request("publish", caller, {"names": ["w"], "prefix": "island/", "readers": Some({"anyone": None})})
-    dev.request("mix", A, [{"into": "w", "terms": [{"owner": None, "name": "w", "weight": 0.5},
-                                                  {"owner": Some(Principal(B)), "name": "island/w", "weight": 0.5}]}])
+    dev.request(
+        "mix",
+        A,
+        [
+            {
+                "into": "w",
+                "terms": [
+                    {"owner": None, "name": "w", "weight": 0.5},
+                    {"owner": Some(Principal(B)), "name": "island/w", "weight": 0.5},
+                ],
+            }
+        ],
+    )
     assert read(dev, A, {"param": "w"})[0].tolist() == [2.0, 2.0]
-    dev.request("mix", B, [{"into": "w", "terms": [{"owner": None, "name": "v", "weight": 1.0}]},
-                           {"into": "v", "terms": [{"owner": None, "name": "w", "weight": 1.0}]},
-                           {"into": "copy", "terms": [{"owner": Some(Principal(A)), "name": "island/w", "weight": 2.0}]}])
+    dev.request(
+        "mix",
+        B,
+        [
+            {"into": "w", "terms": [{"owner": None, "name": "v", "weight": 1.0}]},
+            {"into": "v", "terms": [{"owner": None, "name": "w", "weight": 1.0}]},
+            {"into": "copy", "terms": [{"owner": Some(Principal(A)), "name": "island/w", "weight": 2.0}]},
+        ],
+    )
     w, v, copy = read(dev, B, {"param": "w"}, {"param": "v"}, {"param": "copy"})
     assert w.tolist() == [-3, -3] and v.tolist() == [3, 3] and copy.tolist() == [2, 2]
     dev.request("params", A, [{"name": "long", "shape": [3], "init": {"zeros": None}}])
-    assert "mix into 'w': 'long' is [3] but the first term is [2]" in rejected(dev, A, "mix", [{"into": "w", "terms": [
-        {"owner": None, "name": "w", "weight": 1.0}, {"owner": None, "name": "long", "weight": 1.0}]}])
+    assert "mix into 'w': 'long' is [3] but the first term is [2]" in rejected(
+        dev,
+        A,
+        "mix",
+        [
+            {
+                "into": "w",
+                "terms": [{"owner": None, "name": "w", "weight": 1.0}, {"owner": None, "name": "long", "weight": 1.0}],
+            }
+        ],
+    )
 
 
 def test_training_reads_of_a_publication_do_not_change_training(registry):
     """The writer reading the trainer's live publication between steps leaves the trainer's numbers alone."""
+
     def train(with_reader):
         d = device.open_device(registry, "torch:cpu")
         letters_setup(d)
@@ -305,6 +449,7 @@ def test_training_reads_of_a_publication_do_not_change_training(registry):
                 read(d, B, shared(A, "live/head"))
         d.close()
         return losses
+
     assert train(True) == train(False)
 
 
@@ -316,50 +461,112 @@ def test_cached_decoding_matches_the_full_causal_forward(dev):
     dev.request("params", A, [{"name": n, "shape": [d, d], "init": w} for n, w in (("q", wq), ("k", wk), ("v", wv))])
 
     # the full sequence, causal attention in one go
-    full = [{"input": 0}, {"param": "q"}, {"param": "k"}, {"param": "v"},
-            {"linear": {"x": 0, "w": 1, "b": None}}, {"linear": {"x": 0, "w": 2, "b": None}},
-            {"linear": {"x": 0, "w": 3, "b": None}}, {"rope": 4}, {"rope": 5},
-            {"causal_attention": {"q": 7, "k": 8, "v": 6}}]
+    full = [
+        {"input": 0},
+        {"param": "q"},
+        {"param": "k"},
+        {"param": "v"},
+        {"linear": {"x": 0, "w": 1, "b": None}},
+        {"linear": {"x": 0, "w": 2, "b": None}},
+        {"linear": {"x": 0, "w": 3, "b": None}},
+        {"rope": 4},
+        {"rope": 5},
+        {"causal_attention": {"q": 7, "k": 8, "v": 6}},
+    ]
     seq = np.ascontiguousarray(x.transpose(1, 2, 0, 3, 4).reshape(b, h, t, d))
-    want = dev.request("run", A, {"inputs": [{"data": seq.tobytes(), "elem": {"f32": None}, "shape": [b, h, t, d]}],
-                                  "program": full, "train": None, "scalars": [], "split": None, "tensors": [9]})
+    want = dev.request(
+        "run",
+        A,
+        {
+            "inputs": [{"data": seq.tobytes(), "elem": {"f32": None}, "shape": [b, h, t, d]}],
+            "program": full,
+            "train": None,
+            "scalars": [],
+            "split": None,
+            "tensors": [9],
+        },
+    )
     want = np.frombuffer(want["tensors"][0], "<f4").reshape(b, h, t, d)
     # one position at a time: rope_from, append to the stored keys and values, attend to all of them
     for pos in range(t):
-        step = [{"input": 0}, {"param": "q"}, {"param": "k"}, {"param": "v"},
-                {"linear": {"x": 0, "w": 1, "b": None}}, {"linear": {"x": 0, "w": 2, "b": None}},
-                {"linear": {"x": 0, "w": 3, "b": None}},
-                {"rope_from": {"x": 4, "start": pos}}, {"rope_from": {"x": 5, "start": pos}}]
+        step = [
+            {"input": 0},
+            {"param": "q"},
+            {"param": "k"},
+            {"param": "v"},
+            {"linear": {"x": 0, "w": 1, "b": None}},
+            {"linear": {"x": 0, "w": 2, "b": None}},
+            {"linear": {"x": 0, "w": 3, "b": None}},
+            {"rope_from": {"x": 4, "start": pos}},
+            {"rope_from": {"x": 5, "start": pos}},
+        ]
         if pos:
-            step += [{"load": "k"}, {"concat": {"xs": [9, 8], "dim": 2}},
-                     {"load": "v"}, {"concat": {"xs": [11, 6], "dim": 2}}]
+            step += [
+                {"load": "k"},
+                {"concat": {"xs": [9, 8], "dim": 2}},
+                {"load": "v"},
+                {"concat": {"xs": [11, 6], "dim": 2}},
+            ]
             k, v = 10, 12
         else:
             k, v = 8, 6
-        step += [{"store": {"x": k, "name": "k"}}, {"store": {"x": v, "name": "v"}},
-                 {"attention": {"q": 7, "k": k, "v": v, "causal": None}}]
-        got = dev.request("run", A, {"inputs": [{"data": x[pos].tobytes(), "elem": {"f32": None}, "shape": [b, h, 1, d]}],
-                                     "program": step, "train": None, "scalars": [], "split": None, "tensors": [len(step) - 1]})
-        np.testing.assert_allclose(np.frombuffer(got["tensors"][0], "<f4").reshape(b, h, 1, d), want[:, :, pos:pos + 1],
-                                   rtol=1e-5, atol=1e-6)
+        step += [
+            {"store": {"x": k, "name": "k"}},
+            {"store": {"x": v, "name": "v"}},
+            {"attention": {"q": 7, "k": k, "v": v, "causal": None}},
+        ]
+        got = dev.request(
+            "run",
+            A,
+            {
+                "inputs": [{"data": x[pos].tobytes(), "elem": {"f32": None}, "shape": [b, h, 1, d]}],
+                "program": step,
+                "train": None,
+                "scalars": [],
+                "split": None,
+                "tensors": [len(step) - 1],
+            },
+        )
+        np.testing.assert_allclose(
+            np.frombuffer(got["tensors"][0], "<f4").reshape(b, h, 1, d), want[:, :, pos : pos + 1], rtol=1e-5, atol=1e-6
+        )
     stored = {e["name"]: e["shape"] for e in dev.request("list", A) if "stored" in e["kind"]}
     assert stored == {"k": [b, h, t, d], "v": [b, h, t, d]}
 
 
 def test_list_and_delete(dev):
     letters_setup(dev)
-    dev.request("run", A, {"inputs": [], "program": [{"param": "head"}, {"store": {"x": 0, "name": "kept"}}],
-                           "train": None, "scalars": [], "split": None, "tensors": []})
+    dev.request(
+        "run",
+        A,
+        {
+            "inputs": [],
+            "program": [{"param": "head"}, {"store": {"x": 0, "name": "kept"}}],
+            "train": None,
+            "scalars": [],
+            "split": None,
+            "tensors": [],
+        },
+    )
     dev.request("publish", A, {"names": ["head"], "prefix": "p/", "readers": None})
     entries = {(next(iter(e["kind"])), e["name"]): e["shape"] for e in dev.request("list", A)}
-    assert entries == {("param", "embed"): [256, 16], ("param", "head"): [256, 16], ("optimizer", "adam"): [],
-                       ("stored", "kept"): [256, 16], ("publication", "p/head"): [256, 16]}
+    assert entries == {
+        ("param", "embed"): [256, 16],
+        ("param", "head"): [256, 16],
+        ("optimizer", "adam"): [],
+        ("stored", "kept"): [256, 16],
+        ("publication", "p/head"): [256, 16],
+    }
     assert dev.request("list", B) == []
-    assert "delete: this actor holds no stored named 'nope'" in rejected(dev, A, "delete", [
-        {"kind": {"param": None}, "name": "head"}, {"kind": {"stored": None}, "name": "nope"}])
+    assert "delete: this actor holds no stored named 'nope'" in rejected(
+        dev, A, "delete", [{"kind": {"param": None}, "name": "head"}, {"kind": {"stored": None}, "name": "nope"}]
+    )
     assert len(dev.request("list", A)) == 5  # all or nothing
-    dev.request("delete", A, [{"kind": {k: None}, "name": n} for k, n in
-                              (("param", "head"), ("stored", "kept"), ("publication", "p/head"))])
+    dev.request(
+        "delete",
+        A,
+        [{"kind": {k: None}, "name": n} for k, n in (("param", "head"), ("stored", "kept"), ("publication", "p/head"))],
+    )
     assert {e["name"] for e in dev.request("list", A)} == {"embed", "adam"}
     assert "parameter 'head'" in rejected(dev, A, "run", letters_run())
 
@@ -376,7 +583,8 @@ def test_also_steps_more_optimizers_and_clip_covers_them(dev):
     assert not (after[0] == before[0]).all() and (after[1] == before[1]).all()  # lr 0 for `slow`
     dev.request("optimizer", A, ADAM | {"name": "twice", "params": ["embed"]})
     assert "parameter 'embed' is in optimizers 'adam' and 'twice'" in rejected(
-        dev, A, "run", letters_run(train=Some(train | {"also": Some(["twice"])})))
+        dev, A, "run", letters_run(train=Some(train | {"also": Some(["twice"])}))
+    )
 
 
 def test_forward_only_changes_nothing(dev):
@@ -396,6 +604,7 @@ def test_two_runs_give_identical_bytes(registry):
         out = (losses, [w.tobytes() for w in read(d, A, {"param": "embed"}, {"param": "head"})])
         d.close()
         return out
+
     first, second = session(0), session(0)
     assert first == second
     assert session(1)[1] != first[1]  # another device seed draws other weights
@@ -412,6 +621,7 @@ def test_a_gpt_trains_to_identical_bytes_twice():
         weights = read(dev.device, dev.CALLER, *({"param": n} for n in start))
         dev.device.close()
         return losses, [w.tobytes() for w in weights]
+
     assert session() == session()
 
 
@@ -420,7 +630,7 @@ def test_normal_init_depends_on_actor_and_name(dev):
     dev.request("params", A, spec)
     dev.request("params", B, spec)
     aw, au = read(dev, A, {"param": "w"}, {"param": "u"})
-    bw, = read(dev, B, {"param": "w"})
+    (bw,) = read(dev, B, {"param": "w"})
     assert not np.array_equal(aw, au) and not np.array_equal(aw, bw)
     dev.request("params", A, spec[:1])
     assert np.array_equal(read(dev, A, {"param": "w"})[0], aw)
@@ -444,15 +654,25 @@ async def test_system_methods_run_on_the_device_thread(registry):
         seen.append(threading.current_thread().name)
         return x
 
-    ops = dict(registry.ops) | {"probe": device.Op("probe", builtin_payloads()["relu"], lambda p, c: c.float("x", c.reg(p)),
-                                                   {"torch": kernel})}
+    ops = dict(registry.ops) | {
+        "probe": device.Op("probe", builtin_payloads()["relu"], lambda p, c: c.float("x", c.reg(p)), {"torch": kernel})
+    }
     d = device.Device(registry.backends["torch"]("torch:cpu"), ops)
     methods = d.system_methods()
     run_type = d.types["moxzi_device_run"]
-    arg = encode_args(run_type.args, [{"inputs": [{"data": np.ones(2, "<f4").tobytes(), "elem": {"f32": None},
-                                                   "shape": [2]}],
-                                       "program": [{"input": 0}, {"probe": 0}], "train": None, "scalars": [],
-                                       "split": None, "tensors": [1]}])
+    arg = encode_args(
+        run_type.args,
+        [
+            {
+                "inputs": [{"data": np.ones(2, "<f4").tobytes(), "elem": {"f32": None}, "shape": [2]}],
+                "program": [{"input": 0}, {"probe": 0}],
+                "train": None,
+                "scalars": [],
+                "split": None,
+                "tensors": [1],
+            }
+        ],
+    )
     outcomes = await asyncio.gather(*(methods["moxzi_device_run"](c, arg) for c in (A, B, C)))
     assert all(decode_args(o.reply, run_type.rets)[0]["tensors"] == [np.ones(2, "<f4").tobytes()] for o in outcomes)
     assert seen and all(name.startswith("moxzi-device") for name in seen)
@@ -486,24 +706,57 @@ def with_square():
 def test_a_third_party_op_package_adds_an_op(with_square):
     d = device.open_device(with_square, "torch:cpu")
     assert "square" in d.ops
-    declared = parse_did("type Op = variant { param : text; square : nat32; sum : record { x : nat32; dim : opt nat32 } };"
-                         "service : { moxzi_device_run : (record { inputs : vec record { data : blob; "
-                         "elem : variant { f32 }; shape : vec nat32 }; program : vec Op; train : opt record { loss : nat32; "
-                         "optimizer : text; clip : opt float64; lr : opt float64; also : opt vec text }; "
-                         "scalars : vec nat32; tensors : vec nat32 }) -> (record { scalars : vec float64; "
-                         "tensors : vec blob }) }").methods["moxzi_device_run"]
+    declared = parse_did(
+        "type Op = variant { param : text; square : nat32; sum : record { x : nat32; dim : opt nat32 } };"
+        "service : { moxzi_device_run : (record { inputs : vec record { data : blob; "
+        "elem : variant { f32 }; shape : vec nat32 }; program : vec Op; train : opt record { loss : nat32; "
+        "optimizer : text; clip : opt float64; lr : opt float64; also : opt vec text }; "
+        "scalars : vec nat32; tensors : vec nat32 }) -> (record { scalars : vec float64; "
+        "tensors : vec blob }) }"
+    ).methods["moxzi_device_run"]
     d.request("params", A, [{"name": "w", "shape": [3], "init": values(3, fill=3.0)}])
-    d.request("optimizer", A, {"name": "sgd", "params": ["w"], "lr": 0.5, "beta1": 0.0, "beta2": 0.0, "eps": 0.0,
-                               "weight_decay": 0.0, "kind": Some({"sgd": None})})
-    arg = encode_args(declared.args, [{"inputs": [], "program": [{"param": "w"}, {"square": 0}, {"sum": {"x": 1, "dim": None}}],
-                                       "train": Some({"loss": 2, "optimizer": "sgd", "clip": None, "lr": None, "also": None}),
-                                       "scalars": [2], "tensors": [1]}])
+    d.request(
+        "optimizer",
+        A,
+        {
+            "name": "sgd",
+            "params": ["w"],
+            "lr": 0.5,
+            "beta1": 0.0,
+            "beta2": 0.0,
+            "eps": 0.0,
+            "weight_decay": 0.0,
+            "kind": Some({"sgd": None}),
+        },
+    )
+    arg = encode_args(
+        declared.args,
+        [
+            {
+                "inputs": [],
+                "program": [{"param": "w"}, {"square": 0}, {"sum": {"x": 1, "dim": None}}],
+                "train": Some({"loss": 2, "optimizer": "sgd", "clip": None, "lr": None, "also": None}),
+                "scalars": [2],
+                "tensors": [1],
+            }
+        ],
+    )
     result = decode_args(d.call("moxzi_device_run", A, arg).reply, declared.rets)[0]
     assert result["scalars"] == [27.0] and np.frombuffer(result["tensors"][0], "<f4").tolist() == [9, 9, 9]
     assert read(d, A, {"param": "w"})[0].tolist() == [0, 0, 0]  # w - 0.5 * 2w
-    assert "op 1 (square): x is i32 [1]; expected a float32 tensor" in rejected(d, A, "run", {
-        "inputs": [{"data": b"\0" * 4, "elem": {"i32": None}, "shape": [1]}], "program": [{"input": 0}, {"square": 0}],
-        "train": None, "scalars": [], "split": None, "tensors": [1]})
+    assert "op 1 (square): x is i32 [1]; expected a float32 tensor" in rejected(
+        d,
+        A,
+        "run",
+        {
+            "inputs": [{"data": b"\0" * 4, "elem": {"i32": None}, "shape": [1]}],
+            "program": [{"input": 0}, {"square": 0}],
+            "train": None,
+            "scalars": [],
+            "split": None,
+            "tensors": [1],
+        },
+    )
     d.close()
 
 
@@ -511,6 +764,7 @@ def test_a_third_party_op_package_adds_an_op(with_square):
 @pytest.mark.slow
 def test_short_shakespeare_training_matches_eager_pytorch():
     import torch
+
     cfg = device_step.Config(n_layer=2, n_head=2, n_embd=32, block=16, batch=4)
     start = device_step.weights(cfg)
     data = device_step.batches(cfg, 40)
@@ -526,8 +780,14 @@ def test_short_shakespeare_training_matches_eager_pytorch():
 def test_a_kernel_that_applies_only_to_some_operands_leaves_the_rest_to_the_kernel_it_replaces(registry):
     wide = device.Kernel("relu", "torch", lambda p, x: x * 0 + 7, "wide-only", applies=lambda p, x: x.numel() > 2)
     d = device.Device(registry.backends["torch"]("torch:cpu"), registry.ops, [wide])
-    d.request("params", A, [{"name": "short", "shape": [2], "init": values(2, fill=-1.0)},
-                            {"name": "long", "shape": [4], "init": values(4, fill=-1.0)}])
+    d.request(
+        "params",
+        A,
+        [
+            {"name": "short", "shape": [2], "init": values(2, fill=-1.0)},
+            {"name": "long", "shape": [4], "init": values(4, fill=-1.0)},
+        ],
+    )
     short, long = read(d, A, {"param": "short"}, {"relu": 0}, {"param": "long"}, {"relu": 2})[1::2]
     assert short.tolist() == [0, 0] and long.tolist() == [7, 7, 7, 7]
     assert d.providers["relu"] == "wide-only"
@@ -551,16 +811,26 @@ def test_kernels_from_plugins_replace_an_ops_kernel_and_the_optimizer(registry):
         device.Kernel("relu", "torch", lambda p, x: x * 0 + 7, "family"),
         device.Kernel("relu", "torch:cpu", lambda p, x: x * 0 + 9, "exact"),  # the more specific wins
         device.Kernel("gelu", "torch:cuda", lambda p, x: x * 0 + 5, "elsewhere"),  # not this backend
-        device.Kernel("optimizer:adamw", "torch:cpu", Counting, "fused")]
+        device.Kernel("optimizer:adamw", "torch:cpu", Counting, "fused"),
+    ]
     d = device.Device(registry.backends["torch"]("torch:cpu"), registry.ops, overrides)
     d.request("params", A, [{"name": "w", "shape": [2], "init": {"ones": None}}])
     assert (d.providers["relu"], d.providers["gelu"], d.providers["optimizer:adamw"]) == ("exact", "torch", "fused")
     relu, gelu = read(d, A, {"param": "w"}, {"relu": 0}, {"gelu": 0})[1:]
     assert relu.tolist() == [9, 9] and gelu.tolist() != [5, 5]
     d.request("optimizer", A, ADAM | {"params": ["w"]})
-    d.request("run", A, {"inputs": [], "program": [{"param": "w"}, {"sum": {"x": 0, "dim": None}}], "scalars": [],
-                         "split": None, "tensors": [], "train": Some({"loss": 1, "optimizer": "adam", "clip": Some(2.0),
-                                                       "lr": Some(0.25), "also": None})})
+    d.request(
+        "run",
+        A,
+        {
+            "inputs": [],
+            "program": [{"param": "w"}, {"sum": {"x": 0, "dim": None}}],
+            "scalars": [],
+            "split": None,
+            "tensors": [],
+            "train": Some({"loss": 1, "optimizer": "adam", "clip": Some(2.0), "lr": Some(0.25), "also": None}),
+        },
+    )
     assert calls == [("step", ["w"], 0.25, 2.0)]  # one optimizer: it clips (a fused kernel can)
     d.close()
 
@@ -575,11 +845,21 @@ def test_a_snapshot_restored_continues_bit_for_bit(registry):
     first.request("optimizer", B, dev_sgd)
     for _ in range(3):
         first.request("run", A, letters_run())
-        first.request("run", B, letters_run(train=Some({"loss": 9, "optimizer": "sgd", "clip": None, "lr": None,
-                                                         "also": None})))
-    first.request("run", A, {"inputs": [{"data": TEXT, "elem": {"u8": None}, "shape": [1, 65]}],
-                             "program": [{"input": 0}, {"store": {"x": 0, "name": "ids"}}], "train": None,
-                             "scalars": [], "split": None, "tensors": []})
+        first.request(
+            "run", B, letters_run(train=Some({"loss": 9, "optimizer": "sgd", "clip": None, "lr": None, "also": None}))
+        )
+    first.request(
+        "run",
+        A,
+        {
+            "inputs": [{"data": TEXT, "elem": {"u8": None}, "shape": [1, 65]}],
+            "program": [{"input": 0}, {"store": {"x": 0, "name": "ids"}}],
+            "train": None,
+            "scalars": [],
+            "split": None,
+            "tensors": [],
+        },
+    )
     first.request("publish", A, {"names": ["head"], "prefix": "p/", "readers": Some({"principals": [Principal(B)]})})
     snap = snapshot(first)
     second = device.open_device(registry, "torch:cpu")
@@ -590,12 +870,13 @@ def test_a_snapshot_restored_continues_bit_for_bit(registry):
         losses = [d.request("run", A, letters_run())["scalars"][0] for _ in range(3)]
         ids = read(d, A, {"load": "ids"})[0]
         return losses, ids.tolist(), [w.tobytes() for w in read(d, B, {"param": "head"}, shared(A, "p/head"))]
+
     assert go(first) == go(second)
     assert snapshot(second) == snapshot(first)
     other_seed = device.open_device(registry, "torch:cpu", seed=7)
     with pytest.raises(device.DeviceError, match="device seed 0 cannot be restored on format 3 with seed 7"):
         other_seed.restore(io.BytesIO(snap))
-    for damaged in (snap[:-1], snap + b"\x00", snap[:len(snap) // 2]):
+    for damaged in (snap[:-1], snap + b"\x00", snap[: len(snap) // 2]):
         with pytest.raises(device.DeviceError, match="the snapshot is damaged"):
             second.restore(io.BytesIO(damaged))
     assert snapshot(second) == snapshot(first)  # a failed restore changed nothing
@@ -610,10 +891,23 @@ def test_a_snapshot_holds_one_tensors_bytes_at_a_time(registry):
     names = [f"w{i}" for i in range(16)]
     first.request("params", A, [{"name": n, "shape": [512, 512], "init": {"normal": 0.1}} for n in names])
     first.request("optimizer", A, ADAM | {"params": names})
-    program = [{"param": n} for n in names] + [{"concat": {"xs": list(range(16)), "dim": 0}},
-                                               {"mul": {"a": 16, "b": 16}}, {"sum": {"x": 17, "dim": None}}]
-    first.request("run", A, {"inputs": [], "program": program, "scalars": [], "split": None, "tensors": [], "train": Some(
-        {"loss": 18, "optimizer": "adam", "clip": None, "lr": None, "also": None})})
+    program = [{"param": n} for n in names] + [
+        {"concat": {"xs": list(range(16)), "dim": 0}},
+        {"mul": {"a": 16, "b": 16}},
+        {"sum": {"x": 17, "dim": None}},
+    ]
+    first.request(
+        "run",
+        A,
+        {
+            "inputs": [],
+            "program": program,
+            "scalars": [],
+            "split": None,
+            "tensors": [],
+            "train": Some({"loss": 18, "optimizer": "adam", "clip": None, "lr": None, "also": None}),
+        },
+    )
     one = 1 << 20
     with tempfile.TemporaryFile() as out:
         tracemalloc.start()
@@ -632,5 +926,3 @@ def test_a_snapshot_holds_one_tensors_bytes_at_a_time(registry):
     assert snapshot(second) == snapshot(first)
     first.close()
     second.close()
-
-

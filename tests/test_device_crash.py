@@ -20,8 +20,20 @@ pytest.importorskip("moxzi_device_torch")
 
 STEPS = 1000
 # Copy the device after nearly every call, so kills land during copies too.
-FLAGS = ("-m", "actors.json", "-s", "state", "--plugins", "http,lmdb,torch", "--device", "torch:cpu",
-         "--device-checkpoint-secs", "0", "--device-checkpoint-mb", "0.001")
+FLAGS = (
+    "-m",
+    "actors.json",
+    "-s",
+    "state",
+    "--plugins",
+    "http,lmdb,torch",
+    "--device",
+    "torch:cpu",
+    "--device-checkpoint-secs",
+    "0",
+    "--device-checkpoint-mb",
+    "0.001",
+)
 
 
 def project(folder):
@@ -37,6 +49,7 @@ def learn_in_background(daemon):
             call(daemon, "call-json/learner/learn", [STEPS])
         except (urllib.error.URLError, ConnectionError, OSError):
             pass  # the daemon was killed under it; the call carries on after the restart
+
     thread = threading.Thread(target=learn, daemon=True)
     thread.start()
     return thread
@@ -52,9 +65,17 @@ def finished(daemon, seconds=180):
 
 def test_killed_while_training_ends_with_the_same_parameters(tmp_path):
     expected, result, seen, log = uninterrupted_and_crashed(
-        tmp_path, FLAGS, project, learn_in_background,
-        lambda daemon: len(call(daemon, "query-json/learner/progress")[0]), finished,
-        seed=11, first_kill=(0.3, 0.8), later_kills=(0.1, 0.4), restarts=2)
+        tmp_path,
+        FLAGS,
+        project,
+        learn_in_background,
+        lambda daemon: len(call(daemon, "query-json/learner/progress")[0]),
+        finished,
+        seed=11,
+        first_kill=(0.3, 0.8),
+        later_kills=(0.1, 0.4),
+        restarts=2,
+    )
     assert result == expected
     assert seen == sorted(seen) and seen[-1] < STEPS, f"the kills did not interrupt training: {seen}"
     assert "system state restored from its copy" in log

@@ -75,11 +75,11 @@ def daemons(tmp_path_factory, actor_build):
         folder = tmp_path_factory.mktemp(side)
         shutil.copy(built.wasm_path, folder / "porter.wasm")
         shutil.copy(built.did_path, folder / "porter.did")
-        (folder / "actors.json").write_text(json.dumps({"actors": [
-            {"name": "alice", "wasm": "porter.wasm"}, {"name": "bob", "wasm": "porter.wasm"}]}))
+        (folder / "actors.json").write_text(
+            json.dumps({"actors": [{"name": "alice", "wasm": "porter.wasm"}, {"name": "bob", "wasm": "porter.wasm"}]})
+        )
         folders.append(folder)
-    flags = ("-m", "actors.json", "--plugins", "http,torch", "--device", "torch:cpu",
-             "--device-listen", "127.0.0.1:0")
+    flags = ("-m", "actors.json", "--plugins", "http,torch", "--device", "torch:cpu", "--device-listen", "127.0.0.1:0")
     with running_moxzid(*flags, cwd=folders[0]) as here, running_moxzid(*flags, cwd=folders[1]) as there:
         yield Porters(here), Porters(there)
 
@@ -150,14 +150,18 @@ def test_unknown_token_and_unreachable_exporter(daemons):
     with ThreadingHTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler) as closed:
         port = closed.server_address[1]
     assert "the download failed" in there.reject("bob", "fetch", f"http://127.0.0.1:{port}/export/abc", "nope/")
-    assert "expected a URL this moxzid can download (http://, https://)" in there.reject("bob", "fetch", "file:///etc/passwd", "nope/")
+    assert "expected a URL this moxzid can download (http://, https://)" in there.reject(
+        "bob", "fetch", "file:///etc/passwd", "nope/"
+    )
 
 
 # --- a fake exporter: serves bytes the test chooses ---------------------------------------------
 def export_body(tensors: dict[str, np.ndarray]) -> bytes:
     """An export's body as moxzi_core/device/transfer.py documents it."""
     header = cbor2.dumps([[n, "f32", list(t.shape)] for n, t in tensors.items()])
-    body = MAGIC + struct.pack("<Q", len(header)) + header + b"".join(t.astype("<f4").tobytes() for t in tensors.values())
+    body = (
+        MAGIC + struct.pack("<Q", len(header)) + header + b"".join(t.astype("<f4").tobytes() for t in tensors.values())
+    )
     return body + hashlib.sha256(body).digest()
 
 
@@ -214,8 +218,11 @@ def test_a_corrupted_or_truncated_transfer_is_rejected_and_changes_nothing(daemo
         (other, len(other) + 4, "the export's header describes .* bytes, but it is"),
         (b"<html>not an export</html>" * 10, None, "the answer is not an export"),
         # a header that would take 1 GiB of memory to read: refused before it is read
-        (MAGIC + struct.pack("<Q", 1 << 30) + bytes(200), 2 << 30,
-         "the export's header is 1073741824 bytes; the limit is 67108864"),
+        (
+            MAGIC + struct.pack("<Q", 1 << 30) + bytes(200),
+            2 << 30,
+            "the export's header is 1073741824 bytes; the limit is 67108864",
+        ),
         (export_body({"w": good}).replace(b"cf32", b"ci64"), None, r'expected \[name, "f32", shape\]'),
     ]
     for body, length, expected in cases:
@@ -247,8 +254,9 @@ def registry():
     return plugins.load(["torch"])[0]
 
 
-SETTINGS = Settings(plugins.load(["http"])[0].settings, {"device": "torch:cpu",
-                                                         "device_listen": Address("127.0.0.1", 0)})
+SETTINGS = Settings(
+    plugins.load(["http"])[0].settings, {"device": "torch:cpu", "device_listen": Address("127.0.0.1", 0)}
+)
 
 
 def test_export_without_device_listen_says_so(registry):
@@ -346,8 +354,13 @@ async def test_a_copy_of_the_device_does_not_wait_for_a_download(registry, fake)
     store = MemoryStore()
     device = open_device(registry, "torch:cpu")
     device.add_transport(HttpTransport(SETTINGS))
-    host = Host([spec("alice", "porter"), spec("bob", "porter")], system_methods=device.system_methods(),
-                store=store, system_state=device, checkpoint=CheckpointPolicy(0, megabytes=1e-6, spacing=0))
+    host = Host(
+        [spec("alice", "porter"), spec("bob", "porter")],
+        system_methods=device.system_methods(),
+        store=store,
+        system_state=device,
+        checkpoint=CheckpointPolicy(0, megabytes=1e-6, spacing=0),
+    )
     await host.start()
     try:
         fake.body, fake.stall = export_body({"slow": np.ones(1000, dtype="<f4")}), 5.0
@@ -388,7 +401,7 @@ async def test_an_export_is_streamed_tensor_by_tensor():
         body = first + await reader.readexactly(length - len(first))
         writer.close()
         data = b"".join(tensors)
-        assert body[-DIGEST_BYTES - len(data):-DIGEST_BYTES] == data
+        assert body[-DIGEST_BYTES - len(data) : -DIGEST_BYTES] == data
         assert body[-DIGEST_BYTES:] == hashlib.sha256(body[:-DIGEST_BYTES]).digest()
     finally:
         await transport.stop()

@@ -71,8 +71,13 @@ async def test_reads_are_not_recorded(registry):
 
 async def started_with(registry, store, policy, seed=0):
     device = open_device(registry, "torch:cpu", seed=seed)
-    host = Host([spec("learner", "learner")], system_methods=device.system_methods(), store=store,
-                system_state=device, checkpoint=policy)
+    host = Host(
+        [spec("learner", "learner")],
+        system_methods=device.system_methods(),
+        store=store,
+        system_state=device,
+        checkpoint=policy,
+    )
     try:
         await host.start()
     except BaseException:
@@ -81,10 +86,14 @@ async def started_with(registry, store, policy, seed=0):
     return host, device
 
 
-@pytest.mark.parametrize("policy", [
-    CheckpointPolicy(seconds=1e-9, megabytes=1e9, spacing=0),  # by device time: after every call
-    CheckpointPolicy(seconds=0, megabytes=1e-6, spacing=0),  # by size only: after every call
-], ids=["by-time", "by-size"])
+@pytest.mark.parametrize(
+    "policy",
+    [
+        CheckpointPolicy(seconds=1e-9, megabytes=1e9, spacing=0),  # by device time: after every call
+        CheckpointPolicy(seconds=0, megabytes=1e-6, spacing=0),  # by size only: after every call
+    ],
+    ids=["by-time", "by-size"],
+)
 async def test_copies_of_the_device_replace_the_record(registry, policy):
     host, device = await started(registry, MemoryStore())
     uninterrupted = await learn(host, 3) + await learn(host, 3)
@@ -141,7 +150,7 @@ async def test_a_damaged_copy_stops_start_up_with_a_clear_error(registry):
     key, part = next(store.scan(b"system/parts/"))
     batch = Batch()
     at = len(part) // 2
-    batch.put(key, part[:at] + bytes([part[at] ^ 1]) + part[at + 1:])  # one bit
+    batch.put(key, part[:at] + bytes([part[at] ^ 1]) + part[at + 1 :])  # one bit
     store.commit(batch)
     with pytest.raises((StoreError, DeviceError), match="damaged"):  # the store's digest, or the snapshot's own form
         await started_with(registry, store, CheckpointPolicy())
@@ -178,8 +187,11 @@ async def test_the_seed_decides_the_starting_weights_and_a_store_keeps_its_seed(
     host, device = await started_with(registry, store, CheckpointPolicy(), seed=7)
     await learn(host, 2)
     await stopped(host, device)
-    with pytest.raises(StoreError, match="recorded on a device with seed 7, and this moxzid's has seed 0 "
-                                         r"\(start it with the same --device-seed\)"):
+    with pytest.raises(
+        StoreError,
+        match="recorded on a device with seed 7, and this moxzid's has seed 0 "
+        r"\(start it with the same --device-seed\)",
+    ):
         await started_with(registry, store, CheckpointPolicy())
     host, device = await started_with(registry, store, CheckpointPolicy(), seed=7)
     try:

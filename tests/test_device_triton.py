@@ -127,18 +127,21 @@ def relative_error(got, want):
     return ((got.double() - want).abs().max() / want.abs().max()).item()
 
 
-@pytest.mark.parametrize("b, h, tq, tk, d, causal, dtype", [
-    (2, 2, 64, 64, 64, True, torch.float32),     # exactly one tile
-    (1, 2, 37, 37, 16, True, torch.float32),     # a partial tile, the smallest head size
-    (1, 1, 100, 100, 24, True, torch.float32),   # two tiles, the second partial; head size padded to 32
-    (1, 2, 5, 70, 32, True, torch.float32),      # a key/value cache: 5 new queries over 70 keys
-    (1, 1, 1, 33, 16, True, torch.float32),      # decoding one position
-    (1, 1, 70, 45, 16, False, torch.float32),    # no mask, more queries than keys
-    (1, 1, 40, 40, 128, True, torch.float32),    # the largest head size
-    (1, 2, 50, 50, 32, True, torch.float16),
-    (1, 2, 50, 50, 32, True, torch.bfloat16),
-    (1, 1, 20, 67, 48, True, torch.bfloat16),
-])
+@pytest.mark.parametrize(
+    "b, h, tq, tk, d, causal, dtype",
+    [
+        (2, 2, 64, 64, 64, True, torch.float32),  # exactly one tile
+        (1, 2, 37, 37, 16, True, torch.float32),  # a partial tile, the smallest head size
+        (1, 1, 100, 100, 24, True, torch.float32),  # two tiles, the second partial; head size padded to 32
+        (1, 2, 5, 70, 32, True, torch.float32),  # a key/value cache: 5 new queries over 70 keys
+        (1, 1, 1, 33, 16, True, torch.float32),  # decoding one position
+        (1, 1, 70, 45, 16, False, torch.float32),  # no mask, more queries than keys
+        (1, 1, 40, 40, 128, True, torch.float32),  # the largest head size
+        (1, 2, 50, 50, 32, True, torch.float16),
+        (1, 2, 50, 50, 32, True, torch.bfloat16),
+        (1, 1, 20, 67, 48, True, torch.bfloat16),
+    ],
+)
 def test_flash_attention_matches_the_reference_forward_and_backward(b, h, tq, tk, d, causal, dtype):
     gen = torch.Generator().manual_seed(tq * 1000 + tk)
     q, k, v = (torch.randn(b, h, t, d, generator=gen).to(dtype).requires_grad_() for t in (tq, tk, tk))
@@ -172,8 +175,12 @@ def test_strided_operands_and_the_device_kernels_fallback(registries):
     dev = device.open_device(registries[1][0], "torch:cpu")
     try:
         assert dev.providers["attention"] == "triton"
-        assert relative_error(dev.kernels["attention"]({"causal": None}, q, k, wide_v),
-                              reference_attention(q, k, wide_v, True)) < 1e-5
+        assert (
+            relative_error(
+                dev.kernels["attention"]({"causal": None}, q, k, wide_v), reference_attention(q, k, wide_v, True)
+            )
+            < 1e-5
+        )
     finally:
         dev.close()
 
@@ -249,8 +256,11 @@ def shakespeare_device(registry, split: bool = False):
     clip span two optimizers."""
     start = device_step.weights(CFG)
     dev = device.open_device(registry, "torch:cpu")
-    dev.request("params", TRAINER, [{"name": n, "shape": list(w.shape), "init": {"values": w.tobytes()}}
-                                    for n, w in start.items()])
+    dev.request(
+        "params",
+        TRAINER,
+        [{"name": n, "shape": list(w.shape), "init": {"values": w.tobytes()}} for n, w in start.items()],
+    )
     apart = ["head"] if split else []
     adamw = {"kind": None, **device_step.ADAMW, "lr": LR}
     dev.request("optimizer", TRAINER, adamw | {"name": "adamw", "params": [n for n in start if n not in apart]})
@@ -264,10 +274,22 @@ def train(dev, batches, split: bool = False) -> list[float]:
     program, loss = device_step.loss_program(CFG)
     losses = []
     for seq in batches:
-        run = {"inputs": [{"data": seq.tobytes(), "elem": {"u8": None}, "shape": list(seq.shape)}],
-               "program": program, "scalars": [loss], "split": None, "tensors": [],
-               "train": Some({"loss": loss, "optimizer": "adamw", "clip": Some(1.0), "lr": Some(LR),
-                              "also": Some(["head"]) if split else None})}
+        run = {
+            "inputs": [{"data": seq.tobytes(), "elem": {"u8": None}, "shape": list(seq.shape)}],
+            "program": program,
+            "scalars": [loss],
+            "split": None,
+            "tensors": [],
+            "train": Some(
+                {
+                    "loss": loss,
+                    "optimizer": "adamw",
+                    "clip": Some(1.0),
+                    "lr": Some(LR),
+                    "also": Some(["head"]) if split else None,
+                }
+            ),
+        }
         losses.append(dev.request("run", TRAINER, run)["scalars"][0])
     return losses
 
@@ -341,6 +363,7 @@ def test_a_snapshot_with_the_fused_adamw_restores_exactly_and_on_the_torch_adamw
 
     def go(dev):  # the later calls: losses, then the parameters
         return train(dev, batches[2:]), read(dev, TRAINER, *({"param": n} for n in device_step.weights(CFG)))
+
     want = {name: go(dev) for name, dev in kept.items()}
     got = {pair: go(dev) for pair, dev in restored.items()}
     losses, params = got["triton", "triton"]
@@ -365,8 +388,7 @@ def moxzid_losses(folder: Path, plugin_names: str, steps: int) -> tuple[list[flo
     built = build_actor("learner_attention")
     shutil.copy(built.wasm_path, folder / "learner.wasm")
     (folder / "actors.json").write_text(json.dumps({"actors": [{"name": "learner", "wasm": "learner.wasm"}]}))
-    with running_moxzid("-m", "actors.json", "--device", "torch:cpu", "--plugins", plugin_names,
-                        cwd=folder) as daemon:
+    with running_moxzid("-m", "actors.json", "--device", "torch:cpu", "--plugins", plugin_names, cwd=folder) as daemon:
         [losses] = call(daemon, "call-json/learner/learn", [steps])
         return losses, daemon.log.read_text()
 
@@ -385,20 +407,29 @@ def test_training_through_moxzid_gives_the_same_losses_with_the_plugin(tmp_path)
 
 def test_moxzid_plugins_lists_the_replaced_kernels(registries):
     _, (registry, loaded) = registries
-    line, = [ln for ln in plugins.describe(registry, loaded) if ln.startswith("triton")]
-    for what in ("kernel attention@torch:cuda", "kernel causal_attention@torch:cuda",
-                 "kernel optimizer:adamw@torch:cuda", "kernel causal_attention@torch:cpu"):
+    (line,) = [ln for ln in plugins.describe(registry, loaded) if ln.startswith("triton")]
+    for what in (
+        "kernel attention@torch:cuda",
+        "kernel causal_attention@torch:cuda",
+        "kernel optimizer:adamw@torch:cuda",
+        "kernel causal_attention@torch:cpu",
+    ):
         assert what in line
 
 
 @pytest.mark.usefixtures("installed_for_subprocesses")
 def test_moxzid_plugins_with_a_device_says_which_kernel_runs_each_op():
-    done = subprocess.run([sys.executable, "-m", "moxzi_core.daemon", "--device", "torch:cpu", "--plugins",
-                           "torch,triton", "plugins"], capture_output=True, text=True, timeout=60, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "moxzi_core.daemon", "--device", "torch:cpu", "--plugins", "torch,triton", "plugins"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert "device   torch:cpu: triton kernels: attention, causal_attention, optimizer:adamw" in lines
-    torch_line, = [ln for ln in lines if ln.startswith("device   torch:cpu: torch kernels: ")]
+    (torch_line,) = [ln for ln in lines if ln.startswith("device   torch:cpu: torch kernels: ")]
     assert "linear" in torch_line and "attention" not in torch_line
 
 
@@ -407,10 +438,14 @@ def test_without_a_gpu_it_refuses_to_load():
     if torch.cuda.is_available():
         pytest.skip("this machine has a GPU")
     env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
-    code = "from moxzi_core import plugins\ntry:\n    plugins.load(['triton'])\nexcept plugins.PluginError as e:\n" \
-           "    print(e)\n"
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60,
-                          check=False)
-    assert done.stdout.startswith("plugin 'triton' failed to import: moxzi-device-triton needs a CUDA GPU"), \
+    code = (
+        "from moxzi_core import plugins\ntry:\n    plugins.load(['triton'])\nexcept plugins.PluginError as e:\n"
+        "    print(e)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.stdout.startswith("plugin 'triton' failed to import: moxzi-device-triton needs a CUDA GPU"), (
         done.stdout + done.stderr
+    )
     assert "TRITON_INTERPRET=1" in done.stdout

@@ -27,36 +27,57 @@ TIMEOUT = 5.0  # --device-rank-timeout of these groups
 
 def two_ranks(registry) -> device.Device:
     """Rank 0 here, rank 1 a `moxzid device-worker` child process."""
-    local = device.LocalRanks(["--device", "torch:cpu", "--device-world", "2", "--plugins", "torch",
-                               "--device-rank-timeout", str(TIMEOUT)], 2)
-    return device.open_device(registry, "torch:cpu", ranks=device.Ranks(2, 0, "127.0.0.1", 0, TIMEOUT, local.start),
-                              local=local)
+    local = device.LocalRanks(
+        ["--device", "torch:cpu", "--device-world", "2", "--plugins", "torch", "--device-rank-timeout", str(TIMEOUT)], 2
+    )
+    return device.open_device(
+        registry, "torch:cpu", ranks=device.Ranks(2, 0, "127.0.0.1", 0, TIMEOUT, local.start), local=local
+    )
 
 
 def params(gpt: device_step.DeviceGPT) -> list[np.ndarray]:
     names = sorted(device_step.weights(gpt.cfg))
-    r = gpt.device.request("run", gpt.CALLER, {"inputs": [], "program": [{"param": n} for n in names], "train": None,
-                                               "scalars": [], "tensors": list(range(len(names))), "split": None})
+    r = gpt.device.request(
+        "run",
+        gpt.CALLER,
+        {
+            "inputs": [],
+            "program": [{"param": n} for n in names],
+            "train": None,
+            "scalars": [],
+            "tensors": list(range(len(names))),
+            "split": None,
+        },
+    )
     return [np.frombuffer(b, "<f4") for b in r["tensors"]]
 
 
 def logits(gpt: device_step.DeviceGPT, seq: np.ndarray, split: bool) -> np.ndarray:
     """The forward's logits for a batch, as one tensor."""
     program, _ = device_step.loss_program(gpt.cfg)
-    r = gpt.device.request("run", gpt.CALLER, {
-        "inputs": [{"data": seq.astype(np.uint8).tobytes(), "elem": {"u8": None}, "shape": list(seq.shape)}],
-        "program": program, "train": None, "scalars": [], "tensors": [len(program) - 2],
-        "split": Some([0]) if split else None})
+    r = gpt.device.request(
+        "run",
+        gpt.CALLER,
+        {
+            "inputs": [{"data": seq.astype(np.uint8).tobytes(), "elem": {"u8": None}, "shape": list(seq.shape)}],
+            "program": program,
+            "train": None,
+            "scalars": [],
+            "tensors": [len(program) - 2],
+            "split": Some([0]) if split else None,
+        },
+    )
     return np.frombuffer(r["tensors"][0], "<f4")
 
 
 def eager_on_halves(cfg: device_step.Config, start, data) -> device_step.EagerGPT:
     """Plain PyTorch trained as two ranks train: each step's gradient is the mean of the two halves'."""
     import torch
+
     half = device_step.EagerGPT(dataclasses.replace(cfg, batch=cfg.batch // 2), start)
     for seq in data:
         ids = torch.from_numpy(seq.astype(np.int64))
-        ((half.loss(ids[:cfg.batch // 2]) + half.loss(ids[cfg.batch // 2:])) / 2).backward()
+        ((half.loss(ids[: cfg.batch // 2]) + half.loss(ids[cfg.batch // 2 :])) / 2).backward()
         torch.nn.utils.clip_grad_norm_(list(half.p.values()), 1.0, foreach=False)
         half.opt.step()
         half.opt.zero_grad(set_to_none=True)
@@ -83,10 +104,16 @@ def test_twenty_shakespeare_steps_split_6_6_equal_one_device_on_12(registry):
             assert np.quantile(np.abs(a - b), 0.99) < 1e-4, name
         # Returned tensors are the whole batch's: each rank's rows, gathered in order.
         np.testing.assert_allclose(logits(two, data[20], True), logits(two, data[20], False), rtol=1e-5, atol=1e-6)
-        odd = {"inputs": [{"data": bytes(24), "elem": {"f32": None}, "shape": [3, 2]}], "train": None,
-               "program": [{"input": 0}, {"scale": {"x": 0, "by": 2.0}}], "scalars": [], "tensors": [1]}
-        with pytest.raises(device.DeviceError, match="split: the batch has 3 rows, which this device's 2 ranks "
-                                                     "cannot share evenly"):
+        odd = {
+            "inputs": [{"data": bytes(24), "elem": {"f32": None}, "shape": [3, 2]}],
+            "train": None,
+            "program": [{"input": 0}, {"scale": {"x": 0, "by": 2.0}}],
+            "scalars": [],
+            "tensors": [1],
+        }
+        with pytest.raises(
+            device.DeviceError, match="split: the batch has 3 rows, which this device's 2 ranks cannot share evenly"
+        ):
             two.device.request("run", two.CALLER, odd | {"split": Some([0])})
         assert two.device.request("run", two.CALLER, odd | {"split": None})["shapes"] == [[3, 2]]
     finally:
@@ -100,17 +127,22 @@ def worker(dev: device.Device):
 
 def test_a_killed_rank_gives_a_clear_reject_not_a_hang(registry):
     dev = two_ranks(registry)
-    gpt = device_step.DeviceGPT(device_step.Config(n_layer=1, n_embd=32, n_head=2, block=8, batch=4),
-                                device_step.weights(device_step.Config(n_layer=1, n_embd=32, n_head=2, block=8)),
-                                on=dev)
+    gpt = device_step.DeviceGPT(
+        device_step.Config(n_layer=1, n_embd=32, n_head=2, block=8, batch=4),
+        device_step.weights(device_step.Config(n_layer=1, n_embd=32, n_head=2, block=8)),
+        on=dev,
+    )
     seq = device_step.batches(gpt.cfg, 1)[0]
     try:
         gpt.step(gpt.arg(seq, 1e-3, split=True))
         worker(dev).kill()
         worker(dev).wait()
         started = time.monotonic()
-        with pytest.raises(RuntimeError, match=r"moxzi_device_run: the device's group of 2 ranks is broken \(a "
-                                               r"rank did not answer within 5 s \(it died or stalled\)"):
+        with pytest.raises(
+            RuntimeError,
+            match=r"moxzi_device_run: the device's group of 2 ranks is broken \(a "
+            r"rank did not answer within 5 s \(it died or stalled\)",
+        ):
             gpt.step(gpt.arg(seq, 1e-3, split=True))
         assert time.monotonic() - started < TIMEOUT + 2
         later = dev.call("moxzi_device_list", gpt.CALLER, b"DIDL\x00\x00")  # at once, and says how to recover

@@ -22,8 +22,20 @@ pytest.importorskip("moxzi_device_torch")
 pytestmark = pytest.mark.slow
 
 STEPS = 200  # past about 200 steps on its plateau, rounding moves the losses by more than 1e-5
-ONE = ("-m", "actors.json", "-s", "state", "--plugins", "http,lmdb,torch", "--device", "torch:cpu",
-       "--device-checkpoint-secs", "0", "--device-checkpoint-mb", "0.001")  # a copy after nearly every call
+ONE = (
+    "-m",
+    "actors.json",
+    "-s",
+    "state",
+    "--plugins",
+    "http,lmdb,torch",
+    "--device",
+    "torch:cpu",
+    "--device-checkpoint-secs",
+    "0",
+    "--device-checkpoint-mb",
+    "0.001",
+)  # a copy after nearly every call
 TWO = ONE + ("--device-world", "2", "--device-rank-timeout", "10")
 
 
@@ -39,6 +51,7 @@ def learn_in_background(daemon):
             call(daemon, "call-json/rows/learn", [STEPS])
         except (urllib.error.URLError, ConnectionError, OSError):
             pass  # the daemon was killed under it; the call carries on after the restart
+
     threading.Thread(target=learn, daemon=True).start()
 
 
@@ -63,8 +76,23 @@ def processes_in(folder: Path) -> list[int]:
 
 
 def test_plugins_lists_the_ranks():
-    out = subprocess.run([sys.executable, "-m", "moxzi_core.daemon", "--plugins", "torch", "--device", "torch:cpu",
-                          "--device-world", "2", "plugins"], capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "moxzi_core.daemon",
+            "--plugins",
+            "torch",
+            "--device",
+            "torch:cpu",
+            "--device-world",
+            "2",
+            "plugins",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     assert "device   rank 0 of 2: " in out.stdout and "device   rank 1 of 2: " in out.stdout, out.stdout
 
@@ -72,9 +100,18 @@ def test_plugins_lists_the_ranks():
 @pytest.mark.timeout(400)  # five moxzid start-ups, four of them with a worker rank importing torch
 def test_killed_while_training_on_two_ranks_ends_with_one_devices_result(tmp_path):
     expected, result, seen, log = uninterrupted_and_crashed(
-        tmp_path, TWO, project, learn_in_background,
-        lambda daemon: len(call(daemon, "query-json/rows/progress")[0]), finished,
-        seed=17, first_kill=(0.5, 1.5), later_kills=(0.1, 0.5), restarts=2, uninterrupted_flags=ONE)
+        tmp_path,
+        TWO,
+        project,
+        learn_in_background,
+        lambda daemon: len(call(daemon, "query-json/rows/progress")[0]),
+        finished,
+        seed=17,
+        first_kill=(0.5, 1.5),
+        later_kills=(0.1, 0.5),
+        restarts=2,
+        uninterrupted_flags=ONE,
+    )
     # On a quick machine the last kill may come after the last step; the first always interrupts training.
     assert seen == sorted(seen) and seen[0] < STEPS, f"the kills did not interrupt training: {seen}"
     np.testing.assert_allclose(result[0], expected[0], rtol=1e-5)

@@ -78,8 +78,11 @@ def flags_in_docs() -> list[tuple[str, str, str]]:
 @pytest.mark.parametrize("doc, piece, command", flags_in_docs())
 def test_every_flag_in_the_docs_exists(doc, piece, command):
     flags = accepted(command)
-    unknown = {flag for flag in FLAG.findall(piece)
-               if not (any(f.startswith(flag[:-1]) for f in flags) if flag.endswith("*") else flag in flags)}
+    unknown = {
+        flag
+        for flag in FLAG.findall(piece)
+        if not (any(f.startswith(flag[:-1]) for f in flags) if flag.endswith("*") else flag in flags)
+    }
     assert not unknown, f"{doc}: `{piece}`: {command} has no {', '.join(sorted(unknown))}"
 
 

@@ -73,9 +73,13 @@ def test_log_records_become_events_naming_the_actor_of_a_print():
         logger.warning("hello %s", "there", extra={"actor": "counter"})
     finally:
         logger.removeHandler(handler)
-    event, = sub.take()
-    assert (event["level"], event["logger"], event["message"], event["actor"]) == \
-        ("WARNING", "test.events", "hello there", "counter")
+    (event,) = sub.take()
+    assert (event["level"], event["logger"], event["message"], event["actor"]) == (
+        "WARNING",
+        "test.events",
+        "hello there",
+        "counter",
+    )
 
 
 def test_the_host_publishes_each_message_and_prints(actor_build):
@@ -109,8 +113,20 @@ def test_each_training_step_publishes_its_loss(dev):
     sub = events.subscribe()
     dev.watch(events, {CALLER: "squares"})
     dev.request("params", CALLER, [{"name": "w", "shape": [2, 3], "init": {"normal": 1.0}}])
-    dev.request("optimizer", CALLER, {"name": "sgd", "params": ["w"], "lr": 0.1, "beta1": 0.0, "beta2": 0.0,
-                                      "eps": 0.0, "weight_decay": 0.0, "kind": Some({"sgd": None})})
+    dev.request(
+        "optimizer",
+        CALLER,
+        {
+            "name": "sgd",
+            "params": ["w"],
+            "lr": 0.1,
+            "beta1": 0.0,
+            "beta2": 0.0,
+            "eps": 0.0,
+            "weight_decay": 0.0,
+            "kind": Some({"sgd": None}),
+        },
+    )
     losses = [dev.request("run", CALLER, squares_run(train=True))["scalars"][0] for _ in range(3)]
     dev.request("run", CALLER, squares_run(train=False))  # not a training step
     got = [e for e in sub.take() if e["kind"] == "train"]
@@ -126,8 +142,17 @@ def test_progress_logs_at_most_every_few_seconds_per_optimizer(caplog):
     caplog.set_level(logging.INFO, "moxzid.train")
     for step in range(1, 21):  # a step every second, two optimizers
         for optimizer in ("adam", "sgd"):
-            progress.feed({"kind": "train", "time": 100.0 + step, "actor": "a", "optimizer": optimizer,
-                           "step": step, "loss": 10.0 / step, "seconds": 0.5})
+            progress.feed(
+                {
+                    "kind": "train",
+                    "time": 100.0 + step,
+                    "actor": "a",
+                    "optimizer": optimizer,
+                    "step": step,
+                    "loss": 10.0 / step,
+                    "seconds": 0.5,
+                }
+            )
     lines = [r.getMessage() for r in caplog.records]
     assert lines[0] == "a adam: step 6, loss 1.6667, 1000.0 ms/step"
     assert [line.split(":")[0] for line in lines] == ["a adam", "a sgd"] * 3
@@ -138,10 +163,28 @@ def test_progress_logs_at_most_every_few_seconds_per_optimizer(caplog):
 
 def test_usage_counts_optimizer_state(dev):
     dev.request("params", CALLER, [{"name": "w", "shape": [2, 3], "init": {"normal": 1.0}}])
-    dev.request("optimizer", CALLER, {"name": "adam", "params": ["w"], "lr": 0.1, "beta1": 0.9, "beta2": 0.99,
-                                      "eps": 1e-8, "weight_decay": 0.0, "kind": Some({"adamw": None})})
-    dev.request("run", CALLER, {**squares_run(train=True), "train": Some(
-        {"loss": 2, "optimizer": "adam", "clip": None, "lr": None, "also": None})})
+    dev.request(
+        "optimizer",
+        CALLER,
+        {
+            "name": "adam",
+            "params": ["w"],
+            "lr": 0.1,
+            "beta1": 0.9,
+            "beta2": 0.99,
+            "eps": 1e-8,
+            "weight_decay": 0.0,
+            "kind": Some({"adamw": None}),
+        },
+    )
+    dev.request(
+        "run",
+        CALLER,
+        {
+            **squares_run(train=True),
+            "train": Some({"loss": 2, "optimizer": "adam", "clip": None, "lr": None, "also": None}),
+        },
+    )
     usage = dev.usage()[Principal(CALLER).to_text()]
     assert (usage["bytes"], usage["optimizer_bytes"]) == (24 + 48, 48)  # w, and its two AdamW moments
 
@@ -178,8 +221,9 @@ class StallingExporter:
 
 
 async def test_the_device_shows_live_exports_and_fetches_in_flight(dev):
-    transport = HttpTransport(Settings(plugins.load(["http"])[0].settings,
-                                       {"device": "torch:cpu", "device_listen": Address("127.0.0.1", 0)}))
+    transport = HttpTransport(
+        Settings(plugins.load(["http"])[0].settings, {"device": "torch:cpu", "device_listen": Address("127.0.0.1", 0)})
+    )
     dev.exports.prefix = await transport.start(dev.exports)
     dev.add_transport(transport)
     events = Events()
@@ -209,7 +253,11 @@ async def test_the_device_shows_live_exports_and_fetches_in_flight(dev):
                 await asyncio.sleep(0.05)
             [flight] = dev.transfers()["fetches"]
             assert (flight["actor"], flight["url"], flight["size"], flight["received"]) == (
-                "porter", redact(exporter.url), len(body), 100)
+                "porter",
+                redact(exporter.url),
+                len(body),
+                100,
+            )
             assert "t" * 40 not in flight["url"]
             exporter.release.set()
             method, _ = await asyncio.wait_for(fetch, 10)
@@ -217,9 +265,12 @@ async def test_the_device_shows_live_exports_and_fetches_in_flight(dev):
             exporter.close()
         assert method == "moxzi_device_fetched"
         assert dev.transfers()["fetches"] == []
-        fetched = [(e["phase"], e["actor"], e["url"], e["bytes"], e["error"]) for e in sub.take()
-                   if e["kind"] == "fetch"]
-        assert fetched == [("start", "porter", redact(exporter.url), 0, None),
-                           ("end", "porter", redact(exporter.url), len(body), None)]
+        fetched = [
+            (e["phase"], e["actor"], e["url"], e["bytes"], e["error"]) for e in sub.take() if e["kind"] == "fetch"
+        ]
+        assert fetched == [
+            ("start", "porter", redact(exporter.url), 0, None),
+            ("end", "porter", redact(exporter.url), len(body), None),
+        ]
     finally:
         await transport.stop()

@@ -60,22 +60,25 @@ async def test_concurrent_updates_each_run_once(http):
     assert sorted(reply[0] for _, reply in replies) == list(range(1, 21))
 
 
-@pytest.mark.parametrize("path, body, status, message", [
-    ("/query-json/counter/inc", [], 400, "counter.inc is an update method"),
-    ("/call-json/lab/say", "[1,", 400, "lab.say: the body is not JSON"),
-    ("/call-json/lab/say", {"text": "hi"}, 400, 'must be a JSON array of the arguments, got {"text": "hi"}'),
-    ("/call-json/lab/say", [42], 400, "lab.say: arguments do not match its type: argument 0: expected text"),
-    ("/call-json/lab/say", ["a", "b"], 400, "expected 1 arguments (text), got 2"),
-    ("/call-json/nobody/inc", [], 404, "no actor named 'nobody'"),
-    ("/call-json/counter/dec", [], 404, "actor 'counter' has no method 'dec'"),
-    ("/upgrade/nobody", b"\0asm", 404, "no actor named 'nobody'"),
-    ("/call-json/counter", [], 404, "POST /call-json/counter: Not Found"),
-    ("/call-json/counter/inc", "x" * (LIMIT + 1), 413, f"Maximum request body size {LIMIT} exceeded"),
-    ("/call-json/lab/say", "[" * 100_000 + "]" * 100_000, 400, "lab.say: the body is JSON nested too deeply"),
-    # a number the actor could keep but no reply carrying it could be decoded: refused before it runs
-    ("/call-json/lab/tickOnce", [10**4000], 400, "argument 0: expected nat of at most 7167 bits"),
-    ("/cycles/lab", '{"add": ' + "[" * 100_000 + "]" * 100_000 + "}", 400, "nested too deeply"),
-])
+@pytest.mark.parametrize(
+    "path, body, status, message",
+    [
+        ("/query-json/counter/inc", [], 400, "counter.inc is an update method"),
+        ("/call-json/lab/say", "[1,", 400, "lab.say: the body is not JSON"),
+        ("/call-json/lab/say", {"text": "hi"}, 400, 'must be a JSON array of the arguments, got {"text": "hi"}'),
+        ("/call-json/lab/say", [42], 400, "lab.say: arguments do not match its type: argument 0: expected text"),
+        ("/call-json/lab/say", ["a", "b"], 400, "expected 1 arguments (text), got 2"),
+        ("/call-json/nobody/inc", [], 404, "no actor named 'nobody'"),
+        ("/call-json/counter/dec", [], 404, "actor 'counter' has no method 'dec'"),
+        ("/upgrade/nobody", b"\0asm", 404, "no actor named 'nobody'"),
+        ("/call-json/counter", [], 404, "POST /call-json/counter: Not Found"),
+        ("/call-json/counter/inc", "x" * (LIMIT + 1), 413, f"Maximum request body size {LIMIT} exceeded"),
+        ("/call-json/lab/say", "[" * 100_000 + "]" * 100_000, 400, "lab.say: the body is JSON nested too deeply"),
+        # a number the actor could keep but no reply carrying it could be decoded: refused before it runs
+        ("/call-json/lab/tickOnce", [10**4000], 400, "argument 0: expected nat of at most 7167 bits"),
+        ("/cycles/lab", '{"add": ' + "[" * 100_000 + "]" * 100_000 + "}", 400, "nested too deeply"),
+    ],
+)
 async def test_client_errors(http, path, body, status, message):
     answer = await post(http, path, body)
     assert answer[0] == status and message in answer[1]["error"], answer
@@ -87,8 +90,10 @@ async def test_client_errors(http, path, body, status, message):
 async def test_a_body_that_cannot_be_decoded_is_a_400(http, path, encoding):
     async with http.post(path, data=b"not compressed", headers={"Content-Encoding": encoding}) as response:
         assert response.status == 400
-        assert f"cannot be read: 400, message:\n  Can not decode content-encoding: {encoding}" in \
-            (await response.json())["error"]
+        assert (
+            f"cannot be read: 400, message:\n  Can not decode content-encoding: {encoding}"
+            in (await response.json())["error"]
+        )
     assert await post(http, "/call-json/counter/inc", []) == (200, [1])
 
 
@@ -164,8 +169,10 @@ async def test_actors_lists_names_principals_modes_and_types(http, host):
     counter = next(a for a in actors if a["name"] == "counter")
     assert counter["principal"] == host.info("counter").principal.to_text()
     assert counter["mode"] == "enhanced"
-    assert counter["methods"] == {"get": {"args": [], "results": ["nat"], "modes": ["query"]},
-                                  "inc": {"args": [], "results": ["nat"], "modes": []}}
+    assert counter["methods"] == {
+        "get": {"args": [], "results": ["nat"], "modes": ["query"]},
+        "inc": {"args": [], "results": ["nat"], "modes": []},
+    }
     lab = next(a for a in actors if a["name"] == "lab")
     assert lab["methods"]["say"] == {"args": ["text"], "results": [], "modes": []}
 
@@ -173,6 +180,7 @@ async def test_actors_lists_names_principals_modes_and_types(http, host):
 async def test_an_unexpected_failure_is_a_500_and_the_gateway_keeps_serving(http, host, monkeypatch):
     async def broken(*args, **kwargs):
         raise RuntimeError("the host fell over")
+
     monkeypatch.setattr(host, "call", broken)
     status, error = await post(http, "/call-json/counter/inc", [])
     assert status == 500 and error["error"] == "internal error: RuntimeError: the host fell over"

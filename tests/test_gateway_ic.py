@@ -56,15 +56,21 @@ class Signer:
 
     def __init__(self):
         self.key = ed25519.Ed25519PrivateKey.generate()
-        self.der = self.key.public_key().public_bytes(serialization.Encoding.DER,
-                                                      serialization.PublicFormat.SubjectPublicKeyInfo)
+        self.der = self.key.public_key().public_bytes(
+            serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
+        )
         self.principal = self_authenticating(self.der)
 
 
-def content(kind: str, sender: bytes = ANONYMOUS, *, method: str = "inc", arg: bytes = EMPTY,
-            expiry: int | None = None, **extra) -> dict:
-    fields = {"request_type": kind, "sender": sender,
-              "ingress_expiry": expiry or time.time_ns() + 4 * 60 * 10**9, **extra}
+def content(
+    kind: str, sender: bytes = ANONYMOUS, *, method: str = "inc", arg: bytes = EMPTY, expiry: int | None = None, **extra
+) -> dict:
+    fields = {
+        "request_type": kind,
+        "sender": sender,
+        "ingress_expiry": expiry or time.time_ns() + 4 * 60 * 10**9,
+        **extra,
+    }
     if kind in ("call", "query"):
         fields.update(canister_id=GATE, method_name=method, arg=arg)
         if kind == "call":
@@ -91,12 +97,14 @@ async def post(ic, path: str, body: bytes):
 
 def lookup(certificate: bytes, *path: bytes):
     """The leaf at ``path`` in a certificate's tree, or None."""
+
     def find(tree, label):
         if tree[0] == 1:
             return find(tree[1], label) or find(tree[2], label)
         if tree[0] == 2 and tree[1] == label:
             return tree[2]
         return None
+
     tree = cbor2.loads(certificate)["tree"]
     for label in path:
         tree = find(tree, label)
@@ -106,8 +114,9 @@ def lookup(certificate: bytes, *path: bytes):
 
 
 async def count(ic) -> int:
-    status, answer = await post(ic, f"/api/v3/canister/{Principal(GATE)}/query",
-                                envelope(content("query", method="get")))
+    status, answer = await post(
+        ic, f"/api/v3/canister/{Principal(GATE)}/query", envelope(content("query", method="get"))
+    )
     assert status == 200 and answer["status"] == "replied", answer
     return decode_args(answer["reply"]["arg"])[0]
 
@@ -155,8 +164,9 @@ async def test_v2_call_then_read_state_and_a_resent_request_runs_once(ic):
 
 
 async def test_metadata_and_module_hash_are_certified(ic, host):
-    read = content("read_state", paths=[[b"canister", GATE, b"module_hash"],
-                                        [b"canister", GATE, b"metadata", b"candid:service"]])
+    read = content(
+        "read_state", paths=[[b"canister", GATE, b"module_hash"], [b"canister", GATE, b"metadata", b"candid:service"]]
+    )
     status, answer = await post(ic, f"/api/v3/canister/{Principal(GATE)}/read_state", envelope(read))
     assert status == 200
     assert lookup(answer["certificate"], b"canister", GATE, b"module_hash") == host.info("gate").module_hash
@@ -180,17 +190,20 @@ def unsigned_sender(fields):
     return envelope(fields)
 
 
-@pytest.mark.parametrize("make, status, message", [
-    (bad_signature, 200, "the signature does not verify"),
-    (signed_by_someone_else, 200, "is not the principal of sender_pubkey"),
-    (unsigned_sender, 200, "the request needs sender_pubkey and sender_sig"),
-    (lambda f: envelope({**f, "ingress_expiry": time.time_ns() - 10**9}), 400, "Invalid request expiry: "),
-    (lambda f: envelope({**f, "ingress_expiry": time.time_ns() + 3600 * 10**9}), 400, "Invalid request expiry: "),
-    (lambda f: b"\xa1\x67content", 400, "not a CBOR request envelope: truncated"),
-    (lambda f: cbor2.dumps({"content": {**f, "request_type": "query"}}), 400, "takes request_type 'call'"),
-    (lambda f: envelope({**f, "canister_id": b"\x01" * 10}), 200, "is not the URL's"),
-    (lambda f: envelope({**f, "arg": b"x" * LIMIT}), 413, "Maximum request body size"),
-])
+@pytest.mark.parametrize(
+    "make, status, message",
+    [
+        (bad_signature, 200, "the signature does not verify"),
+        (signed_by_someone_else, 200, "is not the principal of sender_pubkey"),
+        (unsigned_sender, 200, "the request needs sender_pubkey and sender_sig"),
+        (lambda f: envelope({**f, "ingress_expiry": time.time_ns() - 10**9}), 400, "Invalid request expiry: "),
+        (lambda f: envelope({**f, "ingress_expiry": time.time_ns() + 3600 * 10**9}), 400, "Invalid request expiry: "),
+        (lambda f: b"\xa1\x67content", 400, "not a CBOR request envelope: truncated"),
+        (lambda f: cbor2.dumps({"content": {**f, "request_type": "query"}}), 400, "takes request_type 'call'"),
+        (lambda f: envelope({**f, "canister_id": b"\x01" * 10}), 200, "is not the URL's"),
+        (lambda f: envelope({**f, "arg": b"x" * LIMIT}), 413, "Maximum request body size"),
+    ],
+)
 async def test_refusals_are_clear_and_change_nothing(ic, make, status, message):
     got_status, answer = await post(ic, f"/api/v3/canister/{Principal(GATE)}/call", make(content("call")))
     assert got_status == status, answer
@@ -245,7 +258,7 @@ def test_fuzzed_envelopes_are_refused_never_crash():
             if choice < 0.6:
                 data[position] = rng.randrange(256)
             elif choice < 0.8:
-                del data[position:position + rng.randint(1, 8)]
+                del data[position : position + rng.randint(1, 8)]
             else:
                 data[position:position] = rng.randbytes(rng.randint(1, 8))
         try:
@@ -258,9 +271,11 @@ def test_fuzzed_envelopes_are_refused_never_crash():
 
 def test_hash_tree_root_hash_matches_the_spec_example():
     # The interface specification's example tree (certification section) and its root hash.
-    tree = [1, [1, [2, b"a", [1, [1, [2, b"x", [3, b"hello"]], [0]], [2, b"y", [3, b"world"]]]],
-                [2, b"b", [3, b"good"]]],
-            [1, [2, b"c", [0]], [2, b"d", [3, b"morning"]]]]
+    tree = [
+        1,
+        [1, [2, b"a", [1, [1, [2, b"x", [3, b"hello"]], [0]], [2, b"y", [3, b"world"]]]], [2, b"b", [3, b"good"]]],
+        [1, [2, b"c", [0]], [2, b"d", [3, b"morning"]]],
+    ]
     assert tree_hash(tree).hex() == "eb5c5b2195e62d996b84c9bcc8259d19a83786a2f59e0878cec84c811f669aa0"
     assert build_tree({b"b": b"good"})[0] == 2
 
@@ -281,17 +296,30 @@ async def test_a_signed_sender_creates_an_actor_and_only_it_controls_it(ic):
     """A created actor is controlled by its creator: only it gets canister_status, and read_state
     certifies its controllers."""
     owner, stranger = Signer(), Signer()
-    fields = {**content("call", owner.principal, method="create_canister",
-                        arg=management("create_canister", {"settings": None, "sender_canister_version": None})),
-              "canister_id": b""}
+    fields = {
+        **content(
+            "call",
+            owner.principal,
+            method="create_canister",
+            arg=management("create_canister", {"settings": None, "sender_canister_version": None}),
+        ),
+        "canister_id": b"",
+    }
     status, answer = await post(ic, f"/api/v4/canister/{Principal(GATE)}/call", envelope(fields, owner))
     assert status == 200 and answer["status"] == "replied", answer
     reply = lookup(answer["certificate"], b"request_status", hash_of_map(fields), b"reply")
     created = decode_args(reply, list(MANAGEMENT_SERVICE.methods["create_canister"].rets))[0]["canister_id"]
 
     async def status_as(signer: Signer):
-        asked = {**content("call", signer.principal, method="canister_status",
-                           arg=management("canister_status", {"canister_id": created})), "canister_id": b""}
+        asked = {
+            **content(
+                "call",
+                signer.principal,
+                method="canister_status",
+                arg=management("canister_status", {"canister_id": created}),
+            ),
+            "canister_id": b"",
+        }
         return await post(ic, f"/api/v4/canister/{created}/call", envelope(asked, signer)), asked
 
     (status, answer), asked = await status_as(owner)
@@ -308,10 +336,13 @@ async def test_a_signed_sender_creates_an_actor_and_only_it_controls_it(ic):
 async def test_an_unexpected_failure_is_a_certified_reject(ic, host, monkeypatch):
     async def broken(*args, **kwargs):
         raise RuntimeError("boom")
+
     monkeypatch.setattr(host, "call", broken)
     fields = content("call")
     status, answer = await post(ic, f"/api/v4/canister/{Principal(GATE)}/call", envelope(fields))
     request_id = hash_of_map(fields)
     assert status == 200 and lookup(answer["certificate"], b"request_status", request_id, b"status") == b"rejected"
-    assert lookup(answer["certificate"], b"request_status", request_id, b"reject_message") \
+    assert (
+        lookup(answer["certificate"], b"request_status", request_id, b"reject_message")
         == b"internal error: RuntimeError: boom"
+    )

@@ -33,8 +33,14 @@ def gate_moxzid(tmp_path):
 
 def drive(url: str, flavour: str) -> dict:
     canister = str(Principal(actor_principal("gate")))
-    done = subprocess.run(["node", "drive.mjs", url, canister, flavour], cwd=AGENTS, capture_output=True, check=False,
-                          text=True, timeout=90)
+    done = subprocess.run(
+        ["node", "drive.mjs", url, canister, flavour],
+        cwd=AGENTS,
+        capture_output=True,
+        check=False,
+        text=True,
+        timeout=90,
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.splitlines()[-1])
 
@@ -79,19 +85,20 @@ def test_ic_py_calls_with_a_secp256k1_identity(gate_moxzid):
 def test_icp_cli_calls_as_its_identity(gate_moxzid, tmp_path):
     icp_binary = AGENTS / "node_modules" / "@icp-sdk" / "icp-cli-linux-x64" / "bin" / "icp"
     home = tmp_path / "home"  # icp keeps its identities under HOME: a fresh one, not the user's
-    env = {**{k: v for k, v in os.environ.items() if not k.startswith("XDG_")}, "HOME": str(home),
-           "DO_NOT_TRACK": "1"}
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("XDG_")}, "HOME": str(home), "DO_NOT_TRACK": "1"}
     network = ["--network", gate_moxzid.url, "--root-key", "fetch", "--identity", "tester"]
     canister = str(Principal(actor_principal("gate")))
 
     def icp(*args) -> subprocess.CompletedProcess:
-        return subprocess.run([str(icp_binary), *args], env=env, cwd=tmp_path, capture_output=True, text=True,
-                              timeout=60, check=False)
+        return subprocess.run(
+            [str(icp_binary), *args], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False
+        )
 
     assert icp("identity", "new", "tester", "--storage", "plaintext").returncode == 0
     principal = icp("identity", "principal", "--identity", "tester").stdout.strip()
-    assert icp("canister", "call", canister, "whoamiUpdate", "()", *network).stdout.strip() \
-        == f'(principal "{principal}")'
+    assert (
+        icp("canister", "call", canister, "whoamiUpdate", "()", *network).stdout.strip() == f'(principal "{principal}")'
+    )
     assert icp("canister", "call", canister, "inc", "()", *network).stdout.strip() == "(1 : nat)"
     assert icp("canister", "call", canister, "get", "()", "--query", *network).stdout.strip() == "(1 : nat)"
     refused = icp("canister", "call", canister, "refuse", "()", *network)

@@ -53,8 +53,10 @@ async def test_an_actor_grows_only_to_its_memory_budget_and_a_trapped_growth_goe
     host = await started(spec("hostile", "hostile"), limits=Limits(memory_bytes=512 << 20))
     try:
         refused = await host.call("hostile", "growThenTrap", encode_nat(1024), query=False)
-        assert refused.reject_message == ("actor hostile trapped: RTS error: Cannot grow memory (its memory may "
-                                          "grow to 512 MiB: moxzid --actor-memory-mb)")
+        assert refused.reject_message == (
+            "actor hostile trapped: RTS error: Cannot grow memory (its memory may "
+            "grow to 512 MiB: moxzid --actor-memory-mb)"
+        )
         before = resident_mib()
         trapped = await host.call("hostile", "growThenTrap", encode_nat(300), query=False)
         assert "deliberate trap after growing" in trapped.reject_message  # grew by 300 MiB, wrote it, trapped

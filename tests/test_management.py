@@ -39,8 +39,9 @@ async def update(host, actor, method, types=(), values=(), rets=(NAT,), caller=N
 async def manage(host, method, argument, caller=OPERATOR):
     """Call the management canister from outside as ``caller``: (reply values or None, the outcome)."""
     types = SERVICE.methods[method]
-    outcome = await host.call(MANAGEMENT_NAME, method, encode_args(list(types.args), [argument]),
-                              query=False, caller=caller)
+    outcome = await host.call(
+        MANAGEMENT_NAME, method, encode_args(list(types.args), [argument]), query=False, caller=caller
+    )
     values = decode_args(outcome.reply, list(types.rets)) if outcome.reply is not None else None
     return values, outcome
 
@@ -88,8 +89,9 @@ async def test_only_controllers_manage(classic):
             _, outcome = await manage(host, "canister_status", {"canister_id": target}, caller=who)
             assert outcome.reject_code == CANISTER_ERROR and "only the controllers" in outcome.reject_message
         # The factory hands the kid to the operator: now the factory may not manage it any more.
-        assert await update(host, "factory", "setControllers", [PRINCIPAL, _vec(PRINCIPAL)],
-                            [kid, [Principal(OPERATOR)]], rets=[TEXT]) == ["ok"]
+        assert await update(
+            host, "factory", "setControllers", [PRINCIPAL, _vec(PRINCIPAL)], [kid, [Principal(OPERATOR)]], rets=[TEXT]
+        ) == ["ok"]
         rejected = await update(host, "factory", "status", [PRINCIPAL], [kid], rets=[TEXT])
         assert rejected[0].startswith("rejected: only the controllers")
         (status,), _ = await manage(host, "canister_status", {"canister_id": kid})
@@ -102,6 +104,7 @@ async def test_only_controllers_manage(classic):
 
 def _vec(t):
     from moxzi_core.candid import Vec
+
     return Vec(t)
 
 
@@ -109,12 +112,14 @@ async def test_stop_start_delete(classic):
     host = await started(factory(classic))
     try:
         (kid,) = await update(host, "factory", "make", [NAT], [1], rets=[PRINCIPAL])
-        assert await update(host, "factory", "delete", [PRINCIPAL], [kid], rets=[TEXT]) == \
-            [f"rejected: canister {kid.to_text()} must be stopped before it is deleted"]
+        assert await update(host, "factory", "delete", [PRINCIPAL], [kid], rets=[TEXT]) == [
+            f"rejected: canister {kid.to_text()} must be stopped before it is deleted"
+        ]
         assert await update(host, "factory", "stop", [PRINCIPAL], [kid], rets=[TEXT]) == ["ok"]
         assert (await update(host, "factory", "status", [PRINCIPAL], [kid], rets=[TEXT]))[0].startswith("stopped")
-        assert await update(host, "factory", "tryBump", [PRINCIPAL], [kid], rets=[TEXT]) == \
-            [f"rejected: canister {kid.to_text()} is stopped"]
+        assert await update(host, "factory", "tryBump", [PRINCIPAL], [kid], rets=[TEXT]) == [
+            f"rejected: canister {kid.to_text()} is stopped"
+        ]
         assert await update(host, "factory", "start", [PRINCIPAL], [kid], rets=[TEXT]) == ["ok"]
         assert await update(host, "factory", "tryBump", [PRINCIPAL], [kid], rets=[TEXT]) == ["2"]
         assert await update(host, "factory", "stop", [PRINCIPAL], [kid], rets=[TEXT]) == ["ok"]
@@ -178,12 +183,18 @@ async def test_outside_caller_creates_installs_and_controls():
 
 def _some(value):
     from moxzi_core.candid import Some
+
     return Some(value)
 
 
 def _install(canister, wasm, start, mode=None):
-    return {"mode": mode or {"install": None}, "canister_id": canister, "wasm_module": wasm,
-            "arg": encode_args([NAT], [start]), "sender_canister_version": None}
+    return {
+        "mode": mode or {"install": None},
+        "canister_id": canister,
+        "wasm_module": wasm,
+        "arg": encode_args([NAT], [start]),
+        "sender_canister_version": None,
+    }
 
 
 async def test_raw_rand_is_32_bytes_and_reproducible_with_a_seed():
@@ -228,5 +239,7 @@ async def test_created_actors_come_back_after_a_restart(classic):
 
 
 def test_an_argument_that_does_not_decode_names_the_methods_signature():
-    with pytest.raises(BadArgument, match=r"canister_status: the argument does not decode as \(canister_id_record\) -> "):
+    with pytest.raises(
+        BadArgument, match=r"canister_status: the argument does not decode as \(canister_id_record\) -> "
+    ):
         arguments("canister_status", NO_ARGS)

@@ -15,8 +15,9 @@ OPERATOR = "2vxsx-fae"
 @pytest.mark.slow
 def test_created_actors_survive_kill_9(tmp_path):
     manifest = project(tmp_path, "factory")
-    manifest.write_text(json.dumps(
-        {"actors": [{"name": "factory", "wasm": "factory.wasm", "controllers": [OPERATOR]}]}))
+    manifest.write_text(
+        json.dumps({"actors": [{"name": "factory", "wasm": "factory.wasm", "controllers": [OPERATOR]}]})
+    )
     flags = ("-m", "actors.json", "-s", "state")
     with running_moxzid(*flags, cwd=tmp_path, plugins="http,lmdb") as daemon:
         kid = call(daemon, "call-json/factory/make", [7])[0]

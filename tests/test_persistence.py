@@ -120,6 +120,7 @@ async def test_stop_cuts_a_running_message_short_and_it_runs_again_after_a_resta
     host = Host([spec("a")], Limits(instructions_per_message=10**7), store=store)  # now it runs out of fuel
     await host.start()
     try:
+
         async def inbox_empty():
             return not Journal(store).load("a").inbox
 

@@ -92,13 +92,16 @@ def test_unknown_plugin_names_what_is_installed(site):
 
 
 def test_misspelled_hook_fails_at_load(site):
-    site.install("typo", """
+    site.install(
+        "typo",
+        """
         from moxzi_core.hookspecs import hookimpl
 
         @hookimpl
         def register_backend(register):
             register("x", object())
-    """)
+    """,
+    )
     with pytest.raises(plugins.PluginError, match="register_backend"):
         plugins.load(["typo"])
 
@@ -122,30 +125,36 @@ def test_describe_lists_what_each_plugin_registers(site):
     registry, loaded = plugins.load(["fake", "http"])
     lines = plugins.describe(registry, loaded)
     assert any(line.split() == ["fake", module, "1.2.3:", "backend", "fake"] for line in lines), lines
-    http, = [line for line in lines if line.startswith("http ")]
-    assert http.endswith(": gateway http, setting device-listen, setting http-body-secs, setting http-idle-secs, "
-                         "setting http-max-connections, setting listen, transport http"), http
+    (http,) = [line for line in lines if line.startswith("http ")]
+    assert http.endswith(
+        ": gateway http, setting device-listen, setting http-body-secs, setting http-idle-secs, "
+        "setting http-max-connections, setting listen, transport http"
+    ), http
 
 
 def _moxzid(site, *args):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site.path), os.environ.get("PYTHONPATH", "")])}
-    return subprocess.run([sys.executable, "-m", "moxzi_core.daemon", *args], env=env,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "moxzi_core.daemon", *args], env=env, capture_output=True, text=True, timeout=60
+    )
 
 
 @pytest.mark.slow
 def test_an_installed_plugin_that_cannot_load_is_skipped_with_a_warning_unless_named(site, tmp_path):
     site.install("gpu", "raise ImportError('needs a CUDA GPU; set TRITON_INTERPRET=1 to run on the CPU')\n")
     registry, loaded = plugins.load()
-    assert "gpu" not in loaded and registry.skipped == {"gpu": "needs a CUDA GPU; set TRITON_INTERPRET=1 to run "
-                                                                "on the CPU"}
+    assert "gpu" not in loaded and registry.skipped == {
+        "gpu": "needs a CUDA GPU; set TRITON_INTERPRET=1 to run on the CPU"
+    }
     (tmp_path / "a.wasm").write_bytes(b"not wasm")
     (tmp_path / "actors.json").write_text('{"actors": [{"name": "a", "wasm": "a.wasm"}]}')
     done = _moxzid(site, "-m", str(tmp_path / "actors.json"))  # as the seeds run it: no --plugins
     assert done.returncode == 1 and "cannot start the actors" in done.stderr  # past the plugins
-    warning, = [line for line in done.stderr.splitlines() if "plugin gpu skipped" in line]
-    assert warning.endswith("moxzid: plugin gpu skipped: needs a CUDA GPU; set TRITON_INTERPRET=1 to run on the "
-                            "CPU (name it in --plugins to make this an error)")
+    (warning,) = [line for line in done.stderr.splitlines() if "plugin gpu skipped" in line]
+    assert warning.endswith(
+        "moxzid: plugin gpu skipped: needs a CUDA GPU; set TRITON_INTERPRET=1 to run on the "
+        "CPU (name it in --plugins to make this an error)"
+    )
     named = _moxzid(site, "-m", str(tmp_path / "actors.json"), "--plugins", "http,gpu")
     assert named.returncode == 2 and "moxzid: error: plugin 'gpu' failed to import: needs a CUDA GPU" in named.stderr
 
@@ -153,15 +162,25 @@ def test_an_installed_plugin_that_cannot_load_is_skipped_with_a_warning_unless_n
 @pytest.mark.slow
 def test_hook_tracing_prints_each_hook_call(site):
     site.install("fake", BACKEND_PLUGIN)
-    env = {**os.environ, "MOXZI_TRACE_HOOKS": "1",
-           "PYTHONPATH": os.pathsep.join([str(site.path), os.environ.get("PYTHONPATH", "")])}
-    done = subprocess.run([sys.executable, "-c", "from moxzi_core import plugins; plugins.load(['fake', 'http'])"],
-                          env=env, capture_output=True, text=True, timeout=60)
+    env = {
+        **os.environ,
+        "MOXZI_TRACE_HOOKS": "1",
+        "PYTHONPATH": os.pathsep.join([str(site.path), os.environ.get("PYTHONPATH", "")]),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", "from moxzi_core import plugins; plugins.load(['fake', 'http'])"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     lines = done.stderr.splitlines()
     assert "moxzi hooks: register_backends -> fake" in lines
     assert "moxzi hooks: register_gateways -> http" in lines
-    assert sum(line.startswith("moxzi hooks: register_") and " done in " in line for line in lines) == 4  # fake: 1, http: 3
+    assert (
+        sum(line.startswith("moxzi hooks: register_") and " done in " in line for line in lines) == 4
+    )  # fake: 1, http: 3
 
 
 SETTING_PLUGIN = """
@@ -182,8 +201,9 @@ def test_plugin_settings_are_flags_and_toml_keys_and_may_not_collide(site, tmp_p
     help_text = _moxzid(site, "--help").stdout
     assert "--widgets N" in help_text and "how many widgets" in help_text
     site.install("again", SETTING_PLUGIN.format(flag="widgets"))
-    with pytest.raises(plugins.PluginError, match="'again' registers setting 'widgets', already registered by "
-                                                  "'widgets'"):
+    with pytest.raises(
+        plugins.PluginError, match="'again' registers setting 'widgets', already registered by 'widgets'"
+    ):
         plugins.load(["widgets", "again"])
     site.install("core", SETTING_PLUGIN.format(flag="cycles"))
     with pytest.raises(plugins.PluginError, match="'core' registers setting 'cycles', a core setting"):
@@ -217,7 +237,7 @@ def test_moxzid_plugins_with_a_device_says_whose_kernel_runs_each_op(site):
     lines = done.stdout.splitlines()
     assert "device   torch:cpu: fast kernels: relu" in lines
     assert "device   torch:cpu: torch:cpu kernels: optimizer:adamw, optimizer:sgd" in lines
-    torch_line, = [ln for ln in lines if ln.startswith("device   torch:cpu: torch kernels: add, ")]
+    (torch_line,) = [ln for ln in lines if ln.startswith("device   torch:cpu: torch kernels: add, ")]
     assert "relu" not in torch_line
 
 
@@ -237,8 +257,10 @@ def test_moxzid_plugins_lists_the_others_when_one_fails_to_import(site):
     module = site.install("broken", "raise ImportError('needs libfoo')\n")
     done = _moxzid(site, "plugins")
     assert done.returncode == 1
-    assert f"broken   {module} 1.2.3: cannot load: plugin 'broken' failed to import: needs libfoo" \
+    assert (
+        f"broken   {module} 1.2.3: cannot load: plugin 'broken' failed to import: needs libfoo"
         in done.stdout.splitlines()
+    )
     assert "gateway http" in done.stdout and "Traceback" not in done.stderr
 
 
@@ -260,16 +282,26 @@ def test_moxzid_state_with_two_stores_loaded_asks_to_choose(site, tmp_path):
     (tmp_path / "actors.json").write_text('{"actors": [{"name": "a", "wasm": "a.wasm"}]}')
     done = _moxzid(site, "-m", str(tmp_path / "actors.json"), "-s", "state", "--plugins", "http,mem1,mem2")
     assert done.returncode == 2
-    assert "moxzid: error: -s state: several stores are loaded (mem1, mem2); choose one with --plugins" \
-        in done.stderr
+    assert "moxzid: error: -s state: several stores are loaded (mem1, mem2); choose one with --plugins" in done.stderr
 
 
 # --- plugins use only public APIs ------------------------------------------------------------------
-PUBLIC_CORE = {"moxzi_core.hookspecs", "moxzi_core.settings", "moxzi_core.errors", "moxzi_core.store",
-               "moxzi_core.candid", "moxzi_core.device", "moxzi_core.device.transfer", "moxzi_core.runtime.host",
-               "moxzi_core.events"}
-PLUGIN_FOLDERS = [folder for folder in [*(ROOT / "plugins").glob("*/moxzi_*"), *(ROOT / "tests").glob("thirdparty*/moxzi_*")]
-                  if folder.is_dir() and "." not in folder.name]  # packages, not their .egg-info or .dist-info
+PUBLIC_CORE = {
+    "moxzi_core.hookspecs",
+    "moxzi_core.settings",
+    "moxzi_core.errors",
+    "moxzi_core.store",
+    "moxzi_core.candid",
+    "moxzi_core.device",
+    "moxzi_core.device.transfer",
+    "moxzi_core.runtime.host",
+    "moxzi_core.events",
+}
+PLUGIN_FOLDERS = [
+    folder
+    for folder in [*(ROOT / "plugins").glob("*/moxzi_*"), *(ROOT / "tests").glob("thirdparty*/moxzi_*")]
+    if folder.is_dir() and "." not in folder.name
+]  # packages, not their .egg-info or .dist-info
 
 
 def _imports(path):
@@ -284,8 +316,15 @@ def test_plugins_import_only_the_public_modules_of_the_core_and_of_each_other():
     """docs/ARCHITECTURE.md's rule: a plugin imports moxzi_core's public modules (PUBLIC_CORE) and other
     plugins' top-level packages only, so the core can change inside without breaking a third party."""
     own = {folder.name for folder in PLUGIN_FOLDERS}
-    assert {"moxzi_gateway_http", "moxzi_store_lmdb", "moxzi_device_torch", "moxzi_device_triton",
-            "moxzi_linegate", "moxzi_flat_fee", "moxzi_square"} <= own
+    assert {
+        "moxzi_gateway_http",
+        "moxzi_store_lmdb",
+        "moxzi_device_torch",
+        "moxzi_device_triton",
+        "moxzi_linegate",
+        "moxzi_flat_fee",
+        "moxzi_square",
+    } <= own
     wrong = []
     for folder in PLUGIN_FOLDERS:
         for path in folder.rglob("*.py"):

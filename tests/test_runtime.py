@@ -242,9 +242,11 @@ async def test_refused_uploads_keep_no_compiled_module():
     host = await started(spec("a"))
     try:
         compiled = set(host._modules)  # compiled modules: what 40 refused uploads once grew by 696 MB
-        refused = {"incompatible": build_actor("lab_incompatible").wasm,  # refused before compiling
-                   "other persistence": build_actor("lab_v2", classic=True).wasm,  # refused by the actor
-                   "garbage": b"not a wasm module"}
+        refused = {
+            "incompatible": build_actor("lab_incompatible").wasm,  # refused before compiling
+            "other persistence": build_actor("lab_v2", classic=True).wasm,  # refused by the actor
+            "garbage": b"not a wasm module",
+        }
         for why, wasm in refused.items():
             with pytest.raises(errors.UpgradeRefused):
                 await host.upgrade("a", wasm)

@@ -53,11 +53,15 @@ LOCKS = {"lock.mdb", "moxzid.lock"}  # who holds the store, rewritten by each op
 def files(directory: Path) -> dict[str, str]:
     """Every file under ``directory`` but the locks, with a digest of its bytes: what "untouched"
     compares."""
-    return {path.name: hashlib.sha256(path.read_bytes()).hexdigest()
-            for path in sorted(directory.iterdir()) if path.is_file() and path.name not in LOCKS}
+    return {
+        path.name: hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(directory.iterdir())
+        if path.is_file() and path.name not in LOCKS
+    }
 
 
 # --- the contract every store keeps ---------------------------------------------------------------
+
 
 def test_put_get_delete(store):
     assert store.get(b"k") is None
@@ -115,8 +119,7 @@ def test_threads_reading_and_committing_at_once_see_whole_batches(store):
     def write(writer: int) -> None:
         prefix = b"w%d/" % writer
         for generation in range(1, generations + 1):
-            commit(store, {prefix + b"%d" % k: b"%d" % generation for k in range(generation % 7 + 1)},
-                   cleared=[prefix])
+            commit(store, {prefix + b"%d" % k: b"%d" % generation for k in range(generation % 7 + 1)}, cleared=[prefix])
 
     def read() -> None:
         seen = [0] * writers
@@ -144,16 +147,15 @@ def test_threads_reading_and_committing_at_once_see_whole_batches(store):
         thread.join()
     assert errors == []
     last = b"%d" % generations
-    assert contents(store) == {b"w%d/%d" % (w, k): last for w in range(writers)
-                               for k in range(generations % 7 + 1)}
+    assert contents(store) == {b"w%d/%d" % (w, k): last for w in range(writers) for k in range(generations % 7 + 1)}
 
 
 # --- the LMDB store -------------------------------------------------------------------------------
 
+
 def test_everything_survives_closing_and_reopening(tmp_path):
     # 4064 bytes fit one page; 4096 take an overflow page; 1 MiB takes many
-    values = {b"small": b"x", b"one-page": b"p" * 4064, b"two-pages": b"q" * 4096,
-              b"large": os.urandom(1 << 20)}
+    values = {b"small": b"x", b"one-page": b"p" * 4064, b"two-pages": b"q" * 4096, b"large": os.urandom(1 << 20)}
     store = LmdbStore(tmp_path / "new" / "state")  # parents made as needed
     commit(store, values)
     commit(store, deletes=[b"small"])
@@ -193,8 +195,9 @@ def test_sigkill_leaves_whole_batches_and_loses_none_it_committed(tmp_path):
     directory = tmp_path / "state"
     rng = random.Random(3)
     for _ in range(4):
-        child = subprocess.Popen([sys.executable, "-c", CHILD_COMMITTING_FOREVER, str(directory)],
-                                 stdout=subprocess.PIPE, text=True)
+        child = subprocess.Popen(
+            [sys.executable, "-c", CHILD_COMMITTING_FOREVER, str(directory)], stdout=subprocess.PIPE, text=True
+        )
         reported = 0
         for _ in range(rng.randrange(20, 200)):
             reported = int(child.stdout.readline())
@@ -207,14 +210,14 @@ def test_sigkill_leaves_whole_batches_and_loses_none_it_committed(tmp_path):
         count = int(store.get(b"count"))
         assert count >= reported
         value = b"%d," % count * 1000
-        assert contents(store) == {b"count": b"%d" % count,
-                                   **{b"items/%03d" % k: value for k in range(count % 20 + 1)}}
+        assert contents(store) == {b"count": b"%d" % count, **{b"items/%03d" % k: value for k in range(count % 20 + 1)}}
         store.close()
 
 
 def try_open_in_another_process(directory: Path) -> subprocess.CompletedProcess:
-    code = ("import sys\nfrom moxzi_store_lmdb import LmdbStore\n"
-            "store = LmdbStore(sys.argv[1])\nprint(store.get(b'k'))\n")
+    code = (
+        "import sys\nfrom moxzi_store_lmdb import LmdbStore\nstore = LmdbStore(sys.argv[1])\nprint(store.get(b'k'))\n"
+    )
     return subprocess.run([sys.executable, "-c", code, str(directory)], capture_output=True, text=True)
 
 
@@ -261,8 +264,11 @@ def test_a_store_whose_data_file_is_missing_or_empty_is_refused_untouched(tmp_pa
     else:
         os.truncate(directory / "data.mdb", 0)
     before = sorted(os.listdir(directory)), files(directory)
-    with pytest.raises(StoreError, match=f"{directory} is a moxzi store \\(FORMAT is there\\) but its data.mdb "
-                                         f"is {loss}: its state was removed; restore the directory from a backup"):
+    with pytest.raises(
+        StoreError,
+        match=f"{directory} is a moxzi store \\(FORMAT is there\\) but its data.mdb "
+        f"is {loss}: its state was removed; restore the directory from a backup",
+    ):
         LmdbStore(directory)
     assert (sorted(os.listdir(directory)), files(directory)) == before
 
@@ -339,8 +345,7 @@ def tmpfs(mount_point: Path, options: str):
     """A small file system of its own at ``mount_point`` (root only; skips the test where mounting is
     not allowed)."""
     mount_point.mkdir()
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(mount_point)],
-                             capture_output=True)
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(mount_point)], capture_output=True)
     if mounted.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
     try:

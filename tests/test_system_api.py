@@ -22,9 +22,22 @@ def test_every_listed_function_is_implemented_and_none_is_callable_before_it_sho
     assert all(hasattr(SystemApi, "_" + name) for name in WHERE)
     # Only what the spec marks "s" may run in the start function.
     assert {n for n, where in WHERE.items() if "s" in where} == {
-        "stable64_size", "stable64_grow", "stable64_read", "stable64_write", "performance_counter",
-        "is_controller", "in_replicated_execution", "cost_call", "cost_create_canister", "cost_http_request",
-        "cost_sign_with_ecdsa", "cost_sign_with_schnorr", "cost_vetkd_derive_key", "debug_print", "trap"}
+        "stable64_size",
+        "stable64_grow",
+        "stable64_read",
+        "stable64_write",
+        "performance_counter",
+        "is_controller",
+        "in_replicated_execution",
+        "cost_call",
+        "cost_create_canister",
+        "cost_http_request",
+        "cost_sign_with_ecdsa",
+        "cost_sign_with_schnorr",
+        "cost_vetkd_derive_key",
+        "debug_print",
+        "trap",
+    }
 
 
 @pytest.mark.parametrize("classic", [False, True], ids=["enhanced", "classic"])

@@ -18,13 +18,23 @@ MODES = pytest.mark.parametrize("memory64", [False, True], ids=["32-bit", "memor
 
 # (store instruction, value type, bytes written)
 STORES = [
-    ("i32.store", "i32", 4), ("i64.store", "i64", 8), ("f32.store", "f32", 4), ("f64.store", "f64", 8),
-    ("i32.store8", "i32", 1), ("i32.store16", "i32", 2),
-    ("i64.store8", "i64", 1), ("i64.store16", "i64", 2), ("i64.store32", "i64", 4),
+    ("i32.store", "i32", 4),
+    ("i64.store", "i64", 8),
+    ("f32.store", "f32", 4),
+    ("f64.store", "f64", 8),
+    ("i32.store8", "i32", 1),
+    ("i32.store16", "i32", 2),
+    ("i64.store8", "i64", 1),
+    ("i64.store16", "i64", 2),
+    ("i64.store32", "i64", 4),
 ]
 # A value of each type whose every byte is nonzero (memory starts zeroed: every byte written changes).
-NONZERO = {"i32": "(i32.const -1)", "i64": "(i64.const -1)",
-           "f32": "(f32.const nan:0x7fffff)", "f64": "(f64.const nan:0xfffffffffffff)"}
+NONZERO = {
+    "i32": "(i32.const -1)",
+    "i64": "(i64.const -1)",
+    "f32": "(f32.const nan:0x7fffff)",
+    "f64": "(f64.const nan:0xfffffffffffff)",
+}
 
 
 class Module:
@@ -32,8 +42,11 @@ class Module:
 
     def __init__(self, functions: str, memory64: bool):
         a = "i64" if memory64 else "i32"
-        wat = (f'(module (memory (export "memory") {a} 4) (data $seg "0123456789abcdef")\n'
-               + functions.replace("$A", a) + ")")
+        wat = (
+            f'(module (memory (export "memory") {a} 4) (data $seg "0123456789abcdef")\n'
+            + functions.replace("$A", a)
+            + ")"
+        )
         engine = new_engine()
         self.store = new_store(engine, 10**9)
         module = wasmtime.Module(engine, prepare(wasmtime.wat2wasm(wat)).wasm)
@@ -54,15 +67,14 @@ def changed_pages(before: bytes, after: bytes) -> set[int]:
     old = np.frombuffer(before, dtype=np.uint8).reshape(-1, PAGE)
     new = np.frombuffer(after, dtype=np.uint8).reshape(-1, PAGE)
     differs = set(np.flatnonzero((new[: len(old)] != old).any(axis=1)).tolist())
-    written = set((len(old) + np.flatnonzero(new[len(old):].any(axis=1))).tolist())  # grown pages start zero
+    written = set((len(old) + np.flatnonzero(new[len(old) :].any(axis=1))).tolist())  # grown pages start zero
     return differs | written
 
 
 @MODES
 @pytest.mark.parametrize("store, type_, width", STORES, ids=[s[0] for s in STORES])
 def test_every_store_marks_the_pages_it_writes(memory64, store, type_, width):
-    module = Module(f'(func (export "f") (param $a $A) ({store} offset=16 (local.get $a) {NONZERO[type_]}))',
-                    memory64)
+    module = Module(f'(func (export "f") (param $a $A) ({store} offset=16 (local.get $a) {NONZERO[type_]}))', memory64)
     # Within one page, ending exactly at a page's last byte, and spanning a boundary (if wider than 1).
     for address in (100, 3 * PAGE - 16 - width, 5 * PAGE - 16 - 1):
         reported, changed = module.run("f", address)
@@ -72,21 +84,25 @@ def test_every_store_marks_the_pages_it_writes(memory64, store, type_, width):
 
 @MODES
 def test_a_large_offset_is_added_to_the_address(memory64):
-    module = Module('(func (export "f") (param $a $A) (i64.store offset=200000 (local.get $a) (i64.const -1)))',
-                    memory64)
+    module = Module(
+        '(func (export "f") (param $a $A) (i64.store offset=200000 (local.get $a) (i64.const -1)))', memory64
+    )
     reported, changed = module.run("f", 4096 - 200000 % 4096 - 3)
     assert reported == changed == {200000 // PAGE, 200000 // PAGE + 1}
 
 
 @MODES
 def test_fill_copy_and_init_mark_their_destination(memory64):
-    module = Module("""
+    module = Module(
+        """
       (func (export "fill") (param $d $A) (param $n $A) (memory.fill (local.get $d) (i32.const 7) (local.get $n)))
       (func (export "copy") (param $d $A) (param $s $A) (param $n $A)
         (memory.copy (local.get $d) (local.get $s) (local.get $n)))
       (func (export "init") (param $d $A) (param $n i32)
         (memory.init $seg (local.get $d) (i32.const 0) (local.get $n)))
-    """, memory64)
+    """,
+        memory64,
+    )
     assert module.run("fill", PAGE - 1, 2 * PAGE + 2) == ({0, 1, 2, 3}, {0, 1, 2, 3})
     assert module.run("fill", 5 * PAGE, 0) == (set(), set())
     assert module.run("copy", 10 * PAGE - 5, PAGE, 10) == ({9, 10}, {9, 10})  # copies sevens
@@ -98,10 +114,13 @@ def test_fill_copy_and_init_mark_their_destination(memory64):
 @pytest.mark.slow
 @MODES
 def test_grown_pages_are_zero_until_written_and_the_map_grows_with_the_memory(memory64):
-    module = Module("""
+    module = Module(
+        """
       (func (export "grow") (param $n $A) (result $A) (memory.grow (local.get $n)))
       (func (export "poke") (param $a $A) (i32.store8 (local.get $a) (i32.const 1)))
-    """, memory64)
+    """,
+        memory64,
+    )
     reported, _ = module.run("grow", 5000)  # 5004 wasm pages: more than one page of map covers
     assert reported == set() and module.memory.size == 5004 * 16 * PAGE  # zero, as an absent page is
     assert module.memory.image() == module.bytes()
@@ -114,19 +133,22 @@ def test_grown_pages_are_zero_until_written_and_the_map_grows_with_the_memory(me
 
 @MODES
 def test_rollback_puts_back_what_a_trapped_call_wrote(memory64):
-    module = Module("""
+    module = Module(
+        """
       (func (export "write_then_trap") (param $a $A)
         (i64.store (local.get $a) (i64.const -1))
         (memory.fill ($A.const 0) (i32.const 9) ($A.const 5000))
         (drop (memory.grow ($A.const 1)))
         unreachable)
-    """, memory64)
+    """,
+        memory64,
+    )
     committed = module.bytes()
     with pytest.raises(wasmtime.Trap):
         module.exports["write_then_trap"](module.store, 3 * PAGE - 4)
     module.memory.rollback()
     assert module.bytes()[: len(committed)] == committed
-    assert not any(module.bytes()[len(committed):])  # the grown page stays, zeroed
+    assert not any(module.bytes()[len(committed) :])  # the grown page stays, zeroed
     assert module.memory.image() == committed
 
 
@@ -186,8 +208,9 @@ def test_a_replica_follows_commits_and_undoes_its_own_writes(memory64):
       (func (export "grow") (param $n $A) (result $A) (memory.grow (local.get $n)))
     """
     source, replica = Module(functions, memory64), Module(functions, memory64)
-    replica.memory = MainMemory(replica.exports["memory"], replica.store, replica.exports[DIRTY_PAGES_EXPORT],
-                                shadow=False)
+    replica.memory = MainMemory(
+        replica.exports["memory"], replica.store, replica.exports[DIRTY_PAGES_EXPORT], shadow=False
+    )
     replica.memory.follow(source.memory, None)
     rng = random.Random(7)
     pending: set[int] = set()
@@ -210,7 +233,7 @@ def test_a_replica_follows_commits_and_undoes_its_own_writes(memory64):
             pending.clear()
             image = source.memory.image()
             assert replica.bytes()[: len(image)] == image, round_
-            assert not any(replica.bytes()[len(image):]), round_
+            assert not any(replica.bytes()[len(image) :]), round_
 
 
 def test_stable_memory_follows_only_what_is_committed():
@@ -232,7 +255,7 @@ def test_stable_memory_follows_only_what_is_committed():
 
 
 def test_unsupported_instructions_are_refused():
-    simd = wasmtime.wat2wasm('(module (memory 1) (func (v128.store (i32.const 0) (v128.const i64x2 0 0))))')
+    simd = wasmtime.wat2wasm("(module (memory 1) (func (v128.store (i32.const 0) (v128.const i64x2 0 0))))")
     with pytest.raises(ValueError, match="unsupported instruction at byte .*opcode 0xfd"):
         prepare(simd)
     two_memories = wasmtime.wat2wasm("(module (memory 1) (memory 1))")
@@ -284,8 +307,9 @@ def test_the_decoder_knows_every_instruction_family_and_keeps_behaviour():
 
 
 def test_an_imported_memory_gets_a_map_too():
-    wasm = wasmtime.wat2wasm('(module (import "env" "mem" (memory 2)) (func (export "f") '
-                             "(i32.store (i32.const 70000) (i32.const 1))))")
+    wasm = wasmtime.wat2wasm(
+        '(module (import "env" "mem" (memory 2)) (func (export "f") (i32.store (i32.const 70000) (i32.const 1))))'
+    )
     engine = new_engine()
     store = new_store(engine, 10**6)
     memory = wasmtime.Memory(store, wasmtime.MemoryType(wasmtime.Limits(2, None)))
@@ -329,4 +353,3 @@ async def test_a_motoko_actor_never_changes_a_page_it_does_not_report(monkeypatc
     assert len(commits) >= 6
     for reported, changed in commits:
         assert changed <= reported
-

@@ -25,7 +25,8 @@ def ending(daemon: Moxzid, steps: int) -> tuple[str, str]:
 
 def main() -> int:
     args, text, workdir = text_example(
-        __doc__, "crash-", lambda p: p.add_argument("--steps", type=int, default=300, help="training steps"))
+        __doc__, "crash-", lambda p: p.add_argument("--steps", type=int, default=300, help="training steps")
+    )
     manifest = build_example([EXAMPLE / "trainer.mo", EXAMPLE / "writer.mo"], EXAMPLE / "actors.json", workdir)
 
     def daemon(name: str) -> Moxzid:

@@ -29,8 +29,9 @@ def main() -> int:
     args, text, workdir = text_example(__doc__, "islands-")
 
     manifest = build_example([EXAMPLE / "trainer.mo", EXAMPLE / "writer.mo"], EXAMPLE / "actors.json", workdir)
-    with Moxzid(manifest, workdir / "moxzid.log", state=workdir / "state", device=args.device,
-                port=args.port) as daemon:
+    with Moxzid(
+        manifest, workdir / "moxzid.log", state=workdir / "state", device=args.device, port=args.port
+    ) as daemon:
         for i, island in enumerate(ISLANDS):
             say(f"{island}.load: {daemon.call(island, 'load', text)[0]}")
             daemon.call(island, "setIsland", i)

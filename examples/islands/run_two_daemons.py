@@ -35,14 +35,30 @@ def val_loss(evaluation: str) -> float:
 
 def across(workdir: Path, manifest: Path, text: str, device: str, port: int) -> str:
     """25 rounds with island0, island1 on one moxzid and island2, island3 on another; island0's evaluation."""
-    with Moxzid(manifest, workdir / "here.log", state=workdir / "here", device=device,
-                device_listen="127.0.0.1:0", port=port) as here, \
-            Moxzid(manifest, workdir / "there.log", state=workdir / "there", device=device,
-                   device_listen="127.0.0.1:0", port=port and port + 1) as there:
+    with (
+        Moxzid(
+            manifest,
+            workdir / "here.log",
+            state=workdir / "here",
+            device=device,
+            device_listen="127.0.0.1:0",
+            port=port,
+        ) as here,
+        Moxzid(
+            manifest,
+            workdir / "there.log",
+            state=workdir / "there",
+            device=device,
+            device_listen="127.0.0.1:0",
+            port=port and port + 1,
+        ) as there,
+    ):
         home = {"island0": here, "island1": here, "island2": there, "island3": there}
         for i, island in enumerate(ISLANDS):
-            say(f"{island}.load on {'here' if home[island] is here else 'there'}: "
-                f"{home[island].call(island, 'load', text)[0]}")
+            say(
+                f"{island}.load on {'here' if home[island] is here else 'there'}: "
+                f"{home[island].call(island, 'load', text)[0]}"
+            )
             home[island].call(island, "setIsland", i)
         ids = {island: home[island].query(island, "id")[0] for island in ISLANDS}
         started = time.monotonic()

@@ -26,8 +26,9 @@ def main() -> int:
     args, text, workdir = text_example(__doc__, "writer-")
 
     manifest = build_example([EXAMPLE / "trainer.mo", EXAMPLE / "writer.mo"], EXAMPLE / "actors.json", workdir)
-    with Moxzid(manifest, workdir / "moxzid.log", state=workdir / "state", device=args.device,
-                port=args.port) as daemon:
+    with Moxzid(
+        manifest, workdir / "moxzid.log", state=workdir / "state", device=args.device, port=args.port
+    ) as daemon:
         for actor in TRAINERS:
             say(f"{actor}.load: {daemon.call(actor, 'load', text)[0]}")
         trainer = daemon.query("trainer", "id")[0]

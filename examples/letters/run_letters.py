@@ -22,8 +22,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--device", default="torch:cpu", help="the device backend (default torch:cpu)")
     parser.add_argument("--steps", type=int, default=200)
-    parser.add_argument("--workdir", type=Path,
-                        help="where to build and keep the log (default: a temporary folder, removed after a pass)")
+    parser.add_argument(
+        "--workdir",
+        type=Path,
+        help="where to build and keep the log (default: a temporary folder, removed after a pass)",
+    )
     add_port_option(parser)
     args = parser.parse_args()
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="letters-"))

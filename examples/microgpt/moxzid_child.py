@@ -44,21 +44,32 @@ def run(main) -> None:
 
 def add_port_option(parser: argparse.ArgumentParser) -> None:
     """``--port N``: the port moxzid's HTTP gateway serves on (``args.port``, 0 for a free one)."""
-    parser.add_argument("--port", type=int, default=0,
-                        help="serve moxzid's HTTP gateway on 127.0.0.1:PORT, to call its actors while the script "
-                             "runs (default: a free port; a second moxzid running at the same time gets PORT+1)")
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=0,
+        help="serve moxzid's HTTP gateway on 127.0.0.1:PORT, to call its actors while the script "
+        "runs (default: a free port; a second moxzid running at the same time gets PORT+1)",
+    )
 
 
 def text_example(doc: str, prefix: str, add_options=None) -> tuple[argparse.Namespace, str, Path]:
     """The command line the device examples share (a text file, --device, --workdir, --port, and what
     ``add_options(parser)`` adds): the parsed options, the text, and the work folder (made if needed)."""
     parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
-    parser.add_argument("text", nargs="?", type=Path, default=SHAKESPEARE,
-                        help="the text (default: ../shared/data/tinyshakespeare.txt from the repo root)")
+    parser.add_argument(
+        "text",
+        nargs="?",
+        type=Path,
+        default=SHAKESPEARE,
+        help="the text (default: ../shared/data/tinyshakespeare.txt from the repo root)",
+    )
     parser.add_argument("--device", default="torch:cpu", help="the device backend (default torch:cpu)")
-    parser.add_argument("--workdir", type=Path,
-                        help="where to build and keep the state and the log (default: a temporary folder, "
-                             "removed after a pass)")
+    parser.add_argument(
+        "--workdir",
+        type=Path,
+        help="where to build and keep the state and the log (default: a temporary folder, removed after a pass)",
+    )
     add_port_option(parser)
     if add_options is not None:
         add_options(parser)
@@ -84,8 +95,16 @@ class Moxzid:
     (0: a free port), its output appended to `log_path`. Use as a context manager, or call start() and
     stop()."""
 
-    def __init__(self, manifest: Path, log_path: Path, *, state: Path | None = None, device: str | None = None,
-                 device_listen: str | None = None, port: int = 0):
+    def __init__(
+        self,
+        manifest: Path,
+        log_path: Path,
+        *,
+        state: Path | None = None,
+        device: str | None = None,
+        device_listen: str | None = None,
+        port: int = 0,
+    ):
         self.manifest = manifest
         self.log_path = log_path
         self.state = state
@@ -103,8 +122,15 @@ class Moxzid:
 
     def start(self) -> Self:
         """Start moxzid and return once its gateway answers; raise RuntimeError if it exits first."""
-        command = [sys.executable, "-m", "moxzi_core.daemon", "-m", str(self.manifest),
-                   "--listen", f"127.0.0.1:{self.port}"]
+        command = [
+            sys.executable,
+            "-m",
+            "moxzi_core.daemon",
+            "-m",
+            str(self.manifest),
+            "--listen",
+            f"127.0.0.1:{self.port}",
+        ]
         if self.state is not None:
             command += ["-s", str(self.state)]
         if self.device is not None:

@@ -29,13 +29,22 @@ DEFAULT_NAMES = EXAMPLE.parents[1] / ".." / "shared" / "data" / "names.txt"
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("names", nargs="?", type=Path, default=DEFAULT_NAMES,
-                        help="the names, one per line (default: ../shared/data/names.txt from the repo root)")
-    parser.add_argument("--without-state", action="store_true",
-                        help="run moxzid without -s, and skip the kill -9 and the restart")
-    parser.add_argument("--workdir", type=Path,
-                        help="where to build and keep state and logs (default: a new temporary folder, "
-                             "removed after a run that passes)")
+    parser.add_argument(
+        "names",
+        nargs="?",
+        type=Path,
+        default=DEFAULT_NAMES,
+        help="the names, one per line (default: ../shared/data/names.txt from the repo root)",
+    )
+    parser.add_argument(
+        "--without-state", action="store_true", help="run moxzid without -s, and skip the kill -9 and the restart"
+    )
+    parser.add_argument(
+        "--workdir",
+        type=Path,
+        help="where to build and keep state and logs (default: a new temporary folder, "
+        "removed after a run that passes)",
+    )
     add_port_option(parser)
     args = parser.parse_args()
     text = args.names.read_text()

@@ -29,8 +29,9 @@ def main() -> int:
     args, text, workdir = text_example(__doc__, "shakespeare-")
 
     manifest = build_example([EXAMPLE / "gpt.mo"], EXAMPLE / "actors.json", workdir)
-    with Moxzid(manifest, workdir / "moxzid.log", state=workdir / "state", device=args.device,
-                port=args.port) as daemon:
+    with Moxzid(
+        manifest, workdir / "moxzid.log", state=workdir / "state", device=args.device, port=args.port
+    ) as daemon:
         say(f"load: {daemon.call('gpt', 'load', text)[0]}")
         started = time.monotonic()
         evaluation = ""

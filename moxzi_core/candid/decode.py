@@ -56,8 +56,7 @@ MAX_DEPTH = 256
 ValueReader = Callable[[int], Any]  # reads one value; the argument is the nesting depth
 
 
-def decode_args(data: bytes, types: Sequence[CandidType] | None = None, *,
-                budget: int | None = None) -> list[Any]:
+def decode_args(data: bytes, types: Sequence[CandidType] | None = None, *, budget: int | None = None) -> list[Any]:
     """The arguments in ``data``, one Python value per type in ``types``.
 
     Without ``types`` each argument is read as the type the message declares, so record fields and
@@ -157,6 +156,7 @@ class _Readers:
     def mismatch(self, reason: str) -> ValueReader:
         def read(depth: int):
             raise _Mismatch(reason, offset=self.r.pos)
+
         return read
 
     def dropped(self, w: CandidType) -> ValueReader:
@@ -178,14 +178,20 @@ class _Readers:
             return lambda depth: None
         if t == EMPTY:
             return self.malformed("a value of type empty cannot exist")
-        readers: dict[str, Callable[[], Any]] = {"nat": r.leb128, "int": r.sleb128, "text": r.text,
-                                                 "bool": self.bool, "principal": self.principal}
+        readers: dict[str, Callable[[], Any]] = {
+            "nat": r.leb128,
+            "int": r.sleb128,
+            "text": r.text,
+            "bool": self.bool,
+            "principal": self.principal,
+        }
         read = readers[t.name]
         return lambda depth: read()
 
     def malformed(self, reason: str) -> ValueReader:
         def read(depth: int):
             raise self.r.fail(reason)
+
         return read
 
     def bool(self) -> bool:

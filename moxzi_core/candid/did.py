@@ -140,8 +140,9 @@ class TypeGrammar:
                 raise CandidError(f"{token.line}:{token.col}: {e.reason}") from None
         for name, method, token in self.method_references:
             if not isinstance(resolve(method), FuncType):
-                raise CandidError(f"{token.line}:{token.col}: method {name} has type {resolve(method)}, "
-                                  "not a function type")
+                raise CandidError(
+                    f"{token.line}:{token.col}: method {name} has type {resolve(method)}, not a function type"
+                )
         service = resolve(body)
         if not isinstance(service, Service):
             raise CandidError(f"{where.line}:{where.col}: the service's type is {service}, not a service")

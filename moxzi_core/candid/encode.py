@@ -37,8 +37,7 @@ def encode_args(types: Sequence[CandidType], values: Sequence[Any]) -> bytes:
                 raise e.within(f"argument {i}") from None
     except RecursionError:
         raise CandidError("types or values nested too deeply") from None
-    head = b"".join([MAGIC, leb128(len(table.entries)), *table.entries,
-                     leb128(len(refs)), *(sleb128(r) for r in refs)])
+    head = b"".join([MAGIC, leb128(len(table.entries)), *table.entries, leb128(len(refs)), *(sleb128(r) for r in refs)])
     return head + body
 
 
@@ -68,15 +67,23 @@ class _TypeTable:
             return sleb128(-19) + ref(t.type)
         if isinstance(t, (Record, Variant)):
             opcode = -20 if isinstance(t, Record) else -21
-            return b"".join([sleb128(opcode), leb128(len(t.fields)),
-                             *(leb128(f.id) + ref(f.type) for f in t.fields)])
+            return b"".join([sleb128(opcode), leb128(len(t.fields)), *(leb128(f.id) + ref(f.type) for f in t.fields)])
         if isinstance(t, FuncType):
-            return b"".join([sleb128(-22), leb128(len(t.args)), *map(ref, t.args),
-                             leb128(len(t.rets)), *map(ref, t.rets), leb128(len(t.modes)),
-                             *(bytes([FUNC_MODES.index(m) + 1]) for m in sorted(t.modes))])
+            return b"".join(
+                [
+                    sleb128(-22),
+                    leb128(len(t.args)),
+                    *map(ref, t.args),
+                    leb128(len(t.rets)),
+                    *map(ref, t.rets),
+                    leb128(len(t.modes)),
+                    *(bytes([FUNC_MODES.index(m) + 1]) for m in sorted(t.modes)),
+                ]
+            )
         if isinstance(t, Service):
-            return b"".join([sleb128(-23), leb128(len(t.methods)),
-                             *(_text(name) + ref(m) for name, m in t.methods.items())])
+            return b"".join(
+                [sleb128(-23), leb128(len(t.methods)), *(_text(name) + ref(m) for name, m in t.methods.items())]
+            )
         raise CandidError(f"not a Candid type: {t!r}")
 
 
@@ -164,8 +171,7 @@ class _Writers:
                 raise _mismatch(t, v)
             if t.name in ("nat", "int") and v.bit_length() > MAX_NUMBER_BITS:
                 # Encodable, but no decoder of ours would read it back (MAX_NUMBER_BYTES).
-                raise CandidError(f"expected {t} of at most {MAX_NUMBER_BITS} bits, got one of "
-                                  f"{v.bit_length()} bits")
+                raise CandidError(f"expected {t} of at most {MAX_NUMBER_BITS} bits, got one of {v.bit_length()} bits")
             out += encode(v)
 
         return write
@@ -187,6 +193,7 @@ class _Writers:
     def vec(self, t: Vec) -> ValueWriter:
         element_type = resolve(t.type)
         if element_type == NAT8:
+
             def write_blob(v, out):
                 if not isinstance(v, (bytes, bytearray)):
                     raise _mismatch(t, v)
@@ -260,7 +267,7 @@ class _Writers:
         def write(v, out):
             if not isinstance(v, dict) or len(v) != 1:
                 raise _mismatch(t, v)
-            (tag, payload), = v.items()
+            ((tag, payload),) = v.items()
             if tag not in tags:
                 raise _mismatch(t, v)
             index, content = tags[tag]
@@ -275,8 +282,7 @@ class _Writers:
     @staticmethod
     def func_ref(t: FuncType) -> ValueWriter:
         def write(v, out):
-            if not (isinstance(v, tuple) and len(v) == 2
-                    and isinstance(v[0], Principal) and isinstance(v[1], str)):
+            if not (isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], Principal) and isinstance(v[1], str)):
                 raise _mismatch(t, v)
             out += b"\x01" + _principal(v[0]) + _text(v[1])
 

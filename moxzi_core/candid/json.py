@@ -51,7 +51,7 @@ def args_from_json(types: Sequence[CandidType], value: Any) -> bytes:
     expected, e.g. ``argument 0: expected nat, got "abc"``."""
     if not isinstance(value, list):
         raise CandidError(f"expected a JSON array of {len(types)} arguments, got {_show(value)}")
-    if len(value) > len(types) or any(not accepts_null(t) for t in types[len(value):]):
+    if len(value) > len(types) or any(not accepts_null(t) for t in types[len(value) :]):
         raise CandidError(f"expected {len(types)} arguments ({', '.join(map(str, types))}), got {len(value)}")
     values = []
     for i, t in enumerate(types):
@@ -114,17 +114,17 @@ def from_json(t: CandidType, value: Any) -> Any:
         return _record_from_json(t, value)
     if isinstance(t, Variant):
         if not isinstance(value, dict) or len(value) != 1:
-            raise CandidError(f"expected {t} as a one-key object {{\"tag\": value}}, got {_show(value)}")
-        (tag, payload), = value.items()
+            raise CandidError(f'expected {t} as a one-key object {{"tag": value}}, got {_show(value)}')
+        ((tag, payload),) = value.items()
         field = _json_keys(t).get(tag)
         if field is None:
             raise CandidError(f"{tag!r} is not a tag of {t}")
         return {field.key: _within(field.type, payload, f".{tag}")}
     if isinstance(t, FuncType):
-        if not (isinstance(value, dict) and set(value) == {"service", "method"}
-                and isinstance(value["method"], str)):
-            raise CandidError(f"expected a func reference as {{\"service\": principal, \"method\": name}}, "
-                              f"got {_show(value)}")
+        if not (isinstance(value, dict) and set(value) == {"service", "method"} and isinstance(value["method"], str)):
+            raise CandidError(
+                f'expected a func reference as {{"service": principal, "method": name}}, got {_show(value)}'
+            )
         return FuncRef(_principal(value["service"]), value["method"])
     if isinstance(t, Service):
         return _principal(value)
@@ -213,7 +213,7 @@ def to_json(t: CandidType, value: Any) -> Any:
             return [to_json(f.type, item) for f, item in zip(t.fields, value)]
         return {str(f.key): to_json(f.type, value[f.key]) for f in t.fields}
     if isinstance(t, Variant):
-        (tag, payload), = value.items()
+        ((tag, payload),) = value.items()
         return {str(tag): to_json(t.by_key[tag].type, payload)}
     if isinstance(t, FuncType):
         return {"service": str(value.service), "method": value.method}

@@ -12,7 +12,9 @@ from .errors import CandidError
 # white space and line comments (possessive: nothing to backtrack into), then one token or the end;
 # the token's group names its kind
 _SPACE = r"(?:\s|//[^\n]*+)*+"
-_TOKEN = re.compile(_SPACE + r"""
+_TOKEN = re.compile(
+    _SPACE
+    + r"""
     (?:
       (?P<punct>[{}();:,=.])
     | (?P<name>[A-Za-z_][A-Za-z0-9_]*)
@@ -24,11 +26,15 @@ _TOKEN = re.compile(_SPACE + r"""
     | (?P<sign>[+-])
     | (?P<end>\Z)
     )
-""", re.VERBOSE)
+""",
+    re.VERBOSE,
+)
 _SPACE_ONLY = re.compile(_SPACE)
 # inside a quoted text: a run of plain characters, a run of byte escapes (blobs are mostly that), one
 # other escape, or the closing quote
-_TEXT_PART = re.compile(r'''([^"\\\n]+)|((?:\\[0-9a-fA-F]{2})+)|\\(?:u\{([0-9a-fA-F][0-9a-fA-F_]*)\}|([nrt\\"']))|(")''')
+_TEXT_PART = re.compile(
+    r"""([^"\\\n]+)|((?:\\[0-9a-fA-F]{2})+)|\\(?:u\{([0-9a-fA-F][0-9a-fA-F_]*)\}|([nrt\\"']))|(")"""
+)
 MAX_DIGITS = 4300  # Python's own limit for int(str); a nat of 7168 bits has 2158 digits
 _ESCAPES = {"n": b"\n", "r": b"\r", "t": b"\t", "\\": b"\\", '"': b'"', "'": b"'"}
 
@@ -120,7 +126,7 @@ def _text_literal(text: str, pos: int, line: int, col: int) -> tuple[bytes, int]
         if match is None:
             if pos >= len(text) or text[pos] == "\n":
                 raise CandidError(f"{line}:{col}: text is never closed")
-            raise CandidError(f"{line}:{col}: unknown escape {text[pos:pos + 2]!r} in text")
+            raise CandidError(f"{line}:{col}: unknown escape {text[pos : pos + 2]!r} in text")
         plain, escaped_bytes, code, simple, close = match.groups()
         if close:
             return bytes(out), match.end()

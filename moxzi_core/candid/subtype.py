@@ -56,21 +56,23 @@ class _Check:
         if isinstance(e, Vec) and isinstance(w, Vec):
             return self.holds(w.type, e.type, depth)
         if isinstance(e, Record) and isinstance(w, Record):
-            return all(self.holds(w.by_id[f.id].type, f.type, depth) if f.id in w.by_id
-                       else accepts_null(f.type) for f in e.fields)
+            return all(
+                self.holds(w.by_id[f.id].type, f.type, depth) if f.id in w.by_id else accepts_null(f.type)
+                for f in e.fields
+            )
         if isinstance(e, Variant) and isinstance(w, Variant):
             return all(f.id in e.by_id and self.holds(f.type, e.by_id[f.id].type, depth) for f in w.fields)
         if isinstance(e, FuncType) and isinstance(w, FuncType):
-            return (w.modes == e.modes
-                    and self.sequence_holds(e.args, w.args, depth)
-                    and self.sequence_holds(w.rets, e.rets, depth))
+            return (
+                w.modes == e.modes
+                and self.sequence_holds(e.args, w.args, depth)
+                and self.sequence_holds(w.rets, e.rets, depth)
+            )
         if isinstance(e, Service) and isinstance(w, Service):
-            return all(name in w.methods and self.holds(w.methods[name], t, depth)
-                       for name, t in e.methods.items())
+            return all(name in w.methods and self.holds(w.methods[name], t, depth) for name, t in e.methods.items())
         return False
 
     def sequence_holds(self, sub: tuple, sup: tuple, depth: int) -> bool:
         """Argument/result sequences, like tuple records: extra ``sub`` entries are ignored, and missing
         ones must admit null."""
-        return all(self.holds(sub[i], t, depth) if i < len(sub) else accepts_null(t)
-                   for i, t in enumerate(sup))
+        return all(self.holds(sub[i], t, depth) if i < len(sub) else accepts_null(t) for i, t in enumerate(sup))

@@ -71,11 +71,14 @@ PRETTY_ELEMENTS = 10
 
 _INT_RANGES = {"nat": (0, None), "int": (None, None)} | {
     f"{sign}{bits}": ((0, 2**bits - 1) if sign == "nat" else (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1))
-    for sign in ("nat", "int") for bits in (8, 16, 32, 64)}
+    for sign in ("nat", "int")
+    for bits in (8, 16, 32, 64)
+}
 _FLOAT_NAMES = {"NaN": "nan", "inf": "inf"}
 
 
 # ---- reading ----
+
 
 def parse_args(text: str, types: Sequence[CandidType]) -> list[Any]:
     """The values of an argument list ``(v1, v2, ...)`` read at ``types``; trailing arguments of types
@@ -85,11 +88,12 @@ def parse_args(text: str, types: Sequence[CandidType]) -> list[Any]:
     if len(nodes) > len(types):
         where = nodes[len(types)].token.where
         raise CandidError(f"{where}: {_count(len(nodes))} given, but the method takes {len(types)}")
-    for t in types[len(nodes):]:
+    for t in types[len(nodes) :]:
         if not accepts_null(t):
             end = grammar.tokens[-1].where
-            raise CandidError(f"{end}: {_count(len(nodes))} given, but the method takes {len(types)} "
-                              f"(the next is of type {t})")
+            raise CandidError(
+                f"{end}: {_count(len(nodes))} given, but the method takes {len(types)} (the next is of type {t})"
+            )
     return [_typed(node, t) for node, t in zip(nodes, types)] + [None] * (len(types) - len(nodes))
 
 
@@ -149,8 +153,7 @@ class _ValueGrammar(TypeGrammar):
         return _Node("annotated", node.token, t, (node,))
 
     def reference(self, name, token):
-        raise CandidError(f"{token.where}: a value's type annotation cannot name a type ({name}); "
-                          "write the type out")
+        raise CandidError(f"{token.where}: a value's type annotation cannot name a type ({name}); write the type out")
 
     def value(self, depth: int) -> _Node:
         token = self.next()
@@ -268,8 +271,10 @@ def _typed(node: _Node, t: CandidType) -> Any:
         field_id, name, payload, where = node.value
         if field_id not in e.by_id:
             tags = ", ".join(_label(f.id, f.name) for f in e.fields[:12])
-            raise CandidError(f"{where.where}: {_label(field_id, name)} is not a tag of the variant "
-                              f"(its tags: {tags}{', ...' if len(e.fields) > 12 else ''})")
+            raise CandidError(
+                f"{where.where}: {_label(field_id, name)} is not a tag of the variant "
+                f"(its tags: {tags}{', ...' if len(e.fields) > 12 else ''})"
+            )
         field = e.by_id[field_id]
         return {field.key: _typed(payload, field.type)}
     if isinstance(e, FuncType) and kind == "func":
@@ -311,8 +316,7 @@ def _record(node: _Node, e: Record) -> Any:
         elif accepts_null(f.type):
             values[f.key] = None
         else:
-            raise CandidError(f"{node.token.where}: record field {_label(f.id, f.name)} (of type {f.type}) "
-                              "is missing")
+            raise CandidError(f"{node.token.where}: record field {_label(f.id, f.name)} (of type {f.type}) is missing")
     return tuple(values.values()) if e.is_tuple else values
 
 
@@ -331,8 +335,7 @@ def _annotated(node: _Node, e: CandidType) -> Any:
     try:
         return decode_args(encode_args([t], [value]), [e])[0]
     except CandidError as err:  # e.g. `true : bool` never fits `type Fix = opt Fix`
-        raise CandidError(f"{node.token.where}: this value of type {t} cannot be read as {e} "
-                          f"({err.reason})") from None
+        raise CandidError(f"{node.token.where}: this value of type {t} cannot be read as {e} ({err.reason})") from None
 
 
 def _principal(literal: Token) -> Principal:
@@ -354,8 +357,14 @@ def _described(node: _Node) -> str:
         return "text " + (shown if len(shown) <= 40 else shown[:36] + '..."')
     if node.kind in ("bool", "null"):
         return str(node.token.value)
-    return {"opt": "an opt value", "vec": "a vector", "record": "a record", "variant": "a variant",
-            "blob": "a blob", "func": "a func reference"}.get(node.kind, f"a {node.kind} reference")
+    return {
+        "opt": "an opt value",
+        "vec": "a vector",
+        "record": "a record",
+        "variant": "a variant",
+        "blob": "a blob",
+        "func": "a func reference",
+    }.get(node.kind, f"a {node.kind} reference")
 
 
 def _label(field_id: int, name: str | None) -> str:
@@ -363,6 +372,7 @@ def _label(field_id: int, name: str | None) -> str:
 
 
 # ---- printing ----
+
 
 def print_values(values: Sequence[Any], types: Sequence[CandidType]) -> str:
     """``values`` of ``types`` (as ``decode_args`` returns them) as ``dfx canister call`` prints a
@@ -399,10 +409,13 @@ def _pretty(v: Any, t: CandidType, depth: int) -> tuple:
             items = [_pretty_field(f, value, depth) for f, value in fields]
         return layout.cat(layout.text("record "), layout.enclose("{", layout.separated(items, ";"), "}", space=True))
     if isinstance(e, Variant):
-        (key, payload), = v.items()
+        ((key, payload),) = v.items()
         field = e.by_key[key]
-        item = (layout.text(_label(field.id, field.name)) if resolve(field.type) == NULL
-                else _pretty_field(field, payload, depth))
+        item = (
+            layout.text(_label(field.id, field.name))
+            if resolve(field.type) == NULL
+            else _pretty_field(field, payload, depth)
+        )
         return layout.cat(layout.text("variant "), layout.enclose("{", item, "}", space=True))
     return layout.text(_flat(v, e))
 
@@ -432,10 +445,13 @@ def _flat(v: Any, t: CandidType) -> str:
             parts.append(f" {value};" if f.id == i else f" {_field_label(f)} = {value};")
         return "record {" + "".join(parts) + "}"
     if isinstance(e, Variant):
-        (key, payload), = v.items()
+        ((key, payload),) = v.items()
         field = e.by_key[key]
-        item = _field_label(field) if resolve(field.type) == NULL else f"{_field_label(field)} = " \
-            f"{_flat(payload, field.type)}"
+        item = (
+            _field_label(field)
+            if resolve(field.type) == NULL
+            else f"{_field_label(field)} = {_flat(payload, field.type)}"
+        )
         return f"variant {{ {item} }}"
     if isinstance(e, FuncType):
         return f'func "{v.service}".{did_name(v.method)}'
@@ -460,8 +476,7 @@ def _primitive_text(v: Any, e: Primitive) -> str:
 def _annotated_form(t: CandidType) -> bool:
     """Whether values of ``t`` print with a type annotation (so ``opt`` puts them in parentheses)."""
     e = resolve(t)
-    return isinstance(e, Primitive) and (e.name in _INT_RANGES or e.name in ("float32", "float64", "null",
-                                                                           "reserved"))
+    return isinstance(e, Primitive) and (e.name in _INT_RANGES or e.name in ("float32", "float64", "null", "reserved"))
 
 
 def _field_label(f: Field) -> str:
@@ -472,7 +487,7 @@ def _grouped(n: int) -> str:
     """Digits in groups of three joined by underscores, as dfx prints numbers: ``-1_000_000``."""
     digits = str(abs(n))
     head = len(digits) % 3 or 3
-    groups = [digits[:head]] + [digits[i:i + 3] for i in range(head, len(digits), 3)]
+    groups = [digits[:head]] + [digits[i : i + 3] for i in range(head, len(digits), 3)]
     return ("-" if n < 0 else "") + "_".join(groups)
 
 

@@ -70,8 +70,26 @@ PRINCIPAL = Primitive("principal", -24)
 
 PRIMITIVES = {
     t.name: t
-    for t in (NULL, BOOL, NAT, INT, NAT8, NAT16, NAT32, NAT64, INT8, INT16, INT32, INT64, FLOAT32,
-              FLOAT64, TEXT, RESERVED, EMPTY, PRINCIPAL)
+    for t in (
+        NULL,
+        BOOL,
+        NAT,
+        INT,
+        NAT8,
+        NAT16,
+        NAT32,
+        NAT64,
+        INT8,
+        INT16,
+        INT32,
+        INT64,
+        FLOAT32,
+        FLOAT64,
+        TEXT,
+        RESERVED,
+        EMPTY,
+        PRINCIPAL,
+    )
 }
 PRIMITIVE_BY_OPCODE = {t.opcode: t for t in PRIMITIVES.values()}
 
@@ -121,8 +139,10 @@ class _FieldsType(CandidType):
     def __init__(self, fields: Mapping[str, CandidType] | Mapping[int, CandidType] | Iterable[Field]):
         """``fields`` maps names (hashed to ids) or numeric ids to types, or is an iterable of ``Field``."""
         if isinstance(fields, Mapping):
-            fields = [Field(key, None, t) if isinstance(key, int) else Field(idl_hash(key), key, t)
-                      for key, t in fields.items()]
+            fields = [
+                Field(key, None, t) if isinstance(key, int) else Field(idl_hash(key), key, t)
+                for key, t in fields.items()
+            ]
         ordered = tuple(sorted(fields, key=lambda f: f.id))
         for f in ordered:
             if not 0 <= f.id <= 0xFFFFFFFF:
@@ -177,8 +197,9 @@ class Variant(_FieldsType):
 
 FUNC_MODES = ("query", "oneway", "composite_query")  # binary codes 1, 2, 3
 # words a .did file cannot use as type names; as field or method names they must be quoted
-DID_KEYWORDS = frozenset({"type", "import", "service", "func", "opt", "vec", "record", "variant", "blob",
-                          *PRIMITIVES, *FUNC_MODES})
+DID_KEYWORDS = frozenset(
+    {"type", "import", "service", "func", "opt", "vec", "record", "variant", "blob", *PRIMITIVES, *FUNC_MODES}
+)
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -217,8 +238,7 @@ class FuncType(CandidType):
         object.__setattr__(self, "rets", tuple(self.rets))
         object.__setattr__(self, "modes", frozenset(self.modes))
         if not self.modes <= set(FUNC_MODES) or len(self.modes) > 1:
-            raise CandidError(f"a function has at most one of {', '.join(FUNC_MODES)}, "
-                              f"got {sorted(self.modes)}")
+            raise CandidError(f"a function has at most one of {', '.join(FUNC_MODES)}, got {sorted(self.modes)}")
 
     @property
     def signature(self) -> str:
@@ -247,8 +267,9 @@ class Service(CandidType):
         return hash((tuple(self.methods.items()), self.init_args))
 
     def __str__(self) -> str:
-        return "service " + _braces(f"{did_name(name)} : {t.signature if isinstance(t, FuncType) else t}"
-                                    for name, t in self.methods.items())
+        return "service " + _braces(
+            f"{did_name(name)} : {t.signature if isinstance(t, FuncType) else t}" for name, t in self.methods.items()
+        )
 
     __repr__ = __str__
 

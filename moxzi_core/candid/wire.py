@@ -11,9 +11,16 @@ MAX_NUMBER_BYTES = 1024  # a nat/int of up to 7168 bits; longer LEB128 is refuse
 
 # struct formats of the fixed-size number types (little-endian, as Candid sends them)
 FIXED_FORMATS = {
-    "nat8": "<B", "nat16": "<H", "nat32": "<I", "nat64": "<Q",
-    "int8": "<b", "int16": "<h", "int32": "<i", "int64": "<q",
-    "float32": "<f", "float64": "<d",
+    "nat8": "<B",
+    "nat16": "<H",
+    "nat32": "<I",
+    "nat64": "<Q",
+    "int8": "<b",
+    "int16": "<h",
+    "int32": "<i",
+    "int64": "<q",
+    "float32": "<f",
+    "float64": "<d",
 }
 
 
@@ -57,11 +64,13 @@ class Reader:
 
     def leb128(self, *, is_signed: bool = False) -> int:
         try:
-            value, self.pos = _leb128.read(self.data, self.pos, len(self.data), MAX_NUMBER_BYTES,
-                                           is_signed=is_signed)
+            value, self.pos = _leb128.read(self.data, self.pos, len(self.data), MAX_NUMBER_BYTES, is_signed=is_signed)
         except _leb128.LebError as error:
-            raise self.fail("message ends inside a LEB128 number" if error.truncated else
-                            f"LEB128 number longer than {MAX_NUMBER_BYTES} bytes") from None
+            raise self.fail(
+                "message ends inside a LEB128 number"
+                if error.truncated
+                else f"LEB128 number longer than {MAX_NUMBER_BYTES} bytes"
+            ) from None
         return value
 
     def sleb128(self) -> int:

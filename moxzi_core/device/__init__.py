@@ -20,13 +20,42 @@ from .replicas import GroupError, LocalRanks, Ranks, ReplicatedDevice
 from .rows import MEAN, Rows
 from .service import Backend, Device, DeviceLimits, Optimizer, TrainGroup, TrainStep
 
-__all__ = ["open_device", "Device", "DeviceLimits", "DeviceError", "Op", "Kernel", "Check", "Meta",
-           "Source", "Plan", "Step", "Backend", "Optimizer", "TrainStep", "TrainGroup", "FLOAT", "INTS",
-           "Ranks", "GroupError", "LocalRanks", "ReplicatedDevice", "Rows", "MEAN"]
+__all__ = [
+    "open_device",
+    "Device",
+    "DeviceLimits",
+    "DeviceError",
+    "Op",
+    "Kernel",
+    "Check",
+    "Meta",
+    "Source",
+    "Plan",
+    "Step",
+    "Backend",
+    "Optimizer",
+    "TrainStep",
+    "TrainGroup",
+    "FLOAT",
+    "INTS",
+    "Ranks",
+    "GroupError",
+    "LocalRanks",
+    "ReplicatedDevice",
+    "Rows",
+    "MEAN",
+]
 
 
-def open_device(registry, spec: str, *, seed: int = 0, limits: DeviceLimits = DeviceLimits(),
-                ranks: Ranks | None = None, local: LocalRanks | None = None) -> Device:
+def open_device(
+    registry,
+    spec: str,
+    *,
+    seed: int = 0,
+    limits: DeviceLimits = DeviceLimits(),
+    ranks: Ranks | None = None,
+    local: LocalRanks | None = None,
+) -> Device:
     """The device for ``--device SPEC`` (``torch:cpu``, ``torch:cuda``) with the registered ops.
     ``registry`` is what ``moxzi_core.plugins.load`` returned; the backend's plugin must be loaded.
     With ``ranks`` of a world above 1, a replica in that group (``replicas.py``), formed before this

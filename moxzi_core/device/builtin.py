@@ -46,17 +46,17 @@ def _narrow(p, c: Check) -> Meta:
     x = c.reg(p["x"])
     d = c.dim("x", x, p["dim"])
     if p["start"] + p["len"] > x.shape[d]:
-        raise c.fail(f"x is {x}: start {p['start']} + len {p['len']} is past the end of dim {d} "
-                     f"({x.shape[d]})")
-    return Meta(x.shape[:d] + (p["len"],) + x.shape[d + 1:], x.dtype)
+        raise c.fail(f"x is {x}: start {p['start']} + len {p['len']} is past the end of dim {d} ({x.shape[d]})")
+    return Meta(x.shape[:d] + (p["len"],) + x.shape[d + 1 :], x.dtype)
 
 
 def _reshape(p, c: Check) -> Meta:
     x = c.reg(p["x"])
     shape = tuple(p["shape"])
     if math.prod(shape) != x.numel:
-        raise c.fail(f"x is {x} ({x.numel} elements) but the shape [{', '.join(map(str, shape))}] "
-                     f"has {math.prod(shape)}")
+        raise c.fail(
+            f"x is {x} ({x.numel} elements) but the shape [{', '.join(map(str, shape))}] has {math.prod(shape)}"
+        )
     return Meta(shape, x.dtype)
 
 
@@ -76,11 +76,11 @@ def _concat(p, c: Check) -> Meta:
     d = c.dim("xs[0]", first, p["dim"])
     for i, m in enumerate(metas[1:], 1):
         same = len(m.shape) == len(first.shape) and all(
-            a == b for j, (a, b) in enumerate(zip(m.shape, first.shape)) if j != d)
+            a == b for j, (a, b) in enumerate(zip(m.shape, first.shape)) if j != d
+        )
         if not same or m.dtype != first.dtype:
-            raise c.fail(f"xs[0] is {first} but xs[{i}] is {m}: expected the same type and dims but "
-                         f"dim {d}")
-    return Meta(first.shape[:d] + (sum(m.shape[d] for m in metas),) + first.shape[d + 1:], first.dtype)
+            raise c.fail(f"xs[0] is {first} but xs[{i}] is {m}: expected the same type and dims but dim {d}")
+    return Meta(first.shape[:d] + (sum(m.shape[d] for m in metas),) + first.shape[d + 1 :], first.dtype)
 
 
 # --- layers -------------------------------------------------------------------------------------
@@ -107,8 +107,7 @@ def _matmul(p, c: Check) -> Meta:
     a = c.rank("a", c.float("a", c.reg(p["a"], "a")), at_least=2)
     b = c.rank("b", c.float("b", c.reg(p["b"], "b")), at_least=2)
     if a.shape[-1] != b.shape[-2]:
-        raise c.fail(f"a is {a} but b is {b}: expected b's {ordinal(len(b.shape) - 2)} dim to be "
-                     f"{a.shape[-1]}")
+        raise c.fail(f"a is {a} but b is {b}: expected b's {ordinal(len(b.shape) - 2)} dim to be {a.shape[-1]}")
     batch = broadcast(c, Meta(a.shape[:-2]), Meta(b.shape[:-2]))
     return Meta(batch + (a.shape[-2], b.shape[-1]))
 
@@ -176,7 +175,7 @@ def _reduce(p, c: Check) -> Meta:
     if dim is None:
         return Meta(())
     d = c.dim("x", x, dim)
-    return Meta(x.shape[:d] + x.shape[d + 1:])
+    return Meta(x.shape[:d] + x.shape[d + 1 :])
 
 
 def _cross_entropy(p, c: Check) -> Meta:
@@ -188,14 +187,34 @@ def _cross_entropy(p, c: Check) -> Meta:
 
 
 RULES = {
-    "input": _input, "param": _param, "shared": _shared, "load": _load, "store": _store,
-    "narrow": _narrow, "reshape": _reshape, "transpose": _transpose, "concat": _concat,
-    "embedding": _embedding, "linear": _linear, "matmul": _matmul,
-    "rms_norm": _last_dim, "layer_norm": _last_dim, "rope": _rope, "rope_from": _rope_from,
-    "causal_attention": _causal_attention, "attention": _attention,
-    "add": _binary, "mul": _binary, "scale": _scale,
-    "relu": _unary, "gelu": _unary, "silu": _unary, "softmax": _last_dim,
-    "sum": _reduce, "mean": _reduce, "cross_entropy": _cross_entropy,
+    "input": _input,
+    "param": _param,
+    "shared": _shared,
+    "load": _load,
+    "store": _store,
+    "narrow": _narrow,
+    "reshape": _reshape,
+    "transpose": _transpose,
+    "concat": _concat,
+    "embedding": _embedding,
+    "linear": _linear,
+    "matmul": _matmul,
+    "rms_norm": _last_dim,
+    "layer_norm": _last_dim,
+    "rope": _rope,
+    "rope_from": _rope_from,
+    "causal_attention": _causal_attention,
+    "attention": _attention,
+    "add": _binary,
+    "mul": _binary,
+    "scale": _scale,
+    "relu": _unary,
+    "gelu": _unary,
+    "silu": _unary,
+    "softmax": _last_dim,
+    "sum": _reduce,
+    "mean": _reduce,
+    "cross_entropy": _cross_entropy,
 }
 
 SOURCES = ("input", "param", "shared", "load")  # ops whose kernel is the identity on their source

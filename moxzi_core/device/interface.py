@@ -62,8 +62,9 @@ def _substitute(t: CandidType, name: str, by: CandidType) -> CandidType:
     if isinstance(t, (Record, Variant)):
         return type(t)([Field(f.id, f.name, _substitute(f.type, name, by)) for f in t.fields])
     if isinstance(t, FuncType):
-        return FuncType(tuple(_substitute(a, name, by) for a in t.args),
-                        tuple(_substitute(r, name, by) for r in t.rets), t.modes)
+        return FuncType(
+            tuple(_substitute(a, name, by) for a in t.args), tuple(_substitute(r, name, by) for r in t.rets), t.modes
+        )
     return t
 
 

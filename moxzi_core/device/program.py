@@ -44,9 +44,17 @@ class Plan:
         return len(self.sources) + register
 
 
-def check(program: Sequence[dict], ops: dict[str, Op], kernels: dict[str, Callable],
-          resolve_source: Callable[[Source], Meta], scalars: Sequence[int], tensors: Sequence[int],
-          loss: int | None, max_elements: int, max_run_bytes: int) -> Plan:
+def check(
+    program: Sequence[dict],
+    ops: dict[str, Op],
+    kernels: dict[str, Callable],
+    resolve_source: Callable[[Source], Meta],
+    scalars: Sequence[int],
+    tensors: Sequence[int],
+    loss: int | None,
+    max_elements: int,
+    max_run_bytes: int,
+) -> Plan:
     """Check every op in order, then the requested registers, and build the plan that computes them
     (and the program's stores). Raises ``DeviceError`` naming the first bad op or request, or saying
     that the results the run computes (with their gradients, when it trains) would pass
@@ -65,7 +73,7 @@ def check(program: Sequence[dict], ops: dict[str, Op], kernels: dict[str, Callab
         return meta
 
     for i, entry in enumerate(program):
-        (name, payload), = entry.items()
+        ((name, payload),) = entry.items()
         op = ops.get(name)
         if op is None:  # only possible for a tag the Candid type knows but no backend kernel has
             raise DeviceError(f"op {i} ({name}): this device has no such op")
@@ -88,12 +96,14 @@ def check(program: Sequence[dict], ops: dict[str, Op], kernels: dict[str, Callab
             todo.extend(o for o in operands[r] if isinstance(o, int))
     held = sum(metas[r].numel * ELEM_SIZES[metas[r].dtype] for r in needed) * (1 if loss is None else 2)
     if held > max_run_bytes:
-        raise DeviceError(f"the run would hold {held} bytes of results{'' if loss is None else ' and gradients'} "
-                          f"({len(needed)} ops); the limit is {max_run_bytes}")
+        raise DeviceError(
+            f"the run would hold {held} bytes of results{'' if loss is None else ' and gradients'} "
+            f"({len(needed)} ops); the limit is {max_run_bytes}"
+        )
     n = len(sources)
     steps = []
     for i in sorted(needed):
-        (name, payload), = program[i].items()
+        ((name, payload),) = program[i].items()
         slots = tuple(n + o if isinstance(o, int) else sources[o] for o in operands[i])
         steps.append(Step(i, name, kernels[name], payload, slots, n + i))
     return Plan(tuple(sources), tuple(source_metas), tuple(metas), tuple(steps), tuple(stores))

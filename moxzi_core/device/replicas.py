@@ -96,8 +96,9 @@ class ReplicatedDevice(Device):
             return Outcome.reject(CANISTER_REJECT, f"{method}: {self.down()}")
 
     def down(self) -> str:
-        return (f"the device's group of {self.world} ranks is broken ({self.group.broken}); restart moxzid to "
-                f"form it again")
+        return (
+            f"the device's group of {self.world} ranks is broken ({self.group.broken}); restart moxzid to form it again"
+        )
 
     def _share_call(self, method: str, caller: bytes, arg) -> None:
         if isinstance(arg, Attachment):
@@ -201,9 +202,22 @@ class LocalRanks:
         # torch's C++ warnings (a stack trace when rank 0 goes away) would drown the log: errors only
         env = {"TORCH_CPP_LOG_LEVEL": "ERROR", **os.environ}
         for rank in range(1, self.world):
-            self.processes.append(subprocess.Popen(
-                [sys.executable, "-m", "moxzi_core.daemon", *self.flags, "--device-rendezvous", f"{host}:{port}",
-                 "device-worker", str(rank)], env=env, preexec_fn=_die_with_parent))
+            self.processes.append(
+                subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-m",
+                        "moxzi_core.daemon",
+                        *self.flags,
+                        "--device-rendezvous",
+                        f"{host}:{port}",
+                        "device-worker",
+                        str(rank),
+                    ],
+                    env=env,
+                    preexec_fn=_die_with_parent,
+                )
+            )
 
     def stop(self, stopping: bool) -> None:
         """Wait for the workers to finish (``stopping``: they were told to), else end them."""

@@ -50,8 +50,10 @@ class RowCheck:
     batch: int  # rows of the whole batch
 
     def fail(self, message: str) -> DeviceError:
-        return DeviceError(f"op {self.index} ({self.op}): {message}; the run splits its inputs' rows "
-                           f"across ranks, so no op may mix rows")
+        return DeviceError(
+            f"op {self.index} ({self.op}): {message}; the run splits its inputs' rows "
+            f"across ranks, so no op may mix rows"
+        )
 
     @property
     def split(self) -> list[Rows]:
@@ -80,8 +82,10 @@ def analyse(plan: Plan, split: list[int], rules: dict[str, Callable | None]) -> 
         if not meta.shape or meta.shape[0] == 0:
             raise DeviceError(f"split: input {src.key} is {meta}; a split input needs rows (a first dim > 0)")
         if batch is not None and meta.shape[0] != batch:
-            raise DeviceError(f"split: input {src.key} has {meta.shape[0]} rows but another split input has "
-                              f"{batch}; split inputs share their rows")
+            raise DeviceError(
+                f"split: input {src.key} has {meta.shape[0]} rows but another split input has "
+                f"{batch}; split inputs share their rows"
+            )
         batch = meta.shape[0]
         kinds.append(Rows(0, 1))
     if batch is None:
@@ -92,8 +96,9 @@ def analyse(plan: Plan, split: list[int], rules: dict[str, Callable | None]) -> 
         operand_kinds = [kinds[s] for s in step.slots]
         if all(k is None for k in operand_kinds):
             continue
-        check = RowCheck(step.index, step.op, operand_kinds, [metas[s] for s in step.slots],
-                         plan.metas[step.index], batch)
+        check = RowCheck(
+            step.index, step.op, operand_kinds, [metas[s] for s in step.slots], plan.metas[step.index], batch
+        )
         rule = rules.get(step.op)
         if rule is None:
             raise check.fail("this op has no rule for split rows")
@@ -103,8 +108,10 @@ def analyse(plan: Plan, split: list[int], rules: dict[str, Callable | None]) -> 
 
 def check_loss(plan: Plan, loss: int) -> None:
     if plan.rows and isinstance(plan.rows[plan.slot(loss)], Rows):
-        raise DeviceError(f"train.loss: register {loss} is split by rows; a split run's loss must be a mean "
-                          f"over them (cross_entropy, or mean over the split dim)")
+        raise DeviceError(
+            f"train.loss: register {loss} is split by rows; a split run's loss must be a mean "
+            f"over them (cross_entropy, or mean over the split dim)"
+        )
 
 
 def local(plan: Plan, world: int) -> Plan:
@@ -230,8 +237,10 @@ def _elementwise(linear_in_all: bool):
         if MEAN in c.kinds:
             return _means(c, linear_in_all)
         n = len(c.out.shape)
-        return _broadcast_dims(c, [n - len(m.shape) + k.dim if isinstance(k, Rows) else None
-                                   for k, m in zip(c.kinds, c.metas)])
+        return _broadcast_dims(
+            c, [n - len(m.shape) + k.dim if isinstance(k, Rows) else None for k, m in zip(c.kinds, c.metas)]
+        )
+
     return rule
 
 
@@ -266,6 +275,7 @@ def _reduce(mean: bool):
                 raise c.fail("it sums over the split rows (use mean: the ranks average their gradients)")
             return MEAN
         return Rows(k.dim - (dim < k.dim), k.per_row)
+
     return rule
 
 
@@ -284,12 +294,32 @@ def _rope(p, c: RowCheck) -> Kind:
 
 
 RULES: dict[str, Callable] = {
-    "input": _keep, "param": _keep, "shared": _keep, "load": _keep, "store": _keep, "scale": _keep, "narrow": _narrow, "reshape": _reshape, "transpose": _transpose,
-    "concat": _concat, "embedding": _embedding, "linear": _linear, "matmul": _matmul,
-    "rms_norm": _not_last, "layer_norm": _not_last, "softmax": _not_last, "rope": _rope, "rope_from": _rope,
-    "causal_attention": _attention, "attention": _attention,
-    "add": _elementwise(True), "mul": _elementwise(False),
-    "relu": _pointwise, "gelu": _pointwise, "silu": _pointwise,
-    "sum": _reduce(False), "mean": _reduce(True), "cross_entropy": _cross_entropy,
+    "input": _keep,
+    "param": _keep,
+    "shared": _keep,
+    "load": _keep,
+    "store": _keep,
+    "scale": _keep,
+    "narrow": _narrow,
+    "reshape": _reshape,
+    "transpose": _transpose,
+    "concat": _concat,
+    "embedding": _embedding,
+    "linear": _linear,
+    "matmul": _matmul,
+    "rms_norm": _not_last,
+    "layer_norm": _not_last,
+    "softmax": _not_last,
+    "rope": _rope,
+    "rope_from": _rope,
+    "causal_attention": _attention,
+    "attention": _attention,
+    "add": _elementwise(True),
+    "mul": _elementwise(False),
+    "relu": _pointwise,
+    "gelu": _pointwise,
+    "silu": _pointwise,
+    "sum": _reduce(False),
+    "mean": _reduce(True),
+    "cross_entropy": _cross_entropy,
 }
-

@@ -97,8 +97,7 @@ class Backend(Protocol):
     def optimizer(self, kind: str, hyper: dict) -> Optimizer:
         """A new optimizer of ``kind`` (``OPTIMIZER_KINDS``); ``hyper``: beta1, beta2, eps, weight_decay."""
 
-    def execute(self, plan: Plan, sources: list[Any], wanted: list[int],
-                train: TrainStep | None) -> list[Any]:
+    def execute(self, plan: Plan, sources: list[Any], wanted: list[int], train: TrainStep | None) -> list[Any]:
         """Run ``plan`` on ``sources``; with ``train``, backpropagate, clip and step. Returns the values
         of the registers in ``wanted`` (computed before any step), detached."""
 
@@ -142,8 +141,11 @@ class Publication:
     readers: None | str | frozenset  # None: the owner alone; "anyone"; or principals' bytes
 
     def readable_by(self, owner: bytes, caller: bytes) -> bool:
-        return caller == owner or self.readers == "anyone" or (
-            isinstance(self.readers, frozenset) and caller in self.readers)
+        return (
+            caller == owner
+            or self.readers == "anyone"
+            or (isinstance(self.readers, frozenset) and caller in self.readers)
+        )
 
 
 def _opt(v):
@@ -157,8 +159,15 @@ def _principal(b: bytes) -> str:
 class Device:
     """The tensor device on one backend, with the ops it can run."""
 
-    def __init__(self, backend: Backend, ops: dict[str, Op], kernels: Sequence[Kernel] = (), *, seed: int = 0,
-                 limits: DeviceLimits = DeviceLimits()):
+    def __init__(
+        self,
+        backend: Backend,
+        ops: dict[str, Op],
+        kernels: Sequence[Kernel] = (),
+        *,
+        seed: int = 0,
+        limits: DeviceLimits = DeviceLimits(),
+    ):
         if not 0 <= seed < 2**64:
             raise DeviceError(f"device seed {seed}: must be from 0 to 2**64 - 1")
         self.backend, self.seed, self.limits = backend, seed, limits
@@ -180,9 +189,15 @@ class Device:
         self.transports: dict[str, transfer.Transport] = {}  # by URL scheme: add_transport
         self._fetches: dict[int, tuple[bytes, transfer.InFlight, float]] = {}  # downloading: see transfers()
         self._handlers: dict[str, Callable[..., tuple[Any, bool]]] = {
-            "params": self._params, "optimizer": self._optimizer, "run": self._run,
-            "publish": self._publish, "mix": self._mix, "list": self._list, "delete": self._delete,
-            "export": self._export, "fetched": self._fetched,
+            "params": self._params,
+            "optimizer": self._optimizer,
+            "run": self._run,
+            "publish": self._publish,
+            "mix": self._mix,
+            "list": self._list,
+            "delete": self._delete,
+            "export": self._export,
+            "fetched": self._fetched,
         }
 
     def watch(self, events: Events, names: dict[bytes, str]) -> None:
@@ -199,21 +214,28 @@ class Device:
         ``publications``, the ``bytes`` they hold together (optimizers' state included:
         ``optimizer_bytes`` of them), and ``steps`` by optimizer. Read without waiting for a running
         call (a call in progress may or may not be counted)."""
+
         def size(meta: Meta) -> int:
             return ELEM_SIZES.get(meta.dtype, 4) * math.prod(meta.shape)
 
         held: dict[str, dict] = {}
 
         def entry(caller: bytes) -> dict:
-            return held.setdefault(self.name_of(caller), {"params": 0, "optimizers": [], "stored": 0,
-                                                          "publications": 0, "bytes": 0, "steps": {}})
+            return held.setdefault(
+                self.name_of(caller),
+                {"params": 0, "optimizers": [], "stored": 0, "publications": 0, "bytes": 0, "steps": {}},
+            )
 
         for caller, space in list(self.spaces.items()):
             params, stored = list(space.params.values()), list(space.stored.values())
             optimizer_bytes = sum(getattr(e.state, "held_bytes", lambda: 0)() for e in list(space.optimizers.values()))
-            entry(caller).update(params=len(params), optimizers=sorted(space.optimizers), stored=len(stored),
-                                 bytes=sum(size(m) for _, m in params + stored) + optimizer_bytes,
-                                 optimizer_bytes=optimizer_bytes)
+            entry(caller).update(
+                params=len(params),
+                optimizers=sorted(space.optimizers),
+                stored=len(stored),
+                bytes=sum(size(m) for _, m in params + stored) + optimizer_bytes,
+                optimizer_bytes=optimizer_bytes,
+            )
         for (owner, _), publication in list(self.publications.items()):
             entry(owner)["publications"] += 1
             entry(owner)["bytes"] += size(publication.meta)
@@ -228,13 +250,27 @@ class Device:
         ``size`` of the body once announced, else None, ``received`` bytes so far, ``seconds`` since it
         started). Neither is recorded: both are gone after a restart."""
         now = time.monotonic()
-        exports = [{"actor": self.name_of(e.owner), "url": url, "tensors": len(e.tensors),
-                    "bytes": sum(ELEM_SIZES.get(m.dtype, 4) * math.prod(m.shape) for _, m, _ in e.tensors),
-                    "uses_left": e.uses_left, "expires_in": max(0.0, e.expires - now)}
-                   for url, e in self.exports.live()]
-        fetches = [{"actor": self.name_of(caller), "url": flight.url, "size": flight.size,
-                    "received": flight.received, "seconds": now - started}
-                   for caller, flight, started in list(self._fetches.values())]
+        exports = [
+            {
+                "actor": self.name_of(e.owner),
+                "url": url,
+                "tensors": len(e.tensors),
+                "bytes": sum(ELEM_SIZES.get(m.dtype, 4) * math.prod(m.shape) for _, m, _ in e.tensors),
+                "uses_left": e.uses_left,
+                "expires_in": max(0.0, e.expires - now),
+            }
+            for url, e in self.exports.live()
+        ]
+        fetches = [
+            {
+                "actor": self.name_of(caller),
+                "url": flight.url,
+                "size": flight.size,
+                "received": flight.received,
+                "seconds": now - started,
+            }
+            for caller, flight, started in list(self._fetches.values())
+        ]
         return {"exports": exports, "fetches": fetches}
 
     def op_seconds(self) -> dict[str, tuple[int, float]]:
@@ -247,13 +283,15 @@ class Device:
     # --- calls ------------------------------------------------------------------------------------
     def system_methods(self) -> dict[str, SystemMethod]:
         """``{"moxzi_device_run": async (caller, arg) -> Outcome, ...}`` for ``Host(system_methods=)``."""
+
         def method(name):
             async def call(caller: bytes, arg: bytes) -> Outcome:
                 loop = asyncio.get_running_loop()
                 return await loop.run_in_executor(self._worker, self.call, name, caller, arg)
+
             return call
-        methods: dict[str, SystemMethod] = {
-            METHOD_PREFIX + n: method(METHOD_PREFIX + n) for n in self._handlers}
+
+        methods: dict[str, SystemMethod] = {METHOD_PREFIX + n: method(METHOD_PREFIX + n) for n in self._handlers}
         methods[FETCH] = Staged(self._download)
         return methods
 
@@ -261,8 +299,11 @@ class Device:
         """Run one device call to completion on the calling thread (serialised with every other)."""
         handler = self._handlers.get(method.removeprefix(METHOD_PREFIX))
         # FETCHED is a fetch's second half: the host runs it with the download, an actor never does.
-        if handler is None or not method.startswith(METHOD_PREFIX) or \
-                (method == FETCHED and not isinstance(arg, Attachment)):
+        if (
+            handler is None
+            or not method.startswith(METHOD_PREFIX)
+            or (method == FETCHED and not isinstance(arg, Attachment))
+        ):
             return Outcome.reject(CANISTER_REJECT, f"the device has no method {method!r}")
         label = FETCH if method == FETCHED else method  # the actor called fetch
         ftype = self.types.get(method)  # None for FETCHED, whose argument is not Candid
@@ -271,8 +312,7 @@ class Device:
             try:
                 args = [arg] if ftype is None else decode_args(arg, ftype.args, budget=DEFAULT_BUDGET + len(arg))
             except CandidError as error:
-                return Outcome.reject(CANISTER_REJECT, f"{label}: the argument does not match "
-                                                       f"interface.did: {error}")
+                return Outcome.reject(CANISTER_REJECT, f"{label}: the argument does not match interface.did: {error}")
             space = self.spaces.setdefault(caller, Space())
             try:
                 result, changed = handler(caller, space, *args)
@@ -307,13 +347,16 @@ class Device:
         stored tensors, and the publications) to ``out`` as a sequence of CBOR items, one per entry, so
         memory holds one entry's bytes at a time. ``restore`` on a device with the same seed and ops
         continues exactly where this one was: the same later calls give the same bytes."""
+
         def tensor(value, meta: Meta):
             return [meta.dtype, list(meta.shape), self.backend.save(value)]
 
         def optimizer(caller: bytes, name: str, e: OptimizerEntry) -> None:
             if not hasattr(e.state, "export"):
-                raise DeviceError(f"the {e.kind} optimizer {self.providers[f'optimizer:{e.kind}']!r} provides "
-                                  f"cannot be snapshotted: it has no export()")
+                raise DeviceError(
+                    f"the {e.kind} optimizer {self.providers[f'optimizer:{e.kind}']!r} provides "
+                    f"cannot be snapshotted: it has no export()"
+                )
             cbor2.dump(["optimizer", caller, name, [e.kind, e.params, e.lr, e.hyper]], out)
             for param, state in e.state.export():
                 cbor2.dump(["moments", param, state], out)
@@ -338,8 +381,10 @@ class Device:
         items = cbor2.CBORDecoder(snapshot)
         head = items.decode()
         if head.get("format") != SNAPSHOT_FORMAT or head.get("seed") != self.seed:
-            raise DeviceError(f"a snapshot of format {head.get('format')} and device seed {head.get('seed')} "
-                              f"cannot be restored on format {SNAPSHOT_FORMAT} with seed {self.seed}")
+            raise DeviceError(
+                f"a snapshot of format {head.get('format')} and device seed {head.get('seed')} "
+                f"cannot be restored on format {SNAPSHOT_FORMAT} with seed {self.seed}"
+            )
 
         def tensor(dtype, shape, raw):
             return self.backend.tensor(raw, FLOAT if dtype == FLOAT else "i64", tuple(shape)), Meta(tuple(shape), dtype)
@@ -363,8 +408,10 @@ class Device:
                     spaces[owner] = Space()
                 elif kind == "param":
                     name, (_, shape, raw) = rest
-                    spaces[owner].params[name] = (self.backend.param(tuple(shape), {"values": raw}, 0),
-                                                  Meta(tuple(shape)))
+                    spaces[owner].params[name] = (
+                        self.backend.param(tuple(shape), {"values": raw}, 0),
+                        Meta(tuple(shape)),
+                    )
                 elif kind == "optimizer":
                     spaces[owner].optimizers[rest[0]] = optimizer(*rest[1])
                 elif kind == "stored":
@@ -410,20 +457,24 @@ class Device:
         for spec in specs:  # check everything before changing anything
             name = self._name("parameter", spec["name"])
             shape = self._shape(f"parameter {name!r}", spec["shape"])
-            (kind, value), = spec["init"].items()
+            ((kind, value),) = spec["init"].items()
             if kind == "values" and len(value) != 4 * math.prod(shape):
-                raise DeviceError(f"parameter {name!r}: init values has {len(value)} bytes; "
-                                  f"{list(shape)} float32 needs {4 * math.prod(shape)}")
+                raise DeviceError(
+                    f"parameter {name!r}: init values has {len(value)} bytes; "
+                    f"{list(shape)} float32 needs {4 * math.prod(shape)}"
+                )
             if kind == "normal" and not (math.isfinite(value) and value >= 0):
                 raise DeviceError(f"parameter {name!r}: normal std is {value}; expected a finite number >= 0")
-            if kind == "uniform" and not (math.isfinite(value["low"]) and math.isfinite(value["high"])
-                                          and value["low"] <= value["high"]):
+            if kind == "uniform" and not (
+                math.isfinite(value["low"]) and math.isfinite(value["high"]) and value["low"] <= value["high"]
+            ):
                 raise DeviceError(f"parameter {name!r}: uniform needs finite low <= high, got {value}")
             made[name] = (shape, spec["init"])
         self._room(space, sum(n not in space.params for n in made))
         for name, (shape, init) in made.items():
-            seed = int.from_bytes(hashlib.sha256(
-                b"moxzi init\0%d\0%s\0%s" % (self.seed, caller, name.encode())).digest()[:8], "little")
+            seed = int.from_bytes(
+                hashlib.sha256(b"moxzi init\0%d\0%s\0%s" % (self.seed, caller, name.encode())).digest()[:8], "little"
+            )
             space.params[name] = (self.backend.param(shape, init, seed), Meta(shape))
             for entry in space.optimizers.values():
                 entry.state.forget(name)
@@ -440,8 +491,9 @@ class Device:
         for k, v in (("lr", spec["lr"]), *hyper.items()):
             if not math.isfinite(v) or v < 0:
                 raise DeviceError(f"optimizer {name!r}: {k} is {v}; expected a finite number >= 0")
-        space.optimizers[name] = OptimizerEntry(kind, list(dict.fromkeys(spec["params"])), spec["lr"], hyper,
-                                                self.kernels[f"optimizer:{kind}"](hyper))
+        space.optimizers[name] = OptimizerEntry(
+            kind, list(dict.fromkeys(spec["params"])), spec["lr"], hyper, self.kernels[f"optimizer:{kind}"](hyper)
+        )
         return None, True
 
     # --- moxzi_device_run ---------------------------------------------------------------------
@@ -462,8 +514,17 @@ class Device:
         plan = self.plans.get(key)
         values = None if plan is None else self._sources(caller, space, inputs, plan)
         if plan is None or values is None:  # new, or a source changed shape or went away: check it all again
-            plan = check(program, self.ops, self.kernels, resolve, scalars, tensors, loss,
-                         self.limits.max_elements, self.limits.max_run_bytes)
+            plan = check(
+                program,
+                self.ops,
+                self.kernels,
+                resolve,
+                scalars,
+                tensors,
+                loss,
+                self.limits.max_elements,
+                self.limits.max_run_bytes,
+            )
             if split:
                 plan = rows.analyse(plan, split, {n: o.rows for n, o in self.ops.items()})
                 if loss is not None:
@@ -472,8 +533,9 @@ class Device:
             values = self._sources(caller, space, inputs, plan)
             assert values is not None, "a plan just checked finds its sources"
         if plan.batch % self.world:
-            raise DeviceError(f"split: the batch has {plan.batch} rows, which this device's {self.world} "
-                              f"ranks cannot share evenly")
+            raise DeviceError(
+                f"split: the batch has {plan.batch} rows, which this device's {self.world} ranks cannot share evenly"
+            )
         step = None if train is None else self._train_step(space, plan, train)
         self._room(space, len({name for _, name in plan.stores} - set(space.stored)))
         watched = [] if step is None else [step.loss]  # for the `train` event
@@ -488,12 +550,12 @@ class Device:
             raise DeviceError(str(error)) from None
         if step is not None:
             self._trained(caller, train["optimizer"], out.pop(), time.perf_counter() - started)
-        stores = out[len(scalars) + len(tensors):]
+        stores = out[len(scalars) + len(tensors) :]
         for (r, name), value in zip(plan.stores, stores):
             space.stored[name] = (value, plan.metas[r])
         result = {
-            "scalars": [float(self.backend.to_scalar(v)) for v in out[:len(scalars)]],
-            "tensors": [self.backend.to_bytes(v) for v in out[len(scalars):len(scalars) + len(tensors)]],
+            "scalars": [float(self.backend.to_scalar(v)) for v in out[: len(scalars)]],
+            "tensors": [self.backend.to_bytes(v) for v in out[len(scalars) : len(scalars) + len(tensors)]],
             "shapes": [list(plan.metas[r].shape) for r in tensors],
         }
         return result, step is not None or bool(plan.stores)
@@ -511,8 +573,14 @@ class Device:
         key = (caller, optimizer)
         self._steps[key] = step = self._steps.get(key, 0) + 1
         if self.events is not None:
-            self.events.publish("train", actor=self.name_of(caller), optimizer=optimizer, step=step,
-                                loss=float(self.backend.to_scalar(loss)), seconds=seconds)
+            self.events.publish(
+                "train",
+                actor=self.name_of(caller),
+                optimizer=optimizer,
+                step=step,
+                loss=float(self.backend.to_scalar(loss)),
+                seconds=seconds,
+            )
 
     def _inputs(self, inputs: list[dict]) -> list[tuple[Any, Meta]]:
         total = sum(len(i["data"]) for i in inputs)
@@ -520,12 +588,11 @@ class Device:
             raise DeviceError(f"inputs: {total} bytes; the limit is {self.limits.max_input_bytes}")
         out = []
         for n, i in enumerate(inputs):
-            (elem, _), = i["elem"].items()
+            ((elem, _),) = i["elem"].items()
             shape = self._shape(f"inputs[{n}]", i["shape"])
             need = ELEM_SIZES[elem] * math.prod(shape)
             if len(i["data"]) != need:
-                raise DeviceError(f"inputs[{n}]: {len(i['data'])} bytes of data, but {elem} {list(shape)} "
-                                  f"needs {need}")
+                raise DeviceError(f"inputs[{n}]: {len(i['data'])} bytes of data, but {elem} {list(shape)} needs {need}")
             out.append((i["data"], Meta(shape, elem)))
         return out
 
@@ -548,8 +615,7 @@ class Device:
         owner, name = src.key
         pub = self.publications.get((owner, name))
         if pub is None or not pub.readable_by(owner, caller):
-            raise DeviceError(f"publication {name!r} of {_principal(owner)}: there is none this actor "
-                              f"may read")
+            raise DeviceError(f"publication {name!r} of {_principal(owner)}: there is none this actor may read")
         return pub.tensor, pub.meta
 
     def _sources(self, caller: bytes, space: Space, inputs, plan: Plan) -> list[Any] | None:
@@ -577,8 +643,9 @@ class Device:
                 raise DeviceError(f"train: optimizer {name!r} is named twice")
             for p in entry.params:
                 if p in owner:
-                    raise DeviceError(f"train: parameter {p!r} is in optimizers {owner[p]!r} and {name!r}; "
-                                      f"a step may update it once")
+                    raise DeviceError(
+                        f"train: parameter {p!r} is in optimizers {owner[p]!r} and {name!r}; a step may update it once"
+                    )
                 owner[p] = name
             lr = _opt(train["lr"]) if i == 0 and train["lr"] is not None else entry.lr
             if not math.isfinite(lr) or lr < 0:
@@ -662,8 +729,10 @@ class Device:
         seconds = _opt(spec["seconds"])
         seconds = transfer.LIFETIME_SECONDS if seconds is None else seconds
         if not 1 <= seconds <= transfer.LIFETIME_SECONDS:
-            raise DeviceError(f"seconds is {seconds}; expected 1 to {transfer.LIFETIME_SECONDS} (an export "
-                              f"serves ten minutes at most)")
+            raise DeviceError(
+                f"seconds is {seconds}; expected 1 to {transfer.LIFETIME_SECONDS} (an export "
+                f"serves ten minutes at most)"
+            )
         published = [(n, self.publications[(caller, prefix + n)]) for n in names]
         return self.exports.offer(caller, [(n, p.meta, p.tensor) for n, p in published], uses, seconds), False
 
@@ -671,7 +740,7 @@ class Device:
         """moxzi_device_fetch's first half, on the event loop (no device call waits for the network):
         the FETCHED call to run, with the export downloaded, or a reject."""
         try:
-            spec, = decode_args(arg, self.types[FETCH].args, budget=DEFAULT_BUDGET + len(arg))
+            (spec,) = decode_args(arg, self.types[FETCH].args, budget=DEFAULT_BUDGET + len(arg))
             url = spec["url"]
             scheme, colon, _ = url.partition("://")
             transport = self.transports.get(scheme) if colon else None
@@ -687,8 +756,9 @@ class Device:
         self._publish_fetch(caller, flight, "start", started)
         failure: str | None = "the download was interrupted"  # unless it ends either way below
         try:
-            fetched = await transfer.download(transport, url, spec["prefix"], self.limits.max_fetch_bytes,
-                                              self.limits.fetch_seconds, flight)
+            fetched = await transfer.download(
+                transport, url, spec["prefix"], self.limits.max_fetch_bytes, self.limits.fetch_seconds, flight
+            )
             failure = None
             return FETCHED, fetched
         except DeviceError as failed:
@@ -698,12 +768,19 @@ class Device:
             del self._fetches[id(flight)]
             self._publish_fetch(caller, flight, "end", started, failure)
 
-    def _publish_fetch(self, caller: bytes, flight: transfer.InFlight, phase: str, started: float,
-                       error: str | None = None) -> None:
+    def _publish_fetch(
+        self, caller: bytes, flight: transfer.InFlight, phase: str, started: float, error: str | None = None
+    ) -> None:
         if self.events is not None:
-            self.events.publish("fetch", actor=self.name_of(caller), url=flight.url, phase=phase,
-                                bytes=flight.received, seconds=time.monotonic() - started,
-                                error=error)
+            self.events.publish(
+                "fetch",
+                actor=self.name_of(caller),
+                url=flight.url,
+                phase=phase,
+                bytes=flight.received,
+                seconds=time.monotonic() - started,
+                error=error,
+            )
 
     def _fetched(self, caller: bytes, space: Space, fetched: Attachment):
         """Store an export's tensors, once its layout, digest, names and shapes check out, as publications
@@ -726,27 +803,42 @@ class Device:
     def _list(self, caller: bytes, space: Space):
         entries: list[dict[str, Any]] = [
             {"kind": {"param": None}, "name": n, "shape": list(m.shape), "readers": None}
-            for n, (_, m) in sorted(space.params.items())]
-        entries += [{"kind": {"optimizer": None}, "name": n, "shape": [], "readers": None}
-                    for n in sorted(space.optimizers)]
-        entries += [{"kind": {"stored": None}, "name": n, "shape": list(m.shape), "readers": None}
-                    for n, (_, m) in sorted(space.stored.items())]
-        entries += [{"kind": {"publication": None}, "name": n, "shape": list(p.meta.shape),
-                     "readers": Some(_readers_value(p.readers))}
-                    for (owner, n), p in sorted(self.publications.items()) if owner == caller]
+            for n, (_, m) in sorted(space.params.items())
+        ]
+        entries += [
+            {"kind": {"optimizer": None}, "name": n, "shape": [], "readers": None} for n in sorted(space.optimizers)
+        ]
+        entries += [
+            {"kind": {"stored": None}, "name": n, "shape": list(m.shape), "readers": None}
+            for n, (_, m) in sorted(space.stored.items())
+        ]
+        entries += [
+            {
+                "kind": {"publication": None},
+                "name": n,
+                "shape": list(p.meta.shape),
+                "readers": Some(_readers_value(p.readers)),
+            }
+            for (owner, n), p in sorted(self.publications.items())
+            if owner == caller
+        ]
         return entries, False
 
     def _delete(self, caller: bytes, space: Space, items: list[dict]):
         tables: dict[str, dict[str, Any]] = {
-            "param": space.params, "optimizer": space.optimizers, "stored": space.stored}
+            "param": space.params,
+            "optimizer": space.optimizers,
+            "stored": space.stored,
+        }
         for item in items:
-            (kind, _), = item["kind"].items()
-            exists = ((caller, item["name"]) in self.publications if kind == "publication"
-                      else item["name"] in tables[kind])
+            ((kind, _),) = item["kind"].items()
+            exists = (
+                (caller, item["name"]) in self.publications if kind == "publication" else item["name"] in tables[kind]
+            )
             if not exists:
                 raise DeviceError(f"delete: this actor holds no {kind} named {item['name']!r}")
         for item in items:
-            (kind, _), = item["kind"].items()
+            ((kind, _),) = item["kind"].items()
             if kind == "publication":
                 self.publications.pop((caller, item["name"]), None)
             else:
@@ -762,7 +854,7 @@ class Device:
 def _readers(value) -> None | str | frozenset:
     if value is None:
         return None
-    (kind, principals), = value.items()
+    ((kind, principals),) = value.items()
     return "anyone" if kind == "anyone" else frozenset(p.bytes for p in principals)
 
 
@@ -784,8 +876,10 @@ def _readers_value(readers) -> dict:
 
 def _guarded(kernel: Kernel, replaced: Callable) -> Callable:
     """``kernel.fn`` where ``kernel.applies``, else the kernel it replaces."""
+
     def run(p, *operands):
         return kernel.fn(p, *operands) if kernel.applies(p, *operands) else replaced(p, *operands)
+
     return run
 
 
@@ -794,7 +888,8 @@ def _choose_kernels(backend: Backend, ops: dict[str, Op], kernels: Sequence[Kern
     who provides it: an override for this exact backend beats one for its family, which beats the op's
     own kernel for the family (or the backend's optimizer). Ops without a kernel here are left out."""
     chosen: dict[str, tuple[int, Callable, str]] = {
-        f"optimizer:{kind}": (0, functools.partial(backend.optimizer, kind), backend.name) for kind in OPTIMIZER_KINDS}
+        f"optimizer:{kind}": (0, functools.partial(backend.optimizer, kind), backend.name) for kind in OPTIMIZER_KINDS
+    }
     for name, op in ops.items():
         if backend.family in op.kernels:
             chosen[name] = (0, op.kernels[backend.family], backend.family)

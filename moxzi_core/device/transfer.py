@@ -143,8 +143,7 @@ class Exports:
             export.uses_left -= 1
             if export.uses_left == 0:
                 del self._live[token]
-                self._gone[token] = (f"the export is used up: it allowed {_downloads(export.allowed)}",
-                                     export.expires)
+                self._gone[token] = (f"the export is used up: it allowed {_downloads(export.allowed)}", export.expires)
             return export
 
     def _forget_old(self, now: float) -> None:
@@ -169,7 +168,7 @@ class Exports:
         for _, _, tensor in export.tensors:
             data = memoryview(await asyncio.to_thread(pack, tensor))
             for at in range(0, len(data), CHUNK):
-                yield data[at:at + CHUNK]
+                yield data[at : at + CHUNK]
             del data
         yield digest.digest()
 
@@ -190,8 +189,9 @@ class InFlight:
     received: int = 0
 
 
-async def download(transport: Transport, url: str, prefix: str, max_bytes: int, seconds: float,
-                   flight: InFlight | None = None) -> Attachment:
+async def download(
+    transport: Transport, url: str, prefix: str, max_bytes: int, seconds: float, flight: InFlight | None = None
+) -> Attachment:
     """The argument of the call a fetch runs as: ``prefix``, the URL (its token shortened) and the
     export's body from ``url`` through ``transport``, at most ``max_bytes`` of it, within ``seconds``, in
     a temporary file. The header is checked before the data is read, the digest as it is; ``flight``
@@ -217,27 +217,27 @@ def _head(prefix: str, where: str) -> bytes:
     return struct.pack("<I", len(raw)) + raw
 
 
-async def _read(body: Download, where: str, max_bytes: int, head: bytes, spool: BinaryIO,
-                flight: InFlight) -> None:
+async def _read(body: Download, where: str, max_bytes: int, head: bytes, spool: BinaryIO, flight: InFlight) -> None:
     size = flight.size = body.size
     if size is None:
         raise DeviceError(f"{where}: the answer has no Content-Length; not an export")
     if size > max_bytes:
         raise DeviceError(f"{where}: the export is {size} bytes; the limit is {max_bytes}")
     start = await _exactly(body, len(MAGIC) + 8, where)
-    if start[:len(MAGIC)] != MAGIC:
+    if start[: len(MAGIC)] != MAGIC:
         raise DeviceError(f"{where}: the answer is not an export (no {MAGIC.decode()} at its start)")
     header_size = struct.unpack_from("<Q", start, len(MAGIC))[0]
     if header_size > MAX_HEADER_BYTES:  # it is read whole into memory: refused before a byte of it is
         raise DeviceError(f"{where}: the export's header is {header_size} bytes; the limit is {MAX_HEADER_BYTES}")
     if len(start) + header_size + DIGEST_BYTES > size:
-        raise DeviceError(f"{where}: the export's header ({header_size} bytes) does not fit its "
-                          f"{size} bytes")
+        raise DeviceError(f"{where}: the export's header ({header_size} bytes) does not fit its {size} bytes")
     header = await _exactly(body, header_size, where)
     data = _data_bytes(m for _, m in _header(header))
     if len(start) + header_size + data + DIGEST_BYTES != size:
-        raise DeviceError(f"{where}: the export's header describes {len(start) + header_size + data + DIGEST_BYTES}"
-                          f" bytes, but it is {size}")
+        raise DeviceError(
+            f"{where}: the export's header describes {len(start) + header_size + data + DIGEST_BYTES}"
+            f" bytes, but it is {size}"
+        )
     digest = hashlib.sha256()
 
     def keep(chunk: bytes) -> None:  # off the event loop: a disk write can block
@@ -251,8 +251,7 @@ async def _read(body: Download, where: str, max_bytes: int, head: bytes, spool: 
     while left:
         chunk = await body.read(min(CHUNK, left))
         if not chunk:
-            raise DeviceError(f"{where}: the export was cut off after {size - DIGEST_BYTES - left} of "
-                              f"{size} bytes")
+            raise DeviceError(f"{where}: the export was cut off after {size - DIGEST_BYTES - left} of {size} bytes")
         await asyncio.to_thread(keep, chunk)
         left -= len(chunk)
     sent = await _exactly(body, DIGEST_BYTES, where)
@@ -267,8 +266,10 @@ async def _exactly(body: Download, n: int, where: str) -> bytes:
     while len(got) < n:
         chunk = await body.read(n - len(got))
         if not chunk:
-            raise DeviceError(f"{where}: the export was cut off ({len(got)} of {n} bytes of "
-                              f"its {'digest' if n == DIGEST_BYTES else 'header'})")
+            raise DeviceError(
+                f"{where}: the export was cut off ({len(got)} of {n} bytes of "
+                f"its {'digest' if n == DIGEST_BYTES else 'header'})"
+            )
         got += chunk
     return bytes(got)
 
@@ -288,7 +289,7 @@ class Fetched:
         except (cbor2.CBORDecodeError, ValueError, TypeError):
             raise DeviceError("the recorded fetch does not start with its prefix and source") from None
         start = self._exactly(len(MAGIC) + 8)
-        if start[:len(MAGIC)] != MAGIC:
+        if start[: len(MAGIC)] != MAGIC:
             raise DeviceError(f"{self.source}: the bytes are not an export")
         header_size = struct.unpack_from("<Q", start, len(MAGIC))[0]
         try:
@@ -322,11 +323,16 @@ def _header(raw: bytes) -> list[tuple[str, Meta]]:
         raise DeviceError("the export's header is not a list of tensors")
     out, seen = [], set()
     for n, entry in enumerate(entries):
-        ok = (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], str)
-              and entry[1] == FLOAT and isinstance(entry[2], list)
-              and all(isinstance(d, int) and not isinstance(d, bool) and 0 <= d < 2**32 for d in entry[2]))
+        ok = (
+            isinstance(entry, list)
+            and len(entry) == 3
+            and isinstance(entry[0], str)
+            and entry[1] == FLOAT
+            and isinstance(entry[2], list)
+            and all(isinstance(d, int) and not isinstance(d, bool) and 0 <= d < 2**32 for d in entry[2])
+        )
         if not ok:
-            raise DeviceError(f"the export's tensor {n} is {entry!r:.100}; expected [name, \"f32\", shape]")
+            raise DeviceError(f'the export\'s tensor {n} is {entry!r:.100}; expected [name, "f32", shape]')
         if entry[0] in seen:
             raise DeviceError(f"the export names tensor {entry[0]!r} twice")
         seen.add(entry[0])

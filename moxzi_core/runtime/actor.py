@@ -175,8 +175,15 @@ class Actor:
     An actor made by create_canister has no code (``instance`` and ``module`` None) until install_code
     gives it some."""
 
-    def __init__(self, name: str, principal: bytes, host: Host, instance: Instance | None,
-                 module: bytes | None, canister: Canister):
+    def __init__(
+        self,
+        name: str,
+        principal: bytes,
+        host: Host,
+        instance: Instance | None,
+        module: bytes | None,
+        canister: Canister,
+    ):
         self.name = name
         self.principal = principal
         self.canister = canister
@@ -239,8 +246,9 @@ class Actor:
         if not instance.has_export("canister_init"):
             return None
         instance.begin()
-        trap = instance.invoke(Execution("I", arg=arg, caller=caller), "canister_init",
-                               fuel=self._limits.instructions_per_message)
+        trap = instance.invoke(
+            Execution("I", arg=arg, caller=caller), "canister_init", fuel=self._limits.instructions_per_message
+        )
         if trap is None:
             instance.commit()
         else:
@@ -255,9 +263,10 @@ class Actor:
             if self.instance is not None:
                 self.instance.canister = self.canister
         self._contexts = {cid: _Context(*fields) for cid, fields in state["contexts"].items()}
-        self._callbacks = {cb: (cid, OutgoingCall(callee, method, tuple(reply), tuple(reject),
-                                                  tuple(cleanup) if cleanup else None))
-                           for cb, (cid, callee, method, reply, reject, cleanup) in state["callbacks"].items()}
+        self._callbacks = {
+            cb: (cid, OutgoingCall(callee, method, tuple(reply), tuple(reject), tuple(cleanup) if cleanup else None))
+            for cb, (cid, callee, method, reply, reject, cleanup) in state["callbacks"].items()
+        }
         self._in_flight = Counter(call.callee for _, call in self._callbacks.values())
 
     def _state(self) -> dict:
@@ -266,11 +275,21 @@ class Actor:
             "module": self.module,
             "canister": self.canister.record(),
             "ids": self._ids,
-            "contexts": {cid: [c.caller, c.origin, c.outstanding, c.responded, c.last_trap, c.deadline]
-                         for cid, c in self._contexts.items()},
-            "callbacks": {cb: [cid, call.callee, call.method, list(call.reply), list(call.reject),
-                               list(call.cleanup) if call.cleanup else None]
-                          for cb, (cid, call) in self._callbacks.items()},
+            "contexts": {
+                cid: [c.caller, c.origin, c.outstanding, c.responded, c.last_trap, c.deadline]
+                for cid, c in self._contexts.items()
+            },
+            "callbacks": {
+                cb: [
+                    cid,
+                    call.callee,
+                    call.method,
+                    list(call.reply),
+                    list(call.reject),
+                    list(call.cleanup) if call.cleanup else None,
+                ]
+                for cb, (cid, call) in self._callbacks.items()
+            },
         }
 
     def _delta(self, step: _Step) -> Delta:
@@ -279,9 +298,11 @@ class Actor:
         memory, stable = self.instance.memory, self.instance.stable
         if step.full:
             return Delta(self._state(), _pages(memory.image()), _pages(stable.image()), full=True)
-        return Delta(self._state(),
-                     dict(zip(sorted(step.memory_pages), memory.pages(sorted(step.memory_pages)))),
-                     {n: stable.page(n) for n in sorted(step.stable_pages)})
+        return Delta(
+            self._state(),
+            dict(zip(sorted(step.memory_pages), memory.pages(sorted(step.memory_pages)))),
+            {n: stable.page(n) for n in sorted(step.stable_pages)},
+        )
 
     def _footprint(self) -> tuple[int, int]:
         if self.instance is None:  # not installed (yet, or any more)
@@ -317,10 +338,17 @@ class Actor:
 
         def run(instance: Instance) -> tuple[Outcome, int]:
             return self._run_query(instance, method, arg, caller), instance.instructions_used()
+
         outcome, instructions = self._replicas.run(run)
-        self._host.events.publish("message", actor=self.name, method=method, query=True,
-                                  seconds=time.perf_counter() - started, instructions=instructions,
-                                  trapped=outcome.reject_code == CANISTER_ERROR)
+        self._host.events.publish(
+            "message",
+            actor=self.name,
+            method=method,
+            query=True,
+            seconds=time.perf_counter() - started,
+            instructions=instructions,
+            trapped=outcome.reject_code == CANISTER_ERROR,
+        )
         return outcome
 
     def method_kind(self, method: str) -> str | None:
@@ -378,10 +406,14 @@ class Actor:
             outcome = self._refusal() or self._run_query(self._code, message.method, message.arg, message.caller)
             message.answer(outcome)
             self._host.events.publish(
-                "message", actor=self.name, method=message.method, query=True,
+                "message",
+                actor=self.name,
+                method=message.method,
+                query=True,
                 seconds=time.perf_counter() - started,
                 instructions=self.instance.instructions_used() if self.instance else 0,
-                trapped=outcome.reject_code == CANISTER_ERROR)
+                trapped=outcome.reject_code == CANISTER_ERROR,
+            )
             return
         if self._deferred and self._held_for_upgrade(seq, message):
             return
@@ -406,9 +438,14 @@ class Actor:
         self._stop_if_idle()
         self._settle(seq)
         self._host.events.publish(
-            "message", actor=self.name, method=_method_label(message), query=False,
-            seconds=time.perf_counter() - started, instructions=self._step.instructions,
-            trapped=self._step.trapped)
+            "message",
+            actor=self.name,
+            method=_method_label(message),
+            query=False,
+            seconds=time.perf_counter() - started,
+            instructions=self._step.instructions,
+            trapped=self._step.trapped,
+        )
         if self._deferred and not self._callbacks:
             waiting, self._deferred = self._deferred, []
             for entry in waiting:
@@ -423,8 +460,10 @@ class Actor:
             return False
         if isinstance(message, Call) and message.origin[0] == "actor":
             self._step = _Step()
-            self._answer(message.origin, Outcome.reject(
-                SYS_TRANSIENT, f"actor {self.name} is being upgraded; call again when it is done"))
+            self._answer(
+                message.origin,
+                Outcome.reject(SYS_TRANSIENT, f"actor {self.name} is being upgraded; call again when it is done"),
+            )
             self._settle(seq)
         else:
             self._deferred.append((seq, message))
@@ -433,10 +472,16 @@ class Actor:
     def _settle(self, seq: int | None) -> None:
         step = self._step
         self.footprint = self._footprint()
-        changed = seq is not None or step.memory_pages or step.stable_pages or step.full or step.calls \
-            or step.executed
-        self._host.settle(self, seq, step.answers, step.calls, self._delta(step) if changed else None,
-                          step.instructions, deleted=step.deleted)
+        changed = seq is not None or step.memory_pages or step.stable_pages or step.full or step.calls or step.executed
+        self._host.settle(
+            self,
+            seq,
+            step.answers,
+            step.calls,
+            self._delta(step) if changed else None,
+            step.instructions,
+            deleted=step.deleted,
+        )
 
     # --- calls -------------------------------------------------------------------------------
     def _new_id(self) -> int:
@@ -461,21 +506,28 @@ class Actor:
             return
         kind = self.method_kind(call.method)
         if kind is None:
-            self._answer(call.origin, Outcome.reject(
-                DESTINATION_INVALID, f"actor {self.name} has no method {call.method!r}"))
+            self._answer(
+                call.origin, Outcome.reject(DESTINATION_INVALID, f"actor {self.name} has no method {call.method!r}")
+            )
             return
         if kind == "query":  # a query method called as an update runs as a query: no trace
-            self._answer(call.origin, self._run_query(self._code, call.method, call.arg, call.caller,
-                                                      replicated=True))
+            self._answer(call.origin, self._run_query(self._code, call.method, call.arg, call.caller, replicated=True))
             return
         if kind == "composite_query":  # as on the IC: never in replicated mode
-            self._answer(call.origin, Outcome.reject(
-                CANISTER_ERROR, f"{self.name}.{call.method} is a composite query: it cannot be called as an "
-                                "update or from an update"))
+            self._answer(
+                call.origin,
+                Outcome.reject(
+                    CANISTER_ERROR,
+                    f"{self.name}.{call.method} is a composite query: it cannot be called as an "
+                    "update or from an update",
+                ),
+            )
             return
         if call.origin[0] == "ingress" and not self._inspect(call):
-            self._answer(call.origin, Outcome.reject(
-                CANISTER_REJECT, f"actor {self.name} did not accept the message ({call.method})"))
+            self._answer(
+                call.origin,
+                Outcome.reject(CANISTER_REJECT, f"actor {self.name} did not accept the message ({call.method})"),
+            )
             return
         context_id = self._new_id()
         self._contexts[context_id] = _Context(call.caller, call.origin, deadline=call.deadline)
@@ -483,8 +535,9 @@ class Actor:
         self._execute(context_id, execution, export=f"canister_update {call.method}")
         self._close_if_done(context_id)
 
-    def _run_query(self, instance: Instance, method: str, arg: bytes, caller: bytes,
-                   replicated: bool = False) -> Outcome:
+    def _run_query(
+        self, instance: Instance, method: str, arg: bytes, caller: bytes, replicated: bool = False
+    ) -> Outcome:
         refusal = self._refusal()
         if refusal is not None:
             return refusal
@@ -513,19 +566,27 @@ class Actor:
             call = calls.pop(0)
             outcome = self._host.composite_call(self, call)
             replied = outcome.reply is not None
-            callback = Execution("CRy" if replied else "CRt", arg=outcome.reply or b"", caller=caller,
-                                 may_respond=True, reject_code=outcome.reject_code,
-                                 reject_message=outcome.reject_message)
+            callback = Execution(
+                "CRy" if replied else "CRt",
+                arg=outcome.reply or b"",
+                caller=caller,
+                may_respond=True,
+                reject_code=outcome.reject_code,
+                reject_message=outcome.reject_message,
+            )
             trap = instance.invoke(callback, callback=call.reply if replied else call.reject, fuel=fuel)
             if trap is not None and call.cleanup is not None:
-                instance.invoke(Execution("CC", caller=caller, reject_code=outcome.reject_code),
-                                callback=call.cleanup, fuel=fuel)
+                instance.invoke(
+                    Execution("CC", caller=caller, reject_code=outcome.reject_code), callback=call.cleanup, fuel=fuel
+                )
             response = callback.response
             calls += callback.calls
         instance.rollback()  # a query leaves no trace
         if trap is not None:
             return Outcome.reject(CANISTER_ERROR, f"actor {self.name} trapped: {trap}")
-        return _response_outcome(response) or Outcome.reject(CANISTER_ERROR, f"actor {self.name}: composite query did not reply")
+        return _response_outcome(response) or Outcome.reject(
+            CANISTER_ERROR, f"actor {self.name}: composite query did not reply"
+        )
 
     def _inspect(self, call: Call) -> bool:
         instance = self._code
@@ -560,17 +621,29 @@ class Actor:
         context.outstanding -= 1
         outcome = response.outcome
         replied = outcome.reply is not None
-        execution = Execution("Ry" if replied else "Rt", arg=outcome.reply or b"", caller=context.caller,
-                              may_respond=not context.responded, reject_code=outcome.reject_code,
-                              reject_message=outcome.reject_message, deadline=context.deadline)
+        execution = Execution(
+            "Ry" if replied else "Rt",
+            arg=outcome.reply or b"",
+            caller=context.caller,
+            may_respond=not context.responded,
+            reject_code=outcome.reject_code,
+            reject_message=outcome.reject_message,
+            deadline=context.deadline,
+        )
         trap = self._execute(context_id, execution, callback=call.reply if replied else call.reject)
         if trap is not None and call.cleanup is not None:
             cleanup = Execution("C", caller=context.caller, reject_code=outcome.reject_code)
             self._execute(context_id, cleanup, callback=call.cleanup)
         self._close_if_done(context_id)
 
-    def _execute(self, context_id: int, execution: Execution, *, export: str | None = None,
-                 callback: tuple[int, int] | None = None) -> str | None:
+    def _execute(
+        self,
+        context_id: int,
+        execution: Execution,
+        *,
+        export: str | None = None,
+        callback: tuple[int, int] | None = None,
+    ) -> str | None:
         """Run one entry point for a call context and keep its effects if it did not trap."""
         instance = self._code
         instance.begin()
@@ -637,8 +710,10 @@ class Actor:
 
     def _on_manage(self, call: Manage) -> None:
         if not self.canister.is_controller(call.caller):
-            self._answer(call.origin, Outcome.reject(
-                CANISTER_ERROR, f"only the controllers of canister {self.name} may call {call.op}"))
+            self._answer(
+                call.origin,
+                Outcome.reject(CANISTER_ERROR, f"only the controllers of canister {self.name} may call {call.op}"),
+            )
             return
         outcome = getattr(self, "_" + call.op)(call)
         if outcome is not None:
@@ -681,8 +756,9 @@ class Actor:
         old = self._code
         old.begin()
         if old.has_export("canister_pre_upgrade"):
-            trap = old.invoke(Execution("G", caller=caller), "canister_pre_upgrade",
-                              fuel=self._limits.instructions_per_message)
+            trap = old.invoke(
+                Execution("G", caller=caller), "canister_pre_upgrade", fuel=self._limits.instructions_per_message
+            )
             if trap is not None:
                 old.rollback()
                 return f"canister_pre_upgrade trapped: {trap}"
@@ -693,21 +769,31 @@ class Actor:
             return str(error)
         if new.prepared.memory64 != old.prepared.memory64:
             old.rollback()
-            return (f"the new module uses {new.prepared.persistence} persistence, "
-                    f"the running one {old.prepared.persistence}")
+            return (
+                f"the new module uses {new.prepared.persistence} persistence, "
+                f"the running one {old.prepared.persistence}"
+            )
         if new.prepared.memory64 and persistence is None:
             old.rollback()
-            return ("enhanced orthogonal persistence requires the wasm_memory_persistence upgrade option "
-                    "(keep, or replace to drop the heap)")
+            return (
+                "enhanced orthogonal persistence requires the wasm_memory_persistence upgrade option "
+                "(keep, or replace to drop the heap)"
+            )
         if new.prepared.memory64 and persistence == "keep":  # enhanced persistence: the heap is kept
             new.memory.load(old.memory.read(0, old.memory.size))
         new.now = old.now
         trap = new.run_start()
         if trap is None:
             new.begin()
-            trap = new.invoke(Execution("I", arg=arg, caller=caller), "canister_post_upgrade",
-                              fuel=self._limits.instructions_per_message) \
-                if new.has_export("canister_post_upgrade") else None
+            trap = (
+                new.invoke(
+                    Execution("I", arg=arg, caller=caller),
+                    "canister_post_upgrade",
+                    fuel=self._limits.instructions_per_message,
+                )
+                if new.has_export("canister_post_upgrade")
+                else None
+            )
         if trap is not None:
             old.rollback()  # also undoes stable-memory writes of pre- and post-upgrade: one undo log
             return f"the new code trapped while taking over the state: {trap}"
@@ -749,8 +835,9 @@ class Actor:
 
     def _start_canister(self, call: Manage) -> Outcome:
         for origin in self.canister.stop_waiters:  # as on the IC: a start cancels the stops waiting
-            self._answer(origin, Outcome.reject(CANISTER_ERROR, f"canister {self.name} was started again "
-                                                                "before it stopped"))
+            self._answer(
+                origin, Outcome.reject(CANISTER_ERROR, f"canister {self.name} was started again before it stopped")
+            )
         self.canister.status, self.canister.stop_waiters = RUNNING, []
         self._step.executed = True
         return Outcome(reply("start_canister"))
@@ -759,8 +846,9 @@ class Actor:
         if self.canister.status != STOPPED:
             return Outcome.reject(CANISTER_ERROR, f"canister {self.name} must be stopped before it is deleted")
         if not self.canister.created:
-            return Outcome.reject(CANISTER_ERROR, f"actor {self.name} is named in the manifest: remove it "
-                                                  "there instead")
+            return Outcome.reject(
+                CANISTER_ERROR, f"actor {self.name} is named in the manifest: remove it there instead"
+            )
         self._step.deleted = True
         return Outcome(reply("delete_canister"))
 
@@ -784,7 +872,7 @@ def _response_outcome(response: tuple[str, bytes] | None) -> Outcome | None:
 
 
 def _pages(image: bytes) -> dict[int, bytes]:
-    return {n: image[n * PAGE:(n + 1) * PAGE] for n in range(len(image) // PAGE)}
+    return {n: image[n * PAGE : (n + 1) * PAGE] for n in range(len(image) // PAGE)}
 
 
 def _method_label(message) -> str:

@@ -37,11 +37,19 @@ class Canister:
         return principal in self.controllers
 
     def record(self) -> list:
-        return [self.controllers, self.status, self.version, self.settings, self.created, self.stop_waiters,
-                self.certified_data]
+        return [
+            self.controllers,
+            self.status,
+            self.version,
+            self.settings,
+            self.created,
+            self.stop_waiters,
+            self.certified_data,
+        ]
 
     @classmethod
     def from_record(cls, record: list) -> Canister:
         controllers, status, version, settings, created, waiters, certified = record
-        return cls(list(controllers), status, version, {**DEFAULT_SETTINGS, **settings}, created, list(waiters),
-                   certified)
+        return cls(
+            list(controllers), status, version, {**DEFAULT_SETTINGS, **settings}, created, list(waiters), certified
+        )

@@ -101,11 +101,19 @@ def actor_principal(name: str) -> bytes:
 
 
 class Host:
-    def __init__(self, specs: list[ActorSpec], limits: Limits = Limits(),
-                 system_methods: dict[str, SystemMethod] | None = None, store: Store | None = None, *,
-                 system_state: SystemState | None = None,
-                 checkpoint: CheckpointPolicy | None = CheckpointPolicy(),
-                 ledger=None, seed: int | None = None, events: Events | None = None):
+    def __init__(
+        self,
+        specs: list[ActorSpec],
+        limits: Limits = Limits(),
+        system_methods: dict[str, SystemMethod] | None = None,
+        store: Store | None = None,
+        *,
+        system_state: SystemState | None = None,
+        checkpoint: CheckpointPolicy | None = CheckpointPolicy(),
+        ledger=None,
+        seed: int | None = None,
+        events: Events | None = None,
+    ):
         """``system_methods`` are the management canister's methods plugins provide (the device's);
         ``system_state`` is what they change, copied per ``checkpoint`` (None: calls to them are not
         recorded, for a store that does not outlive the process); ``ledger`` (moxzi_core.billing)
@@ -118,8 +126,9 @@ class Host:
         self.store = store or MemoryStore()
         self.ledger = ledger
         self._journal = Journal(self.store)
-        self._system = SystemCalls(self._journal, dict(system_methods or {}), system_state, checkpoint, ledger,
-                                   self.events)
+        self._system = SystemCalls(
+            self._journal, dict(system_methods or {}), system_state, checkpoint, ledger, self.events
+        )
         self._specs = specs
         self._engine = new_engine()
         self._modules: dict[bytes, tuple[PreparedModule, wasmtime.Module]] = {}
@@ -149,8 +158,11 @@ class Host:
         await self._system.rebuild()
         restored = await asyncio.gather(
             *(asyncio.to_thread(self._add, spec) for spec in self._specs),
-            *(asyncio.to_thread(self._restore, name, principal, self._journal.load(name))
-              for name, principal in self._journal.created_actors()))
+            *(
+                asyncio.to_thread(self._restore, name, principal, self._journal.load(name))
+                for name, principal in self._journal.created_actors()
+            ),
+        )
         for actor in self._actors.values():
             actor.start()
         for saved in filter(None, restored):
@@ -166,15 +178,23 @@ class Host:
         if saved is not None:
             restored = self._restore(spec.name, principal, saved)
             if hashlib.sha256(spec.wasm).digest() == saved.state["module"]:
-                self._interfaces[spec.name] = (saved.state["module"], _interface(
-                    self._modules[saved.state["module"]][0], spec.did, spec.name))
+                self._interfaces[spec.name] = (
+                    saved.state["module"],
+                    _interface(self._modules[saved.state["module"]][0], spec.did, spec.name),
+                )
             return restored
         batch = Batch()
         module = Journal.add_module(batch, spec.wasm)
         self._remember(module, spec.wasm, spec.name)
         self._interfaces[spec.name] = (module, _interface(self._modules[module][0], spec.did, spec.name))
-        actor = Actor(spec.name, principal, self, self.instantiate(module, spec.name, principal=principal), module,
-                      Canister(list(spec.controllers)))
+        actor = Actor(
+            spec.name,
+            principal,
+            self,
+            self.instantiate(module, spec.name, principal=principal),
+            module,
+            Canister(list(spec.controllers)),
+        )
         Journal.snapshot(batch, spec.name, actor.install())
         self.store.commit(batch)
         self._register(actor)
@@ -191,8 +211,12 @@ class Host:
         actor = Actor(name, principal, self, instance, module, Canister())
         actor.restore(saved.state)
         self._register(actor, saved.inbox[-1][0] + 1 if saved.inbox else 0)
-        log.info("actor %s restored: %d message(s) to run, %d system call(s) pending",
-                 name, len(saved.inbox), len(saved.pending))
+        log.info(
+            "actor %s restored: %d message(s) to run, %d system call(s) pending",
+            name,
+            len(saved.inbox),
+            len(saved.pending),
+        )
         return actor, saved.inbox, saved.pending
 
     def _register(self, actor: Actor, next_seq: int = 0) -> None:
@@ -213,17 +237,31 @@ class Host:
             raise UnsupportedModule(f"actor {name}: the module does not compile: {error}") from None
         self._modules[digest] = (prepared, module)
 
-    def instantiate(self, module: bytes, name: str, stable: StableMemory | None = None,
-                    principal: bytes | None = None, *, replica: bool = False) -> Instance:
+    def instantiate(
+        self,
+        module: bytes,
+        name: str,
+        stable: StableMemory | None = None,
+        principal: bytes | None = None,
+        *,
+        replica: bool = False,
+    ) -> Instance:
         """A fresh instance of a module in the store for actor ``name`` (its start function not yet run),
         or a query replica of it."""
         if module not in self._modules:  # compiled again after a restart or a refusal (an upgrade's, an install's)
             self._remember(module, self._journal.module(module), name)
         prepared, compiled = self._modules[module]
         principal = principal or self._actors[name].principal
-        return Instance(self._engine, compiled, prepared, principal, self.limits,
-                        lambda text: log.info("[%s] %s", name, text, extra={"actor": name}), stable,
-                        replica=replica)
+        return Instance(
+            self._engine,
+            compiled,
+            prepared,
+            principal,
+            self.limits,
+            lambda text: log.info("[%s] %s", name, text, extra={"actor": name}),
+            stable,
+            replica=replica,
+        )
 
     async def stop(self) -> None:
         """Stop every actor, cutting short the messages running now: what is not settled stays in the
@@ -252,11 +290,20 @@ class Host:
     def info(self, name: str) -> ActorInfo:
         actor = self._actor(name)
         sections = actor.prepared.custom_sections if actor.instance else {}
-        metadata = {key.split(" ", 1)[1]: value for key, value in sections.items()
-                    if key.startswith(("icp:public ", "icp:private "))}
-        return ActorInfo(name, Principal(actor.principal), self._interface(actor),
-                         actor.prepared.persistence if actor.instance else "empty", actor.module,
-                         MappingProxyType(metadata), tuple(actor.canister.controllers))
+        metadata = {
+            key.split(" ", 1)[1]: value
+            for key, value in sections.items()
+            if key.startswith(("icp:public ", "icp:private "))
+        }
+        return ActorInfo(
+            name,
+            Principal(actor.principal),
+            self._interface(actor),
+            actor.prepared.persistence if actor.instance else "empty",
+            actor.module,
+            MappingProxyType(metadata),
+            tuple(actor.canister.controllers),
+        )
 
     def name_of(self, principal: bytes) -> str | None:
         """The name of the actor with this principal (a created actor's is its principal's text)."""
@@ -270,23 +317,26 @@ class Host:
             cached = self._interfaces[actor.name] = (actor.module, service or Service({}))
         return cached[1]
 
-    async def call(self, name: str, method: str, arg: bytes, *, query: bool,
-                   caller: bytes = ANONYMOUS) -> Outcome:
+    async def call(self, name: str, method: str, arg: bytes, *, query: bool, caller: bytes = ANONYMOUS) -> Outcome:
         """Call ``method`` of actor ``name`` from outside, as ``caller`` (a principal's bytes).
         ``query=True`` runs only query methods: a plain one on the actor's last committed state, without
         waiting for the message it runs now, a composite one in the actor's turn; a query method called as an update runs as a query in the actor's turn
         and leaves no trace, as on the IC. ``name`` MANAGEMENT_NAME ("aaaaa-aa") calls the management
         canister's methods (``management.METHODS``), with the IC's rules on who may call them."""
         if len(arg) > self.limits.max_message_bytes:
-            raise errors.MessageTooLarge(f"the argument is {len(arg)} bytes; the limit is "
-                                         f"{self.limits.max_message_bytes}")
+            raise errors.MessageTooLarge(
+                f"the argument is {len(arg)} bytes; the limit is {self.limits.max_message_bytes}"
+            )
         if name == MANAGEMENT_NAME:
             return await self._call_management(method, arg, query, caller)
         actor = self._actor(name)
         kind = actor.method_kind(method)
         if kind is None:
-            raise errors.UnknownMethod(f"actor {name} has no method {method!r}" if actor.instance else
-                                       f"actor {name} is empty: it has no code installed")
+            raise errors.UnknownMethod(
+                f"actor {name} has no method {method!r}"
+                if actor.instance
+                else f"actor {name} is empty: it has no code installed"
+            )
         if query and kind == "update":
             raise errors.WrongMethodKind(f"{name}.{method} is an update method: call it on the call route")
         if query and kind == "query":
@@ -310,8 +360,10 @@ class Host:
         if target is caller:
             return Outcome.reject(CANISTER_ERROR, "a composite query cannot call its own actor")
         if target.method_kind(call.method) not in ("query", "composite_query"):
-            return Outcome.reject(CANISTER_ERROR, f"a composite query may call only query methods, and "
-                                                  f"{target.name}.{call.method} is not one")
+            return Outcome.reject(
+                CANISTER_ERROR,
+                f"a composite query may call only query methods, and {target.name}.{call.method} is not one",
+            )
         answered, answer = threading.Event(), list[Outcome]()
 
         def settle(outcome: Outcome) -> None:
@@ -323,8 +375,7 @@ class Host:
             return Outcome.reject(SYS_TRANSIENT, f"{target.name}.{call.method} gave no answer in {COMPOSITE_WAIT}s")
         return answer[0]
 
-    async def _ingress(self, actor: Actor, message: Callable[[Origin], object],
-                       batch: Batch | None = None) -> Outcome:
+    async def _ingress(self, actor: Actor, message: Callable[[Origin], object], batch: Batch | None = None) -> Outcome:
         """Record a message from outside in ``actor``'s inbox, and wait for its answer."""
         request = secrets.token_hex(8)
         answer = self._waiting[request] = self._running_loop.create_future()
@@ -359,9 +410,11 @@ class Host:
 
     def _resolver(self, future: asyncio.Future) -> Callable:
         """A thread-safe callback that settles ``future`` on the event loop (once)."""
+
         def settle(value):
             if not future.done():
                 future.set_result(value)
+
         return lambda value: self._running_loop.call_soon_threadsafe(settle, value)
 
     # --- durable delivery --------------------------------------------------------------------
@@ -387,9 +440,17 @@ class Host:
             self._running_loop.call_soon_threadsafe(self._running_loop.stop)
             raise
 
-    def settle(self, actor: Actor, consumed: int | None, answers: list[tuple[Origin, Outcome]],
-               calls: list[tuple[int, OutgoingCall]], delta: Delta | None, instructions: int = 0, *,
-               deleted: bool = False) -> None:
+    def settle(
+        self,
+        actor: Actor,
+        consumed: int | None,
+        answers: list[tuple[Origin, Outcome]],
+        calls: list[tuple[int, OutgoingCall]],
+        delta: Delta | None,
+        instructions: int = 0,
+        *,
+        deleted: bool = False,
+    ) -> None:
         """Make one handled message final: consume it, write the actor's delta, what it sent and what it
         cost in one batch, deliver the sent messages, start system calls, then (after a flush) answer
         outsiders. ``deleted``: the message deleted the actor (delete_canister), whose state goes."""
@@ -419,15 +480,26 @@ class Host:
                 continue
             target = self._by_principal.get(call.callee)
             if target is None:
-                messages.append((actor, Response(callback, Outcome.reject(
-                    DESTINATION_INVALID, f"no actor with principal {Principal(call.callee)}"))))
+                messages.append(
+                    (
+                        actor,
+                        Response(
+                            callback,
+                            Outcome.reject(DESTINATION_INVALID, f"no actor with principal {Principal(call.callee)}"),
+                        ),
+                    )
+                )
             else:
                 deadline = 0
                 if call.timeout is not None:
                     assert actor.instance is not None, "an actor that made a call has code"
                     deadline = actor.instance.now + call.timeout * 10**9
-                messages.append((target, Call(call.method, bytes(call.data), actor.principal,
-                                              ["actor", actor.name, callback], deadline)))
+                messages.append(
+                    (
+                        target,
+                        Call(call.method, bytes(call.data), actor.principal, ["actor", actor.name, callback], deadline),
+                    )
+                )
         self._deliver(batch, messages)
         if deleted:
             log.info("actor %s deleted", actor.name)
@@ -447,8 +519,9 @@ class Host:
         if method_name in METHODS:
             batch = Batch()
             Journal.answered(batch, actor.name, callback)
-            self._running_loop.create_task(self._manage(actor.principal, ["actor", actor.name, callback],
-                                                method_name, data, batch))
+            self._running_loop.create_task(
+                self._manage(actor.principal, ["actor", actor.name, callback], method_name, data, batch)
+            )
             return
 
         async def run() -> None:
@@ -466,8 +539,7 @@ class Host:
         if method not in METHODS:
             raise errors.UnknownMethod(f"the management canister has no method {method!r} on this host")
         if query:
-            raise errors.WrongMethodKind(f"{MANAGEMENT_NAME}.{method} is an update method: call it on the "
-                                         "call route")
+            raise errors.WrongMethodKind(f"{MANAGEMENT_NAME}.{method} is an update method: call it on the call route")
         request = secrets.token_hex(8)
         answer = self._waiting[request] = self._running_loop.create_future()
         try:
@@ -488,8 +560,9 @@ class Host:
         else:
             self._deliver(batch, [result])
 
-    async def _management_step(self, caller: bytes, origin: Origin, method: str, arg: bytes,
-                               batch: Batch) -> Outcome | tuple[Actor, Manage]:
+    async def _management_step(
+        self, caller: bytes, origin: Origin, method: str, arg: bytes, batch: Batch
+    ) -> Outcome | tuple[Actor, Manage]:
         values = arguments(method, arg)
         if method == "raw_rand":
             return Outcome(reply(method, self._random.draw(batch)))
@@ -497,8 +570,9 @@ class Host:
         if method in CREATING:
             settings = argument["settings"]
             change = settings_change(settings.value) if settings is not None else {}
-            canister = Canister(change.pop("controllers", [caller]), settings={**DEFAULT_SETTINGS, **change},
-                                created=True)
+            canister = Canister(
+                change.pop("controllers", [caller]), settings={**DEFAULT_SETTINGS, **change}, created=True
+            )
             principal = self._canister_ids.next(batch, self._by_principal)
             self._create(batch, principal, canister)
             return Outcome(reply(method, {"canister_id": Principal(principal)}))
@@ -514,10 +588,10 @@ class Host:
             except UnsupportedModule as error:
                 return Outcome.reject(CANISTER_ERROR, f"install_code: {error}")
             Journal.add_module(batch, wasm)
-            (mode, options), = argument["mode"].items()
+            ((mode, options),) = argument["mode"].items()
             persistence = None
             if options is not None and options.value["wasm_memory_persistence"] is not None:
-                (persistence, _), = options.value["wasm_memory_persistence"].value.items()
+                ((persistence, _),) = options.value["wasm_memory_persistence"].value.items()
             detail = {"mode": mode, "module": module, "arg": argument["arg"], "persistence": persistence}
         elif method == "update_settings":
             detail = {"settings": settings_change(argument["settings"])}
@@ -531,8 +605,11 @@ class Host:
         Journal.snapshot(batch, name, actor.install())
         self._register(actor)
         actor.start()
-        log.info("actor %s created, controlled by %s", name,
-                 ", ".join(Principal(p).to_text() for p in canister.controllers) or "nobody")
+        log.info(
+            "actor %s created, controlled by %s",
+            name,
+            ", ".join(Principal(p).to_text() for p in canister.controllers) or "nobody",
+        )
 
     def _forget(self, actor: Actor) -> None:
         """Remove a deleted actor (called on its own thread, which then ends)."""
@@ -570,11 +647,12 @@ def _check_stable_variables(old: PreparedModule, new: PreparedModule, name: str)
         if new.memory64:
             log.warning("upgrade of %s: stable variables not checked (%s); the runtime will", name, error)
             return
-        raise errors.UpgradeRefused(f"upgrade of {name} refused: cannot check its stable variables: "
-                                    f"{error}") from None
+        raise errors.UpgradeRefused(f"upgrade of {name} refused: cannot check its stable variables: {error}") from None
     if problems:
-        raise errors.UpgradeRefused(f"upgrade of {name} refused: the new code is incompatible with the "
-                                    f"actor's stable variables:\n" + "\n".join(problems))
+        raise errors.UpgradeRefused(
+            f"upgrade of {name} refused: the new code is incompatible with the "
+            f"actor's stable variables:\n" + "\n".join(problems)
+        )
 
 
 def _prepare(wasm: bytes, name: str) -> PreparedModule:

@@ -90,9 +90,18 @@ class Instance:
     each one ``follow`` makes it that state again (which undoes the previous query), so its rollback
     leaves the memory and globals for ``follow`` and it keeps no shadow of its own."""
 
-    def __init__(self, engine: wasmtime.Engine, module: wasmtime.Module, prepared: PreparedModule,
-                 principal: bytes, limits: Limits, log, stable: StableMemory | None = None, *,
-                 replica: bool = False):
+    def __init__(
+        self,
+        engine: wasmtime.Engine,
+        module: wasmtime.Module,
+        prepared: PreparedModule,
+        principal: bytes,
+        limits: Limits,
+        log,
+        stable: StableMemory | None = None,
+        *,
+        replica: bool = False,
+    ):
         self.principal = principal
         self.replica = replica
         self.limits = limits
@@ -113,20 +122,30 @@ class Instance:
                     raise LookupError
                 linker.define_func("ic0", imp.name, imp.type, self.api.function(imp.name))
             except LookupError:
-                raise UnsupportedModule(f"the module imports {imp.module}.{imp.name}, "
-                                        "which moxzid does not provide") from None
+                raise UnsupportedModule(
+                    f"the module imports {imp.module}.{imp.name}, which moxzid does not provide"
+                ) from None
         self._wasm = linker.instantiate(self._store, module)
         exports = self._wasm.exports(self._store)
         memories = [e for e in exports if isinstance(exports[e], wasmtime.Memory) and e != DIRTY_PAGES_EXPORT]
         if len(memories) != 1:
             raise UnsupportedModule(f"expected one exported memory, found {len(memories)}")
         self._exports = exports
-        self.memory = MainMemory(_export_of(exports, memories[0], wasmtime.Memory), self._store,
-                                 _export_of(exports, DIRTY_PAGES_EXPORT, wasmtime.Memory), shadow=not replica)
+        self.memory = MainMemory(
+            _export_of(exports, memories[0], wasmtime.Memory),
+            self._store,
+            _export_of(exports, DIRTY_PAGES_EXPORT, wasmtime.Memory),
+            shadow=not replica,
+        )
         self._table = next((e for e in exports.values() if isinstance(e, wasmtime.Table)), None)
-        self._globals = Globals(self._store, [
-            g for g in (_export_of(exports, n, wasmtime.Global) for n in prepared.global_exports)
-            if g.type(self._store).mutable])
+        self._globals = Globals(
+            self._store,
+            [
+                g
+                for g in (_export_of(exports, n, wasmtime.Global) for n in prepared.global_exports)
+                if g.type(self._store).mutable
+            ],
+        )
         self._committed_globals: list = []  # as of the start function, the last commit or restore
         self._saved_timer = 0
         self._fuel_given = 0
@@ -156,8 +175,14 @@ class Instance:
     def _read_globals(self) -> list:
         return self._globals.read()  # Motoko modules have dozens: read once per message
 
-    def invoke(self, execution: Execution | None, export: str | None = None,
-               callback: tuple[int, int] | None = None, *, fuel: int) -> str | None:
+    def invoke(
+        self,
+        execution: Execution | None,
+        export: str | None = None,
+        callback: tuple[int, int] | None = None,
+        *,
+        fuel: int,
+    ) -> str | None:
         """Run an export, or a callback from the table (function index, env), in ``execution``'s
         context (None: the start function). Returns None, or the trap message."""
         self.api.execution = execution

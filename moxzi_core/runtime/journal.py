@@ -110,8 +110,10 @@ class Journal:
             batch.put(b"meta/layout", LAYOUT)
             store.commit(batch)
         elif layout != LAYOUT:
-            raise StoreError(f"{store.description}: written by a moxzid with state layout "
-                             f"{layout.decode(errors='replace')}, this one reads layout {LAYOUT.decode()}")
+            raise StoreError(
+                f"{store.description}: written by a moxzid with state layout "
+                f"{layout.decode(errors='replace')}, this one reads layout {LAYOUT.decode()}"
+            )
 
     # --- writing -----------------------------------------------------------------------------
     @staticmethod
@@ -130,7 +132,7 @@ class Journal:
 
     def created_actors(self) -> list[tuple[str, bytes]]:
         """The actors create_canister made and delete_canister did not delete: (name, principal)."""
-        return [(key[len(b"created/"):].decode(), value) for key, value in self.store.scan(b"created/")]
+        return [(key[len(b"created/") :].decode(), value) for key, value in self.store.scan(b"created/")]
 
     @staticmethod
     def forget(batch: Batch, name: str) -> None:
@@ -153,8 +155,9 @@ class Journal:
     @staticmethod
     def system_call(batch: Batch, seq: int, caller: bytes, method: str, arg: bytes | Attachment) -> None:
         """Record a call; an Attachment argument must be in the store already (``put_attachment``)."""
-        record = [caller, method, arg] if not isinstance(arg, Attachment) \
-            else [caller, method, None, arg.ident, arg.size]
+        record = (
+            [caller, method, arg] if not isinstance(arg, Attachment) else [caller, method, None, arg.ident, arg.size]
+        )
         batch.put(_SYSTEM_LOG + _u64(seq), cbor2.dumps(record))
 
     def system_calls(self, start: int = 0) -> list[tuple[int, list]]:
@@ -162,7 +165,7 @@ class Journal:
         [(seq, [caller, method, arg])], an attachment's arg read from the store as it is read."""
         calls = []
         for key, value in self.store.scan(_SYSTEM_LOG):
-            seq = int.from_bytes(key[len(_SYSTEM_LOG):], "big")
+            seq = int.from_bytes(key[len(_SYSTEM_LOG) :], "big")
             if seq >= start:
                 caller, method, arg, *attached = _plain(cbor2.loads(value))
                 if attached:
@@ -196,7 +199,7 @@ class Journal:
 
     def attachments(self) -> list[bytes]:
         """The idents of every attachment in the store."""
-        return [key[len(_SYSTEM_ATTACHED):] for key, _ in self.store.scan(_SYSTEM_ATTACHED)]
+        return [key[len(_SYSTEM_ATTACHED) :] for key, _ in self.store.scan(_SYSTEM_ATTACHED)]
 
     def put_system_checkpoint(self, batch: Batch, seq: int, copy: Attachment) -> None:
         """A full copy of the system's state after the recorded calls before ``seq`` (in the store
@@ -261,23 +264,24 @@ class Journal:
                 pending=self._entries(name, b"pending"),
             )
         except (cbor2.CBORDecodeError, KeyError, ValueError, TypeError) as error:
-            raise StoreError(f"{self.store.description}: the saved state of actor {name} is corrupt: "
-                             f"{error}") from None
+            raise StoreError(f"{self.store.description}: the saved state of actor {name} is corrupt: {error}") from None
 
     def _image(self, name: str, kind: bytes, size: int) -> bytes:
         image = bytearray(size)
         prefix = _actor(name, kind, b"")
         for key, content in self.store.scan(prefix):
-            at = int.from_bytes(key[len(prefix):], "big") * PAGE
+            at = int.from_bytes(key[len(prefix) :], "big") * PAGE
             if at + len(content) > size or len(content) != PAGE:
                 raise ValueError(f"page at {at} lies outside {size} bytes")
-            image[at:at + PAGE] = content
+            image[at : at + PAGE] = content
         return bytes(image)
 
     def _entries(self, name: str, kind: bytes) -> list[tuple[int, object]]:
         prefix = _actor(name, kind, b"")
-        return [(int.from_bytes(key[len(prefix):], "big"), _plain(cbor2.loads(value)))
-                for key, value in self.store.scan(prefix)]
+        return [
+            (int.from_bytes(key[len(prefix) :], "big"), _plain(cbor2.loads(value)))
+            for key, value in self.store.scan(prefix)
+        ]
 
     def actor_names(self) -> list[str]:
         names = set()
@@ -313,8 +317,10 @@ class _StoredParts(io.RawIOBase):
     def _check(self) -> None:
         index = self._store.get(_SYSTEM_ATTACHED + self._ident)
         if index is None or cbor2.loads(index)[1] != self._digest.digest():
-            raise StoreError(f"{self._store.description}: attachment {self._ident.hex()} (a recorded fetch "
-                             "or the device's copy) is damaged: its bytes do not match their sha256")
+            raise StoreError(
+                f"{self._store.description}: attachment {self._ident.hex()} (a recorded fetch "
+                "or the device's copy) is damaged: its bytes do not match their sha256"
+            )
 
 
 def _plain(value):

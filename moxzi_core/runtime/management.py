@@ -23,8 +23,9 @@ from .canister import DEFAULT_SETTINGS, MAX_CONTROLLERS, Canister
 SERVICE = parse_did((Path(__file__).parent / "management.did").read_text())
 MANAGEMENT_NAME = "aaaaa-aa"  # the management canister's principal, as text (its bytes are empty)
 
-TARGETED = frozenset({"install_code", "update_settings", "canister_status", "stop_canister",
-                      "start_canister", "delete_canister"})
+TARGETED = frozenset(
+    {"install_code", "update_settings", "canister_status", "stop_canister", "start_canister", "delete_canister"}
+)
 CREATING = frozenset({"create_canister", "provisional_create_canister_with_cycles"})
 METHODS = frozenset({"raw_rand"}) | CREATING | TARGETED
 # Methods only a canister's controllers may call (all of TARGETED).
@@ -77,11 +78,20 @@ def settings_change(settings: dict) -> dict:
 
 def status_record(canister: Canister, module_hash: bytes | None, memory_size: int, cycles: int) -> dict:
     """canister_status's answer (``canister_status_result``)."""
-    settings = {**canister.settings, "controllers": [Principal(p) for p in canister.controllers],
-                "log_visibility": {canister.settings["log_visibility"]: None}}
-    return {"status": {canister.status: None}, "settings": settings,
-            "module_hash": None if module_hash is None else Some(module_hash), "memory_size": memory_size,
-            "cycles": max(cycles, 0), "reserved_cycles": 0, "idle_cycles_burned_per_day": 0}
+    settings = {
+        **canister.settings,
+        "controllers": [Principal(p) for p in canister.controllers],
+        "log_visibility": {canister.settings["log_visibility"]: None},
+    }
+    return {
+        "status": {canister.status: None},
+        "settings": settings,
+        "module_hash": None if module_hash is None else Some(module_hash),
+        "memory_size": memory_size,
+        "cycles": max(cycles, 0),
+        "reserved_cycles": 0,
+        "idle_cycles_burned_per_day": 0,
+    }
 
 
 class Randomness:

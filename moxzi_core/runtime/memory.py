@@ -34,8 +34,9 @@ class MainMemory:
     A query replica's memory (``shadow=False``) keeps no shadow: `follow` makes it another memory's
     committed contents again, copying only the pages that may differ."""
 
-    def __init__(self, memory: wasmtime.Memory, store: wasmtime.Store, dirty_map: wasmtime.Memory, *,
-                 shadow: bool = True):
+    def __init__(
+        self, memory: wasmtime.Memory, store: wasmtime.Store, dirty_map: wasmtime.Memory, *, shadow: bool = True
+    ):
         self._memory = memory
         self._store = store
         self._map = dirty_map
@@ -97,8 +98,8 @@ class MainMemory:
         kept = changed[changed < self._committed]
         live[kept] = self._shadow[kept]
         grown = len(live) - self._committed
-        if grown > 0 and not _release(live[self._committed:]):
-            live[self._committed:] = 0
+        if grown > 0 and not _release(live[self._committed :]):
+            live[self._committed :] = 0
 
     def follow(self, source: MainMemory, pages: np.ndarray | None) -> None:
         """(A replica's memory) Hold ``source``'s committed contents again, given every page ``source``
@@ -145,7 +146,7 @@ class MainMemory:
             self._cover()
         live = self._live().reshape(-1)
         live[: len(image) // 8] = np.frombuffer(image, dtype=np.uint64)
-        live[len(image) // 8:] = 0
+        live[len(image) // 8 :] = 0
         self._map_bytes()[:] = 0
         self._shadow_pages = self._live().copy()
         self._committed = len(self._shadow_pages)
@@ -177,8 +178,7 @@ class _Bytes:
         address = ctypes.cast(self._memory.data_ptr(self._store), ctypes.c_void_p).value or 0  # None: null
         where = (address, self._memory.data_len(self._store))
         if where != self._where:
-            self._view = np.frombuffer(memoryview((ctypes.c_uint8 * where[1]).from_address(address)),
-                                       dtype=np.uint8)
+            self._view = np.frombuffer(memoryview((ctypes.c_uint8 * where[1]).from_address(address)), dtype=np.uint8)
             self._where = where
         return self._view
 
@@ -212,26 +212,26 @@ class StableMemory:
 
     def _check(self, offset: int, size: int, what: str) -> None:
         if offset + size > len(self._data):
-            raise ActorTrap(f"stable64_{what}: bytes {offset}..{offset + size} beyond stable memory "
-                            f"of {len(self._data)} bytes")
+            raise ActorTrap(
+                f"stable64_{what}: bytes {offset}..{offset + size} beyond stable memory of {len(self._data)} bytes"
+            )
 
     def read(self, offset: int, size: int) -> bytes:
         self._check(offset, size, "read")
-        return bytes(self._data[offset:offset + size])
+        return bytes(self._data[offset : offset + size])
 
     def write(self, offset: int, data: bytes) -> None:
         self._check(offset, len(data), "write")
         with self._lock:
             for page in range(offset // PAGE, -(-(offset + len(data)) // PAGE)):
                 if page not in self._undo and page * PAGE < self._pages_before * self.PAGE:
-                    self._undo[page] = bytes(self._data[page * PAGE:(page + 1) * PAGE])
-            self._data[offset:offset + len(data)] = data
+                    self._undo[page] = bytes(self._data[page * PAGE : (page + 1) * PAGE])
+            self._data[offset : offset + len(data)] = data
 
     def commit(self) -> list[int]:
         """End the message keeping its writes; return the changed 4 KiB pages."""
         with self._lock:
-            changed = sorted(self._undo) + list(range(self._pages_before * self.PAGE // PAGE,
-                                                      len(self._data) // PAGE))
+            changed = sorted(self._undo) + list(range(self._pages_before * self.PAGE // PAGE, len(self._data) // PAGE))
             self._undo.clear()
             self._pages_before = self.pages
         return changed
@@ -239,8 +239,8 @@ class StableMemory:
     def rollback(self) -> None:
         with self._lock:
             for page, old in self._undo.items():
-                self._data[page * PAGE:(page + 1) * PAGE] = old
-            del self._data[self._pages_before * self.PAGE:]
+                self._data[page * PAGE : (page + 1) * PAGE] = old
+            del self._data[self._pages_before * self.PAGE :]
             self._undo.clear()
 
     def follow(self, source: StableMemory, pages) -> None:
@@ -257,8 +257,8 @@ class StableMemory:
                 self._data.extend(bytes(size - len(self._data)))
             for n in pages:
                 if n * PAGE < size:
-                    committed = source._undo.get(n) or source._data[n * PAGE:(n + 1) * PAGE]
-                    self._data[n * PAGE:(n + 1) * PAGE] = committed
+                    committed = source._undo.get(n) or source._data[n * PAGE : (n + 1) * PAGE]
+                    self._data[n * PAGE : (n + 1) * PAGE] = committed
         self._pages_before = self.pages
 
     @property
@@ -267,7 +267,7 @@ class StableMemory:
 
     def page(self, number: int) -> bytes:
         """The contents of one 4 KiB page (call between messages: the committed contents)."""
-        return bytes(self._data[number * PAGE:(number + 1) * PAGE])
+        return bytes(self._data[number * PAGE : (number + 1) * PAGE])
 
     def image(self) -> bytes:
         return bytes(self._data)

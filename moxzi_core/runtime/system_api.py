@@ -45,73 +45,76 @@ CONTEXT_NAMES = {
 }
 _ANY = "I G U RQ NRQ CQ Ry Rt CRy CRt C CC F T"  # the spec's '*': everywhere except the start function
 
-WHERE = {name: frozenset(where.replace("*", _ANY).split()) for name, where in {
-    "msg_arg_data_size": "I U RQ NRQ CQ Ry CRy F",
-    "msg_arg_data_copy": "I U RQ NRQ CQ Ry CRy F",
-    "msg_caller_size": "*",
-    "msg_caller_copy": "*",
-    "msg_caller_info_data_size": "U RQ NRQ CQ Ry Rt CRy CRt C CC F",
-    "msg_caller_info_data_copy": "U RQ NRQ CQ Ry Rt CRy CRt C CC F",
-    "msg_caller_info_signer_size": "U RQ NRQ CQ Ry Rt CRy CRt C CC F",
-    "msg_caller_info_signer_copy": "U RQ NRQ CQ Ry Rt CRy CRt C CC F",
-    "msg_reject_code": "Ry Rt CRy CRt C",
-    "msg_reject_msg_size": "Rt CRt",
-    "msg_reject_msg_copy": "Rt CRt",
-    "msg_deadline": "U RQ NRQ CQ Ry Rt CRy CRt",
-    "msg_reply_data_append": "U RQ NRQ CQ Ry Rt CRy CRt",
-    "msg_reply": "U RQ NRQ CQ Ry Rt CRy CRt",
-    "msg_reject": "U RQ NRQ CQ Ry Rt CRy CRt",
-    "msg_cycles_available128": "U RQ Rt Ry",
-    "msg_cycles_refunded128": "Rt Ry",
-    "msg_cycles_accept128": "U RQ Rt Ry",
-    "cycles_burn128": "I G U RQ Ry Rt C T",
-    "canister_self_size": "*",
-    "canister_self_copy": "*",
-    "canister_cycle_balance128": "*",
-    "canister_liquid_cycle_balance128": "*",
-    "canister_status": "*",
-    "canister_version": "*",
-    "subnet_self_size": "*",
-    "subnet_self_copy": "*",
-    "msg_method_name_size": "F",
-    "msg_method_name_copy": "F",
-    "accept_message": "F",
-    "call_new": "U CQ Ry Rt CRy CRt T",
-    "call_on_cleanup": "U CQ Ry Rt CRy CRt T",
-    "call_data_append": "U CQ Ry Rt CRy CRt T",
-    "call_with_best_effort_response": "U CQ Ry Rt CRy CRt T",
-    "call_cycles_add128": "U Ry Rt T",
-    "call_perform": "U CQ Ry Rt CRy CRt T",
-    "stable64_size": "* s",
-    "stable64_grow": "* s",
-    "stable64_write": "* s",
-    "stable64_read": "* s",
-    "root_key_size": "I G U RQ Ry Rt C T",
-    "root_key_copy": "I G U RQ Ry Rt C T",
-    "certified_data_set": "I G U Ry Rt T",
-    "data_certificate_present": "*",
-    "data_certificate_size": "NRQ CQ",
-    "data_certificate_copy": "NRQ CQ",
-    "time": "*",
-    "global_timer_set": "I G U Ry Rt C T",
-    "performance_counter": "* s",
-    "is_controller": "* s",
-    "in_replicated_execution": "* s",
-    "cost_call": "* s",
-    "cost_create_canister": "* s",
-    "cost_http_request": "* s",
-    "cost_sign_with_ecdsa": "* s",
-    "cost_sign_with_schnorr": "* s",
-    "cost_vetkd_derive_key": "* s",
-    "env_var_count": "*",
-    "env_var_name_size": "*",
-    "env_var_name_copy": "*",
-    "env_var_name_exists": "*",
-    "env_var_value_size": "*",
-    "env_var_value_copy": "*",
-    "debug_print": "* s",
-    "trap": "* s",
-}.items()}
+WHERE = {
+    name: frozenset(where.replace("*", _ANY).split())
+    for name, where in {
+        "msg_arg_data_size": "I U RQ NRQ CQ Ry CRy F",
+        "msg_arg_data_copy": "I U RQ NRQ CQ Ry CRy F",
+        "msg_caller_size": "*",
+        "msg_caller_copy": "*",
+        "msg_caller_info_data_size": "U RQ NRQ CQ Ry Rt CRy CRt C CC F",
+        "msg_caller_info_data_copy": "U RQ NRQ CQ Ry Rt CRy CRt C CC F",
+        "msg_caller_info_signer_size": "U RQ NRQ CQ Ry Rt CRy CRt C CC F",
+        "msg_caller_info_signer_copy": "U RQ NRQ CQ Ry Rt CRy CRt C CC F",
+        "msg_reject_code": "Ry Rt CRy CRt C",
+        "msg_reject_msg_size": "Rt CRt",
+        "msg_reject_msg_copy": "Rt CRt",
+        "msg_deadline": "U RQ NRQ CQ Ry Rt CRy CRt",
+        "msg_reply_data_append": "U RQ NRQ CQ Ry Rt CRy CRt",
+        "msg_reply": "U RQ NRQ CQ Ry Rt CRy CRt",
+        "msg_reject": "U RQ NRQ CQ Ry Rt CRy CRt",
+        "msg_cycles_available128": "U RQ Rt Ry",
+        "msg_cycles_refunded128": "Rt Ry",
+        "msg_cycles_accept128": "U RQ Rt Ry",
+        "cycles_burn128": "I G U RQ Ry Rt C T",
+        "canister_self_size": "*",
+        "canister_self_copy": "*",
+        "canister_cycle_balance128": "*",
+        "canister_liquid_cycle_balance128": "*",
+        "canister_status": "*",
+        "canister_version": "*",
+        "subnet_self_size": "*",
+        "subnet_self_copy": "*",
+        "msg_method_name_size": "F",
+        "msg_method_name_copy": "F",
+        "accept_message": "F",
+        "call_new": "U CQ Ry Rt CRy CRt T",
+        "call_on_cleanup": "U CQ Ry Rt CRy CRt T",
+        "call_data_append": "U CQ Ry Rt CRy CRt T",
+        "call_with_best_effort_response": "U CQ Ry Rt CRy CRt T",
+        "call_cycles_add128": "U Ry Rt T",
+        "call_perform": "U CQ Ry Rt CRy CRt T",
+        "stable64_size": "* s",
+        "stable64_grow": "* s",
+        "stable64_write": "* s",
+        "stable64_read": "* s",
+        "root_key_size": "I G U RQ Ry Rt C T",
+        "root_key_copy": "I G U RQ Ry Rt C T",
+        "certified_data_set": "I G U Ry Rt T",
+        "data_certificate_present": "*",
+        "data_certificate_size": "NRQ CQ",
+        "data_certificate_copy": "NRQ CQ",
+        "time": "*",
+        "global_timer_set": "I G U Ry Rt C T",
+        "performance_counter": "* s",
+        "is_controller": "* s",
+        "in_replicated_execution": "* s",
+        "cost_call": "* s",
+        "cost_create_canister": "* s",
+        "cost_http_request": "* s",
+        "cost_sign_with_ecdsa": "* s",
+        "cost_sign_with_schnorr": "* s",
+        "cost_vetkd_derive_key": "* s",
+        "env_var_count": "*",
+        "env_var_name_size": "*",
+        "env_var_name_copy": "*",
+        "env_var_name_exists": "*",
+        "env_var_value_size": "*",
+        "env_var_value_copy": "*",
+        "debug_print": "* s",
+        "trap": "* s",
+    }.items()
+}
 
 NON_REPLICATED = frozenset({"NRQ", "CQ", "CRy", "CRt", "CC"})  # in_replicated_execution answers 0
 STABLE_PAGE = 64 * 1024
@@ -217,7 +220,7 @@ class SystemApi:
     def _copy_out(self, blob: bytes, dst: int, offset: int, size: int, what: str) -> None:
         if offset + size > len(blob):
             raise ActorTrap(f"{what}: reading bytes {offset}..{offset + size} of {len(blob)}")
-        self._instance.write(dst, blob[offset:offset + size])
+        self._instance.write(dst, blob[offset : offset + size])
 
     def _respond(self, kind: str, data: bytes) -> None:
         if not self._ex.may_respond or self._ex.response is not None:
@@ -317,8 +320,9 @@ class SystemApi:
         call = self._pending("call_cycles_add128")
         amount = _u128(high, low)
         if amount > self._ex.cycle_balance:
-            raise ActorTrap(f"call_cycles_add128: adding {amount} cycles, but the balance is "
-                            f"{max(self._ex.cycle_balance, 0)}")
+            raise ActorTrap(
+                f"call_cycles_add128: adding {amount} cycles, but the balance is {max(self._ex.cycle_balance, 0)}"
+            )
         self._ex.cycles_spent += amount
         call.cycles += amount
 
@@ -344,8 +348,7 @@ class SystemApi:
         return UNKNOWN_KEY
 
     # --- outgoing calls --------------------------------------------------------------------
-    def _call_new(self, callee_src, callee_size, name_src, name_size,
-                  reply_fun, reply_env, reject_fun, reject_env):
+    def _call_new(self, callee_src, callee_size, name_src, name_size, reply_fun, reply_env, reject_fun, reject_env):
         if callee_size > MAX_PRINCIPAL:
             raise ActorTrap(f"call_new: a principal is at most {MAX_PRINCIPAL} bytes")
         method = self._instance.read(name_src, name_size)
@@ -353,8 +356,9 @@ class SystemApi:
             method_name = method.decode()
         except UnicodeDecodeError:
             raise ActorTrap("call_new: the method name is not UTF-8") from None
-        self._ex.building = OutgoingCall(self._instance.read(callee_src, callee_size), method_name,
-                                         (reply_fun, reply_env), (reject_fun, reject_env))
+        self._ex.building = OutgoingCall(
+            self._instance.read(callee_src, callee_size), method_name, (reply_fun, reply_env), (reject_fun, reject_env)
+        )
 
     def _pending(self, what: str) -> OutgoingCall:
         if self._ex.building is None:

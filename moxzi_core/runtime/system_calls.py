@@ -73,8 +73,15 @@ class CheckpointPolicy:
 
 
 class SystemCalls:
-    def __init__(self, journal: Journal, methods: dict[str, SystemMethod], state: SystemState | None,
-                 policy: CheckpointPolicy | None, ledger=None, events: Events | None = None):
+    def __init__(
+        self,
+        journal: Journal,
+        methods: dict[str, SystemMethod],
+        state: SystemState | None,
+        policy: CheckpointPolicy | None,
+        ledger=None,
+        events: Events | None = None,
+    ):
         """``policy`` None: record nothing and take no copies. ``events`` gets a ``device`` event per call
         and a ``checkpoint`` event per copy."""
         self.methods = methods
@@ -111,8 +118,9 @@ class SystemCalls:
             log.info("system state restored from its copy at call %d (%.1f MB)", start, data.size / 2**20)
         recorded = self._journal.system_calls(start)
         self._seq = recorded[-1][0] + 1 if recorded else start
-        self._attached = {arg.ident for _, (_, _, arg) in recorded
-                          if isinstance(arg, Attachment) and arg.ident is not None}  # read from the store: set
+        self._attached = {
+            arg.ident for _, (_, _, arg) in recorded if isinstance(arg, Attachment) and arg.ident is not None
+        }  # read from the store: set
         unrecorded = set(self._journal.attachments()) - self._attached - kept  # an unanswered fetch's, a torn copy
         if unrecorded:
             batch = Batch()
@@ -126,14 +134,20 @@ class SystemCalls:
         for seq, (caller, method_name, arg) in recorded:
             method = self.methods.get(method_name)
             if method is None:
-                raise StoreError(f"recorded system call {seq} is to {method_name!r}, which no loaded plugin "
-                                 "provides (start moxzid with the same --device)")
+                raise StoreError(
+                    f"recorded system call {seq} is to {method_name!r}, which no loaded plugin "
+                    "provides (start moxzid with the same --device)"
+                )
             if isinstance(method, Staged):  # only what a Staged method gathered is recorded
                 raise StoreError(f"recorded system call {seq} is to {method_name!r}, which gathers first")
             outcome = await method(caller, arg)
             if not outcome.changed:
-                log.warning("recorded system call %d (%s) changed nothing when re-run: %s",
-                            seq, method_name, outcome.reject_message or "no change")
+                log.warning(
+                    "recorded system call %d (%s) changed nothing when re-run: %s",
+                    seq,
+                    method_name,
+                    outcome.reject_message or "no change",
+                )
             self._since_seconds += outcome.seconds
             self._since_bytes += _size(arg)
         log.info("re-ran %d system call(s) in %.1fs", len(recorded), time.perf_counter() - started)
@@ -149,14 +163,18 @@ class SystemCalls:
         if recorded is None:
             self._journal.set_system_identity(self._state.identity)
         elif recorded != self._state.identity:
-            raise StoreError(f"{self._journal.store.description}: its device state was recorded on a device with "
-                             f"{recorded}, and this moxzid's has {self._state.identity} (start it with the same "
-                             "--device-seed)")
+            raise StoreError(
+                f"{self._journal.store.description}: its device state was recorded on a device with "
+                f"{recorded}, and this moxzid's has {self._state.identity} (start it with the same "
+                "--device-seed)"
+            )
 
     def _require_state(self) -> SystemState:
         if self._state is None:
-            raise StoreError("the state directory holds a copy of a device, but this moxzid has none "
-                             "(start it with the same --device)")
+            raise StoreError(
+                "the state directory holds a copy of a device, but this moxzid has none "
+                "(start it with the same --device)"
+            )
         return self._state
 
     # --- calls -------------------------------------------------------------------------------
@@ -165,13 +183,20 @@ class SystemCalls:
         ``batch``, which the caller commits with the answer before it calls ``done``."""
         method, refused = self.methods.get(method_name), None
         if method is None:
-            hint = " (start moxzid with --device to give actors the tensor device)" \
-                if method_name.startswith("moxzi_device_") else ""
-            refused = Outcome.reject(DESTINATION_INVALID, f"the management canister has no method "
-                                                          f"{method_name!r} on this host{hint}")
+            hint = (
+                " (start moxzid with --device to give actors the tensor device)"
+                if method_name.startswith("moxzi_device_")
+                else ""
+            )
+            refused = Outcome.reject(
+                DESTINATION_INVALID, f"the management canister has no method {method_name!r} on this host{hint}"
+            )
         elif self._ledger is not None and not self._ledger.can_pay(actor):
-            refused = Outcome.reject(CANISTER_REJECT, f"{method_name}: actor {actor} cannot pay for device "
-                                                      f"time: its balance is {self._ledger.balance(actor)} cycles")
+            refused = Outcome.reject(
+                CANISTER_REJECT,
+                f"{method_name}: actor {actor} cannot pay for device "
+                f"time: its balance is {self._ledger.balance(actor)} cycles",
+            )
         elif isinstance(method, Staged):
             gathered = await self._gather(method_name, method, caller, data)
             if isinstance(gathered, Outcome):
@@ -207,8 +232,14 @@ class SystemCalls:
                 self._journal.drop_attachment(batch, data.ident)
         if self._ledger is not None and outcome.seconds:
             self._ledger.charge(batch, actor, "device_ms", outcome.seconds * 1000)
-        self._events.publish("device", actor=actor, method=method_name, seconds=outcome.seconds,
-                             ok=outcome.reply is not None, changed=outcome.changed)
+        self._events.publish(
+            "device",
+            actor=actor,
+            method=method_name,
+            seconds=outcome.seconds,
+            ok=outcome.reply is not None,
+            changed=outcome.changed,
+        )
         return outcome
 
     async def _gather(self, name: str, method: Staged, caller: bytes, data: bytes):
@@ -247,8 +278,9 @@ class SystemCalls:
         if self._state is None or self._policy is None:
             return False
         policy = self._policy
-        due = (policy.seconds > 0 and self._since_seconds >= policy.seconds) \
-            or self._since_bytes >= policy.megabytes * 2**20
+        due = (
+            policy.seconds > 0 and self._since_seconds >= policy.seconds
+        ) or self._since_bytes >= policy.megabytes * 2**20
         spaced = time.monotonic() - self._last_copy_at >= policy.spacing * self._last_copy_seconds
         return due and (spaced or ignore_spacing)
 
@@ -276,8 +308,13 @@ class SystemCalls:
             self._attached.clear()
             self._last_copy_at, self._last_copy_seconds = time.monotonic(), time.monotonic() - started
             self._events.publish("checkpoint", seconds=self._last_copy_seconds, bytes=copy.size)
-            log.info("system state copied at call %d: %.1f MB in %.2fs (%.1fs of device time since the "
-                     "last copy)", self._seq, copy.size / 2**20, self._last_copy_seconds, self._since_seconds)
+            log.info(
+                "system state copied at call %d: %.1f MB in %.2fs (%.1fs of device time since the last copy)",
+                self._seq,
+                copy.size / 2**20,
+                self._last_copy_seconds,
+                self._since_seconds,
+            )
             self._since_seconds, self._since_bytes = 0.0, 0
         except Exception:  # the record stays whole: the next call that makes a copy due tries again
             log.exception("copying the system state failed")

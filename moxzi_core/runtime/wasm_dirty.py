@@ -34,29 +34,73 @@ _EMPTY_BLOCK = 0x40
 
 # Store opcodes: (type of the stored value, bytes written).
 _STORES = {
-    0x36: (_I32, 4), 0x37: (_I64, 8), 0x38: (_F32, 4), 0x39: (_F64, 8),
-    0x3A: (_I32, 1), 0x3B: (_I32, 2), 0x3C: (_I64, 1), 0x3D: (_I64, 2), 0x3E: (_I64, 4),
+    0x36: (_I32, 4),
+    0x37: (_I64, 8),
+    0x38: (_F32, 4),
+    0x39: (_F64, 8),
+    0x3A: (_I32, 1),
+    0x3B: (_I32, 2),
+    0x3C: (_I64, 1),
+    0x3D: (_I64, 2),
+    0x3E: (_I64, 4),
 }
 _MEMORY_SIZE, _MEMORY_GROW, _BULK = 0x3F, 0x40, 0xFC
 _MEMORY_INIT, _MEMORY_COPY, _MEMORY_FILL = 8, 10, 11
 
 # Immediates of single-byte opcodes.
-(_NONE, _BLOCK, _INDEX, _TWO_INDICES, _BR_TABLE, _SELECT_TYPES, _MEMARG, _MEMORY_INDEX,
- _S32, _S64, _F32_BITS, _F64_BITS, _HEAP_TYPE, _PREFIXED) = range(14)
+(
+    _NONE,
+    _BLOCK,
+    _INDEX,
+    _TWO_INDICES,
+    _BR_TABLE,
+    _SELECT_TYPES,
+    _MEMARG,
+    _MEMORY_INDEX,
+    _S32,
+    _S64,
+    _F32_BITS,
+    _F64_BITS,
+    _HEAP_TYPE,
+    _PREFIXED,
+) = range(14)
 _IMMEDIATES: dict[int, int] = {
-    0x00: _NONE, 0x01: _NONE,  # unreachable, nop
-    0x02: _BLOCK, 0x03: _BLOCK, 0x04: _BLOCK, 0x05: _NONE, 0x0B: _NONE,  # block loop if else end
-    0x0C: _INDEX, 0x0D: _INDEX, 0x0E: _BR_TABLE, 0x0F: _NONE,  # br br_if br_table return
-    0x10: _INDEX, 0x11: _TWO_INDICES,  # call, call_indirect (type, table)
-    0x12: _INDEX, 0x13: _TWO_INDICES,  # return_call, return_call_indirect
-    0x1A: _NONE, 0x1B: _NONE, 0x1C: _SELECT_TYPES,  # drop, select, select t*
-    0x20: _INDEX, 0x21: _INDEX, 0x22: _INDEX, 0x23: _INDEX, 0x24: _INDEX,  # local.*, global.*
-    0x25: _INDEX, 0x26: _INDEX,  # table.get, table.set
+    0x00: _NONE,
+    0x01: _NONE,  # unreachable, nop
+    0x02: _BLOCK,
+    0x03: _BLOCK,
+    0x04: _BLOCK,
+    0x05: _NONE,
+    0x0B: _NONE,  # block loop if else end
+    0x0C: _INDEX,
+    0x0D: _INDEX,
+    0x0E: _BR_TABLE,
+    0x0F: _NONE,  # br br_if br_table return
+    0x10: _INDEX,
+    0x11: _TWO_INDICES,  # call, call_indirect (type, table)
+    0x12: _INDEX,
+    0x13: _TWO_INDICES,  # return_call, return_call_indirect
+    0x1A: _NONE,
+    0x1B: _NONE,
+    0x1C: _SELECT_TYPES,  # drop, select, select t*
+    0x20: _INDEX,
+    0x21: _INDEX,
+    0x22: _INDEX,
+    0x23: _INDEX,
+    0x24: _INDEX,  # local.*, global.*
+    0x25: _INDEX,
+    0x26: _INDEX,  # table.get, table.set
     **{op: _MEMARG for op in range(0x28, 0x3F)},  # loads and stores
-    _MEMORY_SIZE: _MEMORY_INDEX, _MEMORY_GROW: _MEMORY_INDEX,
-    0x41: _S32, 0x42: _S64, 0x43: _F32_BITS, 0x44: _F64_BITS,
+    _MEMORY_SIZE: _MEMORY_INDEX,
+    _MEMORY_GROW: _MEMORY_INDEX,
+    0x41: _S32,
+    0x42: _S64,
+    0x43: _F32_BITS,
+    0x44: _F64_BITS,
     **{op: _NONE for op in range(0x45, 0xC5)},  # numeric operators, sign extension
-    0xD0: _HEAP_TYPE, 0xD1: _NONE, 0xD2: _INDEX,  # ref.null, ref.is_null, ref.func
+    0xD0: _HEAP_TYPE,
+    0xD1: _NONE,
+    0xD2: _INDEX,  # ref.null, ref.is_null, ref.func
     _BULK: _PREFIXED,
 }
 # 0xFC-prefixed writes to memory, and how many memory indices each names (memory.init: after its
@@ -66,7 +110,12 @@ _BULK_WRITES = {_MEMORY_INIT: 1, _MEMORY_COPY: 2, _MEMORY_FILL: 1}
 _BULK_INDICES = {
     **{sub: 0 for sub in range(8)},  # saturating truncation
     9: 1,  # data.drop
-    12: 2, 13: 1, 14: 2, 15: 1, 16: 1, 17: 1,  # table.init elem.drop table.copy grow size fill
+    12: 2,
+    13: 1,
+    14: 2,
+    15: 1,
+    16: 1,
+    17: 1,  # table.init elem.drop table.copy grow size fill
 }
 
 
@@ -111,8 +160,7 @@ def instrument_body(reader: Reader, param_count: int, memory64: bool, dirty_map:
             reader.uleb(32)
         elif kind == _MEMARG:
             if reader.uleb(32) & 0x40:  # alignment flags: bit 6 says a memory index follows
-                raise ValueError(f"unsupported instruction at byte {at}: it names a memory "
-                                 "(only memory 0 is tracked)")
+                raise ValueError(f"unsupported instruction at byte {at}: it names a memory (only memory 0 is tracked)")
             offset = reader.uleb(64 if memory64 else 32)
             if opcode in _STORES:
                 pieces += (data[copied_to:at], marker.before_store(*_STORES[opcode], offset))
@@ -137,7 +185,7 @@ def instrument_body(reader: Reader, param_count: int, memory64: bool, dirty_map:
         elif kind == _MEMORY_INDEX:
             _expect_memory_zero(reader, at, memories=1)
             if opcode == _MEMORY_GROW:
-                pieces += (data[copied_to:reader.pos], marker.after_grow())
+                pieces += (data[copied_to : reader.pos], marker.after_grow())
                 copied_to = reader.pos
         elif kind == _TWO_INDICES:
             reader.uleb(32)
@@ -157,9 +205,16 @@ def instrument_body(reader: Reader, param_count: int, memory64: bool, dirty_map:
         else:
             raise ValueError(f"unsupported instruction at byte {at}: opcode {opcode:#04x}")
     if not pieces:
-        return data[body_start:reader.pos]
-    return b"".join((leb128.unsigned(local_groups + len(marker.LOCALS)), data[groups_end:code_start],
-                     marker.local_declarations(), *pieces, data[copied_to:reader.pos]))
+        return data[body_start : reader.pos]
+    return b"".join(
+        (
+            leb128.unsigned(local_groups + len(marker.LOCALS)),
+            data[groups_end:code_start],
+            marker.local_declarations(),
+            *pieces,
+            data[copied_to : reader.pos],
+        )
+    )
 
 
 def map_pages(memory_pages: int) -> int:
@@ -195,8 +250,9 @@ def _expect_memory_zero(reader: Reader, at: int, memories: int) -> None:
     """Read the instruction's remaining indices; the last `memories` of them name memories."""
     indices = [reader.uleb(32) for _ in range(memories)]
     if any(indices):
-        raise ValueError(f"unsupported instruction at byte {at}: it names memory {max(indices)} "
-                         "(only memory 0 is tracked)")
+        raise ValueError(
+            f"unsupported instruction at byte {at}: it names memory {max(indices)} (only memory 0 is tracked)"
+        )
 
 
 class _Marker:
@@ -264,8 +320,17 @@ class _Marker:
         last_page = self._page(start + length + self._op("add") + self._const(1) + self._op("sub"))
         page_count = last_page + self._page(start) + self._op("sub") + self._const(1) + self._op("add")
         fill = b"\xfc" + leb128.unsigned(_MEMORY_FILL) + self._map
-        return (length + self._const(0) + self._op("ne") + _IF
-                + self._to_i32(self._page(start)) + b"\x41\x01" + self._to_i32(page_count) + fill + _END)
+        return (
+            length
+            + self._const(0)
+            + self._op("ne")
+            + _IF
+            + self._to_i32(self._page(start))
+            + b"\x41\x01"
+            + self._to_i32(page_count)
+            + fill
+            + _END
+        )
 
     # --- what the instrumented function runs -------------------------------------------------------
     def before_store(self, value_type: int, width: int, offset: int) -> bytes:
@@ -296,20 +361,46 @@ class _Marker:
     def after_grow(self) -> bytes:
         """Stack [old size or -1] -> the same, after growing the map to cover memory 0."""
         map_size = b"\x3f" + self._map + (b"\xad" if self._bits == 64 else b"")  # i64.extend_i32_u
-        missing = (b"\x3f\x00" + self._const((1 << _MEMORY_PAGES_PER_MAP_PAGE_BITS) - 1) + self._op("add")
-                   + self._const(_MEMORY_PAGES_PER_MAP_PAGE_BITS) + self._op("shr_u")
-                   + map_size + self._op("sub"))
+        missing = (
+            b"\x3f\x00"
+            + self._const((1 << _MEMORY_PAGES_PER_MAP_PAGE_BITS) - 1)
+            + self._op("add")
+            + self._const(_MEMORY_PAGES_PER_MAP_PAGE_BITS)
+            + self._op("shr_u")
+            + map_size
+            + self._op("sub")
+        )
         # The map cannot grow (it is a 32-bit memory: at most 4 GiB of marks): trap.
         refused = self._to_i32(self._get("address", 1)) + b"\x40" + self._map + b"\x41\x7f\x46"  # == -1
         if self._bits == 64:
             refused += self._get("address", 1) + self._const(0xFFFFFFFF) + b"\x56\x72"  # i64.gt_u, i32.or
-        return (self._tee("address") + self._const(-1) + self._op("ne") + _IF
-                + missing + self._tee("address", 1) + self._const(0) + self._op("gt_s") + _IF
-                + refused + _IF + b"\x00" + _END + _END + _END + self._get("address"))
+        return (
+            self._tee("address")
+            + self._const(-1)
+            + self._op("ne")
+            + _IF
+            + missing
+            + self._tee("address", 1)
+            + self._const(0)
+            + self._op("gt_s")
+            + _IF
+            + refused
+            + _IF
+            + b"\x00"
+            + _END
+            + _END
+            + _END
+            + self._get("address")
+        )
 
 
 _IF, _END = b"\x04\x40", b"\x0b"
 # Address-typed operators: name -> (i32 opcode, i64 opcode).
-_ADDRESS_OPS = {"add": (0x6A, 0x7C), "sub": (0x6B, 0x7D), "shr_u": (0x76, 0x88),
-                "eq": (0x46, 0x51), "ne": (0x47, 0x52), "gt_s": (0x4A, 0x55)}
-
+_ADDRESS_OPS = {
+    "add": (0x6A, 0x7C),
+    "sub": (0x6B, 0x7D),
+    "shr_u": (0x76, 0x88),
+    "eq": (0x46, 0x51),
+    "ne": (0x47, 0x52),
+    "gt_s": (0x4A, 0x55),
+}

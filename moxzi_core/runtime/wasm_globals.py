@@ -16,10 +16,18 @@ import wasmtime
 from wasmtime import _ffi as ffi
 
 # wasmtime_val_t's kind -> the field of its union that holds the value
-_FIELDS = {ffi.WASMTIME_I32.value: "i32", ffi.WASMTIME_I64.value: "i64",
-           ffi.WASMTIME_F32.value: "f32", ffi.WASMTIME_F64.value: "f64"}
-_KINDS = {"i32": ffi.WASMTIME_I32.value, "i64": ffi.WASMTIME_I64.value,
-          "f32": ffi.WASMTIME_F32.value, "f64": ffi.WASMTIME_F64.value}
+_FIELDS = {
+    ffi.WASMTIME_I32.value: "i32",
+    ffi.WASMTIME_I64.value: "i64",
+    ffi.WASMTIME_F32.value: "f32",
+    ffi.WASMTIME_F64.value: "f64",
+}
+_KINDS = {
+    "i32": ffi.WASMTIME_I32.value,
+    "i64": ffi.WASMTIME_I64.value,
+    "f32": ffi.WASMTIME_F32.value,
+    "f64": ffi.WASMTIME_F64.value,
+}
 
 
 class Globals:

@@ -116,15 +116,17 @@ def prepare(wasm: bytes) -> PreparedModule:
         count, entries = memory_section or (0, b"")
         replaced[_MEMORY] = leb128.unsigned(count + 1) + entries + map_limits
         if code_section is not None:
-            replaced[_CODE] = _instrument_code(wasm, code_section, type_params, function_types,
-                                               memory64, map_index=1)
+            replaced[_CODE] = _instrument_code(wasm, code_section, type_params, function_types, memory64, map_index=1)
         added.append((DIRTY_PAGES_EXPORT, _MEM, 1))
     existing_names, existing_entries = export_entries or ((), b"")
     for name, _, _ in added:
         if name in existing_names:
             raise ValueError(f"module already exports {name!r}, a name reserved for the host")
-    replaced[_EXPORT] = leb128.unsigned(len(existing_names) + len(added)) + existing_entries + b"".join(
-        _name(name) + bytes([kind]) + leb128.unsigned(index) for name, kind, index in added)
+    replaced[_EXPORT] = (
+        leb128.unsigned(len(existing_names) + len(added))
+        + existing_entries
+        + b"".join(_name(name) + bytes([kind]) + leb128.unsigned(index) for name, kind, index in added)
+    )
 
     return PreparedModule(
         wasm=_assemble(wasm, sections, replaced),
@@ -261,8 +263,9 @@ def _read_memories(reader: "_Reader", memories: list[_Memory]) -> tuple[int, byt
     return count, reader.data[entries_start : reader.end]
 
 
-def _instrument_code(wasm: bytes, body: range, type_params: list[int], function_types: list[int],
-                     memory64: bool, map_index: int) -> bytes:
+def _instrument_code(
+    wasm: bytes, body: range, type_params: list[int], function_types: list[int], memory64: bool, map_index: int
+) -> bytes:
     """The code section with every function's writes to memory 0 marking memory `map_index`."""
     reader = _Reader(wasm, body.start, body.stop)
     count = reader.uleb(32)
@@ -273,8 +276,7 @@ def _instrument_code(wasm: bytes, body: range, type_params: list[int], function_
         size = reader.uleb(32)
         start = reader.pos
         reader.skip(size, "function body")
-        new_body = instrument_body(_Reader(wasm, start, reader.pos), type_params[type_index],
-                                   memory64, map_index)
+        new_body = instrument_body(_Reader(wasm, start, reader.pos), type_params[type_index], memory64, map_index)
         out += (leb128.unsigned(len(new_body)), new_body)
     reader.expect_end("code section")
     return b"".join(out)
@@ -351,8 +353,10 @@ class _Reader:
         try:
             result, self.pos = leb128.read(self.data, self.pos, self.end, -(-bits // 7), is_signed=signed)
         except leb128.LebError as error:
-            self._fail("unexpected end of data" if error.truncated else f"LEB128 longer than {bits} bits",
-                       None if error.truncated else start)
+            self._fail(
+                "unexpected end of data" if error.truncated else f"LEB128 longer than {bits} bits",
+                None if error.truncated else start,
+            )
         # Bits beyond the declared width must be zero (or, when signed, copies of the sign).
         low, high = (-(1 << (bits - 1)), 1 << (bits - 1)) if signed else (0, 1 << bits)
         if not low <= result < high:

@@ -37,13 +37,33 @@ from moxzi_core.candid import (
 )
 from moxzi_core.candid.types import FUNC_MODES, Primitive, resolve
 
-PRIMITIVE_TYPES = [NULL, BOOL, NAT, INT, NAT8, NAT16, NAT32, NAT64, INT8, INT16, INT32, INT64, FLOAT32,
-                   FLOAT64, TEXT, RESERVED, PRINCIPAL]
+PRIMITIVE_TYPES = [
+    NULL,
+    BOOL,
+    NAT,
+    INT,
+    NAT8,
+    NAT16,
+    NAT32,
+    NAT64,
+    INT8,
+    INT16,
+    INT32,
+    INT64,
+    FLOAT32,
+    FLOAT64,
+    TEXT,
+    RESERVED,
+    PRINCIPAL,
+]
 NUMBERED = [0, 1, 7, 2**32 - 1]  # field ids without names
 LABELS = ["a", "b", "name", "shape", "data", "elem", "x", "dim", "start", "len", "ok", "err", "ünï", "_9_x"]
-INT_RANGES = {**{f"nat{bits}": (0, 2**bits - 1) for bits in (8, 16, 32, 64)},
-              **{f"int{bits}": (-2**(bits - 1), 2**(bits - 1) - 1) for bits in (8, 16, 32, 64)},
-              "nat": (0, 2**130), "int": (-2**130, 2**130)}
+INT_RANGES = {
+    **{f"nat{bits}": (0, 2**bits - 1) for bits in (8, 16, 32, 64)},
+    **{f"int{bits}": (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1) for bits in (8, 16, 32, 64)},
+    "nat": (0, 2**130),
+    "int": (-(2**130), 2**130),
+}
 FLOATS = [0.0, -0.0, 1.5, -2.25, 1e308, -5e-324, math.inf, -math.inf, math.nan]
 FLOAT32S = [0.0, -0.0, 1.5, 3.4028234663852886e38, -1e-45, math.inf, -math.inf, math.nan]
 
@@ -59,8 +79,7 @@ class RandomCandid:
         rng = self.rng
         if depth == 0 or rng.random() < 0.3:
             return rng.choice(PRIMITIVE_TYPES)
-        kind = rng.choice(["opt", "vec", "blob", "record", "tuple", "variant", "func", "service", "list",
-                           "tree"])
+        kind = rng.choice(["opt", "vec", "blob", "record", "tuple", "variant", "func", "service", "list", "tree"])
         inner = lambda: self.type(depth - 1)  # noqa: E731
         if kind == "opt":
             return Opt(inner())
@@ -100,7 +119,7 @@ class RandomCandid:
             if t.name == "bool":
                 return rng.random() < 0.5
             if t.name == "text":
-                return "".join(rng.choice("ab é\n\"\\😀中") for _ in range(rng.randint(0, 8)))
+                return "".join(rng.choice('ab é\n"\\😀中') for _ in range(rng.randint(0, 8)))
             if t.name == "principal":
                 return self.principal()
             return None

@@ -18,8 +18,9 @@ from moxzi_core.candid import BLOB, TEXT, CandidType, parse_did, parse_value
 SUITE = Path(__file__).parent.parent / "data" / "candid-suite"
 _STRING = r'"(?:[^"\\]|\\.)*"'
 _INPUT = rf"(blob\s+)?({_STRING})"
-_ASSERTION = re.compile(rf"assert\s+{_INPUT}\s*(?:(==|!=)\s*{_INPUT}\s*)?(!:|:)\s*(\(.*\))\s*({_STRING})?\s*",
-                        re.DOTALL)
+_ASSERTION = re.compile(
+    rf"assert\s+{_INPUT}\s*(?:(==|!=)\s*{_INPUT}\s*)?(!:|:)\s*(\(.*\))\s*({_STRING})?\s*", re.DOTALL
+)
 
 
 @dataclass
@@ -60,9 +61,16 @@ def _read(path: Path) -> list[Assertion]:
             raise ValueError(f"{where}: not an assertion: {statement[:80]}")
         left_blob, left, equality, right_blob, right, decodes, types, description = match.groups()
         method = parse_did("\n".join(definitions) + f"\nservice : {{ m : {types} -> () }}").methods["m"]
-        assertions.append(Assertion(
-            where, _string(description) if description else "", _input(left_blob, left), equality or decodes,
-            _input(right_blob, right) if right else None, list(method.args)))
+        assertions.append(
+            Assertion(
+                where,
+                _string(description) if description else "",
+                _input(left_blob, left),
+                equality or decodes,
+                _input(right_blob, right) if right else None,
+                list(method.args),
+            )
+        )
     return assertions
 
 
@@ -81,7 +89,7 @@ def _without_comments(text: str) -> str:
     stay), strings left alone."""
     out, i, depth, quoted = list(text), 0, 0, False
     while i < len(text):
-        pair = text[i:i + 2]
+        pair = text[i : i + 2]
         if depth == 0 and quoted:
             if pair[0] == "\\":
                 i += 2

@@ -17,10 +17,20 @@ def call(daemon: Daemon, route: str, args=(), timeout=120):
     return answer
 
 
-def uninterrupted_and_crashed(tmp_path: Path, flags, project: Callable[[Path], None],
-                              start: Callable[[Daemon], None], progress: Callable[[Daemon], int],
-                              finished: Callable[[Daemon], object], *, seed: int, first_kill: tuple,
-                              later_kills: tuple, restarts: int, uninterrupted_flags=None):
+def uninterrupted_and_crashed(
+    tmp_path: Path,
+    flags,
+    project: Callable[[Path], None],
+    start: Callable[[Daemon], None],
+    progress: Callable[[Daemon], int],
+    finished: Callable[[Daemon], object],
+    *,
+    seed: int,
+    first_kill: tuple,
+    later_kills: tuple,
+    restarts: int,
+    uninterrupted_flags=None,
+):
     """Returns (the uninterrupted run's result, the killed run's result, the progress seen at each
     restart, the last moxzid's log). Each kill comes a random time (``first_kill`` after starting the
     work, ``later_kills`` after each restart) into a run. The uninterrupted run has ``flags`` too unless

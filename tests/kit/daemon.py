@@ -61,21 +61,32 @@ def moxzid_env(third_party: bool = False) -> dict[str, str]:
 
 def moxzid(*args, cwd=None, third_party: bool = False) -> subprocess.CompletedProcess:
     """moxzid run to its end (start-up errors, ``moxzid plugins``, ``--help``)."""
-    return subprocess.run([sys.executable, "-m", "moxzi_core.daemon", *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=120, env=moxzid_env(third_party))
+    return subprocess.run(
+        [sys.executable, "-m", "moxzi_core.daemon", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=moxzid_env(third_party),
+    )
 
 
 @contextlib.contextmanager
-def running_moxzid(*args, cwd: Path, plugins: str = "http", third_party: bool = False,
-                   serving: str = r"serving on (http://\S+)"):
+def running_moxzid(
+    *args, cwd: Path, plugins: str = "http", third_party: bool = False, serving: str = r"serving on (http://\S+)"
+):
     """moxzid started with ``args`` (and ``--plugins PLUGINS --listen 127.0.0.1:0``), once its log shows
     ``serving`` (its first group is the Daemon's url); killed at exit if still running."""
     log = cwd / "moxzid.log"
     listen = ["--listen", "127.0.0.1:0"] if "http" in plugins.split(",") else []
     with log.open("w") as stderr:
-        process = subprocess.Popen([sys.executable, "-m", "moxzi_core.daemon", "--plugins", plugins, *listen,
-                                    *args], cwd=cwd, stdout=subprocess.DEVNULL, stderr=stderr,
-                                   env=moxzid_env(third_party))
+        process = subprocess.Popen(
+            [sys.executable, "-m", "moxzi_core.daemon", "--plugins", plugins, *listen, *args],
+            cwd=cwd,
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+            env=moxzid_env(third_party),
+        )
     try:
         deadline = time.monotonic() + 60
         while not (found := re.search(serving, log.read_text())):

@@ -47,52 +47,121 @@ def render(watch: Watch, host) -> str:
             out.append(f"{name}_count{_labels(labels)} {running}")
 
     actors = host.actor_names()
-    family("moxzi_messages_total", "counter", "Messages handled, by actor, method and type.",
-           [({"actor": a, "method": m, "type": "query" if q else "update"}, n)
-            for (a, m, q), n in sorted(watch.messages.items())])
-    histogram("moxzi_message_seconds", "Time to handle one message.",
-              {(a,): h for a, h in sorted(watch.latency.items())}, ("actor",))
-    family("moxzi_traps_total", "counter", "Messages whose code trapped.",
-           [({"actor": a}, watch.traps.get(a, 0)) for a in actors])
-    family("moxzi_instructions_total", "counter", "Wasm instructions run.",
-           [({"actor": a}, watch.instructions.get(a, 0)) for a in actors])
+    family(
+        "moxzi_messages_total",
+        "counter",
+        "Messages handled, by actor, method and type.",
+        [
+            ({"actor": a, "method": m, "type": "query" if q else "update"}, n)
+            for (a, m, q), n in sorted(watch.messages.items())
+        ],
+    )
+    histogram(
+        "moxzi_message_seconds",
+        "Time to handle one message.",
+        {(a,): h for a, h in sorted(watch.latency.items())},
+        ("actor",),
+    )
+    family(
+        "moxzi_traps_total",
+        "counter",
+        "Messages whose code trapped.",
+        [({"actor": a}, watch.traps.get(a, 0)) for a in actors],
+    )
+    family(
+        "moxzi_instructions_total",
+        "counter",
+        "Wasm instructions run.",
+        [({"actor": a}, watch.instructions.get(a, 0)) for a in actors],
+    )
     device = sorted(watch.device.items())
-    family("moxzi_device_calls_total", "counter", "Device calls, by actor and method.",
-           [({"actor": a, "method": m}, t[0]) for (a, m), t in device])
-    family("moxzi_device_seconds_total", "counter", "Device time, by actor and method.",
-           [({"actor": a, "method": m}, t[1]) for (a, m), t in device])
-    family("moxzi_device_rejects_total", "counter", "Device calls rejected, by actor and method.",
-           [({"actor": a, "method": m}, t[2]) for (a, m), t in device])
+    family(
+        "moxzi_device_calls_total",
+        "counter",
+        "Device calls, by actor and method.",
+        [({"actor": a, "method": m}, t[0]) for (a, m), t in device],
+    )
+    family(
+        "moxzi_device_seconds_total",
+        "counter",
+        "Device time, by actor and method.",
+        [({"actor": a, "method": m}, t[1]) for (a, m), t in device],
+    )
+    family(
+        "moxzi_device_rejects_total",
+        "counter",
+        "Device calls rejected, by actor and method.",
+        [({"actor": a, "method": m}, t[2]) for (a, m), t in device],
+    )
     op_seconds = getattr(host.system_state, "op_seconds", None)
     if op_seconds is not None:
         by_op = op_seconds()
-        family("moxzi_device_op_calls_total", "counter", "Op kernel calls in the runs' forward passes, by op.",
-               [({"op": op}, calls) for op, (calls, _) in by_op.items()])
-        family("moxzi_device_op_seconds_total", "counter", "Time in op kernel calls of the runs' forward passes.",
-               [({"op": op}, seconds) for op, (_, seconds) in by_op.items()])
+        family(
+            "moxzi_device_op_calls_total",
+            "counter",
+            "Op kernel calls in the runs' forward passes, by op.",
+            [({"op": op}, calls) for op, (calls, _) in by_op.items()],
+        )
+        family(
+            "moxzi_device_op_seconds_total",
+            "counter",
+            "Time in op kernel calls of the runs' forward passes.",
+            [({"op": op}, seconds) for op, (_, seconds) in by_op.items()],
+        )
     curves = sorted(watch.curves.items())
-    family("moxzi_training_steps_total", "counter", "Training steps, by actor and optimizer.",
-           [({"actor": a, "optimizer": o}, c.steps) for (a, o), c in curves])
-    family("moxzi_training_loss", "gauge", "The loss of the latest kept training step.",
-           [({"actor": a, "optimizer": o}, c.points[-1][1]) for (a, o), c in curves if c.points])
-    histogram("moxzi_checkpoint_seconds", "Time to copy the device's state into the store.",
-              {(): watch.checkpoints}, ())
-    family("moxzi_checkpoint_bytes_total", "counter", "Bytes of device copies written.",
-           [({}, watch.checkpoint_bytes)])
-    family("moxzi_actor_memory_bytes", "gauge", "Actor memory after its last message.",
-           [({"actor": a, "kind": kind}, size) for a in actors
-            for kind, size in zip(("heap", "stable"), host.footprint(a))])
+    family(
+        "moxzi_training_steps_total",
+        "counter",
+        "Training steps, by actor and optimizer.",
+        [({"actor": a, "optimizer": o}, c.steps) for (a, o), c in curves],
+    )
+    family(
+        "moxzi_training_loss",
+        "gauge",
+        "The loss of the latest kept training step.",
+        [({"actor": a, "optimizer": o}, c.points[-1][1]) for (a, o), c in curves if c.points],
+    )
+    histogram(
+        "moxzi_checkpoint_seconds", "Time to copy the device's state into the store.", {(): watch.checkpoints}, ()
+    )
+    family("moxzi_checkpoint_bytes_total", "counter", "Bytes of device copies written.", [({}, watch.checkpoint_bytes)])
+    family(
+        "moxzi_actor_memory_bytes",
+        "gauge",
+        "Actor memory after its last message.",
+        [
+            ({"actor": a, "kind": kind}, size)
+            for a in actors
+            for kind, size in zip(("heap", "stable"), host.footprint(a))
+        ],
+    )
     if host.ledger is not None:
-        family("moxzi_cycles_balance", "gauge", "Cycles an actor holds.",
-               [({"actor": a}, host.ledger.balance(a)) for a in actors])
-        family("moxzi_cycles_spent", "gauge", "Cycles an actor has spent.",
-               [({"actor": a}, host.ledger.spent(a)) for a in actors])
+        family(
+            "moxzi_cycles_balance",
+            "gauge",
+            "Cycles an actor holds.",
+            [({"actor": a}, host.ledger.balance(a)) for a in actors],
+        )
+        family(
+            "moxzi_cycles_spent",
+            "gauge",
+            "Cycles an actor has spent.",
+            [({"actor": a}, host.ledger.spent(a)) for a in actors],
+        )
     usage = device_usage(host)
     if usage is not None:
-        family("moxzi_device_bytes", "gauge", "Bytes an actor's device space holds.",
-               [({"actor": a}, u["bytes"]) for a, u in sorted(usage.items())])
-        family("moxzi_device_memory_bytes", "gauge", "Bytes the device holds for all actors.",
-               [({}, sum(u["bytes"] for u in usage.values()))])
+        family(
+            "moxzi_device_bytes",
+            "gauge",
+            "Bytes an actor's device space holds.",
+            [({"actor": a}, u["bytes"]) for a, u in sorted(usage.items())],
+        )
+        family(
+            "moxzi_device_memory_bytes",
+            "gauge",
+            "Bytes the device holds for all actors.",
+            [({}, sum(u["bytes"] for u in usage.values()))],
+        )
     moving = device_transfers(host)
     if moving is not None:
         exports: Counter[str] = Counter()
@@ -104,15 +173,17 @@ def render(watch: Watch, host) -> str:
             fetches[f["actor"]] += 1
             received[f["actor"]] += f["received"]
         for name, help_text, counts in (
-                ("moxzi_device_exports", "Live exports, by actor.", exports),
-                ("moxzi_device_fetches", "Fetches downloading, by actor.", fetches),
-                ("moxzi_device_fetch_bytes", "Bytes the fetches in flight received so far, by actor.", received)):
+            ("moxzi_device_exports", "Live exports, by actor.", exports),
+            ("moxzi_device_fetches", "Fetches downloading, by actor.", fetches),
+            ("moxzi_device_fetch_bytes", "Bytes the fetches in flight received so far, by actor.", received),
+        ):
             family(name, "gauge", help_text, [({"actor": a}, n) for a, n in sorted(counts.items())])
     size = host.store.size_bytes()
     if size is not None:
         family("moxzi_store_bytes", "gauge", "Bytes the state store takes.", [({}, size)])
-    family("moxzi_events_dropped_total", "counter", "Events the console missed by falling behind.",
-           [({}, watch.dropped)])
+    family(
+        "moxzi_events_dropped_total", "counter", "Events the console missed by falling behind.", [({}, watch.dropped)]
+    )
     return "\n".join(out) + "\n"
 
 
@@ -131,7 +202,7 @@ def device_transfers(host) -> dict | None:
 def _labels(labels: dict) -> str:
     if not labels:
         return ""
-    escaped = (str(v).replace("\\", r"\\").replace("\n", r"\n").replace('"', r'\"') for v in labels.values())
+    escaped = (str(v).replace("\\", r"\\").replace("\n", r"\n").replace('"', r"\"") for v in labels.values())
     return "{" + ",".join(f'{k}="{v}"' for k, v in zip(labels, escaped)) + "}"
 
 

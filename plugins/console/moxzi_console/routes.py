@@ -68,11 +68,15 @@ def console_app(host, settings) -> web.Application:
         return _static(request.match_info["name"])
 
     async def state(request: web.Request) -> web.Response:
-        return web.json_response({
-            "actors": [_actor(host, watch, name) for name in host.actor_names()],
-            "device": getattr(getattr(host.system_state, "backend", None), "name", None),
-            "transfers": metrics.device_transfers(host),
-            "log": list(watch.log), "curves": watch.curves_json()})
+        return web.json_response(
+            {
+                "actors": [_actor(host, watch, name) for name in host.actor_names()],
+                "device": getattr(getattr(host.system_state, "backend", None), "name", None),
+                "transfers": metrics.device_transfers(host),
+                "log": list(watch.log),
+                "curves": watch.curves_json(),
+            }
+        )
 
     app.router.add_get("", to_page)
     app.router.add_get("/", page)
@@ -110,8 +114,9 @@ def events_app(host, settings) -> web.Application:
             while not stopping.is_set():
                 events = await subscription.next(timeout=SSE_POLL_SECONDS)
                 if events:
-                    await response.write("".join(
-                        f"event: {e['kind']}\ndata: {json.dumps(e, default=str)}\n\n" for e in events).encode())
+                    await response.write(
+                        "".join(f"event: {e['kind']}\ndata: {json.dumps(e, default=str)}\n\n" for e in events).encode()
+                    )
                 if subscription.dropped:
                     await response.write(f"event: dropped\ndata: {subscription.dropped}\n\n".encode())
                     subscription.dropped = 0
@@ -139,16 +144,25 @@ def _actor(host, watch: Watch, name: str) -> dict:
     heap, stable = host.footprint(name)
     usage = metrics.device_usage(host)
     return {
-        "name": name, "principal": str(info.principal), "mode": info.mode,
+        "name": name,
+        "principal": str(info.principal),
+        "mode": info.mode,
         "memory": {"heap": heap, "stable": stable},
-        "cycles": None if host.ledger is None else {"balance": host.ledger.balance(name),
-                                                    "spent": host.ledger.spent(name)},
+        "cycles": None
+        if host.ledger is None
+        else {"balance": host.ledger.balance(name), "spent": host.ledger.spent(name)},
         "messages": sum(n for (actor, _, _), n in watch.messages.items() if actor == name),
-        "traps": watch.traps.get(name, 0), "instructions": watch.instructions.get(name, 0),
+        "traps": watch.traps.get(name, 0),
+        "instructions": watch.instructions.get(name, 0),
         "device": None if usage is None else usage.get(name),
-        "methods": {method: {"modes": sorted(f.modes), "args": [type_tree(t) for t in f.args],
-                             "results": [type_tree(t) for t in f.rets]}
-                    for method, f in sorted(info.interface.methods.items())},
+        "methods": {
+            method: {
+                "modes": sorted(f.modes),
+                "args": [type_tree(t) for t in f.args],
+                "results": [type_tree(t) for t in f.rets],
+            }
+            for method, f in sorted(info.interface.methods.items())
+        },
     }
 
 
@@ -173,6 +187,9 @@ def type_tree(t: CandidType, depth: int = TYPE_DEPTH) -> dict:
         return {"t": "vec", "text": text, "of": type_tree(t.type, depth - 1)}
     if isinstance(t, (Record, Variant)):
         kind = "variant" if isinstance(t, Variant) else "tuple" if t.is_tuple else "record"
-        return {"t": kind, "text": text,
-                "fields": [{"key": str(f.key), "type": type_tree(f.type, depth - 1)} for f in t.fields]}
+        return {
+            "t": kind,
+            "text": text,
+            "fields": [{"key": str(f.key), "type": type_tree(f.type, depth - 1)} for f in t.fields],
+        }
     return {"t": "json", "text": text}

@@ -110,6 +110,7 @@ class Watch:
             self.checkpoint_bytes += event["bytes"]
 
     def curves_json(self) -> list[dict]:
-        return [{"actor": actor, "optimizer": optimizer, "steps": c.steps, "stride": c.stride,
-                 "points": c.points} for (actor, optimizer), c in sorted(self.curves.items())]
-
+        return [
+            {"actor": actor, "optimizer": optimizer, "steps": c.steps, "stride": c.stride, "points": c.points}
+            for (actor, optimizer), c in sorted(self.curves.items())
+        ]

@@ -20,7 +20,12 @@ from moxzi_core.device import MEAN, DeviceError, Plan, Ranks, Rows, TrainStep
 
 from .group import TorchGroup
 
-_DTYPES: dict[str, np.dtype] = {"u8": np.dtype(np.uint8), "i32": np.dtype("<i4"), "i64": np.dtype("<i8"), "f32": np.dtype("<f4")}
+_DTYPES: dict[str, np.dtype] = {
+    "u8": np.dtype(np.uint8),
+    "i32": np.dtype("<i4"),
+    "i64": np.dtype("<i8"),
+    "f32": np.dtype("<f4"),
+}
 
 
 class TorchBackend:
@@ -55,7 +60,7 @@ class TorchBackend:
         return t.to(self.device)
 
     def param(self, shape: tuple[int, ...], init: dict, seed: int) -> torch.Tensor:
-        (kind, value), = init.items()
+        ((kind, value),) = init.items()
         generator = torch.Generator().manual_seed(seed & 0x7FFF_FFFF_FFFF_FFFF)
         if kind == "values":
             t = torch.from_numpy(np.frombuffer(value, dtype=_DTYPES["f32"]).reshape(shape).copy())
@@ -99,7 +104,7 @@ class TorchBackend:
         values = list(sources) + [None] * len(plan.metas)
         if group is not None:  # this rank's rows of each split input
             rows = plan.batch // group.world
-            for i, kind in enumerate(plan.rows[:len(sources)]):
+            for i, kind in enumerate(plan.rows[: len(sources)]):
                 if isinstance(kind, Rows):
                     values[i] = values[i].narrow(0, group.rank * rows, rows)
         if train is not None:  # only the stepped optimizers' parameters get gradients
@@ -148,8 +153,9 @@ class TorchBackend:
             _drop_grads(params)
         return out
 
-    def _combine(self, plan: Plan, wanted: list[int], out: list, loss: torch.Tensor | None, params: list,
-                 failed: str | None) -> tuple[list, float]:
+    def _combine(
+        self, plan: Plan, wanted: list[int], out: list, loss: torch.Tensor | None, params: list, failed: str | None
+    ) -> tuple[list, float]:
         """The whole batch's results from every rank's: one all-reduce of (failures, loss, gradients,
         means) and a gather per split result; the ranks' gradients are averaged. Raises the same error
         on every rank if a rank failed. Returns the results and the whole batch's loss."""
@@ -160,10 +166,12 @@ class TorchBackend:
         means = [i for i, k in enumerate(kinds) if k == MEAN]
         sizes = [1, int(bool(params)), *(p.numel() for p in params), *(plan.metas[wanted[i]].numel for i in means)]
         if failed is None:
-            flat = [torch.zeros(1, device=self.device), *([] if loss is None else [loss.detach().reshape(1)]),
-                    *(torch.zeros(p.numel(), device=self.device) if p.grad is None else p.grad.reshape(-1)
-                      for p in params),
-                    *(out[i].reshape(-1) for i in means)]
+            flat = [
+                torch.zeros(1, device=self.device),
+                *([] if loss is None else [loss.detach().reshape(1)]),
+                *(torch.zeros(p.numel(), device=self.device) if p.grad is None else p.grad.reshape(-1) for p in params),
+                *(out[i].reshape(-1) for i in means),
+            ]
             buffer = torch.cat(flat)
         else:
             buffer = torch.zeros(sum(sizes), device=self.device)
@@ -175,10 +183,10 @@ class TorchBackend:
             rank, error = next((r, e) for r, e in enumerate(errors) if e is not None)
             raise DeviceError(error if rank == 0 else f"on rank {rank}: {error}")
         chunks = buffer.split(sizes)
-        for p, grad in zip(params, chunks[2:2 + len(params)]):
+        for p, grad in zip(params, chunks[2 : 2 + len(params)]):
             if p.grad is not None:
                 p.grad = (grad / world).view_as(p)
-        for i, total in zip(means, chunks[2 + len(params):]):
+        for i, total in zip(means, chunks[2 + len(params) :]):
             out[i] = (total / world).view(plan.metas[wanted[i]].shape)
         for i, kind in enumerate(kinds):
             if isinstance(kind, Rows):
@@ -234,8 +242,8 @@ class AdamW:
             p.mul_(1 - lr * self.weight_decay)
             m.lerp_(g, 1 - b1)
             v.mul_(b2).addcmul_(g, g, value=1 - b2)
-            denom = (v.sqrt() / (1 - b2 ** step) ** 0.5).add_(self.eps)
-            p.addcdiv_(m, denom, value=-lr / (1 - b1 ** step))
+            denom = (v.sqrt() / (1 - b2**step) ** 0.5).add_(self.eps)
+            p.addcdiv_(m, denom, value=-lr / (1 - b1**step))
 
     def forget(self, name: str) -> None:
         self.state.pop(name, None)
@@ -248,8 +256,10 @@ class AdamW:
             yield name, [step, list(m.shape), _save(m), _save(v)]
 
     def restore(self, state) -> None:
-        self.state = {name: [step, _load(m, shape, self.device), _load(v, shape, self.device)]
-                      for name, (step, shape, m, v) in state}
+        self.state = {
+            name: [step, _load(m, shape, self.device), _load(v, shape, self.device)]
+            for name, (step, shape, m, v) in state
+        }
 
 
 class SGD:

@@ -33,19 +33,30 @@ class TorchGroup:
         self._next = 0  # the next shared message's number
         self._unread: list[str] = []  # rank 0: messages some rank may not have read yet
         try:
-            self._store = dist.TCPStore(ranks.host, ranks.port, ranks.world, is_master=ranks.rank == 0,
-                                        timeout=timedelta(seconds=FORM_SECONDS), wait_for_workers=False)
+            self._store = dist.TCPStore(
+                ranks.host,
+                ranks.port,
+                ranks.world,
+                is_master=ranks.rank == 0,
+                timeout=timedelta(seconds=FORM_SECONDS),
+                wait_for_workers=False,
+            )
             if ranks.rank == 0 and ranks.listening is not None:
                 ranks.listening(ranks.host, self._store.port)
-            dist.init_process_group("nccl" if device.type == "cuda" else "gloo", rank=ranks.rank,
-                                    world_size=ranks.world, store=dist.PrefixStore("group", self._store),
-                                    timeout=timedelta(seconds=FORM_SECONDS))
+            dist.init_process_group(
+                "nccl" if device.type == "cuda" else "gloo",
+                rank=ranks.rank,
+                world_size=ranks.world,
+                store=dist.PrefixStore("group", self._store),
+                timeout=timedelta(seconds=FORM_SECONDS),
+            )
             self._work = dist.new_group(timeout=timedelta(seconds=ranks.timeout))
             self._store.set(f"member/{self.rank}", f"{socket.gethostname()} pid {os.getpid()} {device}")
             self.members = [self._store.get(f"member/{r}").decode() for r in range(self.world)]
         except (RuntimeError, dist.DistError) as error:
-            raise GroupError(f"the device's {ranks.world} ranks did not form a group at "
-                             f"{ranks.host}:{ranks.port}: {error}") from None
+            raise GroupError(
+                f"the device's {ranks.world} ranks did not form a group at {ranks.host}:{ranks.port}: {error}"
+            ) from None
 
     # --- calls, through the store ----------------------------------------------------------------
     def share(self, message: bytes | None) -> bytes:
@@ -75,8 +86,9 @@ class TorchGroup:
         self.collective(dist.all_gather, every, mine)
         differ = [r for r, d in enumerate(every) if not torch.equal(d, every[0])]
         if differ:
-            raise self.fail(f"rank(s) {', '.join(map(str, differ))} got another result than rank 0: the "
-                            f"replicas diverged")
+            raise self.fail(
+                f"rank(s) {', '.join(map(str, differ))} got another result than rank 0: the replicas diverged"
+            )
         if self.rank == 0:  # every rank has read every message so far
             for key in self._unread:
                 self._store.delete_key(key)
@@ -89,8 +101,9 @@ class TorchGroup:
         try:
             fn(*args, group=self._work)
         except (RuntimeError, dist.DistError) as error:
-            raise self.fail(f"a rank did not answer within {self._timeout:g} s (it died or stalled): "
-                            f"{_first_line(error)}") from None
+            raise self.fail(
+                f"a rank did not answer within {self._timeout:g} s (it died or stalled): {_first_line(error)}"
+            ) from None
 
     def fail(self, why: str) -> GroupError:
         if self.broken is None:

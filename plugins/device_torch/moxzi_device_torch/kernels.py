@@ -37,7 +37,7 @@ def rope(x: torch.Tensor, start: int) -> torch.Tensor:
             _rope_tables.clear()
         _rope_tables[key] = tables
     cos, sin = tables
-    x1, x2 = x[..., : d // 2], x[..., d // 2:]
+    x1, x2 = x[..., : d // 2], x[..., d // 2 :]
     return torch.cat((x1 * cos - x2 * sin, x1 * sin + x2 * cos), dim=-1)
 
 
@@ -56,6 +56,7 @@ def _reduce(fn):
     def kernel(p, x):
         dim = _opt(p["dim"])
         return fn(x) if dim is None else fn(x, dim)
+
     return kernel
 
 

@@ -53,8 +53,9 @@ def _tensor_pointer(addresses, n_tensors, t, which: tl.constexpr, ALIGNED: tl.co
 
 
 @triton.jit
-def _sum_squares_kernel(addresses, numels, block_tensor, block_start, n_tensors, partials,
-                        ALIGNED: tl.constexpr, BLOCK: tl.constexpr):
+def _sum_squares_kernel(
+    addresses, numels, block_tensor, block_start, n_tensors, partials, ALIGNED: tl.constexpr, BLOCK: tl.constexpr
+):
     pid = tl.program_id(0)
     t = tl.load(block_tensor + pid)
     start = tl.multiple_of(tl.load(block_start + pid), BLOCK)
@@ -79,9 +80,25 @@ def _clip_scale_kernel(partials, n_partials, max_norm, scale, BLOCK: tl.constexp
 
 
 @triton.jit
-def _adamw_block(p_ptr, g_ptr, m_ptr, v_ptr, offs, n, scale, neg_step_size, bc2_sqrt,
-                 decay, weight, b2, one_minus_b2, eps,
-                 WEIGHT_SMALL: tl.constexpr, CLIP: tl.constexpr, MASKED: tl.constexpr):
+def _adamw_block(
+    p_ptr,
+    g_ptr,
+    m_ptr,
+    v_ptr,
+    offs,
+    n,
+    scale,
+    neg_step_size,
+    bc2_sqrt,
+    decay,
+    weight,
+    b2,
+    one_minus_b2,
+    eps,
+    WEIGHT_SMALL: tl.constexpr,
+    CLIP: tl.constexpr,
+    MASKED: tl.constexpr,
+):
     if MASKED:
         mask = offs < n
     else:
@@ -106,9 +123,24 @@ def _adamw_block(p_ptr, g_ptr, m_ptr, v_ptr, offs, n, scale, neg_step_size, bc2_
 
 
 @triton.jit
-def _adamw_kernel(addresses, numels, block_tensor, block_start, n_tensors, per_tensor, clip_scale,
-                  decay, weight, b2, one_minus_b2, eps,
-                  WEIGHT_SMALL: tl.constexpr, CLIP: tl.constexpr, ALIGNED: tl.constexpr, BLOCK: tl.constexpr):
+def _adamw_kernel(
+    addresses,
+    numels,
+    block_tensor,
+    block_start,
+    n_tensors,
+    per_tensor,
+    clip_scale,
+    decay,
+    weight,
+    b2,
+    one_minus_b2,
+    eps,
+    WEIGHT_SMALL: tl.constexpr,
+    CLIP: tl.constexpr,
+    ALIGNED: tl.constexpr,
+    BLOCK: tl.constexpr,
+):
     pid = tl.program_id(0)
     t = tl.load(block_tensor + pid)
     start = tl.multiple_of(tl.load(block_start + pid), BLOCK)
@@ -124,11 +156,45 @@ def _adamw_kernel(addresses, numels, block_tensor, block_start, n_tensors, per_t
     if CLIP:
         scale = tl.load(clip_scale)
     if start + BLOCK <= n:  # a full block: no mask, vector loads
-        _adamw_block(p_ptr, g_ptr, m_ptr, v_ptr, offs, n, scale, neg_step_size, bc2_sqrt,
-                     decay, weight, b2, one_minus_b2, eps, WEIGHT_SMALL, CLIP, False)
+        _adamw_block(
+            p_ptr,
+            g_ptr,
+            m_ptr,
+            v_ptr,
+            offs,
+            n,
+            scale,
+            neg_step_size,
+            bc2_sqrt,
+            decay,
+            weight,
+            b2,
+            one_minus_b2,
+            eps,
+            WEIGHT_SMALL,
+            CLIP,
+            False,
+        )
     else:
-        _adamw_block(p_ptr, g_ptr, m_ptr, v_ptr, offs, n, scale, neg_step_size, bc2_sqrt,
-                     decay, weight, b2, one_minus_b2, eps, WEIGHT_SMALL, CLIP, True)
+        _adamw_block(
+            p_ptr,
+            g_ptr,
+            m_ptr,
+            v_ptr,
+            offs,
+            n,
+            scale,
+            neg_step_size,
+            bc2_sqrt,
+            decay,
+            weight,
+            b2,
+            one_minus_b2,
+            eps,
+            WEIGHT_SMALL,
+            CLIP,
+            True,
+        )
 
 
 class _Tables:
@@ -167,8 +233,10 @@ class FusedAdamW(AdamW):
         params = [(name, p) for name, p in params if p.grad is not None]
         for name, p in params:  # before any state changes
             if p.dtype != torch.float32 or not p.is_contiguous():
-                raise TypeError(f"fused AdamW: parameter {name!r} is {p.dtype} with strides {p.stride()}; "
-                                f"expected contiguous float32")
+                raise TypeError(
+                    f"fused AdamW: parameter {name!r} is {p.dtype} with strides {p.stride()}; "
+                    f"expected contiguous float32"
+                )
         quads, per_step = [], []
         for name, p in params:
             state = self.state.get(name)
@@ -179,7 +247,7 @@ class FusedAdamW(AdamW):
             grad = p.grad
             assert grad is not None  # params keeps those with gradients
             quads.append((p, grad.contiguous(), state[1], state[2]))
-            per_step.append((-lr / (1 - self.beta1 ** step), (1 - self.beta2 ** step) ** 0.5))
+            per_step.append((-lr / (1 - self.beta1**step), (1 - self.beta2**step) ** 0.5))
         if not quads:
             return
         tables = self._tables_for(quads)
@@ -187,15 +255,40 @@ class FusedAdamW(AdamW):
         per_tensor = per_tensor.to(quads[0][0].device, non_blocking=True)
         grid = (tables.n_blocks,)
         if clip is not None:
-            _sum_squares_kernel[grid](*tables.args(), tables.partials, ALIGNED=tables.aligned, BLOCK=BLOCK,
-                                      num_warps=NUM_WARPS, enable_fp_fusion=False)
-            _clip_scale_kernel[(1,)](tables.partials, tables.n_blocks, clip, tables.clip_scale, BLOCK=1024,
-                                     num_warps=4, enable_fp_fusion=False)
+            _sum_squares_kernel[grid](
+                *tables.args(),
+                tables.partials,
+                ALIGNED=tables.aligned,
+                BLOCK=BLOCK,
+                num_warps=NUM_WARPS,
+                enable_fp_fusion=False,
+            )
+            _clip_scale_kernel[(1,)](
+                tables.partials,
+                tables.n_blocks,
+                clip,
+                tables.clip_scale,
+                BLOCK=1024,
+                num_warps=4,
+                enable_fp_fusion=False,
+            )
         weight = 1 - self.beta1
         _adamw_kernel[grid](
-            *tables.args(), per_tensor, tables.clip_scale, 1 - lr * self.weight_decay, weight, self.beta2,
-            1 - self.beta2, self.eps, WEIGHT_SMALL=weight < 0.5, CLIP=clip is not None, ALIGNED=tables.aligned,
-            BLOCK=BLOCK, num_warps=NUM_WARPS, enable_fp_fusion=False)  # only the fmas written above
+            *tables.args(),
+            per_tensor,
+            tables.clip_scale,
+            1 - lr * self.weight_decay,
+            weight,
+            self.beta2,
+            1 - self.beta2,
+            self.eps,
+            WEIGHT_SMALL=weight < 0.5,
+            CLIP=clip is not None,
+            ALIGNED=tables.aligned,
+            BLOCK=BLOCK,
+            num_warps=NUM_WARPS,
+            enable_fp_fusion=False,
+        )  # only the fmas written above
 
     def _tables_for(self, quads) -> _Tables:
         key = tuple((q[0].numel(), *(t.data_ptr() for t in q)) for q in quads)

@@ -35,15 +35,36 @@ MAX_HEAD = 128
 
 
 @triton.jit
-def _fwd_tile(acc, m_i, l_i, q, k_ptrs, v_ptrs, start_n, offs_m, offs_n, offs_d, n_keys, head_dim,
-              shift, qk_scale, stride_kn, stride_vn, MASK: tl.constexpr, CAUSAL: tl.constexpr,
-              UPCAST: tl.constexpr, PRECISION: tl.constexpr):
+def _fwd_tile(
+    acc,
+    m_i,
+    l_i,
+    q,
+    k_ptrs,
+    v_ptrs,
+    start_n,
+    offs_m,
+    offs_n,
+    offs_d,
+    n_keys,
+    head_dim,
+    shift,
+    qk_scale,
+    stride_kn,
+    stride_vn,
+    MASK: tl.constexpr,
+    CAUSAL: tl.constexpr,
+    UPCAST: tl.constexpr,
+    PRECISION: tl.constexpr,
+):
     """One key block's contribution to the running (acc, max, sum) of a query block."""
     cols = start_n + offs_n
-    k = tl.load(k_ptrs + start_n * stride_kn, mask=(cols[None, :] < n_keys) & (offs_d[:, None] < head_dim),
-                other=0.0)  # [D, BLOCK_N]
-    v = tl.load(v_ptrs + start_n * stride_vn, mask=(cols[:, None] < n_keys) & (offs_d[None, :] < head_dim),
-                other=0.0)  # [BLOCK_N, D]
+    k = tl.load(
+        k_ptrs + start_n * stride_kn, mask=(cols[None, :] < n_keys) & (offs_d[:, None] < head_dim), other=0.0
+    )  # [D, BLOCK_N]
+    v = tl.load(
+        v_ptrs + start_n * stride_vn, mask=(cols[:, None] < n_keys) & (offs_d[None, :] < head_dim), other=0.0
+    )  # [BLOCK_N, D]
     if UPCAST:
         k, v = k.to(tl.float32), v.to(tl.float32)
     qk = tl.dot(q, k, input_precision=PRECISION) * qk_scale  # [BLOCK_M, BLOCK_N], log2 units
@@ -61,11 +82,40 @@ def _fwd_tile(acc, m_i, l_i, q, k_ptrs, v_ptrs, start_n, offs_m, offs_n, offs_d,
 
 
 @triton.jit
-def _fwd_kernel(Q, K, V, O, LSE, qk_scale, n_queries, n_keys, HEAD_DIM: tl.constexpr, n_heads,
-                s_qb, s_qh, s_qm, s_qd, s_kb, s_kh, s_kn, s_kd, s_vb, s_vh, s_vn, s_vd,
-                s_ob, s_oh, s_om, s_od,
-                CAUSAL: tl.constexpr, UPCAST: tl.constexpr, PRECISION: tl.constexpr,
-                BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_D: tl.constexpr):
+def _fwd_kernel(
+    Q,
+    K,
+    V,
+    O,
+    LSE,
+    qk_scale,
+    n_queries,
+    n_keys,
+    HEAD_DIM: tl.constexpr,
+    n_heads,
+    s_qb,
+    s_qh,
+    s_qm,
+    s_qd,
+    s_kb,
+    s_kh,
+    s_kn,
+    s_kd,
+    s_vb,
+    s_vh,
+    s_vn,
+    s_vd,
+    s_ob,
+    s_oh,
+    s_om,
+    s_od,
+    CAUSAL: tl.constexpr,
+    UPCAST: tl.constexpr,
+    PRECISION: tl.constexpr,
+    BLOCK_M: tl.constexpr,
+    BLOCK_N: tl.constexpr,
+    BLOCK_D: tl.constexpr,
+):
     start_m = tl.program_id(0) * BLOCK_M
     bh = tl.program_id(1)
     b, h = bh // n_heads, bh % n_heads
@@ -73,8 +123,11 @@ def _fwd_kernel(Q, K, V, O, LSE, qk_scale, n_queries, n_keys, HEAD_DIM: tl.const
     offs_n = tl.arange(0, BLOCK_N)
     offs_d = tl.arange(0, BLOCK_D)
     shift = n_keys - n_queries  # query i sits at key position i + shift
-    q = tl.load(Q + b * s_qb + h * s_qh + offs_m[:, None] * s_qm + offs_d[None, :] * s_qd,
-                mask=(offs_m[:, None] < n_queries) & (offs_d[None, :] < HEAD_DIM), other=0.0)
+    q = tl.load(
+        Q + b * s_qb + h * s_qh + offs_m[:, None] * s_qm + offs_d[None, :] * s_qd,
+        mask=(offs_m[:, None] < n_queries) & (offs_d[None, :] < HEAD_DIM),
+        other=0.0,
+    )
     if UPCAST:
         q = q.to(tl.float32)
     k_ptrs = K + b * s_kb + h * s_kh + offs_n[None, :] * s_kn + offs_d[:, None] * s_kd
@@ -91,24 +144,82 @@ def _fwd_kernel(Q, K, V, O, LSE, qk_scale, n_queries, n_keys, HEAD_DIM: tl.const
         end = n_keys
     unmasked_end = seen_by_all // BLOCK_N * BLOCK_N
     for start_n in range(0, unmasked_end, BLOCK_N):
-        acc, m_i, l_i = _fwd_tile(acc, m_i, l_i, q, k_ptrs, v_ptrs, start_n, offs_m, offs_n, offs_d, n_keys,
-                                  HEAD_DIM, shift, qk_scale, s_kn, s_vn, False, CAUSAL, UPCAST, PRECISION)
+        acc, m_i, l_i = _fwd_tile(
+            acc,
+            m_i,
+            l_i,
+            q,
+            k_ptrs,
+            v_ptrs,
+            start_n,
+            offs_m,
+            offs_n,
+            offs_d,
+            n_keys,
+            HEAD_DIM,
+            shift,
+            qk_scale,
+            s_kn,
+            s_vn,
+            False,
+            CAUSAL,
+            UPCAST,
+            PRECISION,
+        )
     for start_n in range(unmasked_end, end, BLOCK_N):
-        acc, m_i, l_i = _fwd_tile(acc, m_i, l_i, q, k_ptrs, v_ptrs, start_n, offs_m, offs_n, offs_d, n_keys,
-                                  HEAD_DIM, shift, qk_scale, s_kn, s_vn, True, CAUSAL, UPCAST, PRECISION)
+        acc, m_i, l_i = _fwd_tile(
+            acc,
+            m_i,
+            l_i,
+            q,
+            k_ptrs,
+            v_ptrs,
+            start_n,
+            offs_m,
+            offs_n,
+            offs_d,
+            n_keys,
+            HEAD_DIM,
+            shift,
+            qk_scale,
+            s_kn,
+            s_vn,
+            True,
+            CAUSAL,
+            UPCAST,
+            PRECISION,
+        )
 
     l_i = tl.where(l_i == 0.0, 1.0, l_i)  # only rows past the end, which are not stored
     out = acc / l_i[:, None]
     row = offs_m < n_queries
     tl.store(LSE + bh * n_queries + offs_m, m_i + tl.math.log2(l_i), mask=row)
-    tl.store(O + b * s_ob + h * s_oh + offs_m[:, None] * s_om + offs_d[None, :] * s_od,
-             out.to(O.dtype.element_ty), mask=row[:, None] & (offs_d[None, :] < HEAD_DIM))
+    tl.store(
+        O + b * s_ob + h * s_oh + offs_m[:, None] * s_om + offs_d[None, :] * s_od,
+        out.to(O.dtype.element_ty),
+        mask=row[:, None] & (offs_d[None, :] < HEAD_DIM),
+    )
 
 
 @triton.jit
-def _delta_kernel(O, DO, DELTA, n_queries, HEAD_DIM: tl.constexpr, n_heads,
-                  s_ob, s_oh, s_om, s_od, s_dob, s_doh, s_dom, s_dod,
-                  BLOCK_M: tl.constexpr, BLOCK_D: tl.constexpr):
+def _delta_kernel(
+    O,
+    DO,
+    DELTA,
+    n_queries,
+    HEAD_DIM: tl.constexpr,
+    n_heads,
+    s_ob,
+    s_oh,
+    s_om,
+    s_od,
+    s_dob,
+    s_doh,
+    s_dom,
+    s_dod,
+    BLOCK_M: tl.constexpr,
+    BLOCK_D: tl.constexpr,
+):
     """delta[i] = sum_d dO[i, d] * O[i, d]: the softmax backward's row term."""
     offs_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
     bh = tl.program_id(1)
@@ -116,16 +227,34 @@ def _delta_kernel(O, DO, DELTA, n_queries, HEAD_DIM: tl.constexpr, n_heads,
     offs_d = tl.arange(0, BLOCK_D)
     mask = (offs_m[:, None] < n_queries) & (offs_d[None, :] < HEAD_DIM)
     o = tl.load(O + b * s_ob + h * s_oh + offs_m[:, None] * s_om + offs_d[None, :] * s_od, mask=mask, other=0.0)
-    do = tl.load(DO + b * s_dob + h * s_doh + offs_m[:, None] * s_dom + offs_d[None, :] * s_dod, mask=mask,
-                 other=0.0)
-    tl.store(DELTA + bh * n_queries + offs_m, tl.sum(o.to(tl.float32) * do.to(tl.float32), 1),
-             mask=offs_m < n_queries)
+    do = tl.load(DO + b * s_dob + h * s_doh + offs_m[:, None] * s_dom + offs_d[None, :] * s_dod, mask=mask, other=0.0)
+    tl.store(DELTA + bh * n_queries + offs_m, tl.sum(o.to(tl.float32) * do.to(tl.float32), 1), mask=offs_m < n_queries)
 
 
 @triton.jit
-def _dkdv_tile(dk, dv, k, v, q_ptrs, do_ptrs, lse_ptr, delta_ptr, start_m, offs_m, offs_n, offs_d,
-               n_queries, head_dim, shift, qk_scale, s_qm, s_dom,
-               MASK: tl.constexpr, UPCAST: tl.constexpr, PRECISION: tl.constexpr):
+def _dkdv_tile(
+    dk,
+    dv,
+    k,
+    v,
+    q_ptrs,
+    do_ptrs,
+    lse_ptr,
+    delta_ptr,
+    start_m,
+    offs_m,
+    offs_n,
+    offs_d,
+    n_queries,
+    head_dim,
+    shift,
+    qk_scale,
+    s_qm,
+    s_dom,
+    MASK: tl.constexpr,
+    UPCAST: tl.constexpr,
+    PRECISION: tl.constexpr,
+):
     """One query block's contribution to a key block's dK and dV (scores transposed: [BLOCK_N, BLOCK_M])."""
     rows = start_m + offs_m
     in_rows = rows < n_queries
@@ -146,12 +275,44 @@ def _dkdv_tile(dk, dv, k, v, q_ptrs, do_ptrs, lse_ptr, delta_ptr, start_m, offs_
 
 
 @triton.jit
-def _dkdv_kernel(Q, K, V, DO, DK, DV, LSE, DELTA, qk_scale, sm_scale, n_queries, n_keys, HEAD_DIM: tl.constexpr,
-                 n_heads,
-                 s_qb, s_qh, s_qm, s_qd, s_kb, s_kh, s_kn, s_kd, s_vb, s_vh, s_vn, s_vd,
-                 s_dob, s_doh, s_dom, s_dod,
-                 CAUSAL: tl.constexpr, UPCAST: tl.constexpr, PRECISION: tl.constexpr,
-                 BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_D: tl.constexpr):
+def _dkdv_kernel(
+    Q,
+    K,
+    V,
+    DO,
+    DK,
+    DV,
+    LSE,
+    DELTA,
+    qk_scale,
+    sm_scale,
+    n_queries,
+    n_keys,
+    HEAD_DIM: tl.constexpr,
+    n_heads,
+    s_qb,
+    s_qh,
+    s_qm,
+    s_qd,
+    s_kb,
+    s_kh,
+    s_kn,
+    s_kd,
+    s_vb,
+    s_vh,
+    s_vn,
+    s_vd,
+    s_dob,
+    s_doh,
+    s_dom,
+    s_dod,
+    CAUSAL: tl.constexpr,
+    UPCAST: tl.constexpr,
+    PRECISION: tl.constexpr,
+    BLOCK_M: tl.constexpr,
+    BLOCK_N: tl.constexpr,
+    BLOCK_D: tl.constexpr,
+):
     start_n = tl.program_id(0) * BLOCK_N
     bh = tl.program_id(1)
     b, h = bh // n_heads, bh % n_heads
@@ -177,11 +338,53 @@ def _dkdv_kernel(Q, K, V, DO, DK, DV, LSE, DELTA, qk_scale, sm_scale, n_queries,
         first = 0
         sees_all = 0
     for start_m in range(first, sees_all, BLOCK_M):
-        dk, dv = _dkdv_tile(dk, dv, k, v, q_ptrs, do_ptrs, lse_ptr, delta_ptr, start_m, offs_m, offs_n, offs_d,
-                            n_queries, HEAD_DIM, shift, qk_scale, s_qm, s_dom, True, UPCAST, PRECISION)
+        dk, dv = _dkdv_tile(
+            dk,
+            dv,
+            k,
+            v,
+            q_ptrs,
+            do_ptrs,
+            lse_ptr,
+            delta_ptr,
+            start_m,
+            offs_m,
+            offs_n,
+            offs_d,
+            n_queries,
+            HEAD_DIM,
+            shift,
+            qk_scale,
+            s_qm,
+            s_dom,
+            True,
+            UPCAST,
+            PRECISION,
+        )
     for start_m in range(tl.maximum(sees_all, first), n_queries, BLOCK_M):
-        dk, dv = _dkdv_tile(dk, dv, k, v, q_ptrs, do_ptrs, lse_ptr, delta_ptr, start_m, offs_m, offs_n, offs_d,
-                            n_queries, HEAD_DIM, shift, qk_scale, s_qm, s_dom, False, UPCAST, PRECISION)
+        dk, dv = _dkdv_tile(
+            dk,
+            dv,
+            k,
+            v,
+            q_ptrs,
+            do_ptrs,
+            lse_ptr,
+            delta_ptr,
+            start_m,
+            offs_m,
+            offs_n,
+            offs_d,
+            n_queries,
+            HEAD_DIM,
+            shift,
+            qk_scale,
+            s_qm,
+            s_dom,
+            False,
+            UPCAST,
+            PRECISION,
+        )
     # DK and DV are contiguous like fresh tensors of k's shape: [b, h, n, d]
     out = bh * n_keys * HEAD_DIM + offs_n[:, None] * HEAD_DIM + offs_d[None, :]
     tl.store(DK + out, (dk * sm_scale).to(DK.dtype.element_ty), mask=kv_mask)
@@ -189,9 +392,29 @@ def _dkdv_kernel(Q, K, V, DO, DK, DV, LSE, DELTA, qk_scale, sm_scale, n_queries,
 
 
 @triton.jit
-def _dq_tile(dq, q, do, lse, delta, k_ptrs, v_ptrs, start_n, offs_m, offs_n, offs_d, n_keys, head_dim, shift,
-             qk_scale, s_kn, s_vn, MASK: tl.constexpr, CAUSAL: tl.constexpr, UPCAST: tl.constexpr,
-             PRECISION: tl.constexpr):
+def _dq_tile(
+    dq,
+    q,
+    do,
+    lse,
+    delta,
+    k_ptrs,
+    v_ptrs,
+    start_n,
+    offs_m,
+    offs_n,
+    offs_d,
+    n_keys,
+    head_dim,
+    shift,
+    qk_scale,
+    s_kn,
+    s_vn,
+    MASK: tl.constexpr,
+    CAUSAL: tl.constexpr,
+    UPCAST: tl.constexpr,
+    PRECISION: tl.constexpr,
+):
     """One key block's contribution to a query block's dQ."""
     cols = start_n + offs_n
     kT = tl.load(k_ptrs + start_n * s_kn, mask=(cols[None, :] < n_keys) & (offs_d[:, None] < head_dim), other=0.0)
@@ -211,11 +434,43 @@ def _dq_tile(dq, q, do, lse, delta, k_ptrs, v_ptrs, start_n, offs_m, offs_n, off
 
 
 @triton.jit
-def _dq_kernel(Q, K, V, DO, DQ, LSE, DELTA, qk_scale, sm_scale, n_queries, n_keys, HEAD_DIM: tl.constexpr, n_heads,
-               s_qb, s_qh, s_qm, s_qd, s_kb, s_kh, s_kn, s_kd, s_vb, s_vh, s_vn, s_vd,
-               s_dob, s_doh, s_dom, s_dod,
-               CAUSAL: tl.constexpr, UPCAST: tl.constexpr, PRECISION: tl.constexpr,
-               BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_D: tl.constexpr):
+def _dq_kernel(
+    Q,
+    K,
+    V,
+    DO,
+    DQ,
+    LSE,
+    DELTA,
+    qk_scale,
+    sm_scale,
+    n_queries,
+    n_keys,
+    HEAD_DIM: tl.constexpr,
+    n_heads,
+    s_qb,
+    s_qh,
+    s_qm,
+    s_qd,
+    s_kb,
+    s_kh,
+    s_kn,
+    s_kd,
+    s_vb,
+    s_vh,
+    s_vn,
+    s_vd,
+    s_dob,
+    s_doh,
+    s_dom,
+    s_dod,
+    CAUSAL: tl.constexpr,
+    UPCAST: tl.constexpr,
+    PRECISION: tl.constexpr,
+    BLOCK_M: tl.constexpr,
+    BLOCK_N: tl.constexpr,
+    BLOCK_D: tl.constexpr,
+):
     start_m = tl.program_id(0) * BLOCK_M
     bh = tl.program_id(1)
     b, h = bh // n_heads, bh % n_heads
@@ -226,8 +481,7 @@ def _dq_kernel(Q, K, V, DO, DQ, LSE, DELTA, qk_scale, sm_scale, n_queries, n_key
     row = offs_m < n_queries
     q_mask = row[:, None] & (offs_d[None, :] < HEAD_DIM)
     q = tl.load(Q + b * s_qb + h * s_qh + offs_m[:, None] * s_qm + offs_d[None, :] * s_qd, mask=q_mask, other=0.0)
-    do = tl.load(DO + b * s_dob + h * s_doh + offs_m[:, None] * s_dom + offs_d[None, :] * s_dod, mask=q_mask,
-                 other=0.0)
+    do = tl.load(DO + b * s_dob + h * s_doh + offs_m[:, None] * s_dom + offs_d[None, :] * s_dod, mask=q_mask, other=0.0)
     if UPCAST:
         q, do = q.to(tl.float32), do.to(tl.float32)
     lse = tl.load(LSE + bh * n_queries + offs_m, mask=row, other=float("inf"))
@@ -243,11 +497,53 @@ def _dq_kernel(Q, K, V, DO, DQ, LSE, DELTA, qk_scale, sm_scale, n_queries, n_key
         end = n_keys
     unmasked_end = seen_by_all // BLOCK_N * BLOCK_N
     for start_n in range(0, unmasked_end, BLOCK_N):
-        dq = _dq_tile(dq, q, do, lse, delta, k_ptrs, v_ptrs, start_n, offs_m, offs_n, offs_d, n_keys, HEAD_DIM,
-                      shift, qk_scale, s_kn, s_vn, False, CAUSAL, UPCAST, PRECISION)
+        dq = _dq_tile(
+            dq,
+            q,
+            do,
+            lse,
+            delta,
+            k_ptrs,
+            v_ptrs,
+            start_n,
+            offs_m,
+            offs_n,
+            offs_d,
+            n_keys,
+            HEAD_DIM,
+            shift,
+            qk_scale,
+            s_kn,
+            s_vn,
+            False,
+            CAUSAL,
+            UPCAST,
+            PRECISION,
+        )
     for start_n in range(unmasked_end, end, BLOCK_N):
-        dq = _dq_tile(dq, q, do, lse, delta, k_ptrs, v_ptrs, start_n, offs_m, offs_n, offs_d, n_keys, HEAD_DIM,
-                      shift, qk_scale, s_kn, s_vn, True, CAUSAL, UPCAST, PRECISION)
+        dq = _dq_tile(
+            dq,
+            q,
+            do,
+            lse,
+            delta,
+            k_ptrs,
+            v_ptrs,
+            start_n,
+            offs_m,
+            offs_n,
+            offs_d,
+            n_keys,
+            HEAD_DIM,
+            shift,
+            qk_scale,
+            s_kn,
+            s_vn,
+            True,
+            CAUSAL,
+            UPCAST,
+            PRECISION,
+        )
     # DQ is contiguous like a fresh tensor of q's shape
     out = bh * n_queries * HEAD_DIM + offs_m[:, None] * HEAD_DIM + offs_d[None, :]
     tl.store(DQ + out, (dq * sm_scale).to(DQ.dtype.element_ty), mask=q_mask)
@@ -258,22 +554,35 @@ def _config(head_dim: int) -> dict:
     shared memory at this head size."""
     if INTERPRETING:
         return {"BLOCK_M": 64, "BLOCK_N": 64}
-    return {"BLOCK_M": 128, "BLOCK_N": 64 if head_dim <= 64 else 32, "num_warps": 8 if head_dim > 64 else 4,
-            "num_stages": 3, "enable_fp_fusion": True}
+    return {
+        "BLOCK_M": 128,
+        "BLOCK_N": 64 if head_dim <= 64 else 32,
+        "num_warps": 8 if head_dim > 64 else 4,
+        "num_stages": 3,
+        "enable_fp_fusion": True,
+    }
 
 
 def _backward_config(head_dim: int) -> dict:
     if INTERPRETING:
         return {"BLOCK_M": 64, "BLOCK_N": 64}
-    return {"BLOCK_M": 64, "BLOCK_N": 64 if head_dim <= 64 else 32, "num_warps": 4, "num_stages": 2,
-            "enable_fp_fusion": True}
+    return {
+        "BLOCK_M": 64,
+        "BLOCK_N": 64 if head_dim <= 64 else 32,
+        "num_warps": 4,
+        "num_stages": 2,
+        "enable_fp_fusion": True,
+    }
 
 
 def _launch_args(q: torch.Tensor, causal: bool) -> dict:
     d = q.shape[-1]
-    return {"CAUSAL": causal, "UPCAST": INTERPRETING,
-            "PRECISION": "ieee" if q.dtype == torch.float32 else "tf32",  # tf32 is ignored for halves
-            "BLOCK_D": max(16, triton.next_power_of_2(d))}
+    return {
+        "CAUSAL": causal,
+        "UPCAST": INTERPRETING,
+        "PRECISION": "ieee" if q.dtype == torch.float32 else "tf32",  # tf32 is ignored for halves
+        "BLOCK_D": max(16, triton.next_power_of_2(d)),
+    }
 
 
 class FlashAttention(torch.autograd.Function):
@@ -288,9 +597,24 @@ class FlashAttention(torch.autograd.Function):
         sm_scale = 1.0 / math.sqrt(d)
         cfg = _config(d)
         grid = (triton.cdiv(tq, cfg["BLOCK_M"]), b * h)
-        _fwd_kernel[grid](q, k, v, o, lse, sm_scale * LOG2E, tq, tk, d, h,
-                          *q.stride(), *k.stride(), *v.stride(), *o.stride(),
-                          **_launch_args(q, causal), **cfg)
+        _fwd_kernel[grid](
+            q,
+            k,
+            v,
+            o,
+            lse,
+            sm_scale * LOG2E,
+            tq,
+            tk,
+            d,
+            h,
+            *q.stride(),
+            *k.stride(),
+            *v.stride(),
+            *o.stride(),
+            **_launch_args(q, causal),
+            **cfg,
+        )
         ctx.save_for_backward(q, k, v, o, lse)
         ctx.causal = causal
         return o
@@ -305,8 +629,19 @@ class FlashAttention(torch.autograd.Function):
         sm_scale = 1.0 / math.sqrt(d)
         args = _launch_args(q, ctx.causal)
         delta = torch.empty_like(lse)
-        _delta_kernel[(triton.cdiv(tq, 64), b * h)](o, do, delta, tq, d, h, *o.stride(), *do.stride(),
-                                                     BLOCK_M=64, BLOCK_D=args["BLOCK_D"], enable_fp_fusion=True)
+        _delta_kernel[(triton.cdiv(tq, 64), b * h)](
+            o,
+            do,
+            delta,
+            tq,
+            d,
+            h,
+            *o.stride(),
+            *do.stride(),
+            BLOCK_M=64,
+            BLOCK_D=args["BLOCK_D"],
+            enable_fp_fusion=True,
+        )
         dq = torch.empty(q.shape, device=q.device, dtype=q.dtype)
         dk = torch.empty(k.shape, device=k.device, dtype=k.dtype)
         dv = torch.empty(v.shape, device=v.device, dtype=v.dtype)
@@ -314,18 +649,27 @@ class FlashAttention(torch.autograd.Function):
         common = (q, k, v, do)
         strides = (*q.stride(), *k.stride(), *v.stride(), *do.stride())
         _dkdv_kernel[(triton.cdiv(tk, cfg["BLOCK_N"]), b * h)](
-            *common, dk, dv, lse, delta, sm_scale * LOG2E, sm_scale, tq, tk, d, h, *strides, **args, **cfg)
+            *common, dk, dv, lse, delta, sm_scale * LOG2E, sm_scale, tq, tk, d, h, *strides, **args, **cfg
+        )
         _dq_kernel[(triton.cdiv(tq, cfg["BLOCK_M"]), b * h)](
-            *common, dq, lse, delta, sm_scale * LOG2E, sm_scale, tq, tk, d, h, *strides, **args, **cfg)
+            *common, dq, lse, delta, sm_scale * LOG2E, sm_scale, tq, tk, d, h, *strides, **args, **cfg
+        )
         return dq, dk, dv, None
 
 
 def supports(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> bool:
     """Whether the kernels take these operands (else the caller uses torch's attention)."""
     d = q.shape[-1]
-    return (q.dim() == k.dim() == v.dim() == 4 and q.dtype == k.dtype == v.dtype and q.dtype in DTYPES
-            and k.shape[-1] == v.shape[-1] == d and 1 <= d <= MAX_HEAD
-            and q.shape[2] > 0 and k.shape[2] > 0 and (q.is_cuda or INTERPRETING))
+    return (
+        q.dim() == k.dim() == v.dim() == 4
+        and q.dtype == k.dtype == v.dtype
+        and q.dtype in DTYPES
+        and k.shape[-1] == v.shape[-1] == d
+        and 1 <= d <= MAX_HEAD
+        and q.shape[2] > 0
+        and k.shape[2] > 0
+        and (q.is_cuda or INTERPRETING)
+    )
 
 
 def flash_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool = True) -> torch.Tensor:

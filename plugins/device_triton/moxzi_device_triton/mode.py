@@ -19,9 +19,11 @@ class NoGPU(RuntimeError):
 
 
 if not INTERPRETING and not torch.cuda.is_available():
-    raise NoGPU("moxzi-device-triton needs a CUDA GPU and torch sees none; load it on a GPU machine with "
-                "--device torch:cuda, or set TRITON_INTERPRET=1 before starting to run its kernels in "
-                "Triton's interpreter on the CPU (slow: for tests)")
+    raise NoGPU(
+        "moxzi-device-triton needs a CUDA GPU and torch sees none; load it on a GPU machine with "
+        "--device torch:cuda, or set TRITON_INTERPRET=1 before starting to run its kernels in "
+        "Triton's interpreter on the CPU (slow: for tests)"
+    )
 
 # The backends whose torch kernels this plugin replaces: CUDA, and the CPU when interpreting.
 BACKENDS = ("torch:cuda", "torch:cpu") if INTERPRETING else ("torch:cuda",)

@@ -29,18 +29,55 @@ from .transport import HttpTransport
 
 @hookimpl
 def register_settings(register):
-    register(Setting("listen", "address", "address the HTTP gateway serves on (default 127.0.0.1:7000; port 0 "
-                     "picks a free port)", default=Address("127.0.0.1", 7000), metavar="HOST:PORT"))
-    register(Setting("http-idle-secs", "amount", "close an HTTP connection that has not sent a whole request's "
-                     "headers this long after it opened or was last answered (slow headers included; default "
-                     "60)", default=60.0, metavar="SECS"))
-    register(Setting("http-body-secs", "amount", "answer 408 and close the connection when a request body takes "
-                     "longer than this to arrive (default 60)", default=60.0, metavar="SECS"))
-    register(Setting("http-max-connections", "count", "HTTP connections held open at once; one more is answered "
-                     "503 and closed (default 512; lowered to fit the open-file limit)", default=512, metavar="N"))
-    register(Setting("device-listen", "address", "serve the device's exports (moxzi_device_export) to other "
-                     "machines' devices on this address (port 0 picks a free port); put TLS in front of it on "
-                     "an untrusted network", metavar="HOST:PORT"))
+    register(
+        Setting(
+            "listen",
+            "address",
+            "address the HTTP gateway serves on (default 127.0.0.1:7000; port 0 picks a free port)",
+            default=Address("127.0.0.1", 7000),
+            metavar="HOST:PORT",
+        )
+    )
+    register(
+        Setting(
+            "http-idle-secs",
+            "amount",
+            "close an HTTP connection that has not sent a whole request's "
+            "headers this long after it opened or was last answered (slow headers included; default "
+            "60)",
+            default=60.0,
+            metavar="SECS",
+        )
+    )
+    register(
+        Setting(
+            "http-body-secs",
+            "amount",
+            "answer 408 and close the connection when a request body takes longer than this to arrive (default 60)",
+            default=60.0,
+            metavar="SECS",
+        )
+    )
+    register(
+        Setting(
+            "http-max-connections",
+            "count",
+            "HTTP connections held open at once; one more is answered "
+            "503 and closed (default 512; lowered to fit the open-file limit)",
+            default=512,
+            metavar="N",
+        )
+    )
+    register(
+        Setting(
+            "device-listen",
+            "address",
+            "serve the device's exports (moxzi_device_export) to other "
+            "machines' devices on this address (port 0 picks a free port); put TLS in front of it on "
+            "an untrusted network",
+            metavar="HOST:PORT",
+        )
+    )
 
 
 @hookimpl

@@ -51,8 +51,13 @@ from .admin import AdminToken
 log = logging.getLogger("moxzi.http")
 
 # IC reject code -> (its name, the status a rejected call answers)
-REJECTS = {1: ("SYS_FATAL", 500), 2: ("SYS_TRANSIENT", 503), 3: ("DESTINATION_INVALID", 404),
-           4: ("CANISTER_REJECT", 422), 5: ("CANISTER_ERROR", 500)}
+REJECTS = {
+    1: ("SYS_FATAL", 500),
+    2: ("SYS_TRANSIENT", 503),
+    3: ("DESTINATION_INVALID", 404),
+    4: ("CANISTER_REJECT", 422),
+    5: ("CANISTER_ERROR", 500),
+}
 HOST = web.AppKey("host", Host)
 BODY_SECS = web.AppKey("body_secs", float)
 ADMIN = web.AppKey("admin", AdminToken)
@@ -65,8 +70,7 @@ CODEC_THREADS = 2
 T = TypeVar("T")
 
 
-def build_app(host, max_body_bytes: int, body_secs: float,
-              admin: AdminToken = AdminToken(None, "")) -> web.Application:
+def build_app(host, max_body_bytes: int, body_secs: float, admin: AdminToken = AdminToken(None, "")) -> web.Application:
     """The aiohttp application serving ``host``; bodies over ``max_body_bytes`` are answered 413, bodies
     that take over ``body_secs`` to arrive 408; the admin routes need what ``admin`` allows."""
     app = web.Application(client_max_size=max_body_bytes, middlewares=[_errors_as_json])
@@ -145,8 +149,10 @@ def _authorise(request: web.Request, what: str) -> None:
     """Raise NotAuthorised unless the request may use an admin route (before its body is read)."""
     admin = request.app[ADMIN]
     if not admin.allows(request.headers.get("Authorization")):
-        raise NotAuthorised(f"{what} needs moxzid's admin token: send the header `Authorization: Bearer "
-                            f"TOKEN` (the token is in {admin.where})")
+        raise NotAuthorised(
+            f"{what} needs moxzid's admin token: send the header `Authorization: Bearer "
+            f"TOKEN` (the token is in {admin.where})"
+        )
 
 
 class BrokenReply(MoxziError):
@@ -223,8 +229,12 @@ async def _call(request: web.Request, query_route: bool, text: bool) -> web.Resp
     if outcome.reply is None:
         code = outcome.reject_code
         name, status = REJECTS.get(code, ("UNKNOWN", 500))
-        return _error(status, f"{what} rejected ({code} {name}): {outcome.reject_message}",
-                      reject_code=code, reject_message=outcome.reject_message)
+        return _error(
+            status,
+            f"{what} rejected ({code} {name}): {outcome.reject_message}",
+            reject_code=code,
+            reject_message=outcome.reject_message,
+        )
     if text:
         answer = await _off_loop(request, len(outcome.reply), _results_candid, func, outcome.reply, what)
         return web.Response(text=answer + "\n", content_type="text/plain")
@@ -297,8 +307,7 @@ async def _actors(request: web.Request) -> web.Response:
 
 def _describe(info) -> dict:
     methods = {
-        name: {"args": [str(t) for t in func.args], "results": [str(t) for t in func.rets],
-               "modes": sorted(func.modes)}
+        name: {"args": [str(t) for t in func.args], "results": [str(t) for t in func.rets], "modes": sorted(func.modes)}
         for name, func in sorted(info.interface.methods.items())
     }
     return {"name": info.name, "principal": str(info.principal), "mode": info.mode, "methods": methods}
@@ -317,8 +326,9 @@ async def _add_cycles(request: web.Request) -> web.Response:
     value = await _read_json(request, f"cycles for {actor}")
     cycles = value.get("add") if isinstance(value, dict) and value.keys() == {"add"} else None
     if isinstance(cycles, bool) or not isinstance(cycles, int) or cycles <= 0:
-        return _error(400, f'cycles for {actor}: the body must be {{"add": N}} with N a whole number > 0, '
-                           f"got {_show(value)}")
+        return _error(
+            400, f'cycles for {actor}: the body must be {{"add": N}} with N a whole number > 0, got {_show(value)}'
+        )
     host.ledger.add(actor, cycles)
     return _json(_account(host.ledger, actor))
 

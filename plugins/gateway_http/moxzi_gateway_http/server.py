@@ -65,8 +65,13 @@ class HttpGateway:
         """Bind and serve; raises OSError when the address cannot be bound."""
         # A call may run for minutes (training); at stop, give in-flight calls a moment, not aiohttp's
         # default minute, before closing their connections.
-        runner = web.AppRunner(self._app, access_log=None, shutdown_timeout=STOP_GRACE_SECONDS,
-                               keepalive_timeout=self._idle_secs, lingering_time=LINGER_SECONDS)
+        runner = web.AppRunner(
+            self._app,
+            access_log=None,
+            shutdown_timeout=STOP_GRACE_SECONDS,
+            keepalive_timeout=self._idle_secs,
+            lingering_time=LINGER_SECONDS,
+        )
         await runner.setup()
         server = runner.server
         assert server is not None, "setup() made it"
@@ -80,7 +85,8 @@ class HttpGateway:
 
         try:
             self._listener = await asyncio.get_running_loop().create_server(
-                accept, self._listen.host, self._listen.port, reuse_address=True)
+                accept, self._listen.host, self._listen.port, reuse_address=True
+            )
         except OSError:
             await runner.cleanup()
             raise
@@ -117,8 +123,15 @@ class _Busy(asyncio.Protocol):
         self._limit = limit
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        body = json.dumps({"error": f"moxzid holds {self._limit} HTTP connections, the most it may "
-                                    "(--http-max-connections); try again later"}).encode()
-        transport.write(b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"  # type: ignore[attr-defined]
-                        b"Connection: close\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
+        body = json.dumps(
+            {
+                "error": f"moxzid holds {self._limit} HTTP connections, the most it may "
+                "(--http-max-connections); try again later"
+            }
+        ).encode()
+        assert isinstance(transport, asyncio.WriteTransport)  # a TCP server's transport writes
+        transport.write(
+            b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+            b"Connection: close\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)
+        )
         transport.close()

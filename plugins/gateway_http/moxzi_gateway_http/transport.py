@@ -35,8 +35,9 @@ class HttpTransport:
     def __init__(self, settings: Settings):
         self._listen = settings.device_listen
         if self._listen is not None and settings.device is None:
-            raise SettingsError(f"--device-listen {self._listen}: exports serve a device's publications; "
-                                "give --device too")
+            raise SettingsError(
+                f"--device-listen {self._listen}: exports serve a device's publications; give --device too"
+            )
         self._exports: Exports | None = None
         self._runner: web.AppRunner | None = None
 
@@ -67,8 +68,7 @@ class HttpTransport:
         if isinstance(export, tuple):
             status, why = export
             return web.Response(status=status, text=why + "\n", headers={ERROR_HEADER: why})
-        response = web.StreamResponse(headers={"Content-Type": "application/octet-stream",
-                                               "Cache-Control": "no-store"})
+        response = web.StreamResponse(headers={"Content-Type": "application/octet-stream", "Cache-Control": "no-store"})
         response.content_length = body_size(export)
         await response.prepare(request)
         async for chunk in self._exports.body(export):
@@ -81,8 +81,10 @@ class HttpTransport:
         where = redact(url)
         timeout = aiohttp.ClientTimeout(sock_connect=CONNECT_SECONDS, sock_read=STALL_SECONDS)
         try:
-            async with aiohttp.ClientSession(timeout=timeout, auto_decompress=False) as session, \
-                    session.get(url, allow_redirects=False) as response:
+            async with (
+                aiohttp.ClientSession(timeout=timeout, auto_decompress=False) as session,
+                session.get(url, allow_redirects=False) as response,
+            ):
                 if response.status != 200:
                     why = response.headers.get(ERROR_HEADER, "")[:200] or "not an export"
                     raise DeviceError(f"{where}: HTTP {response.status}: {why}")

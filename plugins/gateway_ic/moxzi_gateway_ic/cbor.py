@@ -33,7 +33,7 @@ class _Reader:
     def take(self, n: int) -> bytes:
         if n > len(self.data) - self.pos:
             raise CborError(f"truncated at byte {self.pos}: {n} more byte(s) needed")
-        chunk = self.data[self.pos:self.pos + n]
+        chunk = self.data[self.pos : self.pos + n]
         self.pos += n
         return chunk
 
@@ -46,8 +46,7 @@ class _Reader:
             return major, info
         if info <= 27:
             return major, int.from_bytes(self.take(1 << (info - 24)), "big")
-        raise CborError(f"byte {start}: additional information {info} (indefinite length or reserved) "
-                        "is not accepted")
+        raise CborError(f"byte {start}: additional information {info} (indefinite length or reserved) is not accepted")
 
     def item(self, depth: int):
         if depth > self.max_depth:

@@ -48,8 +48,7 @@ class Request:
 
 def hash_of_map(value: dict) -> bytes:
     """The spec's representation-independent hash of a map (nested maps, arrays, ints, text, blobs)."""
-    pairs = sorted(hashlib.sha256(key.encode()).digest() + _hash_value(item)
-                   for key, item in value.items())
+    pairs = sorted(hashlib.sha256(key.encode()).digest() + _hash_value(item) for key, item in value.items())
     return hashlib.sha256(b"".join(pairs)).digest()
 
 
@@ -94,12 +93,16 @@ def read_envelope(body, *, now_ns: int | None = None) -> Request:
         raise Refused(f"unknown envelope field(s): {', '.join(sorted(map(str, unknown)))}", malformed=True)
     content = body["content"]
     kind = content.get("request_type")
-    fields = {"call": ("canister_id", "method_name", "arg"), "query": ("canister_id", "method_name", "arg"),
-              "read_state": ("paths",)}.get(kind)
+    fields = {
+        "call": ("canister_id", "method_name", "arg"),
+        "query": ("canister_id", "method_name", "arg"),
+        "read_state": ("paths",),
+    }.get(kind)
     if fields is None:
         raise Refused(f"request_type must be call, query or read_state, not {kind!r}", malformed=True)
     for name, wanted in [("sender", bytes), ("ingress_expiry", int)] + [
-            (f, list if f == "paths" else str if f == "method_name" else bytes) for f in fields]:
+        (f, list if f == "paths" else str if f == "method_name" else bytes) for f in fields
+    ]:
         if not isinstance(content.get(name), wanted) or isinstance(content.get(name), bool):
             raise Refused(f"content.{name} must be a {wanted.__name__}", malformed=True)
     if "nonce" in content and not isinstance(content["nonce"], bytes):
@@ -110,8 +113,7 @@ def read_envelope(body, *, now_ns: int | None = None) -> Request:
     sender = content["sender"]
     if sender == ANONYMOUS:
         if any(k in body for k in ("sender_pubkey", "sender_sig", "sender_delegation")):
-            raise Refused("the anonymous sender does not sign: send no sender_pubkey, sender_sig or "
-                          "sender_delegation")
+            raise Refused("the anonymous sender does not sign: send no sender_pubkey, sender_sig or sender_delegation")
     else:
         _check_signature(body, sender, request_id, content.get("canister_id"), now_ns)
     return Request(kind, request_id, sender, content)
@@ -119,32 +121,40 @@ def read_envelope(body, *, now_ns: int | None = None) -> Request:
 
 def _check_expiry(expiry: int, now_ns: int) -> None:
     if expiry < now_ns:
-        raise Refused(f"{EXPIRY_PREFIX}the request expired {(now_ns - expiry) / 1e9:.0f} s ago "
-                      f"(ingress_expiry {expiry}, moxzid's time {now_ns})", malformed=True)
+        raise Refused(
+            f"{EXPIRY_PREFIX}the request expired {(now_ns - expiry) / 1e9:.0f} s ago "
+            f"(ingress_expiry {expiry}, moxzid's time {now_ns})",
+            malformed=True,
+        )
     if expiry > now_ns + MAX_EXPIRY_AHEAD_NS:
-        raise Refused(f"{EXPIRY_PREFIX}ingress_expiry {expiry} is more than {MAX_EXPIRY_AHEAD_NS // 10**9} s "
-                      f"ahead of moxzid's time {now_ns}", malformed=True)
+        raise Refused(
+            f"{EXPIRY_PREFIX}ingress_expiry {expiry} is more than {MAX_EXPIRY_AHEAD_NS // 10**9} s "
+            f"ahead of moxzid's time {now_ns}",
+            malformed=True,
+        )
 
 
 def _check_signature(body: dict, sender: bytes, request_id: bytes, canister_id, now_ns: int) -> None:
     pubkey, signature = body.get("sender_pubkey"), body.get("sender_sig")
     if not isinstance(pubkey, bytes) or not isinstance(signature, bytes):
-        raise Refused(f"the sender {_text(sender)} is not anonymous: the request needs sender_pubkey and "
-                      "sender_sig")
+        raise Refused(f"the sender {_text(sender)} is not anonymous: the request needs sender_pubkey and sender_sig")
     if self_authenticating(pubkey) != sender:
-        raise Refused(f"the sender {_text(sender)} is not the principal of sender_pubkey "
-                      f"({_text(self_authenticating(pubkey))})")
+        raise Refused(
+            f"the sender {_text(sender)} is not the principal of sender_pubkey ({_text(self_authenticating(pubkey))})"
+        )
     signer = pubkey
     delegations = body.get("sender_delegation", [])
     if not isinstance(delegations, list) or len(delegations) > MAX_DELEGATIONS:
         raise Refused(f"sender_delegation must be a list of at most {MAX_DELEGATIONS} delegations")
     for index, signed in enumerate(delegations):
         delegation = signed.get("delegation") if isinstance(signed, dict) else None
-        if not isinstance(delegation, dict) or not isinstance(signed.get("signature"), bytes) \
-                or not isinstance(delegation.get("pubkey"), bytes) \
-                or not isinstance(delegation.get("expiration"), int):
-            raise Refused(f"delegation {index} must be {{delegation: {{pubkey, expiration, targets?}}, "
-                          "signature}")
+        if (
+            not isinstance(delegation, dict)
+            or not isinstance(signed.get("signature"), bytes)
+            or not isinstance(delegation.get("pubkey"), bytes)
+            or not isinstance(delegation.get("expiration"), int)
+        ):
+            raise Refused(f"delegation {index} must be {{delegation: {{pubkey, expiration, targets?}}, signature}}")
         if not verify(signer, DELEGATION_DOMAIN + hash_of_map(delegation), signed["signature"]):
             raise Refused(f"delegation {index}: the signature does not verify with the key it delegates from")
         if delegation["expiration"] < now_ns:
@@ -157,8 +167,10 @@ def _check_signature(body: dict, sender: bytes, request_id: bytes, canister_id, 
                 raise Refused(f"delegation {index} does not allow calls to {_text(canister_id)}")
         signer = delegation["pubkey"]
     if not verify(signer, REQUEST_DOMAIN + request_id, signature):
-        raise Refused("the signature does not verify: sender_sig is not the signature of this request by "
-                      + ("the last delegation's key" if delegations else "sender_pubkey"))
+        raise Refused(
+            "the signature does not verify: sender_sig is not the signature of this request by "
+            + ("the last delegation's key" if delegations else "sender_pubkey")
+        )
 
 
 def verify(public_key_der: bytes, message: bytes, signature: bytes) -> bool:
@@ -174,12 +186,13 @@ def verify(public_key_der: bytes, message: bytes, signature: bytes) -> bool:
         elif isinstance(key, ec.EllipticCurvePublicKey) and key.curve.name in ("secp256k1", "secp256r1"):
             if len(signature) != 64:
                 return False
-            der = encode_dss_signature(int.from_bytes(signature[:32], "big"),
-                                       int.from_bytes(signature[32:], "big"))
+            der = encode_dss_signature(int.from_bytes(signature[:32], "big"), int.from_bytes(signature[32:], "big"))
             key.verify(der, message, ec.ECDSA(hashes.SHA256()))
         else:
-            raise Refused("only Ed25519, ECDSA secp256k1 and ECDSA P-256 keys are accepted (canister "
-                          "signatures, as Internet Identity's, need the issuing canister's certificate)")
+            raise Refused(
+                "only Ed25519, ECDSA secp256k1 and ECDSA P-256 keys are accepted (canister "
+                "signatures, as Internet Identity's, need the issuing canister's certificate)"
+            )
     except InvalidSignature:
         return False
     return True

@@ -69,8 +69,14 @@ def _cbor(value, status: int = 200) -> web.Response:
 
 
 def _rejection(code: int, message: str) -> web.Response:
-    return _cbor({"status": "non_replicated_rejection", "reject_code": code,
-                  "reject_message": message, "error_code": ERROR_CODES[code]})
+    return _cbor(
+        {
+            "status": "non_replicated_rejection",
+            "reject_code": code,
+            "reject_message": message,
+            "error_code": ERROR_CODES[code],
+        }
+    )
 
 
 def _text(message: str, status: int = 400) -> web.Response:
@@ -94,9 +100,15 @@ class IcInterface:
         return self.host.name_of(canister_id)
 
     async def status(self, request: web.Request) -> web.Response:
-        return _cbor({"root_key": self.identity.root_key_der, "replica_health_status": "healthy",
-                      "ic_api_version": "0.18.0", "impl_version": "moxzid",
-                      "certified_height": 0})
+        return _cbor(
+            {
+                "root_key": self.identity.root_key_der,
+                "replica_health_status": "healthy",
+                "ic_api_version": "0.18.0",
+                "impl_version": "moxzid",
+                "certified_height": 0,
+            }
+        )
 
     async def _envelope(self, request: web.Request, kind: str) -> Request:
         try:
@@ -104,7 +116,8 @@ class IcInterface:
                 data = await request.read()
         except TimeoutError:
             raise web.HTTPRequestTimeout(
-                text=f"the body did not arrive within {self.body_secs:g} s (--http-body-secs)") from None
+                text=f"the body did not arrive within {self.body_secs:g} s (--http-body-secs)"
+            ) from None
         try:
             body = cbor.decode(data)
         except cbor.CborError as error:
@@ -159,14 +172,19 @@ class IcInterface:
             await asyncio.wait([task], timeout=SYNC_WAIT_SECONDS)
         if status.status == "processing":
             return web.Response(status=202)
-        return _cbor({"status": "replied", "certificate": self.identity.certificate(
-            {b"request_status": {envelope.id: status.tree()}})})
+        return _cbor(
+            {
+                "status": "replied",
+                "certificate": self.identity.certificate({b"request_status": {envelope.id: status.tree()}}),
+            }
+        )
 
     async def _run(self, name: str, envelope: Request, status: Status) -> None:
         content = envelope.content
         try:
-            outcome = await self.host.call(name, content["method_name"], content["arg"], query=False,
-                                           caller=envelope.sender)
+            outcome = await self.host.call(
+                name, content["method_name"], content["arg"], query=False, caller=envelope.sender
+            )
         except MoxziError as error:
             status.status, status.reject_code, status.reject_message = "rejected", 3, str(error)
         except Exception as error:  # a failure here must still answer, or the caller polls until expiry
@@ -192,18 +210,26 @@ class IcInterface:
             return _rejection(reject.code, reject.message)
         content = envelope.content
         try:
-            outcome = await self.host.call(name, content["method_name"], content["arg"], query=True,
-                                           caller=envelope.sender)
+            outcome = await self.host.call(
+                name, content["method_name"], content["arg"], query=True, caller=envelope.sender
+            )
         except MoxziError as error:
-            answer = {"status": "rejected", "reject_code": 3, "reject_message": str(error),
-                      "error_code": ERROR_CODES[3]}
+            answer = {
+                "status": "rejected",
+                "reject_code": 3,
+                "reject_message": str(error),
+                "error_code": ERROR_CODES[3],
+            }
         else:
             if outcome.reply is not None:
                 answer = {"status": "replied", "reply": {"arg": outcome.reply}}
             else:
-                answer = {"status": "rejected", "reject_code": outcome.reject_code,
-                          "reject_message": outcome.reject_message,
-                          "error_code": ERROR_CODES.get(outcome.reject_code, "IC0500")}
+                answer = {
+                    "status": "rejected",
+                    "reject_code": outcome.reject_code,
+                    "reject_message": outcome.reject_message,
+                    "error_code": ERROR_CODES.get(outcome.reject_code, "IC0500"),
+                }
         timestamp = time.time_ns()
         signed = hash_of_map({**answer, "timestamp": timestamp, "request_id": envelope.id})
         signature = {"timestamp": timestamp, **self.identity.sign_response(signed)}
@@ -227,8 +253,12 @@ class IcInterface:
             raise Refused(f"at most {MAX_PATHS} paths in one read_state")
         tree: dict = {}
         for path in paths:
-            if not isinstance(path, list) or not path or len(path) > MAX_PATH_LABELS \
-                    or not all(isinstance(label, bytes) for label in path):
+            if (
+                not isinstance(path, list)
+                or not path
+                or len(path) > MAX_PATH_LABELS
+                or not all(isinstance(label, bytes) for label in path)
+            ):
                 raise Refused(f"a path is a list of 1 to {MAX_PATH_LABELS} byte strings, got {path!r:.80}")
             _merge(tree, self._path(path, envelope.sender, canister_text))
         return tree
@@ -254,16 +284,17 @@ class IcInterface:
                 return {}
             info = self.host.info(name)
             if path[2] == b"module_hash":
-                return {} if info.module_hash is None else \
-                    {b"canister": {path[1]: {b"module_hash": info.module_hash}}}
+                return {} if info.module_hash is None else {b"canister": {path[1]: {b"module_hash": info.module_hash}}}
             if path[2] == b"controllers":
                 return {b"canister": {path[1]: {b"controllers": cbor2.dumps(list(info.controllers))}}}
             if path[2] == b"metadata" and len(path) == 4:
                 value = info.metadata.get(path[3].decode(errors="replace"))
                 return {} if value is None else {b"canister": {path[1]: {b"metadata": {path[3]: value}}}}
-        raise Refused(f"unsupported path {'/'.join(label.decode(errors='replace') for label in path)}: "
-                      "moxzid serves time, subnet, request_status/ID, canister/ID/module_hash, "
-                      "canister/ID/controllers and canister/ID/metadata/NAME")
+        raise Refused(
+            f"unsupported path {'/'.join(label.decode(errors='replace') for label in path)}: "
+            "moxzid serves time, subnet, request_status/ID, canister/ID/module_hash, "
+            "canister/ID/controllers and canister/ID/metadata/NAME"
+        )
 
 
 def _merge(into: dict, tree: dict) -> None:

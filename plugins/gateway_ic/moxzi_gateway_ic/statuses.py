@@ -35,9 +35,13 @@ class Status:
             assert self.reply is not None, "a replied status holds its reply (until it is done)"
             tree[b"reply"] = self.reply
         elif self.status == "rejected":
-            tree.update({b"reject_code": leb128(self.reject_code),
-                         b"reject_message": self.reject_message.encode(),
-                         b"error_code": self.error_code.encode()})
+            tree.update(
+                {
+                    b"reject_code": leb128(self.reject_code),
+                    b"reject_message": self.reject_message.encode(),
+                    b"error_code": self.error_code.encode(),
+                }
+            )
         return tree
 
 

@@ -98,24 +98,31 @@ class LmdbStore(Store):
         except lmdb.MapFullError as exc:
             raise StoreError(
                 f"the disk is full: {self._directory} holds the most it may ({self._env.info()['map_size']} "
-                "bytes, its map size); nothing of this batch was applied") from exc
+                "bytes, its map size); nothing of this batch was applied"
+            ) from exc
         except lmdb.BadValsizeError as exc:
             raise StoreError(
                 f"a key in this batch is not 1 to {self._env.max_key_size()} bytes long, as LMDB "
-                "keys must be; nothing of this batch was applied") from exc
+                "keys must be; nothing of this batch was applied"
+            ) from exc
         except lmdb.Error as exc:
             if _out_of_space(self._directory, batch, exc):
-                raise StoreError(f"the disk is full: {self._directory} cannot grow ({exc}); free some "
-                                 "space; nothing of this batch was applied") from exc
-            raise StoreError(f"{self._directory}: LMDB failed to commit ({exc}); "
-                             "nothing of this batch was applied") from exc
+                raise StoreError(
+                    f"the disk is full: {self._directory} cannot grow ({exc}); free some "
+                    "space; nothing of this batch was applied"
+                ) from exc
+            raise StoreError(
+                f"{self._directory}: LMDB failed to commit ({exc}); nothing of this batch was applied"
+            ) from exc
 
     def flush(self) -> None:
         try:
             self._env.sync(True)
         except lmdb.Error as exc:
-            raise StoreError(f"{self._directory}: the committed batches could not be made durable "
-                             f"({exc}); they may be lost if the machine stops") from exc
+            raise StoreError(
+                f"{self._directory}: the committed batches could not be made durable "
+                f"({exc}); they may be lost if the machine stops"
+            ) from exc
 
     def close(self) -> None:
         self._env.close()
@@ -141,7 +148,8 @@ def _prepare(directory: Path) -> None:
     if foreign and FORMAT_FILE not in foreign:
         raise StoreError(
             f"{directory} is not empty and is not a moxzi state directory (it has no {FORMAT_FILE} "
-            "file); give -s a new or empty directory; nothing was changed")
+            "file); give -s a new or empty directory; nothing was changed"
+        )
 
 
 def _lock(directory: Path) -> int:
@@ -156,8 +164,10 @@ def _lock(directory: Path) -> int:
     except BlockingIOError:
         holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
         os.close(fd)
-        raise StoreError(f"{directory} is in use by another moxzid (pid {holder}); stop that one, or "
-                         "give this one another -s directory; nothing was changed") from None
+        raise StoreError(
+            f"{directory} is in use by another moxzid (pid {holder}); stop that one, or "
+            "give this one another -s directory; nothing was changed"
+        ) from None
     try:
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
@@ -181,7 +191,8 @@ def _check_format(directory: Path) -> bool:
     if found != FORMAT:
         raise StoreError(
             f"{directory} holds a store of format {found!r}, but this moxzi-store-lmdb reads "
-            f"{FORMAT!r} only: open it with the moxzi that wrote it; nothing was changed")
+            f"{FORMAT!r} only: open it with the moxzi that wrote it; nothing was changed"
+        )
     try:
         size = (directory / DATA_FILE).stat().st_size
     except FileNotFoundError:
@@ -192,7 +203,8 @@ def _check_format(directory: Path) -> bool:
         raise StoreError(
             f"{directory} is a moxzi store ({FORMAT_FILE} is there) but its {DATA_FILE} is "
             f"{'missing' if size is None else 'empty'}: its state was removed; restore the directory "
-            "from a backup, or give -s a new directory to start afresh; nothing was changed")
+            "from a backup, or give -s a new directory to start afresh; nothing was changed"
+        )
     return False
 
 
@@ -222,8 +234,9 @@ def _open_environment(directory: Path, map_size: int) -> lmdb.Environment:
     try:
         # No syncing at commit: the write to the OS is what survives kill -9; ``flush`` does the fsync.
         # ``lock=True`` lets any thread read; py-lmdb serializes the writers.
-        env = lmdb.open(str(directory), map_size=map_size, sync=False, metasync=False, lock=True,
-                        max_readers=MAX_READERS)
+        env = lmdb.open(
+            str(directory), map_size=map_size, sync=False, metasync=False, lock=True, max_readers=MAX_READERS
+        )
     except (lmdb.CorruptedError, lmdb.InvalidError, lmdb.VersionMismatchError) as exc:
         raise _corrupt(directory, exc) from exc
     except lmdb.ReadonlyError as exc:  # LMDB's EACCES
@@ -267,17 +280,19 @@ def _out_of_space(directory: Path, batch: Batch, exc: lmdb.Error) -> bool:
 def _delete_prefix(txn: lmdb.Transaction, prefix: bytes) -> None:
     cursor = txn.cursor()
     present = cursor.set_range(prefix)
-    while present and cursor.key()[:len(prefix)] == prefix:  # (a memoryview has no startswith)
+    while present and cursor.key()[: len(prefix)] == prefix:  # (a memoryview has no startswith)
         present = cursor.delete()  # and moves to the next key
 
 
 def _corrupt(directory: Path, why) -> StoreError:
-    return StoreError(f"{directory} is corrupt or not an LMDB store: {why}; restore it from a backup; "
-                      "nothing was changed")
+    return StoreError(
+        f"{directory} is corrupt or not an LMDB store: {why}; restore it from a backup; nothing was changed"
+    )
 
 
 def _unusable(directory: Path, exc: OSError) -> StoreError:
     if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
-        return StoreError(f"{directory} cannot be used: {exc.strerror} ({exc.filename}); "
-                          "give moxzid a directory it may write")
+        return StoreError(
+            f"{directory} cannot be used: {exc.strerror} ({exc.filename}); give moxzid a directory it may write"
+        )
     return StoreError(f"{directory} cannot be used: {exc}")

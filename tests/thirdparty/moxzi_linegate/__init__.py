@@ -16,8 +16,15 @@ from .store import LogFileStore
 
 @hookimpl
 def register_settings(register):
-    register(Setting("line-listen", "address", "address the line gateway (linegate plugin) serves on",
-                     default=Address("127.0.0.1", 0), metavar="HOST:PORT"))
+    register(
+        Setting(
+            "line-listen",
+            "address",
+            "address the line gateway (linegate plugin) serves on",
+            default=Address("127.0.0.1", 0),
+            metavar="HOST:PORT",
+        )
+    )
 
 
 @hookimpl

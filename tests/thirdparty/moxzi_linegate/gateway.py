@@ -19,8 +19,7 @@ class LineGateway:
         self._server: asyncio.Server | None = None
 
     async def start(self) -> None:
-        self._server = await asyncio.start_server(self._serve, self._listen.host, self._listen.port,
-                                                  limit=MAX_LINE)
+        self._server = await asyncio.start_server(self._serve, self._listen.host, self._listen.port, limit=MAX_LINE)
         host, port = self._server.sockets[0].getsockname()[:2]
         log.info("line gateway on %s:%d", host, port)
 

@@ -26,7 +26,7 @@ class LogFileStore(MemoryStore):
                 size = struct.unpack_from("<I", data, at)[0]
                 if at + 4 + size > len(data):
                     break
-                cleared, writes = pickle.loads(data[at + 4:at + 4 + size])
+                cleared, writes = pickle.loads(data[at + 4 : at + 4 + size])
                 super().commit(Batch(writes, cleared))
                 at += 4 + size
             good = at
@@ -46,8 +46,9 @@ class LogFileStore(MemoryStore):
         for value in batch.writes.values():  # refuse a bad batch before writing anything
             if value is not None and not isinstance(value, (bytes, bytearray, memoryview)):
                 raise StoreError(f"a store value must be bytes, not {type(value).__name__}")
-        record = pickle.dumps((batch.cleared_prefixes, {k: None if v is None else bytes(v)
-                                                        for k, v in batch.writes.items()}))
+        record = pickle.dumps(
+            (batch.cleared_prefixes, {k: None if v is None else bytes(v) for k, v in batch.writes.items()})
+        )
         self._file.write(struct.pack("<I", len(record)) + record)
         self._file.flush()  # in the OS: survives the process being killed
         super().commit(batch)
