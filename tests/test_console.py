@@ -20,6 +20,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from moxzi_core import plugins
 from moxzi_core.build import build
 from moxzi_core.candid import parse_did
+from moxzi_core.events import Events
 from moxzi_core.runtime.host import Host
 from moxzi_core.settings import Address, Settings
 from moxzi_core.store import MemoryStore
@@ -260,3 +261,12 @@ def test_the_console_in_a_browser(daemon, browser, tmp_path):
     page.screenshot(path=str(tmp_path / "console.png"), full_page=True)
     assert (tmp_path / "console.png").stat().st_size > 10_000
     assert errors == []
+
+
+def test_the_console_state_counts_device_copies():
+    watch = Watch(Events())
+    assert (sum(watch.checkpoints.counts), watch.last_checkpoint) == (0, None)
+    for seconds, size in ((0.5, 1000), (0.25, 3000)):
+        watch.feed({"kind": "checkpoint", "seconds": seconds, "bytes": size})
+    assert (sum(watch.checkpoints.counts), watch.last_checkpoint) == (2, {"seconds": 0.25, "bytes": 3000})
+    assert watch.checkpoint_bytes == 4000

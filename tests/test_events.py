@@ -274,3 +274,16 @@ async def test_the_device_shows_live_exports_and_fetches_in_flight(dev):
         ]
     finally:
         await transport.stop()
+
+
+def test_usage_names_who_may_read_each_actors_publications(dev):
+    other, third = b"reader\x02", b"reader\x03"
+    dev.request("params", CALLER, [{"name": n, "shape": [2], "init": {"zeros": None}} for n in ("a", "b", "c")])
+    dev.request("publish", CALLER, {"names": ["a"], "prefix": "", "readers": None})  # the owner alone
+    assert dev.usage()[Principal(CALLER).to_text()]["readers"] == []
+    dev.request("publish", CALLER, {"names": ["b"], "prefix": "", "readers": Some({"anyone": None})})
+    readers = Some({"principals": [Principal(other), Principal(third)]})
+    dev.request("publish", CALLER, {"names": ["c"], "prefix": "", "readers": readers})
+    usage = dev.usage()[Principal(CALLER).to_text()]
+    assert usage["publications"] == 3
+    assert usage["readers"] == sorted(["anyone", Principal(other).to_text(), Principal(third).to_text()])

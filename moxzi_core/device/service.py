@@ -211,8 +211,9 @@ class Device:
 
     def usage(self) -> dict[str, dict]:
         """What each caller holds, by actor name: counts of ``params``, ``optimizers``, ``stored`` and
-        ``publications``, the ``bytes`` they hold together (optimizers' state included:
-        ``optimizer_bytes`` of them), and ``steps`` by optimizer. Read without waiting for a running
+        ``publications``, who may read those publications (``readers``: ``"anyone"`` and the names of the
+        actors or principals they name, sorted), the ``bytes`` they hold together (optimizers' state
+        included: ``optimizer_bytes`` of them), and ``steps`` by optimizer. Read without waiting for a running
         call (a call in progress may or may not be counted)."""
 
         def size(meta: Meta) -> int:
@@ -223,7 +224,7 @@ class Device:
         def entry(caller: bytes) -> dict:
             return held.setdefault(
                 self.name_of(caller),
-                {"params": 0, "optimizers": [], "stored": 0, "publications": 0, "bytes": 0, "steps": {}},
+                {"params": 0, "optimizers": [], "stored": 0, "publications": 0, "readers": [], "bytes": 0, "steps": {}},
             )
 
         for caller, space in list(self.spaces.items()):
@@ -236,9 +237,17 @@ class Device:
                 bytes=sum(size(m) for _, m in params + stored) + optimizer_bytes,
                 optimizer_bytes=optimizer_bytes,
             )
+        readers: dict[bytes, set[str]] = {}
         for (owner, _), publication in list(self.publications.items()):
             entry(owner)["publications"] += 1
             entry(owner)["bytes"] += size(publication.meta)
+            named = readers.setdefault(owner, set())
+            if publication.readers == "anyone":
+                named.add("anyone")
+            elif isinstance(publication.readers, frozenset):
+                named.update(self.name_of(reader) for reader in publication.readers)
+        for owner, named in readers.items():
+            entry(owner)["readers"] = sorted(named)
         for (caller, optimizer), steps in list(self._steps.items()):
             entry(caller)["steps"][optimizer] = steps
         return held

@@ -4,7 +4,8 @@
   ``GET /console/static/FILE`` its scripts, ``GET /console/state``: JSON: ``actors`` (name, principal,
   mode, memory, cycles, messages, traps, instructions, device usage, methods with their Candid types as
   JSON trees, see ``type_tree``), ``device`` (backend name, or null), ``transfers`` (the device's live
-  exports and fetches in flight, ``Device.transfers``, or null), ``log`` (the recent lines) and
+  exports and fetches in flight, ``Device.transfers``, or null), ``checkpoints`` (how many device copies
+  were taken since moxzid started, and the last one's ``seconds`` and ``bytes``), ``log`` (the recent lines) and
   ``curves`` (each actor's loss curve per optimizer: ``points`` of [step, loss]).
 - ``GET /events``: the live event stream (moxzi_core.events) as Server-Sent Events: each event's
   ``event:`` is its kind and ``data:`` the event as JSON. Any client may use it
@@ -73,6 +74,7 @@ def console_app(host, settings) -> web.Application:
                 "actors": [_actor(host, watch, name) for name in host.actor_names()],
                 "device": getattr(getattr(host.system_state, "backend", None), "name", None),
                 "transfers": metrics.device_transfers(host),
+                "checkpoints": {"count": sum(watch.checkpoints.counts), "last": watch.last_checkpoint},
                 "log": list(watch.log),
                 "curves": watch.curves_json(),
             }

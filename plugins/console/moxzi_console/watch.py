@@ -63,6 +63,7 @@ class Watch:
         self.device: dict[tuple[str, str], list] = defaultdict(lambda: [0, 0.0, 0])  # calls, seconds, rejects
         self.checkpoints = Histogram()
         self.checkpoint_bytes = 0
+        self.last_checkpoint: dict | None = None  # the latest device copy's seconds and bytes
         self._subscription = events.subscribe(buffer=100_000, replay=True)
         self._task: asyncio.Task | None = None
 
@@ -108,6 +109,7 @@ class Watch:
         elif kind == "checkpoint":
             self.checkpoints.observe(event["seconds"])
             self.checkpoint_bytes += event["bytes"]
+            self.last_checkpoint = {"seconds": event["seconds"], "bytes": event["bytes"]}
 
     def curves_json(self) -> list[dict]:
         return [

@@ -31,9 +31,17 @@ function renderActors(actors) {
   $("#device-table tbody").replaceChildren(...held.map((a) => el("tr", {},
     el("td", {}, a.name), el("td", { class: "num" }, String(a.device.params)),
     el("td", {}, a.device.optimizers.join(", ") || "—"), el("td", { class: "num" }, String(a.device.stored)),
-    el("td", { class: "num" }, String(a.device.publications)), el("td", { class: "num" }, bytes(a.device.bytes)),
+    el("td", { class: "num" }, String(a.device.publications)), el("td", {}, a.device.readers.join(", ") || "—"),
+    el("td", { class: "num" }, bytes(a.device.bytes)),
     el("td", {}, Object.entries(a.device.steps).map(([o, n]) => `${o}: ${n}`).join(", ") || "—"))));
   $("#device-total").textContent = bytes(held.reduce((sum, a) => sum + a.device.bytes, 0));
+}
+
+// Device copies (checkpoints) taken since moxzid started, and the last one.
+function renderCheckpoints(checkpoints) {
+  const last = checkpoints.last;
+  $("#checkpoints").textContent = last ? `Device copies: ${checkpoints.count}; the last took ` +
+    `${last.seconds.toFixed(2)} s for ${bytes(last.bytes)}.` : "No device copies yet.";
 }
 
 // Live exports (seconds: until they expire) and fetches downloading (seconds: since they started).
@@ -214,6 +222,7 @@ async function refresh(first) {
   $("#device").textContent = state.device ? `device ${state.device}` : "no device";
   renderActors(state.actors);
   renderTransfers(state.transfers);
+  renderCheckpoints(state.checkpoints);
   renderMethods(state.actors);
   if (first) {
     state.log.forEach(addLog);
