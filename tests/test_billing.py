@@ -1,15 +1,11 @@
 """Billing: the default price list, the ledger of cycles (in memory, and in LMDB across a reopen), a third
 party's price list replacing the default, and moxzid charging device time, seen and topped up over HTTP."""
 
-import json
 import logging
-import shutil
-from pathlib import Path
 
 import cbor2
 import pytest
-from kit.actorbuild import build_actor
-from kit.daemon import running_moxzid
+from kit.daemon import project, running_moxzid
 from kit.http import request as http
 
 from moxzi_core import billing, plugins
@@ -236,17 +232,10 @@ def test_a_third_party_price_list_replaces_the_default(third_party_plugins):
 
 
 # --- moxzid ---------------------------------------------------------------------------------------
-def learner_project(folder: Path) -> None:
-    built = build_actor("learner")
-    shutil.copy(built.wasm_path, folder / "learner.wasm")
-    shutil.copy(built.did_path, folder / "learner.did")
-    (folder / "actors.json").write_text(json.dumps({"actors": [{"name": "learner", "wasm": "learner.wasm"}]}))
-
-
 @pytest.mark.slow
 def test_moxzid_charges_device_time_refuses_an_actor_out_of_cycles_and_takes_more(tmp_path):
     pytest.importorskip("moxzi_device_torch")
-    learner_project(tmp_path)
+    project(tmp_path, "learner")
     with running_moxzid(
         "-m", "actors.json", "--device", "torch:cpu", "--plugins", "http,torch,cycles", "--cycles", "1", cwd=tmp_path
     ) as daemon:
@@ -286,7 +275,7 @@ def test_moxzid_charges_device_time_refuses_an_actor_out_of_cycles_and_takes_mor
 def test_balances_survive_a_moxzid_restart(tmp_path):
     pytest.importorskip("moxzi_device_torch")
     pytest.importorskip("moxzi_store_lmdb")
-    learner_project(tmp_path)
+    project(tmp_path, "learner")
     flags = (
         "-m",
         "actors.json",
@@ -311,7 +300,7 @@ def test_balances_survive_a_moxzid_restart(tmp_path):
 @pytest.mark.slow
 def test_moxzid_without_cycles_charges_nothing(tmp_path):
     pytest.importorskip("moxzi_device_torch")
-    learner_project(tmp_path)
+    project(tmp_path, "learner")
     with running_moxzid(
         "-m", "actors.json", "--device", "torch:cpu", "--plugins", "http,torch,cycles", cwd=tmp_path
     ) as daemon:
@@ -325,7 +314,7 @@ def test_moxzid_without_cycles_charges_nothing(tmp_path):
 @pytest.mark.slow
 def test_moxzid_charges_by_a_third_party_price_list(tmp_path):
     pytest.importorskip("moxzi_device_torch")
-    learner_project(tmp_path)
+    project(tmp_path, "learner")
     with running_moxzid(
         "-m",
         "actors.json",

@@ -3,15 +3,13 @@ device): after restarts, training finishes with the same parameters, byte for by
 as an uninterrupted run."""
 
 import base64
-import json
-import shutil
 import threading
 import time
 import urllib.error
 
 import pytest
-from kit.actorbuild import build_actor
 from kit.crashing import call, uninterrupted_and_crashed
+from kit.daemon import project as kit_project
 
 pytestmark = pytest.mark.slow  # kill -9 runs of moxzid while training
 
@@ -37,10 +35,8 @@ FLAGS = (
 
 
 def project(folder):
-    built = build_actor("learner")
-    shutil.copy(built.wasm_path, folder / "learner.wasm")
-    shutil.copy(built.did_path, folder / "learner.did")
-    (folder / "actors.json").write_text(json.dumps({"actors": [{"name": "learner", "wasm": "learner.wasm"}]}))
+    """``folder`` with the learner actor and its manifest."""
+    kit_project(folder, "learner")
 
 
 def learn_in_background(daemon):

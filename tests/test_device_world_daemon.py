@@ -3,8 +3,6 @@ ranks, and kill -9 in the middle of data-parallel training (and of copies of the
 restarts, end with one device's result; the worker ranks of a killed moxzid go away by themselves."""
 
 import base64
-import json
-import shutil
 import subprocess
 import sys
 import threading
@@ -14,8 +12,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from kit.actorbuild import build_actor
 from kit.crashing import call, uninterrupted_and_crashed
+from kit.daemon import project as kit_project
 
 pytest.importorskip("moxzi_store_lmdb")
 pytest.importorskip("moxzi_device_torch")
@@ -40,9 +38,8 @@ TWO = ONE + ("--device-world", "2", "--device-rank-timeout", "10")
 
 
 def project(folder):
-    built = build_actor("rows")
-    shutil.copy(built.wasm_path, folder / "rows.wasm")
-    (folder / "actors.json").write_text(json.dumps({"actors": [{"name": "rows", "wasm": "rows.wasm"}]}))
+    """``folder`` with the rows actor and its manifest."""
+    kit_project(folder, "rows")
 
 
 def learn_in_background(daemon):
