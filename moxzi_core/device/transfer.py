@@ -155,8 +155,7 @@ class Exports:
     async def body(self, export: Export) -> AsyncIterator[bytes | memoryview]:
         """The export's body (see the module docstring) in chunks of at most CHUNK bytes; its length is
         ``body_size(export)``. Each tensor's bytes are made off the event loop, one tensor at a time."""
-        header = cbor2.dumps([[name, meta.dtype, list(meta.shape)] for name, meta, _ in export.tensors])
-        head = MAGIC + struct.pack("<Q", len(header)) + header
+        head = _body_head(export)
         digest = hashlib.sha256(head)
         yield head
 
@@ -175,8 +174,13 @@ class Exports:
 
 def body_size(export: Export) -> int:
     """The length of ``Exports.body(export)``."""
+    return len(_body_head(export)) + _data_bytes(m for _, m, _ in export.tensors) + DIGEST_BYTES
+
+
+def _body_head(export: Export) -> bytes:
+    """What an export's body starts with: the magic, the header's length and the header."""
     header = cbor2.dumps([[name, meta.dtype, list(meta.shape)] for name, meta, _ in export.tensors])
-    return len(MAGIC) + 8 + len(header) + _data_bytes(m for _, m, _ in export.tensors) + DIGEST_BYTES
+    return MAGIC + struct.pack("<Q", len(header)) + header
 
 
 # --- fetching ----------------------------------------------------------------------------------
