@@ -6,23 +6,8 @@ import struct
 
 from moxzi_core.candid import (
     BLOB,
-    BOOL,
-    FLOAT32,
-    FLOAT64,
-    INT,
-    INT8,
-    INT16,
-    INT32,
-    INT64,
     NAT,
     NAT8,
-    NAT16,
-    NAT32,
-    NAT64,
-    NULL,
-    PRINCIPAL,
-    RESERVED,
-    TEXT,
     FuncRef,
     FuncType,
     Named,
@@ -35,27 +20,9 @@ from moxzi_core.candid import (
     Variant,
     Vec,
 )
-from moxzi_core.candid.types import FUNC_MODES, Primitive, resolve
+from moxzi_core.candid.types import EMPTY, FUNC_MODES, PRIMITIVES, Primitive, resolve
 
-PRIMITIVE_TYPES = [
-    NULL,
-    BOOL,
-    NAT,
-    INT,
-    NAT8,
-    NAT16,
-    NAT32,
-    NAT64,
-    INT8,
-    INT16,
-    INT32,
-    INT64,
-    FLOAT32,
-    FLOAT64,
-    TEXT,
-    RESERVED,
-    PRINCIPAL,
-]
+PRIMITIVE_TYPES = [t for t in PRIMITIVES.values() if t is not EMPTY]  # empty has no values
 NUMBERED = [0, 1, 7, 2**32 - 1]  # field ids without names
 LABELS = ["a", "b", "name", "shape", "data", "elem", "x", "dim", "start", "len", "ok", "err", "ünï", "_9_x"]
 INT_RANGES = {
