@@ -2,6 +2,7 @@
 request ids, certificates, request_status, and every refusal, each of which leaves the actor as it was.
 The real JS and Python agents drive it in test_gateway_ic_agents.py."""
 
+import hashlib
 import random
 import time
 
@@ -292,45 +293,65 @@ def management(method: str, value: dict) -> bytes:
     return encode_args(list(MANAGEMENT_SERVICE.methods[method].args), [value])
 
 
+async def manage(ic, signer: Signer, method: str, value: dict, effective: Principal = Principal(GATE)):
+    """(status, the reply's values decoded with the method's result types, or None) of a management call that
+    ``signer`` makes over /api/v4 with ``effective`` as the URL's canister."""
+    fields = {
+        **content("call", signer.principal, method=method, arg=management(method, value)),
+        "canister_id": b"",
+    }
+    status, answer = await post(ic, f"/api/v4/canister/{effective}/call", envelope(fields, signer))
+    assert status == 200 and answer["status"] == "replied", answer
+    certified = lookup(answer["certificate"], b"request_status", hash_of_map(fields), b"status")
+    if certified != b"replied":
+        return certified.decode(), None
+    reply = lookup(answer["certificate"], b"request_status", hash_of_map(fields), b"reply")
+    return "replied", decode_args(reply, list(MANAGEMENT_SERVICE.methods[method].rets))
+
+
 async def test_a_signed_sender_creates_an_actor_and_only_it_controls_it(ic):
     """A created actor is controlled by its creator: only it gets canister_status, and read_state
     certifies its controllers."""
     owner, stranger = Signer(), Signer()
-    fields = {
-        **content(
-            "call",
-            owner.principal,
-            method="create_canister",
-            arg=management("create_canister", {"settings": None, "sender_canister_version": None}),
-        ),
-        "canister_id": b"",
-    }
-    status, answer = await post(ic, f"/api/v4/canister/{Principal(GATE)}/call", envelope(fields, owner))
-    assert status == 200 and answer["status"] == "replied", answer
-    reply = lookup(answer["certificate"], b"request_status", hash_of_map(fields), b"reply")
-    created = decode_args(reply, list(MANAGEMENT_SERVICE.methods["create_canister"].rets))[0]["canister_id"]
-
-    async def status_as(signer: Signer):
-        asked = {
-            **content(
-                "call",
-                signer.principal,
-                method="canister_status",
-                arg=management("canister_status", {"canister_id": created}),
-            ),
-            "canister_id": b"",
-        }
-        return await post(ic, f"/api/v4/canister/{created}/call", envelope(asked, signer)), asked
-
-    (status, answer), asked = await status_as(owner)
-    reply = lookup(answer["certificate"], b"request_status", hash_of_map(asked), b"reply")
-    record = decode_args(reply, list(MANAGEMENT_SERVICE.methods["canister_status"].rets))[0]
-    assert record["settings"]["controllers"] == [Principal(owner.principal)]
-    (status, answer), asked = await status_as(stranger)
-    assert lookup(answer["certificate"], b"request_status", hash_of_map(asked), b"status") == b"rejected"
+    _, created = await manage(ic, owner, "create_canister", {"settings": None, "sender_canister_version": None})
+    created = created[0]["canister_id"]
+    status, record = await manage(ic, owner, "canister_status", {"canister_id": created}, created)
+    assert record[0]["settings"]["controllers"] == [Principal(owner.principal)]
+    status, _ = await manage(ic, stranger, "canister_status", {"canister_id": created}, created)
+    assert status == "rejected"
     read = content("read_state", owner.principal, paths=[[b"canister", created.bytes, b"controllers"]])
     status, answer = await post(ic, f"/api/v3/canister/{created}/read_state", envelope(read, owner))
     assert cbor2.loads(lookup(answer["certificate"], b"canister", created.bytes, b"controllers")) == [owner.principal]
+
+
+async def test_an_actor_created_over_the_interface_is_reachable_once_installed(host):
+    """The routes find actors created after start; module_hash is absent until code is installed."""
+    owner = Signer()
+    wasm = build_actor("gate").wasm
+    async with serving(host, {"/api": build_ic_app}) as (_, ic):
+        _, created = await manage(ic, owner, "create_canister", {"settings": None, "sender_canister_version": None})
+        created = created[0]["canister_id"]
+
+        async def module_hash():
+            read = content("read_state", owner.principal, paths=[[b"canister", created.bytes, b"module_hash"]])
+            status, answer = await post(ic, f"/api/v3/canister/{created}/read_state", envelope(read, owner))
+            assert status == 200, answer
+            return lookup(answer["certificate"], b"canister", created.bytes, b"module_hash")
+
+        assert await module_hash() is None
+        install = {
+            "mode": {"install": None},
+            "canister_id": created,
+            "wasm_module": wasm,
+            "arg": EMPTY,
+            "sender_canister_version": None,
+        }
+        assert (await manage(ic, owner, "install_code", install, created))[0] == "replied"
+        assert await module_hash() == hashlib.sha256(wasm).digest()
+        fields = {**content("call", owner.principal, method="whoamiUpdate"), "canister_id": created.bytes}
+        status, answer = await post(ic, f"/api/v4/canister/{created}/call", envelope(fields, owner))
+        reply = lookup(answer["certificate"], b"request_status", hash_of_map(fields), b"reply")
+        assert decode_args(reply) == [Principal(owner.principal)]
 
 
 async def test_an_unexpected_failure_is_a_certified_reject(ic, host, monkeypatch):
