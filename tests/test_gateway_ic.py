@@ -39,7 +39,7 @@ EMPTY = encode_args([], [])
 @pytest.fixture
 async def host():
     built = build_actor("gate")
-    host = Host([ActorSpec("gate", built.wasm, built.did)])
+    host = Host([ActorSpec("gate", built.wasm, built.did, controllers=(OWNER.principal,))])
     await host.start()
     yield host
     await host.stop()
@@ -61,6 +61,9 @@ class Signer:
             serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
         )
         self.principal = self_authenticating(self.der)
+
+
+OWNER = Signer()  # gate's controller
 
 
 def content(
@@ -172,6 +175,21 @@ async def test_metadata_and_module_hash_are_certified(ic, host):
     assert status == 200
     assert lookup(answer["certificate"], b"canister", GATE, b"module_hash") == host.info("gate").module_hash
     assert b"whoami" in lookup(answer["certificate"], b"canister", GATE, b"metadata", b"candid:service")
+
+
+async def test_private_metadata_is_for_controllers_only(ic, host):
+    """moc puts the stable types in an `icp:private` section: a controller reads it, anyone else is
+    refused (403), as the IC does; `icp:public` candid:service is for anyone (the test above)."""
+    path = [b"canister", GATE, b"metadata", b"motoko:stable-types"]
+    url = f"/api/v3/canister/{Principal(GATE)}/read_state"
+    assert "motoko:stable-types" in host.info("gate").private_metadata
+    stranger = Signer()
+    for signer, sender in [(None, ANONYMOUS), (stranger, stranger.principal)]:
+        status, text = await post(ic, url, envelope(content("read_state", sender, paths=[path]), signer))
+        assert status == 403 and "only the actor's controllers" in text, text
+    status, answer = await post(ic, url, envelope(content("read_state", OWNER.principal, paths=[path]), OWNER))
+    assert status == 200
+    assert lookup(answer["certificate"], *path) == host.info("gate").metadata["motoko:stable-types"]
 
 
 def signed_by_someone_else(fields):

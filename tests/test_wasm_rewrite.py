@@ -33,7 +33,7 @@ def test_motoko_actor_exposes_its_globals_and_start(actor_build, classic):
     assert prepared.persistence == ("classic" if classic else "enhanced")
     assert prepared.has_start
     assert prepared.global_exports, "Motoko modules define globals"
-    assert b"inc: () -> (nat)" in prepared.custom_sections["icp:private candid:service"]
+    assert b"inc: () -> (nat)" in prepared.custom_sections["icp:public candid:service"]
     assert b"count" in prepared.custom_sections["icp:private motoko:stable-types"]
 
     store = wasmtime.Store(engine())

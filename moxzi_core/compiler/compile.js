@@ -97,6 +97,10 @@ function sourceFiles(entryFile) {
 
 mo.loadPackage(CORE);
 mo.compiler.gcFlags(mode);
+// As dfx builds Motoko: the interface is public metadata (anyone may read it with read_state, as
+// icp-cli does to encode a call), the rest (stable types, compiler, persistence) private: for
+// controllers only.
+mo.setPublicMetadata(['candid:service', 'candid:args']);
 const entryFile = path.basename(entry);
 writeLocalSources(path.dirname(entry), entryFile);
 

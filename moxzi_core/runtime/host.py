@@ -91,6 +91,7 @@ class ActorInfo:
     module_hash: bytes | None  # sha256 of the wasm the actor runs, as the IC's module_hash (None: empty)
     metadata: Mapping[str, bytes]  # the module's `icp:public NAME` and `icp:private NAME` sections by NAME
     controllers: tuple[bytes, ...] = ()  # its controllers now (principals' bytes)
+    private_metadata: frozenset[str] = frozenset()  # the NAMEs of `icp:private` sections: controllers' only
 
 
 def actor_principal(name: str) -> bytes:
@@ -303,6 +304,7 @@ class Host:
             actor.module,
             MappingProxyType(metadata),
             tuple(actor.canister.controllers),
+            frozenset(key.split(" ", 1)[1] for key in sections if key.startswith("icp:private ")),
         )
 
     def name_of(self, principal: bytes) -> str | None:

@@ -56,7 +56,7 @@ class PreparedModule:
     memory64: bool  # memory 0 is 64-bit; False also when the module has no memory
     global_exports: tuple[str, ...]  # added export names, one per defined global, in index order
     has_start: bool  # the start function was removed and exported as START_EXPORT
-    custom_sections: Mapping[str, bytes]  # e.g. "icp:private candid:service" -> .did text
+    custom_sections: Mapping[str, bytes]  # e.g. "icp:public candid:service" -> .did text
 
     @property
     def persistence(self) -> str:

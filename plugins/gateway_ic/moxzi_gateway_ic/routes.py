@@ -11,14 +11,15 @@
   moxzid's node key.
 - ``POST /api/v3|v2/canister/ID/read_state`` and ``/subnet/ID/read_state``: ``{certificate}`` with the
   requested paths (``time``, ``request_status/<id>``, ``canister/<id>/module_hash``,
-  ``canister/<id>/controllers``, ``canister/<id>/metadata/<name>``, ``subnet``).
+  ``canister/<id>/controllers``, ``canister/<id>/metadata/<name>`` (an ``icp:private`` section for
+  the actor's controllers only), ``subnet``).
 
 Refusals: a well-formed call or query refused before it runs (bad signature, wrong sender, unknown
 canister, a request id already used by another sender) answers 200 with CBOR ``{status:
 "non_replicated_rejection", reject_code, reject_message, error_code}``, as agents retry other statuses.
 A body that is not a well-formed request, an expired or far-future one (the text starts ``Invalid
 request expiry: ``, on which the JS agent re-syncs its clock) and a refused read_state answer 400 (403
-for reading another sender's request) with the reason as text, as the IC does. A body over
+for reading another sender's request or, not being a controller, private metadata) with the reason as text, as the IC does. A body over
 ``--max-message-bytes`` is the HTTP gateway's 413, one slower than ``--http-body-secs`` its 408. Nothing refused reaches an actor.
 """
 
@@ -288,7 +289,10 @@ class IcInterface:
             if path[2] == b"controllers":
                 return {b"canister": {path[1]: {b"controllers": cbor2.dumps(list(info.controllers))}}}
             if path[2] == b"metadata" and len(path) == 4:
-                value = info.metadata.get(path[3].decode(errors="replace"))
+                metadata_name = path[3].decode(errors="replace")
+                if metadata_name in info.private_metadata and sender not in info.controllers:
+                    raise _Forbidden(f"metadata {metadata_name!r} is private: only the actor's controllers may read it")
+                value = info.metadata.get(metadata_name)
                 return {} if value is None else {b"canister": {path[1]: {b"metadata": {path[3]: value}}}}
         raise Refused(
             f"unsupported path {'/'.join(label.decode(errors='replace') for label in path)}: "
