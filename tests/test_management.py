@@ -243,3 +243,143 @@ def test_an_argument_that_does_not_decode_names_the_methods_signature():
         BadArgument, match=r"canister_status: the argument does not decode as \(canister_id_record\) -> "
     ):
         arguments("canister_status", NO_ARGS)
+
+
+def _chunked(canister, digests, wasm_hash, mode=None, store=None):
+    return {
+        "mode": mode or {"install": None},
+        "target_canister": canister,
+        "store_canister": None if store is None else _some(store),
+        "chunk_hashes_list": [{"hash": d} for d in digests],
+        "wasm_module_hash": wasm_hash,
+        "arg": encode_args([NAT], [40]),
+        "sender_canister_version": None,
+    }
+
+
+async def _upload(host, canister, chunk, caller=OPERATOR):
+    values, outcome = await manage(host, "upload_chunk", {"canister_id": canister, "chunk": chunk}, caller=caller)
+    return values[0]["hash"] if values else outcome
+
+
+async def test_chunked_install_from_the_chunk_store_survives_a_restart():
+    import hashlib
+
+    kid_wasm = build_actor("Kid").wasm
+    pieces = [kid_wasm[i : i + 40_000] for i in range(0, len(kid_wasm), 40_000)]
+    store = MemoryStore()
+    host = await started(factory(False), store=store)
+    try:
+        (created,), _ = await manage(host, "create_canister", {"settings": None, "sender_canister_version": None})
+        kid = created["canister_id"]
+        (status,), _ = await manage(host, "canister_status", {"canister_id": kid})
+        assert status["module_hash"] is None  # empty, as on the IC
+        digests = [await _upload(host, kid, piece) for piece in pieces]
+        assert digests == [hashlib.sha256(piece).digest() for piece in pieces]
+        assert await _upload(host, kid, pieces[0]) == digests[0]  # uploading again stores nothing more
+        refused = await _upload(host, kid, b"intruder", caller=ALICE)
+        assert "only the controllers" in refused.reject_message
+        (status,), _ = await manage(host, "canister_status", {"canister_id": kid})
+        assert status["memory_metrics"]["wasm_chunk_store_size"] == len(kid_wasm)
+    finally:
+        await host.stop()
+    host = await started(factory(False), store=store)  # the chunk store is kept with the actor's state
+    try:
+        (stored,), _ = await manage(host, "stored_chunks", {"canister_id": kid})
+        assert sorted(entry["hash"] for entry in stored) == sorted(digests)
+        wasm_hash = hashlib.sha256(kid_wasm).digest()
+        _, wrong = await manage(host, "install_chunked_code", _chunked(kid, digests[::-1], wasm_hash))
+        assert "not wasm_module_hash" in wrong.reject_message
+        _, missing = await manage(host, "install_chunked_code", _chunked(kid, [bytes(32)], wasm_hash))
+        assert "is not in the chunk store" in missing.reject_message
+        _, stranger = await manage(host, "install_chunked_code", _chunked(kid, digests, wasm_hash), caller=ALICE)
+        assert "only the controllers" in stranger.reject_message
+        assert host.info(kid.to_text()).mode == "empty"  # nothing refused installed anything
+        _, installed = await manage(host, "install_chunked_code", _chunked(kid, digests, wasm_hash))
+        assert installed.reply is not None, installed.reject_message
+        assert await update(host, kid.to_text(), "inc") == [41]
+        assert host.info(kid.to_text()).module_hash == wasm_hash
+        await manage(host, "clear_chunk_store", {"canister_id": kid})
+        assert (await manage(host, "stored_chunks", {"canister_id": kid}))[0] == [[]]
+    finally:
+        await host.stop()
+    host = await started(factory(False), store=store)
+    try:
+        assert (await manage(host, "stored_chunks", {"canister_id": kid}))[0] == [[]]
+        assert await update(host, kid.to_text(), "inc") == [42]
+    finally:
+        await host.stop()
+
+
+async def test_the_chunk_store_is_bounded():
+    from moxzi_core.runtime.canister import MAX_CHUNK_BYTES, MAX_CHUNKS
+
+    host = await started(factory(False))
+    try:
+        (created,), _ = await manage(host, "create_canister", {"settings": None, "sender_canister_version": None})
+        kid = created["canister_id"]
+        too_big = await _upload(host, kid, bytes(MAX_CHUNK_BYTES + 1))
+        assert too_big.reject_code == CANISTER_ERROR and "at most 1048576 bytes" in too_big.reject_message
+        for n in range(MAX_CHUNKS):
+            await _upload(host, kid, n.to_bytes(4, "big"))
+        full = await _upload(host, kid, b"one more")
+        assert "is full (100 chunks)" in full.reject_message
+        _, listed = await manage(host, "install_chunked_code", _chunked(kid, [bytes(32)] * (MAX_CHUNKS + 1), bytes(32)))
+        assert "1 to 100 chunks" in listed.reject_message
+    finally:
+        await host.stop()
+
+
+async def test_settings_of_the_current_interface_are_kept_and_reported():
+    host = await started(factory(False))
+    factory_id = Principal(actor_principal("factory"))
+    settings = _settings(
+        {
+            "environment_variables": _some([{"name": "PUBLIC_CANISTER_ID:backend", "value": factory_id.to_text()}]),
+            "status_visibility": _some({"allowed_viewers": [Principal(ALICE)]}),
+            "log_visibility": _some({"public": None}),
+            "wasm_memory_threshold": _some(1 << 20),
+        }
+    )
+    try:
+        # Alice may not read the status until the status visibility lets her.
+        _, refused = await manage(host, "canister_status", {"canister_id": factory_id}, caller=ALICE)
+        assert "only the controllers" in refused.reject_message
+        _, done = await manage(
+            host,
+            "update_settings",
+            {"canister_id": factory_id, "settings": settings, "sender_canister_version": None},
+        )
+        assert done.reply is not None, done.reject_message
+        (status,), _ = await manage(host, "canister_status", {"canister_id": factory_id}, caller=ALICE)
+        assert status["settings"]["environment_variables"] == [
+            {"name": "PUBLIC_CANISTER_ID:backend", "value": factory_id.to_text()}
+        ]
+        assert status["settings"]["status_visibility"] == {"allowed_viewers": [Principal(ALICE)]}
+        assert status["settings"]["log_visibility"] == {"public": None}
+        assert status["settings"]["snapshot_visibility"] == {"controllers": None}
+        assert status["settings"]["wasm_memory_threshold"] == 1 << 20 and status["version"] > 0
+        _, stranger = await manage(host, "stop_canister", {"canister_id": factory_id}, caller=ALICE)
+        assert "only the controllers" in stranger.reject_message  # seeing the status is all she may do
+        many = [{"name": f"V{n}", "value": ""} for n in range(21)]
+        _, too_many = await manage(
+            host,
+            "update_settings",
+            {
+                "canister_id": factory_id,
+                "settings": _settings({"environment_variables": _some(many)}),
+                "sender_canister_version": None,
+            },
+        )
+        assert "at most 20 environment variables" in too_many.reject_message
+    finally:
+        await host.stop()
+
+
+def _settings(given: dict) -> dict:
+    """A canister_settings record setting ``given`` (the other fields null)."""
+    from moxzi_core.candid.types import resolve
+
+    fields = resolve(SERVICE.methods["update_settings"].args[0]).fields
+    settings_type = resolve(next(f.type for f in fields if f.name == "settings"))
+    return {f.name: given.get(f.name) for f in settings_type.fields}

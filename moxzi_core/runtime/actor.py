@@ -10,6 +10,7 @@ writes it durably and delivers it.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import queue
 import threading
@@ -19,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .canister import RUNNING, STOPPED, STOPPING, Canister
+from .canister import MAX_CHUNKS, RUNNING, STOPPED, STOPPING, Canister
 from .instance import EMPTY_ARGS, Instance, Interrupted
 from .journal import Delta
 from .management import reply, status_record
@@ -161,6 +162,8 @@ class _Step:
     deleted: bool = False  # delete_canister: the actor and its state go
     instructions: int = 0  # wasm instructions its entry points ran (billed, trapped or not)
     trapped: bool = False  # one of its entry points trapped
+    chunks: dict[bytes, bytes] = field(default_factory=dict)  # chunks uploaded to the chunk store
+    chunks_cleared: bool = False  # clear_chunk_store
 
 
 _STOP = object()
@@ -294,15 +297,19 @@ class Actor:
 
     def _delta(self, step: _Step) -> Delta:
         if self.instance is None:
-            return Delta(self._state(), full=True)
-        memory, stable = self.instance.memory, self.instance.stable
-        if step.full:
-            return Delta(self._state(), _pages(memory.image()), _pages(stable.image()), full=True)
-        return Delta(
-            self._state(),
-            dict(zip(sorted(step.memory_pages), memory.pages(sorted(step.memory_pages)))),
-            {n: stable.page(n) for n in sorted(step.stable_pages)},
-        )
+            delta = Delta(self._state(), full=True)
+        elif step.full:
+            memory, stable = self.instance.memory, self.instance.stable
+            delta = Delta(self._state(), _pages(memory.image()), _pages(stable.image()), full=True)
+        else:
+            memory, stable = self.instance.memory, self.instance.stable
+            delta = Delta(
+                self._state(),
+                dict(zip(sorted(step.memory_pages), memory.pages(sorted(step.memory_pages)))),
+                {n: stable.page(n) for n in sorted(step.stable_pages)},
+            )
+        delta.chunks, delta.chunks_cleared = step.chunks, step.chunks_cleared
+        return delta
 
     def _footprint(self) -> tuple[int, int]:
         if self.instance is None:  # not installed (yet, or any more)
@@ -709,7 +716,8 @@ class Actor:
         self.canister.version += 1
 
     def _on_manage(self, call: Manage) -> None:
-        if not self.canister.is_controller(call.caller):
+        allowed = self.canister.may_see_status if call.op == "canister_status" else self.canister.is_controller
+        if not allowed(call.caller):
             self._answer(
                 call.origin,
                 Outcome.reject(CANISTER_ERROR, f"only the controllers of canister {self.name} may call {call.op}"),
@@ -734,6 +742,32 @@ class Actor:
             return Outcome.reject(CANISTER_ERROR, f"install_code ({mode}) of {self.name}: {refusal}")
         self._installed()
         return Outcome(reply("install_code"))
+
+    def _install_chunked_code(self, call: Manage) -> Outcome:
+        """install_code of the module the host put together from a chunk store (``Host``)."""
+        return self._install_code(call)
+
+    def _upload_chunk(self, call: Manage) -> Outcome:
+        chunk = call.detail["chunk"]
+        digest = hashlib.sha256(chunk).digest()
+        if digest not in self.canister.chunks:
+            if len(self.canister.chunks) >= MAX_CHUNKS:
+                return Outcome.reject(
+                    CANISTER_ERROR,
+                    f"the chunk store of canister {self.name} is full ({MAX_CHUNKS} chunks): "
+                    "call clear_chunk_store first",
+                )
+            self.canister.chunks[digest] = len(chunk)
+            self._step.chunks[digest] = chunk
+        return Outcome(reply("upload_chunk", {"hash": digest}))
+
+    def _clear_chunk_store(self, call: Manage) -> Outcome:
+        self.canister.chunks = {}
+        self._step.chunks, self._step.chunks_cleared = {}, True
+        return Outcome(reply("clear_chunk_store"))
+
+    def _stored_chunks(self, call: Manage) -> Outcome:
+        return Outcome(reply("stored_chunks", [{"hash": digest} for digest in self.canister.chunks]))
 
     def _fresh(self, module: bytes, arg: bytes, caller: bytes) -> str | None:
         """Install (or reinstall) ``module`` with empty memories, running start and canister_init."""
@@ -803,10 +837,10 @@ class Actor:
         return None
 
     def _canister_status(self, call: Manage) -> Outcome:
-        instance, ledger = self.instance, self._host.ledger
-        memory = instance.memory.size + instance.stable.size if instance else 0
+        ledger = self._host.ledger
+        memory, stable = self._footprint()
         cycles = ledger.balance(self.name) if ledger is not None else 0
-        return Outcome(reply("canister_status", status_record(self.canister, self.module, memory, cycles)))
+        return Outcome(reply("canister_status", status_record(self.canister, self.module, memory, stable, cycles)))
 
     def _update_settings(self, call: Manage) -> Outcome:
         settings = dict(call.detail["settings"])
@@ -855,7 +889,9 @@ class Actor:
 
 def _replaces_code(message) -> bool:
     """Whether the message swaps the actor's code, so must wait until no call of the old code is open."""
-    return isinstance(message, Upgrade) or (message.op == "install_code" and message.detail["mode"] != "install")
+    return isinstance(message, Upgrade) or (
+        message.op in ("install_code", "install_chunked_code") and message.detail["mode"] != "install"
+    )
 
 
 def _outcome(execution: Execution) -> Outcome | None:

@@ -7,16 +7,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-MAX_CONTROLLERS = 10  # as on the IC
+MAX_CONTROLLERS = 10  # as on the IC (also the most allowed viewers of a visibility setting)
+MAX_CHUNKS = 100  # a chunk store holds at most this many chunks: the IC's 100 MiB of 1 MiB chunks
+MAX_CHUNK_BYTES = 1024 * 1024  # one chunk, as on the IC
 
-# The settings canister_status reports, with the IC's defaults.
+# The settings canister_status reports, with the IC's defaults. A visibility is "controllers",
+# "public", or the list of the principals (bytes) allowed to see; environment variables are
+# [name, value] pairs.
 DEFAULT_SETTINGS = {
     "compute_allocation": 0,
     "memory_allocation": 0,
     "freezing_threshold": 2_592_000,  # 30 days, in seconds
     "reserved_cycles_limit": 5_000_000_000_000,
+    "minimum_incoming_canister_call_cycles": 0,
     "log_visibility": "controllers",
+    "log_memory_limit": 4096,
+    "snapshot_visibility": "controllers",
+    "status_visibility": "controllers",
     "wasm_memory_limit": 3 * 1024**3,
+    "wasm_memory_threshold": 0,
+    "environment_variables": [],
 }
 
 RUNNING, STOPPING, STOPPED = "running", "stopping", "stopped"
@@ -32,9 +42,22 @@ class Canister:
     created: bool = False  # made by create_canister (else: named in the manifest)
     stop_waiters: list = field(default_factory=list)  # origins of stop_canister calls not yet answered
     certified_data: bytes = b""  # ic0.certified_data_set's last completed value
+    # The chunk store (upload_chunk): each chunk's sha256 and size; the bytes lie in the journal,
+    # written in the same batch as this record.
+    chunks: dict[bytes, int] = field(default_factory=dict)
 
     def is_controller(self, principal: bytes) -> bool:
         return principal in self.controllers
+
+    def may_see_status(self, principal: bytes) -> bool:
+        """Whether ``principal`` may call canister_status: a controller, or one its status_visibility
+        lets see it."""
+        visibility = self.settings["status_visibility"]
+        return (
+            self.is_controller(principal)
+            or visibility == "public"
+            or (isinstance(visibility, list) and principal in visibility)
+        )
 
     def record(self) -> list:
         return [
@@ -45,11 +68,19 @@ class Canister:
             self.created,
             self.stop_waiters,
             self.certified_data,
+            [[digest, size] for digest, size in self.chunks.items()],
         ]
 
     @classmethod
     def from_record(cls, record: list) -> Canister:
-        controllers, status, version, settings, created, waiters, certified = record
+        controllers, status, version, settings, created, waiters, certified, *chunks = record
         return cls(
-            list(controllers), status, version, {**DEFAULT_SETTINGS, **settings}, created, list(waiters), certified
+            list(controllers),
+            status,
+            version,
+            {**DEFAULT_SETTINGS, **settings},
+            created,
+            list(waiters),
+            certified,
+            {digest: size for digest, size in chunks[0]} if chunks else {},  # records before chunk stores: none
         )

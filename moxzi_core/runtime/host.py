@@ -47,7 +47,7 @@ from .actor import (
     from_record,
     to_record,
 )
-from .canister import DEFAULT_SETTINGS, Canister
+from .canister import DEFAULT_SETTINGS, MAX_CHUNK_BYTES, MAX_CHUNKS, Canister
 from .instance import Instance, Interrupted, Limits, UnsupportedModule, new_engine
 from .journal import Delta, Journal
 from .management import (
@@ -578,26 +578,78 @@ class Host:
             principal = self._canister_ids.next(batch, self._by_principal)
             self._create(batch, principal, canister)
             return Outcome(reply(method, {"canister_id": Principal(principal)}))
-        target = self._by_principal.get(argument["canister_id"].bytes)
+        canister_id = argument["target_canister" if method == "install_chunked_code" else "canister_id"]
+        target = self._by_principal.get(canister_id.bytes)
         if target is None:
-            return Outcome.reject(DESTINATION_INVALID, f"canister {argument['canister_id']} not found")
-        detail = {}
-        if method == "install_code":
-            wasm = argument["wasm_module"]
+            return Outcome.reject(DESTINATION_INVALID, f"canister {canister_id} not found")
+        detail: dict = {}
+        if method in ("install_code", "install_chunked_code"):
+            wasm = (
+                argument["wasm_module"]
+                if method == "install_code"
+                else await asyncio.to_thread(self._chunked_module, argument, caller)
+            )
+            if isinstance(wasm, Outcome):
+                return wasm
             module = hashlib.sha256(wasm).digest()
             try:
                 await asyncio.to_thread(self._remember, module, wasm, target.name)
             except UnsupportedModule as error:
-                return Outcome.reject(CANISTER_ERROR, f"install_code: {error}")
+                return Outcome.reject(CANISTER_ERROR, f"{method}: {error}")
             Journal.add_module(batch, wasm)
             ((mode, options),) = argument["mode"].items()
             persistence = None
             if options is not None and options.value["wasm_memory_persistence"] is not None:
                 ((persistence, _),) = options.value["wasm_memory_persistence"].value.items()
             detail = {"mode": mode, "module": module, "arg": argument["arg"], "persistence": persistence}
+        elif method == "upload_chunk":
+            if len(argument["chunk"]) > MAX_CHUNK_BYTES:
+                raise BadArgument(
+                    f"upload_chunk: a chunk is at most {MAX_CHUNK_BYTES} bytes, got {len(argument['chunk'])}"
+                )
+            detail = {"chunk": argument["chunk"]}
         elif method == "update_settings":
             detail = {"settings": settings_change(argument["settings"])}
         return target, Manage(method, detail, caller, origin)
+
+    def _chunked_module(self, argument: dict, caller: bytes) -> bytes | Outcome:
+        """The module install_chunked_code names: its chunks, in order, from the store canister's chunk
+        store (the target's when not given), whose sha256 must be ``wasm_module_hash``; or the reject.
+        The target's thread checks the caller controls the target; a store canister that is another
+        actor must be controlled by the caller too (or be the caller), as on the IC."""
+        hashes = [entry["hash"] for entry in argument["chunk_hashes_list"]]
+        if not hashes or len(hashes) > MAX_CHUNKS:
+            raise BadArgument(
+                f"install_chunked_code: chunk_hashes_list names 1 to {MAX_CHUNKS} chunks, got {len(hashes)}"
+            )
+        holder_id = argument["store_canister"].value if argument["store_canister"] else argument["target_canister"]
+        holder = self._by_principal.get(holder_id.bytes)
+        if holder is None:
+            return Outcome.reject(DESTINATION_INVALID, f"install_chunked_code: store canister {holder_id} not found")
+        if holder_id.bytes != argument["target_canister"].bytes and not (
+            caller == holder.principal or holder.canister.is_controller(caller)
+        ):
+            return Outcome.reject(
+                CANISTER_ERROR,
+                f"install_chunked_code: only the controllers of store canister {holder.name} may use its chunks",
+            )
+        chunks = []
+        for digest in hashes:
+            chunk = self._journal.chunk(holder.name, digest)
+            if chunk is None:
+                return Outcome.reject(
+                    CANISTER_ERROR,
+                    f"install_chunked_code: chunk {digest.hex()} is not in the chunk store of {holder.name}",
+                )
+            chunks.append(chunk)
+        wasm = b"".join(chunks)
+        if hashlib.sha256(wasm).digest() != argument["wasm_module_hash"]:
+            return Outcome.reject(
+                CANISTER_ERROR,
+                f"install_chunked_code: the chunks put together have sha256 {hashlib.sha256(wasm).hexdigest()}, "
+                f"not wasm_module_hash {argument['wasm_module_hash'].hex()}",
+            )
+        return wasm
 
     def _create(self, batch: Batch, principal: bytes, canister: Canister) -> None:
         """A new actor without code (create_canister), written into ``batch``, running from now on."""

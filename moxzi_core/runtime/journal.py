@@ -10,6 +10,8 @@ Every key starts with what it belongs to, so one actor's data is one prefix:
     actor/<name>/stable/<page>       a non-zero 4 KiB page of stable memory
     actor/<name>/inbox/<seq>         a message recorded and not yet completed, in arrival order
     actor/<name>/pending/<callback>  a call to a system method whose answer has not arrived
+    actor/<name>/chunk/<sha256>      a chunk of the actor's chunk store (upload_chunk), written with
+                                     the state record that lists it
     system/log/<seq>                 a system-method call that changed the system (the device), in
                                      the order they ran: re-run at start-up to rebuild that state
     system/identity                  what else decides the state the record rebuilds (the device's seed)
@@ -70,6 +72,8 @@ class Delta:
     memory_pages: dict[int, bytes] = field(default_factory=dict)
     stable_pages: dict[int, bytes] = field(default_factory=dict)
     full: bool = False  # the pages are the whole memory (install, upgrade): earlier pages go
+    chunks: dict[bytes, bytes] = field(default_factory=dict)  # chunks uploaded, by sha256
+    chunks_cleared: bool = False  # clear_chunk_store: the chunks stored before go
 
 
 @dataclass
@@ -230,6 +234,10 @@ class Journal:
 
     @staticmethod
     def snapshot(batch: Batch, name: str, delta: Delta) -> None:
+        if delta.chunks_cleared:
+            batch.clear_prefix(_actor(name, b"chunk", b""))
+        for digest, chunk in delta.chunks.items():
+            batch.put(_actor(name, b"chunk", digest), chunk)
         if delta.full:
             batch.clear_prefix(_actor(name, b"mem", b""))
             batch.clear_prefix(_actor(name, b"stable", b""))
@@ -248,6 +256,10 @@ class Journal:
         if wasm is None:
             raise StoreError(f"{self.store.description}: module {digest.hex()} is missing")
         return wasm
+
+    def chunk(self, name: str, digest: bytes) -> bytes | None:
+        """The chunk with sha256 ``digest`` in actor ``name``'s chunk store, if it holds one."""
+        return self.store.get(_actor(name, b"chunk", digest))
 
     def load(self, name: str) -> Saved | None:
         """The actor's saved state, or None if it was never installed."""

@@ -5,7 +5,9 @@ ids, settings, status records).
 Who does what: the host answers ``raw_rand`` and ``create_canister`` itself; a method that acts on one
 canister (``TARGETED``) is delivered as a message to that canister's actor, whose thread checks that
 the caller is a controller and does the work in order with the actor's other messages (so a status
-sees the state the actor's messages left, and an install never runs beside one of them). Actors call
+sees the state the actor's messages left, and an install never runs beside one of them). The chunk
+store is the actor's too (``upload_chunk`` runs on its thread); ``install_chunked_code`` is put together
+by the host from the store canister's chunks and then delivered as an install. Actors call
 these methods through ``ic0.call_*`` like any other; an outside caller through
 ``Host.call(MANAGEMENT_NAME, method, arg, caller=...)``.
 """
@@ -24,12 +26,25 @@ SERVICE = parse_did((Path(__file__).parent / "management.did").read_text())
 MANAGEMENT_NAME = "aaaaa-aa"  # the management canister's principal, as text (its bytes are empty)
 
 TARGETED = frozenset(
-    {"install_code", "update_settings", "canister_status", "stop_canister", "start_canister", "delete_canister"}
+    {
+        "install_code",
+        "install_chunked_code",
+        "upload_chunk",
+        "clear_chunk_store",
+        "stored_chunks",
+        "update_settings",
+        "canister_status",
+        "stop_canister",
+        "start_canister",
+        "delete_canister",
+    }
 )
 CREATING = frozenset({"create_canister", "provisional_create_canister_with_cycles"})
 METHODS = frozenset({"raw_rand"}) | CREATING | TARGETED
-# Methods only a canister's controllers may call (all of TARGETED).
-CONTROLLER_ONLY = TARGETED
+# The IC's limits on environment variables (canister settings).
+MAX_ENVIRONMENT_VARIABLES = 20
+MAX_ENVIRONMENT_TEXT_BYTES = 128  # a variable's name, and its value
+_VISIBILITIES = ("log_visibility", "snapshot_visibility", "status_visibility")
 
 _RAND_KEY = b"meta/raw_rand"  # how many raw_rand answers a seeded host has given
 _CANISTERS_KEY = b"meta/canisters"  # the last canister id create_canister gave
@@ -58,39 +73,100 @@ def reply(method: str, *values) -> bytes:
 
 
 def settings_change(settings: dict) -> dict:
-    """The settings a canister_settings record sets (its non-null fields), as a Canister keeps them."""
+    """The settings a canister_settings record sets (its non-null fields), as a Canister keeps them
+    (``canister.DEFAULT_SETTINGS`` says how); a field ``settings`` lacks sets nothing."""
     change = {}
     for name, value in settings.items():
         if value is None:
             continue
         value = value.value if isinstance(value, Some) else value
         if name == "controllers":
-            if len(value) > MAX_CONTROLLERS:
-                raise BadArgument(f"a canister has at most {MAX_CONTROLLERS} controllers, got {len(value)}")
-            value = [bytes(p.bytes) for p in value]
-        elif name == "log_visibility":
-            value = next(iter(value))
+            value = _principals(value, "controllers")
+        elif name in _VISIBILITIES:
+            ((kind, viewers),) = value.items()
+            value = kind if viewers is None else _principals(viewers, f"{name} allowed_viewers")
+        elif name == "environment_variables":
+            value = _environment(value)
         elif name not in DEFAULT_SETTINGS:
             continue
         change[name] = value
     return change
 
 
-def status_record(canister: Canister, module_hash: bytes | None, memory_size: int, cycles: int) -> dict:
-    """canister_status's answer (``canister_status_result``)."""
+def _principals(principals: list, what: str) -> list[bytes]:
+    if len(principals) > MAX_CONTROLLERS:
+        raise BadArgument(f"{what}: at most {MAX_CONTROLLERS} principals, got {len(principals)}")
+    return [bytes(p.bytes) for p in principals]
+
+
+def _environment(variables: list[dict]) -> list[list[str]]:
+    if len(variables) > MAX_ENVIRONMENT_VARIABLES:
+        raise BadArgument(f"at most {MAX_ENVIRONMENT_VARIABLES} environment variables, got {len(variables)}")
+    pairs = [[v["name"], v["value"]] for v in variables]
+    for name, value in pairs:
+        if max(len(name.encode()), len(value.encode())) > MAX_ENVIRONMENT_TEXT_BYTES:
+            raise BadArgument(
+                f"environment variable {name[:40]!r}: names and values are at most {MAX_ENVIRONMENT_TEXT_BYTES} bytes"
+            )
+    if len({name for name, _ in pairs}) != len(pairs):
+        raise BadArgument("environment variables: a name is given twice")
+    return pairs
+
+
+def _visibility(kept) -> dict:
+    return {kept: None} if isinstance(kept, str) else {"allowed_viewers": [Principal(p) for p in kept]}
+
+
+def status_record(
+    canister: Canister, module_hash: bytes | None, memory_bytes: int, stable_bytes: int, cycles: int
+) -> dict:
+    """canister_status's answer (``canister_status_result``): ``memory_bytes`` and ``stable_bytes`` are
+    the actor's memories; the chunk store counts in its memory size, as on the IC."""
     settings = {
         **canister.settings,
         "controllers": [Principal(p) for p in canister.controllers],
-        "log_visibility": {canister.settings["log_visibility"]: None},
+        **{name: _visibility(canister.settings[name]) for name in _VISIBILITIES},
+        "environment_variables": [
+            {"name": name, "value": value} for name, value in canister.settings["environment_variables"]
+        ],
     }
+    chunk_store = sum(canister.chunks.values())
+    memory_metrics = dict.fromkeys(
+        (
+            "global_memory_size",
+            "wasm_binary_size",
+            "custom_sections_size",
+            "canister_history_size",
+            "snapshots_size",
+            "log_memory_store_size",
+        ),
+        0,
+    )
     return {
         "status": {canister.status: None},
+        "ready_for_migration": False,
+        "version": canister.version,
         "settings": settings,
         "module_hash": None if module_hash is None else Some(module_hash),
-        "memory_size": memory_size,
+        "memory_size": memory_bytes + stable_bytes + chunk_store,
+        "memory_metrics": {
+            **memory_metrics,
+            "wasm_memory_size": memory_bytes,
+            "stable_memory_size": stable_bytes,
+            "wasm_chunk_store_size": chunk_store,
+        },
         "cycles": max(cycles, 0),
         "reserved_cycles": 0,
         "idle_cycles_burned_per_day": 0,
+        "query_stats": dict.fromkeys(
+            (
+                "num_calls_total",
+                "num_instructions_total",
+                "request_payload_bytes_total",
+                "response_payload_bytes_total",
+            ),
+            0,
+        ),
     }
 
 
