@@ -25,7 +25,7 @@ from collections.abc import Callable
 from . import __version__, plugins
 from . import settings as settings_module
 from .billing import Ledger, choose_prices
-from .device import Device, DeviceError, GroupError, LocalRanks, Ranks, ReplicatedDevice, open_device
+from .device import Device, DeviceError, DeviceLimits, GroupError, LocalRanks, Ranks, ReplicatedDevice, open_device
 from .device.transfer import Transport
 from .events import Events, LogHandler
 from .hookspecs import Gateway
@@ -192,7 +192,8 @@ def _device(settings: Settings, registry: plugins.Registry) -> Device:
             raise StartupError(
                 f"--device-rendezvous {settings.device_rendezvous}: ranks meet there; give --device-world N (N > 1) too"
             )
-        return open_device(registry, settings.device, seed=settings.device_seed)
+        limits = DeviceLimits(call_seconds=settings.device_call_secs or None)
+        return open_device(registry, settings.device, seed=settings.device_seed, limits=limits)
     local = None
     if settings.device_rendezvous is None:
         local = LocalRanks(_worker_flags(settings), world)

@@ -155,6 +155,14 @@ CORE_SETTINGS = (
         metavar="N",
     ),
     Setting(
+        "device-call-secs",
+        "amount",
+        "device time one device call may take: a call past it is stopped at its next op, changing "
+        "nothing, and rejected (default 60; 0: no limit; not on a device over several ranks)",
+        default=60.0,
+        metavar="SECS",
+    ),
+    Setting(
         "device-checkpoint-secs",
         "amount",
         "with -s, copy the device once the calls recorded since "

@@ -18,6 +18,7 @@ from .ops import FLOAT, INTS, Check, DeviceError, Kernel, Meta, Op, Source
 from .program import Plan, Step
 from .replicas import GroupError, LocalRanks, Ranks, ReplicatedDevice
 from .rows import MEAN, Rows
+from .schedule import TimeLimit, checkpoint
 from .service import Backend, Device, DeviceLimits, Optimizer, TrainGroup, TrainStep
 
 __all__ = [
@@ -44,6 +45,8 @@ __all__ = [
     "ReplicatedDevice",
     "Rows",
     "MEAN",
+    "checkpoint",
+    "TimeLimit",
 ]
 
 

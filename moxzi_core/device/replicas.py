@@ -23,6 +23,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import BinaryIO, Protocol
@@ -76,8 +77,11 @@ class Group(Protocol):
 class ReplicatedDevice(Device):
     """A device whose calls every rank of ``backend.group`` runs (rank 0 calls, the others follow)."""
 
+    interruptible = False  # every rank runs the same calls whole, in the same order: no time limit
+
     def __init__(self, backend, ops, kernels=(), *, local: LocalRanks | None = None, **options):
         super().__init__(backend, ops, kernels, **options)
+        self._lock = threading.RLock()  # held from sharing a call (or a copy) to the ranks' agreeing
         self.group: Group = backend.group
         self.world = self.group.world
         self._local = local

@@ -1,23 +1,23 @@
 """The device service: every actor's space, publications, and the ``moxzi_device_*`` system methods.
 
-All device work runs on one worker thread, one call at a time in arrival order: the device's state is
-a pure function of the sequence of calls (caller, method, argument), which is what makes it
-deterministic, recordable and replayable, and a publication is always read whole. Each call's outcome
-says whether it changed the device and how long it took: the host records the changing calls (and
-bills the time).
+Device work runs on the device's threads, one call at a time, each caller's calls in order; callers
+take turns a slice at a time, and a call past its time limit is stopped (``schedule.py``). The device's
+state is a pure function of the sequence of calls (caller, method, argument) in the order they ended,
+which is what makes it deterministic, recordable and replayable, and a publication is always read
+whole. Each call's outcome says whether it changed the device and how long it took: the host records
+the changing calls (and bills the time).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import hashlib
 import logging
 import math
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Protocol
 
@@ -32,6 +32,7 @@ from . import rows, transfer
 from .interface import method_types
 from .ops import ELEM_SIZES, FLOAT, DeviceError, Kernel, Meta, Op, Source
 from .program import Plan, PlanCache, check
+from .schedule import Schedule, checkpoint, device_clock, keep_device
 
 log = logging.getLogger("moxzid.device")
 
@@ -58,6 +59,7 @@ class DeviceLimits:
     max_exports: int = 256  # live exports of one actor
     max_fetch_bytes: int = 4 << 30  # one fetch's download
     fetch_seconds: float = 600.0  # one fetch's download, start to end
+    call_seconds: float | None = 60.0  # one call's device time (schedule.py); None: no limit
 
 
 class Optimizer(Protocol):
@@ -159,6 +161,10 @@ def _principal(b: bytes) -> str:
 class Device:
     """The tensor device on one backend, with the ops it can run."""
 
+    # A call may step aside for another caller's and be stopped at its time limit. A device whose
+    # every rank must run the same calls whole, in the same order (replicas.py), says False.
+    interruptible = True
+
     def __init__(
         self,
         backend: Backend,
@@ -180,8 +186,8 @@ class Device:
         self.publications: dict[tuple[bytes, str], Publication] = {}
         self.plans = PlanCache(256)  # generation alone uses one plan per context length
         self.world = 1  # ranks the device's runs are split across (replicas.py)
-        self._lock = threading.RLock()  # a replicated device's calls hold it around Device.call
-        self._worker = ThreadPoolExecutor(1, thread_name_prefix="moxzi-device")
+        self.schedule = Schedule()
+        self._replaying = False  # see replay()
         self._steps: dict[tuple[bytes, str], int] = {}  # training steps by (caller, optimizer)
         self.events: Events | None = None  # see watch()
         self._names: dict[bytes, str] = {}
@@ -295,8 +301,9 @@ class Device:
 
         def method(name):
             async def call(caller: bytes, arg: bytes) -> Outcome:
-                loop = asyncio.get_running_loop()
-                return await loop.run_in_executor(self._worker, self.call, name, caller, arg)
+                return await asyncio.wrap_future(
+                    self.schedule.submit(caller, functools.partial(self.call, name, caller, arg))
+                )
 
             return call
 
@@ -304,8 +311,19 @@ class Device:
         methods[FETCH] = Staged(self._download)
         return methods
 
+    @contextlib.contextmanager
+    def replay(self) -> Iterator[None]:
+        """Calls made inside re-run the recorded ones: no time limit stops them (each did not stop the
+        first time, and must change what it changed then)."""
+        self._replaying = True
+        try:
+            yield
+        finally:
+            self._replaying = False
+
     def call(self, method: str, caller: bytes, arg) -> Outcome:
-        """Run one device call to completion on the calling thread (serialised with every other)."""
+        """Run one device call to completion on the calling thread, once it has the device (``schedule``:
+        it may step aside for other callers' calls, and is stopped past ``DeviceLimits.call_seconds``)."""
         handler = self._handlers.get(method.removeprefix(METHOD_PREFIX))
         # FETCHED is a fetch's second half: the host runs it with the download, an actor never does.
         if (
@@ -316,8 +334,8 @@ class Device:
             return Outcome.reject(CANISTER_REJECT, f"the device has no method {method!r}")
         label = FETCH if method == FETCHED else method  # the actor called fetch
         ftype = self.types.get(method)  # None for FETCHED, whose argument is not Candid
-        with self._lock:
-            started = time.perf_counter()
+        limit = None if self._replaying or not self.interruptible else self.limits.call_seconds
+        with self.schedule.turn(limit, self.interruptible) as turn:
             try:
                 args = [arg] if ftype is None else decode_args(arg, ftype.args, budget=DEFAULT_BUDGET + len(arg))
             except CandidError as error:
@@ -331,7 +349,7 @@ class Device:
                 log.exception("%s from %s failed", label, _principal(caller))
                 return Outcome.reject(CANISTER_REJECT, f"{label}: the device failed: {error}")
             reply = encode_args([] if ftype is None else ftype.rets, [] if result is None else [result])
-            seconds = time.perf_counter() - started
+            seconds = turn.seconds()
         return Outcome(reply, changed=changed, seconds=seconds)
 
     def request(self, method: str, caller: bytes, *args) -> Any:
@@ -371,7 +389,7 @@ class Device:
                 cbor2.dump(["moments", param, state], out)
             cbor2.dump(["moments end"], out)
 
-        with self._lock:
+        with self.schedule.turn():
             cbor2.dump({"format": SNAPSHOT_FORMAT, "seed": self.seed}, out)
             for caller, space in self.spaces.items():
                 cbor2.dump(["space", caller], out)
@@ -435,11 +453,11 @@ class Device:
             raise DeviceError(f"the snapshot is damaged: {error}") from None
         if snapshot.read(1):
             raise DeviceError("the snapshot is damaged: it goes on after its end")
-        with self._lock:
+        with self.schedule.turn():
             self.spaces, self.publications = spaces, publications
 
     def close(self) -> None:
-        self._worker.shutdown(wait=True)
+        self.schedule.close()
 
     # --- checks -------------------------------------------------------------------------------
     def _name(self, what: str, name: str) -> str:
@@ -549,7 +567,11 @@ class Device:
         self._room(space, len({name for _, name in plan.stores} - set(space.stored)))
         watched = [] if step is None else [step.loss]  # for the `train` event
         wanted = [*scalars, *tensors, *(r for r, _ in plan.stores), *watched]
-        started = time.perf_counter()
+        if any(src.kind == "shared" and src.key[0] != caller for src in plan.sources):
+            # Another caller's call could replace that publication while this run stood aside, and the
+            # record (in the order calls end) would then have this run read the new one.
+            keep_device()
+        started = device_clock()
         try:
             local = rows.local(plan, self.world) if plan.rows and self.world > 1 else plan
             out = self.backend.execute(local, values, wanted, step)
@@ -558,7 +580,7 @@ class Device:
         except Exception as error:  # e.g. an id out of range: the backend names the op when it can
             raise DeviceError(str(error)) from None
         if step is not None:
-            self._trained(caller, train["optimizer"], out.pop(), time.perf_counter() - started)
+            self._trained(caller, train["optimizer"], out.pop(), device_clock() - started)
         stores = out[len(scalars) + len(tensors) :]
         for (r, name), value in zip(plan.stores, stores):
             space.stored[name] = (value, plan.metas[r])
@@ -803,7 +825,12 @@ class Device:
             names.append(full)
         fresh = sum((caller, full) not in self.publications for full in names)
         self._room(space, fresh + sum(1 for owner, _ in self.publications if owner == caller))
-        made = export.tensors(lambda data, meta: self.backend.tensor(data, FLOAT, meta.shape))
+
+        def make(data: bytes, meta: Meta) -> Any:
+            checkpoint()  # nothing is stored before every tensor is made
+            return self.backend.tensor(data, FLOAT, meta.shape)
+
+        made = export.tensors(make)
         for full, (_, meta), tensor in zip(names, export.described, made):
             self.publications[(caller, full)] = Publication(tensor, meta, None)
         return None, True

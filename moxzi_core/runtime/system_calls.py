@@ -18,6 +18,7 @@ Without a checkpoint policy (moxzid without ``-s``: nothing outlives the process
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import tempfile
 import time
@@ -54,6 +55,10 @@ class SystemState(Protocol):
 
     def restore(self, snapshot: BinaryIO) -> None:
         """Replace the state with a copy ``snapshot`` wrote."""
+
+    def replay(self) -> contextlib.AbstractContextManager[None]:
+        """While it is entered, calls re-run the record: each must change what it changed when it was
+        recorded (the device lifts its per-call time limit)."""
 
     @property
     def identity(self) -> str:
@@ -131,6 +136,13 @@ class SystemCalls:
             return
         log.info("re-running %d recorded system call(s)", len(recorded))
         started = time.perf_counter()
+        with contextlib.nullcontext() if self._state is None else self._state.replay():
+            await self._rerun(recorded)
+        log.info("re-ran %d system call(s) in %.1fs", len(recorded), time.perf_counter() - started)
+        if self._due(ignore_spacing=True):  # a record this long would be re-run again next time
+            await self._copy()
+
+    async def _rerun(self, recorded: list) -> None:
         for seq, (caller, method_name, arg) in recorded:
             method = self.methods.get(method_name)
             if method is None:
@@ -150,9 +162,6 @@ class SystemCalls:
                 )
             self._since_seconds += outcome.seconds
             self._since_bytes += _size(arg)
-        log.info("re-ran %d system call(s) in %.1fs", len(recorded), time.perf_counter() - started)
-        if self._due(ignore_spacing=True):  # a record this long would be re-run again next time
-            await self._copy()
 
     def _check_identity(self) -> None:
         """Refuse a store recorded on a system of another identity (re-running its calls would build

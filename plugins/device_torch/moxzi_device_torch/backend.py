@@ -16,7 +16,7 @@ import numpy as np
 import torch
 import torch.distributed as dist
 
-from moxzi_core.device import MEAN, DeviceError, Plan, Ranks, Rows, TrainStep
+from moxzi_core.device import MEAN, DeviceError, Plan, Ranks, Rows, TrainStep, checkpoint
 
 from .group import TorchGroup
 
@@ -113,15 +113,21 @@ class TorchBackend:
                 if src.kind == "param" and i not in trained:
                     values[i] = values[i].detach()
         params = [] if train is None else [values[slot] for g in train.groups for _, slot in g.params]
+        # On the CPU the thread that calls backward() runs it, so a hook on each result can take a
+        # checkpoint there too; on CUDA a device thread every backward shares runs it: no pausing.
+        backward_checkpoints = train is not None and self.device.type == "cpu"
         failed = None
         try:
             with torch.no_grad() if train is None else contextlib.nullcontext():
                 for step in plan.steps:
+                    checkpoint()  # may step aside for another actor's call, or stop past the time limit
                     started = time.perf_counter()
                     try:
-                        values[step.out] = step.kernel(step.payload, *[values[s] for s in step.slots])
+                        value = values[step.out] = step.kernel(step.payload, *[values[s] for s in step.slots])
                     except Exception as error:
                         raise DeviceError(f"op {step.index} ({step.op}): {error}") from None
+                    if backward_checkpoints and value.requires_grad:
+                        value.register_hook(_checkpoint_hook)
                     tally = self.op_seconds.get(step.op)
                     if tally is None:
                         tally = self.op_seconds[step.op] = [0, 0.0]
@@ -134,6 +140,7 @@ class TorchBackend:
                 if not loss.requires_grad:
                     raise DeviceError(f"train: register {train.loss} does not depend on any trained parameter")
                 loss.reshape(()).backward()
+                checkpoint()  # the last one: the optimizer step below is never cut short
         except Exception as error:  # on a split run, every rank must still reach _combine to hear of it
             if group is None:
                 _drop_grads(params)
@@ -205,6 +212,11 @@ class TorchBackend:
         clip = train.clip if len(groups) == 1 else None
         for g in groups:
             g.optimizer.step([(name, values[slot]) for name, slot in g.params], g.lr, clip)
+
+
+def _checkpoint_hook(grad: torch.Tensor) -> None:
+    """A gradient hook: a checkpoint in the backward pass (it leaves the gradient as it is)."""
+    checkpoint()
 
 
 def _drop_grads(params: list) -> None:

@@ -1,0 +1,163 @@
+"""Sharing the device between callers: whose call runs next, when a long call steps aside, and the
+per-call time limit.
+
+The policy:
+
+- Each caller's calls run one at a time, in the order they came (``Schedule.submit``).
+- One call holds the device at a time (``Schedule.turn``); calls of different callers wait for it in
+  line, first come first served.
+- A backend calls ``checkpoint()`` between ops. There a call that has held the device for a slice
+  (``SLICE_SECONDS``) while another call waits steps aside to the back of the line and goes on when
+  its turn comes again. So callers take turns a slice at a time (round robin), and a short call waits
+  for about a slice of each call ahead of it, however long those calls are.
+- A call's device time counts only its own turns. Past its limit, its next checkpoint raises
+  ``TimeLimit``; the device changes nothing until a run's last checkpoint, so a stopped call changed
+  nothing.
+
+Nothing a call reads changes while it stands aside (``Device._run`` keeps the device for a run that
+reads another caller's publication), and what it changes only the caller's later calls read; so the
+state is the same as if every call had run whole, in the order they ended, which is the order the host
+records them in.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+from .ops import DeviceError
+
+SLICE_SECONDS = 0.002  # a yield costs ~0.1 ms of thread switching: at most ~5% of a long call's time
+THREADS = 32  # callers whose calls are under way at once; beyond that a caller waits for a thread
+
+_current = threading.local()  # .turn: the Turn this thread holds the device for, if any
+
+
+class TimeLimit(DeviceError):
+    """A call ran past its device time limit and was stopped at a checkpoint."""
+
+
+class Turn:
+    """One call's hold on the device (``Schedule.turn``)."""
+
+    def __init__(self, schedule: Schedule, limit: float | None, may_yield: bool):
+        self.schedule, self.limit, self.may_yield = schedule, limit, may_yield
+        self.began = self.slice_began = 0.0  # time.perf_counter(): first got the device, and last
+        self.aside = 0.0  # seconds it has stood aside for others since it began
+
+    def seconds(self) -> float:
+        """The call's device time so far: since it got the device, less the time it stood aside."""
+        return time.perf_counter() - self.began - self.aside
+
+
+class Schedule:
+    def __init__(self, threads: int = THREADS, slice_seconds: float = SLICE_SECONDS):
+        self.slice_seconds = slice_seconds
+        self._cond = threading.Condition()
+        self._line: deque[Turn] = deque()  # calls waiting for the device, in the order they get it
+        self._holder: Turn | None = None
+        self._queues: dict[bytes, deque[tuple[Callable[[], Any], Future]]] = {}  # per caller, not yet run
+        self._pool = ThreadPoolExecutor(threads, thread_name_prefix="moxzi-device")
+
+    def submit(self, caller: bytes, call: Callable[[], Any]) -> Future:
+        """Run ``call()`` on a device thread after every call ``caller`` submitted before; its result."""
+        future: Future = Future()
+        with self._cond:
+            queue = self._queues.setdefault(caller, deque())
+            queue.append((call, future))
+            if len(queue) == 1:
+                self._pool.submit(self._serve, caller)
+        return future
+
+    def _serve(self, caller: bytes) -> None:
+        """Run ``caller``'s calls in order until none is left (one thread per caller meanwhile)."""
+        while True:
+            with self._cond:
+                call, future = self._queues[caller][0]
+            if future.set_running_or_notify_cancel():
+                try:
+                    future.set_result(call())
+                except BaseException as error:  # the future carries it to the awaiting caller
+                    future.set_exception(error)
+            with self._cond:
+                queue = self._queues[caller]
+                queue.popleft()
+                if not queue:
+                    del self._queues[caller]
+                    return
+
+    @contextlib.contextmanager
+    def turn(self, limit: float | None = None, may_yield: bool = True) -> Iterator[Turn]:
+        """Hold the device for one call on this thread: wait in line for it, keep it (less the times the
+        call steps aside at checkpoints, when ``may_yield``), give it up at the end. ``limit``: seconds
+        of device time, after which a checkpoint raises ``TimeLimit``; None: none."""
+        turn = Turn(self, limit, may_yield)
+        with self._cond:
+            self._wait(turn)
+        turn.began = turn.slice_began
+        _current.turn = turn
+        try:
+            yield turn
+        finally:
+            _current.turn = None
+            with self._cond:
+                self._holder = None
+                self._cond.notify_all()
+
+    def _wait(self, turn: Turn) -> None:
+        """Under the lock: join the line and return holding the device."""
+        self._line.append(turn)
+        while self._holder is not None or self._line[0] is not turn:
+            self._cond.wait()
+        self._line.popleft()
+        self._holder = turn
+        turn.slice_began = time.perf_counter()
+
+    def _step_aside(self, turn: Turn, now: float) -> None:
+        with self._cond:
+            self._holder = None
+            self._cond.notify_all()
+            self._wait(turn)
+        turn.aside += turn.slice_began - now
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True)
+
+
+def checkpoint() -> None:
+    """Between two pieces of a call's device work (a backend calls it before each op): the call may
+    step aside here for another caller's call, and raises ``TimeLimit`` once past its time limit. Call
+    it only where stopping changes nothing and where nothing the call holds would block another call.
+    Outside a call (no ``Schedule.turn`` on this thread) it does nothing."""
+    turn: Turn | None = getattr(_current, "turn", None)
+    if turn is None:
+        return
+    now = time.perf_counter()
+    if turn.limit is not None and now - turn.began - turn.aside > turn.limit:
+        raise TimeLimit(
+            f"stopped after {now - turn.began - turn.aside:.2f} s of device time; a call may take "
+            f"{turn.limit:g} s, and nothing was changed"
+        )
+    schedule = turn.schedule
+    if turn.may_yield and schedule._line and now - turn.slice_began >= schedule.slice_seconds:
+        schedule._step_aside(turn, now)
+
+
+def device_clock() -> float:
+    """Seconds on a clock that stands still while the current call stands aside (``time.perf_counter``
+    outside a call): the difference of two readings is the call's device time between them."""
+    turn: Turn | None = getattr(_current, "turn", None)
+    return time.perf_counter() if turn is None else turn.seconds()
+
+
+def keep_device() -> None:
+    """The current call keeps the device to its end: it never steps aside (it reads something another
+    caller's call could change meanwhile). Its time limit still holds."""
+    turn: Turn | None = getattr(_current, "turn", None)
+    if turn is not None:
+        turn.may_yield = False

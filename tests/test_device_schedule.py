@@ -1,0 +1,177 @@
+"""Sharing the device between actors (moxzi_core/device/schedule.py): a short call of one actor runs
+while another's long program is under way, an actor's own calls keep their order, a run that reads
+another actor's publication keeps the device, interleaved training gives the same numbers as training
+alone, and a call past its time limit is stopped with nothing changed (but not when the record is
+re-run). Programs are long by their size, never by a clock."""
+
+import asyncio
+import threading
+
+import numpy as np
+import pytest
+from kit.device import read, snapshot
+
+from moxzi_core import device
+from moxzi_core.candid import Principal, Some, decode_args, encode_args
+from moxzi_core.device.interface import builtin_payloads
+
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
+
+A, B = b"actor-a\x01", b"actor-b\x01"
+CHAIN = 4000  # ops of a long program: some tens of milliseconds at the very least, on any machine
+
+
+def chain(ops: int, train: bool, probe: bool = False, add: dict | None = None) -> dict:
+    """A run of about ``ops`` ops alternating matmul by parameter ``w`` and rms_norm on a [16, 32]
+    input, then its mean (the loss when ``train``) stored as ``total``. ``probe``: a probe op first;
+    ``add``: a source of shape [16, 32] added to the chain's end."""
+    program: list[dict] = [{"param": "w"}, {"input": 0}]
+    if add is not None:
+        program.append(add)
+    if probe:
+        program.append({"probe": 1})
+    while len(program) < ops:
+        prev = len(program) - 1
+        program.append({"matmul": {"a": prev, "b": 0}} if len(program) % 2 else {"rms_norm": prev})
+    if add is not None:
+        program.append({"add": {"a": len(program) - 1, "b": 2}})
+    program.append({"mean": {"x": len(program) - 1, "dim": None}})
+    loss = len(program) - 1
+    program.append({"store": {"x": loss, "name": "total"}})
+    x = np.random.default_rng(1).standard_normal((16, 32)).astype("<f4")
+    return {
+        "inputs": [{"data": x.tobytes(), "elem": {"f32": None}, "shape": [16, 32]}],
+        "program": program,
+        "train": Some({"loss": loss, "optimizer": "sgd", "clip": None, "lr": None, "also": None}) if train else None,
+        "scalars": [loss],
+        "split": None,
+        "tensors": [],
+    }
+
+
+def setup(dev, caller):
+    w = np.random.default_rng(2).standard_normal((32, 32)).astype("<f4") / 6
+    dev.request("params", caller, [{"name": "w", "shape": [32, 32], "init": {"values": w.tobytes()}}])
+    sgd = {"name": "sgd", "params": ["w"], "lr": 0.01, "beta1": 0.9, "beta2": 0.0, "eps": 0.0, "weight_decay": 0.0}
+    dev.request("optimizer", caller, sgd | {"kind": Some({"sgd": None})})
+
+
+@pytest.fixture
+def probed(registry):
+    """A torch:cpu device with a `probe` op (x unchanged) whose kernel sets ``started``; its ops list
+    names what ran, in order (``probed.ran``)."""
+    ran: list[str] = []
+    started = threading.Event()
+
+    def kernel(p, x):
+        ran.append("probe")
+        started.set()
+        return x
+
+    probe = device.Op("probe", builtin_payloads()["relu"], lambda p, c: c.float("x", c.reg(p)), {"torch": kernel})
+    d = device.Device(registry.backends["torch"]("torch:cpu"), dict(registry.ops) | {"probe": probe})
+    d.started = started
+    yield d
+    d.close()
+
+
+async def under_way(dev, caller, run) -> asyncio.Future:
+    """``caller``'s run, once its probe op ran."""
+    task = asyncio.ensure_future(call(dev, caller, "run", run))
+    started = asyncio.ensure_future(asyncio.to_thread(dev.started.wait, 60))
+    await asyncio.wait([task, started], return_when=asyncio.FIRST_COMPLETED)
+    assert dev.started.is_set(), f"the run ended before its probe ran: {await task}"
+    return task
+
+
+async def call(dev, caller, method, value):
+    """A system-method call as an actor makes it: the decoded result, or the reject's message."""
+    name = f"moxzi_device_{method}"
+    ftype = dev.types[name]
+    outcome = await dev.system_methods()[name](caller, encode_args(ftype.args, [value]))
+    if outcome.reply is None:
+        return outcome.reject_message
+    results = decode_args(outcome.reply, ftype.rets)
+    return results[0] if results else None
+
+
+def read_w() -> dict:
+    return {"inputs": [], "program": [{"param": "w"}], "train": None, "scalars": [], "split": None, "tensors": [0]}
+
+
+async def test_a_short_call_completes_while_another_actors_long_program_runs(probed):
+    setup(probed, A)
+    setup(probed, B)
+    long = await under_way(probed, A, chain(CHAIN, train=True, probe=True))
+    short = await call(probed, B, "run", read_w())
+    assert len(short["tensors"][0]) == 32 * 32 * 4
+    assert not long.done()  # B's read did not wait for A's program to end
+    result = await long
+    assert isinstance(result, dict) and len(result["scalars"]) == 1
+
+
+async def test_a_run_reading_another_actors_publication_keeps_the_device(probed):
+    """B replacing the publication A's run reads waits for that run: recorded in the order calls end,
+    A's run must have read what was there before B's call."""
+    setup(probed, A)
+    setup(probed, B)
+    probed.request("params", B, [{"name": "p", "shape": [16, 32], "init": {"ones": None}}])
+    publish = {"names": ["p"], "prefix": "pub/", "readers": Some({"anyone": None})}
+    await call(probed, B, "publish", publish)
+    shared = {"shared": {"owner": Principal(B), "name": "pub/p"}}
+    long = await under_way(probed, A, chain(CHAIN, train=False, probe=True, add=shared))
+    assert await call(probed, B, "publish", publish) is None
+    assert long.done()  # B's publish waited for A's run, which had read B's publication
+
+
+async def test_an_actors_calls_keep_their_order(dev):
+    setup(dev, A)
+    sets = [
+        {"name": "w", "shape": [32, 32], "init": {"values": np.full(32 * 32, k, "<f4").tobytes()}} for k in range(8)
+    ]
+    await asyncio.gather(*(call(dev, A, "params", [s]) for s in sets), call(dev, B, "run", read_w()))
+    assert read(dev, A, {"param": "w"})[0][0, 0] == 7
+
+
+async def test_interleaved_training_gives_the_numbers_of_training_alone(registry):
+    """Two actors training at once, stepping aside for each other at every op, end with the bytes each
+    gets training alone."""
+
+    async def train(dev, caller, steps=3):
+        for _ in range(steps):
+            await call(dev, caller, "run", chain(200, train=True))
+
+    alone = device.open_device(registry, "torch:cpu")
+    together = device.open_device(registry, "torch:cpu")
+    together.schedule.slice_seconds = 0  # step aside at every checkpoint someone waits at
+    for d in (alone, together):
+        setup(d, A)
+        setup(d, B)
+    await train(alone, A)
+    await train(alone, B)
+    await asyncio.gather(train(together, A), train(together, B))
+    for caller in (A, B):
+        assert read(alone, caller, {"param": "w"})[0].tobytes() == read(together, caller, {"param": "w"})[0].tobytes()
+        assert read(alone, caller, {"load": "total"})[0] == read(together, caller, {"load": "total"})[0]
+    alone.close()
+    together.close()
+
+
+async def test_a_call_past_its_time_limit_is_stopped_and_changes_nothing(registry):
+    dev = device.open_device(registry, "torch:cpu", limits=device.DeviceLimits(call_seconds=0.001))
+    setup(dev, A)
+    setup(dev, B)
+    await call(dev, A, "run", chain(10, train=True))  # a short run: optimizer state and `total` exist
+    before = snapshot(dev)
+    for train in (True, False):
+        rejected = await call(dev, A, "run", chain(CHAIN, train=train))
+        assert rejected.startswith("moxzi_device_run: stopped after ")
+        assert "a call may take 0.001 s, and nothing was changed" in rejected
+        assert snapshot(dev) == before  # parameters, optimizer state, stored tensors
+    dev.limits = device.DeviceLimits()  # the default limit: B's read must not be stopped on a busy machine
+    assert len((await call(dev, B, "run", read_w()))["tensors"]) == 1  # the device serves on
+    dev.limits = device.DeviceLimits(call_seconds=0.001)
+    with dev.replay():  # re-running the record: the run did not stop the first time
+        assert isinstance(dev.request("run", A, chain(CHAIN, train=True)), dict)
+    assert snapshot(dev) != before
+    dev.close()
