@@ -13,12 +13,9 @@ from cryptography.hazmat.primitives.asymmetric import ed25519
 from kit.actorbuild import build_actor
 from kit.gateway import serving
 from moxzi_gateway_ic import build_ic_app, cbor
-from moxzi_gateway_ic.certificates import (
-    ROOT_KEY_DER_PREFIX,
-    Keys,
-    build_tree,
-    tree_hash,
-)
+from moxzi_gateway_ic.bls import ROOT_KEY_DER_PREFIX
+from moxzi_gateway_ic.certificates import Keys
+from moxzi_gateway_ic.hashtree import build_tree, tree_hash
 from moxzi_gateway_ic.requests import (
     Refused,
     hash_of_map,

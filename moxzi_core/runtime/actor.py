@@ -192,7 +192,7 @@ class Actor:
         self.canister = canister
         self.instance: Instance | None = None
         self.module: bytes | None = None  # sha256 of the running wasm
-        self._replicas = Replicas(self._new_replica)
+        self._replicas = Replicas(self._new_replica, lambda: self.canister.certified_data)
         if instance is not None:
             assert module is not None, "an actor with an instance has its module's hash"
             self._adopt(instance, module)
@@ -343,8 +343,8 @@ class Actor:
             return refusal
         started = time.perf_counter()
 
-        def run(instance: Instance) -> tuple[Outcome, int]:
-            return self._run_query(instance, method, arg, caller), instance.instructions_used()
+        def run(instance: Instance, certified_data: bytes) -> tuple[Outcome, int]:
+            return self._run_query(instance, method, arg, caller, certified_data), instance.instructions_used()
 
         outcome, instructions = self._replicas.run(run)
         self._host.events.publish(
@@ -410,7 +410,9 @@ class Actor:
     def _dispatch(self, seq: int | None, message) -> None:
         started = time.perf_counter()
         if isinstance(message, Query):
-            outcome = self._refusal() or self._run_query(self._code, message.method, message.arg, message.caller)
+            outcome = self._refusal() or self._run_query(
+                self._code, message.method, message.arg, message.caller, self.canister.certified_data
+            )
             message.answer(outcome)
             self._host.events.publish(
                 "message",
@@ -518,7 +520,7 @@ class Actor:
             )
             return
         if kind == "query":  # a query method called as an update runs as a query: no trace
-            self._answer(call.origin, self._run_query(self._code, call.method, call.arg, call.caller, replicated=True))
+            self._answer(call.origin, self._run_query(self._code, call.method, call.arg, call.caller, None))
             return
         if kind == "composite_query":  # as on the IC: never in replicated mode
             self._answer(
@@ -543,16 +545,24 @@ class Actor:
         self._close_if_done(context_id)
 
     def _run_query(
-        self, instance: Instance, method: str, arg: bytes, caller: bytes, replicated: bool = False
+        self, instance: Instance, method: str, arg: bytes, caller: bytes, certified_data: bytes | None
     ) -> Outcome:
+        """A query method on ``instance``: replicated (a query method called as an update) when
+        ``certified_data`` is None, else non-replicated, with a data certificate of ``certified_data``
+        (the data the state ``instance`` holds set) if the host has a certifier."""
         refusal = self._refusal()
         if refusal is not None:
             return refusal
+        replicated = certified_data is None
         if not replicated and not instance.replica and instance.has_export(f"canister_composite_query {method}"):
             return self._run_composite(method, arg, caller)
         if not instance.has_export(f"canister_query {method}"):
             return Outcome.reject(DESTINATION_INVALID, f"actor {self.name} has no query method {method!r}")
         execution = Execution("RQ" if replicated else "NRQ", arg=arg, caller=caller, may_respond=True)
+        certifier = self._host.certifier
+        if certifier is not None and certified_data is not None:
+            principal = self.principal
+            execution.data_certificate = lambda: certifier.certify_data(principal, certified_data)
         instance.begin()
         trap = instance.invoke(execution, f"canister_query {method}", fuel=self._limits.instructions_per_query)
         instance.rollback()  # a query leaves no trace
@@ -666,10 +676,10 @@ class Actor:
         with self._replicas.committing:
             memory_pages, stable_pages = instance.commit()
             self._replicas.committed(memory_pages, stable_pages)
+            if execution.certified_data is not None:  # with the commit: queries see both or neither
+                self.canister.certified_data = execution.certified_data
         self._step.executed = True
         self.canister.version += 1
-        if execution.certified_data is not None:
-            self.canister.certified_data = execution.certified_data
         self._step.memory_pages.update(memory_pages)
         self._step.stable_pages.update(stable_pages)
         outcome = _outcome(execution)

@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Protocol
 
 import wasmtime
 
@@ -101,6 +102,15 @@ def actor_principal(name: str) -> bytes:
     return hashlib.sha256(b"moxzi actor\0" + name.encode()).digest()[:8] + b"\x01\x01"
 
 
+class Certifier(Protocol):
+    """What signs actors' data certificates (the ic plugin's identity, with moxzid's root key)."""
+
+    def certify_data(self, canister_id: bytes, certified_data: bytes) -> bytes:
+        """CBOR of a certificate whose tree holds ``canister/<canister_id>/certified_data`` and ``time``,
+        as the IC gives ``ic0.data_certificate_copy`` in a query. Called on query threads."""
+        ...
+
+
 class Host:
     def __init__(
         self,
@@ -144,6 +154,9 @@ class Host:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._random = Randomness(self.store, seed)
         self._canister_ids = CanisterIds(self.store)
+        # Set by the plugin that holds moxzid's root key (the ic plugin, when it builds its routes):
+        # then non-replicated queries get a data certificate; until then, and without one, none do.
+        self.certifier: Certifier | None = None
 
     @property
     def _running_loop(self) -> asyncio.AbstractEventLoop:

@@ -37,9 +37,11 @@ class Replicas:
     """An actor's query replicas. ``committing`` is held around each commit of the actor's instance and
     each change of instance; ``run`` may be called from any thread once there is one."""
 
-    def __init__(self, make: Callable[[], Instance]):
-        """``make()`` is a fresh replica of the module the actor runs (`replace` names its instance)."""
+    def __init__(self, make: Callable[[], Instance], certified_data: Callable[[], bytes]):
+        """``make()`` is a fresh replica of the module the actor runs (`replace` names its instance);
+        ``certified_data()`` is the actor's certified data as its last commit left it."""
         self.committing = threading.RLock()
+        self._certified_data = certified_data
         self._source: Instance | None = None
         self._make = make
         self._generation = 0
@@ -60,8 +62,9 @@ class Replicas:
         self._generation += 1
         self._idle, self._all = [], []
 
-    def run(self, query: Callable[[Instance], T]) -> T:
-        """``query(instance)`` on a replica holding the actor's last committed state."""
+    def run(self, query: Callable[[Instance, bytes], T]) -> T:
+        """``query(instance, certified_data)`` on a replica holding the actor's last committed state, with
+        the certified data that state set (read together, so a data certificate matches the state)."""
         with self.committing:
             if self._idle:
                 replica = self._idle.pop()
@@ -72,8 +75,9 @@ class Replicas:
             assert self._source is not None, "queries run once the actor has code"
             replica.instance.follow(self._source, _array(memory_pages), stable_pages)
             replica.memory_pages, replica.stable_pages = set(), set()
+            certified_data = self._certified_data()
         try:
-            return query(replica.instance)
+            return query(replica.instance, certified_data)
         finally:
             with self.committing:
                 if replica.generation == self._generation:

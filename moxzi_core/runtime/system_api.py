@@ -7,8 +7,10 @@ refused for importing one it does not call. The functions themselves read and wr
 `Execution` (what this message may see and what it has produced so far); they never touch host state
 directly, so a trapped message leaves nothing behind.
 
-What moxzid has no counterpart for answers as the IC does when the thing is absent: no data
-certificate (``data_certificate_present`` is 0), no environment variables, no caller info, no threshold
+A non-replicated query has a data certificate (``data_certificate_*``) when a plugin certifies
+(``Host.certifier``: the ic plugin signs it with moxzid's root key); elsewhere, or without one, there
+is none, as on the IC in update calls. What moxzid has no counterpart for answers as the IC does when the
+thing is absent: no environment variables, no caller info, no threshold
 keys (the ``cost_sign_*`` calls answer 2, "unknown key"); the ``cost_*`` calls give what moxzid charges
 for the work, which is nothing (it charges device time and, if priced, instructions).
 """
@@ -180,6 +182,9 @@ class Execution:
     cycles_accepted: int = 0
     cycles_spent: int = 0
     certified_data: bytes | None = None  # set by certified_data_set (None: unchanged)
+    # Makes the certificate of the actor's certified data, where ic0.data_certificate_* has one (a
+    # non-replicated query on a host with a certifier); called at most once, on first use.
+    data_certificate: Callable[[], bytes] | None = None
     # Calls in flight from this actor before the message, by callee (its callbacks), for the queue limit.
     in_flight: Mapping[bytes, int] = field(default_factory=dict)
 
@@ -195,6 +200,7 @@ class SystemApi:
         self._instance = instance
         self._log = log
         self.execution: Execution | None = None  # None while the start function runs
+        self._made_certificate: tuple[Execution, bytes] | None = None  # the last execution's certificate
 
     def function(self, name: str) -> Callable:
         """The host function for ``ic0.name``, trapping where the spec forbids the call."""
@@ -428,13 +434,21 @@ class SystemApi:
         self._ex.certified_data = self._instance.read(src, size)
 
     def _data_certificate_present(self):
-        return 0
+        return int(self.execution is not None and self._ex.data_certificate is not None)
+
+    def _certificate(self, what: str) -> bytes:
+        make = self._ex.data_certificate
+        if make is None:
+            raise ActorTrap(f"{what}: no data certificate is present (only non-replicated queries have one)")
+        if self._made_certificate is None or self._made_certificate[0] is not self._ex:
+            self._made_certificate = (self._ex, make())
+        return self._made_certificate[1]
 
     def _data_certificate_size(self):
-        raise ActorTrap("data_certificate_size: no data certificate is present")
+        return len(self._certificate("data_certificate_size"))
 
     def _data_certificate_copy(self, dst, offset, size):
-        raise ActorTrap("data_certificate_copy: no data certificate is present")
+        self._copy_out(self._certificate("data_certificate_copy"), dst, offset, size, "data_certificate_copy")
 
     def _env_var_count(self):
         return 0

@@ -1,7 +1,9 @@
 """The Internet Computer's HTTP interface for moxzid, a plugin like any other (``ic``): it registers an
 HTTP app the HTTP gateway mounts at ``/api``, so IC agents (``@icp-sdk/core``, ``@dfinity/agent``),
 icp-cli and Python agents call moxzid's actors as they call canisters. The routes are in ``routes``;
-requests and their signatures in ``requests``; certificates and moxzid's keys in ``certificates``.
+requests and their signatures in ``requests`` (canister signatures in ``canister_signatures``);
+certificates and moxzid's keys in ``certificates``. The plugin sets ``Host.certifier``, so actors'
+queries get data certificates signed with the same root key.
 """
 
 from moxzi_core.hookspecs import hookimpl

@@ -3,8 +3,9 @@
 ``read_envelope`` takes a decoded CBOR body ``{content, sender_pubkey?, sender_sig?, sender_delegation?}``
 and answers a ``Request`` only when the content is well formed, the ingress expiry is within the
 window, and the sender is the anonymous principal (unsigned) or the self-authenticating principal of
-``sender_pubkey`` that signed the request id, directly or through a chain of delegations. Otherwise
-it raises ``Refused`` with a message a person can act on.
+``sender_pubkey`` that signed the request id, directly or through a chain of delegations. Keys are
+Ed25519, ECDSA (secp256k1, P-256) or canister signatures (as Internet Identity signs delegations,
+checked against moxzid's root key). Otherwise it raises ``Refused`` with a message a person can act on.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from cryptography.hazmat.primitives.asymmetric import ec, ed25519
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
 from moxzi_core.candid import Principal
+
+from . import canister_signatures
 
 ANONYMOUS = b"\x04"
 REQUEST_DOMAIN = b"\x0aic-request"
@@ -84,8 +87,9 @@ def self_authenticating(public_key_der: bytes) -> bytes:
     return hashlib.sha224(public_key_der).digest() + b"\x02"
 
 
-def read_envelope(body, *, now_ns: int | None = None) -> Request:
-    """Check a decoded request body; see the module docstring."""
+def read_envelope(body, *, root_key_der: bytes | None = None, now_ns: int | None = None) -> Request:
+    """Check a decoded request body; see the module docstring. Canister signatures verify against
+    ``root_key_der`` (None: they are refused)."""
     if not isinstance(body, dict) or not isinstance(body.get("content"), dict):
         raise Refused("the body must be a CBOR map with a `content` map", malformed=True)
     unknown = set(body) - {"content", "sender_pubkey", "sender_sig", "sender_delegation"}
@@ -115,7 +119,7 @@ def read_envelope(body, *, now_ns: int | None = None) -> Request:
         if any(k in body for k in ("sender_pubkey", "sender_sig", "sender_delegation")):
             raise Refused("the anonymous sender does not sign: send no sender_pubkey, sender_sig or sender_delegation")
     else:
-        _check_signature(body, sender, request_id, content.get("canister_id"), now_ns)
+        _check_signature(body, sender, request_id, content.get("canister_id"), now_ns, root_key_der)
     return Request(kind, request_id, sender, content)
 
 
@@ -134,7 +138,9 @@ def _check_expiry(expiry: int, now_ns: int) -> None:
         )
 
 
-def _check_signature(body: dict, sender: bytes, request_id: bytes, canister_id, now_ns: int) -> None:
+def _check_signature(
+    body: dict, sender: bytes, request_id: bytes, canister_id, now_ns: int, root_key_der: bytes | None
+) -> None:
     pubkey, signature = body.get("sender_pubkey"), body.get("sender_sig")
     if not isinstance(pubkey, bytes) or not isinstance(signature, bytes):
         raise Refused(f"the sender {_text(sender)} is not anonymous: the request needs sender_pubkey and sender_sig")
@@ -143,6 +149,7 @@ def _check_signature(body: dict, sender: bytes, request_id: bytes, canister_id, 
             f"the sender {_text(sender)} is not the principal of sender_pubkey ({_text(self_authenticating(pubkey))})"
         )
     signer = pubkey
+    seen = {pubkey}
     delegations = body.get("sender_delegation", [])
     if not isinstance(delegations, list) or len(delegations) > MAX_DELEGATIONS:
         raise Refused(f"sender_delegation must be a list of at most {MAX_DELEGATIONS} delegations")
@@ -155,7 +162,10 @@ def _check_signature(body: dict, sender: bytes, request_id: bytes, canister_id, 
             or not isinstance(delegation.get("expiration"), int)
         ):
             raise Refused(f"delegation {index} must be {{delegation: {{pubkey, expiration, targets?}}, signature}}")
-        if not verify(signer, DELEGATION_DOMAIN + hash_of_map(delegation), signed["signature"]):
+        if delegation["pubkey"] in seen:
+            raise Refused(f"delegation {index} delegates to a key already in the chain (cycles are not allowed)")
+        seen.add(delegation["pubkey"])
+        if not verify(signer, DELEGATION_DOMAIN + hash_of_map(delegation), signed["signature"], root_key_der):
             raise Refused(f"delegation {index}: the signature does not verify with the key it delegates from")
         if delegation["expiration"] < now_ns:
             raise Refused(f"delegation {index} expired at {delegation['expiration']} (now {now_ns})")
@@ -166,16 +176,25 @@ def _check_signature(body: dict, sender: bytes, request_id: bytes, canister_id, 
             if canister_id is not None and canister_id not in targets:
                 raise Refused(f"delegation {index} does not allow calls to {_text(canister_id)}")
         signer = delegation["pubkey"]
-    if not verify(signer, REQUEST_DOMAIN + request_id, signature):
+    if not verify(signer, REQUEST_DOMAIN + request_id, signature, root_key_der):
         raise Refused(
             "the signature does not verify: sender_sig is not the signature of this request by "
             + ("the last delegation's key" if delegations else "sender_pubkey")
         )
 
 
-def verify(public_key_der: bytes, message: bytes, signature: bytes) -> bool:
+def verify(public_key_der: bytes, message: bytes, signature: bytes, root_key_der: bytes | None = None) -> bool:
     """Whether ``signature`` signs ``message`` with the key ``public_key_der``: Ed25519, or ECDSA on
-    secp256k1 or P-256 over SHA-256 (64-byte r||s). Other key types raise Refused."""
+    secp256k1 or P-256 over SHA-256 (64-byte r||s). A canister signature that does not hold, and
+    other key types, raise Refused saying why."""
+    if canister_signatures.is_canister_key(public_key_der):
+        if root_key_der is None:
+            raise Refused("canister signatures are not accepted here (no root key to check them with)")
+        try:
+            canister_signatures.verify(public_key_der, message, signature, root_key_der)
+        except canister_signatures.InvalidCanisterSignature as error:
+            raise Refused(f"the canister signature does not verify: {error}") from None
+        return True
     try:
         key = serialization.load_der_public_key(public_key_der)
     except (ValueError, TypeError) as error:
@@ -189,10 +208,7 @@ def verify(public_key_der: bytes, message: bytes, signature: bytes) -> bool:
             der = encode_dss_signature(int.from_bytes(signature[:32], "big"), int.from_bytes(signature[32:], "big"))
             key.verify(der, message, ec.ECDSA(hashes.SHA256()))
         else:
-            raise Refused(
-                "only Ed25519, ECDSA secp256k1 and ECDSA P-256 keys are accepted (canister "
-                "signatures, as Internet Identity's, need the issuing canister's certificate)"
-            )
+            raise Refused("only Ed25519, ECDSA secp256k1 and ECDSA P-256 keys and canister signatures are accepted")
     except InvalidSignature:
         return False
     return True

@@ -55,6 +55,7 @@ def build_ic_app(host, settings) -> web.Application:
     """The sub-application serving ``host`` over the IC interface; keys from ``settings.state``."""
     app = web.Application()
     gateway = IcInterface(host, Identity(Keys.load_or_create(settings.state)), settings.http_body_secs)
+    host.certifier = gateway.identity  # actors' data certificates are signed with the same root key
     app.router.add_get("/v2/status", gateway.status)
     app.router.add_post(r"/{version:v[234]}/canister/{canister}/call", gateway.call)
     app.router.add_post(r"/{version:v[23]}/canister/{canister}/query", gateway.query)
@@ -123,7 +124,7 @@ class IcInterface:
             body = cbor.decode(data)
         except cbor.CborError as error:
             raise Refused(f"the body is not a CBOR request envelope: {error}", malformed=True) from None
-        envelope = read_envelope(body)
+        envelope = read_envelope(body, root_key_der=self.identity.root_key_der)
         if envelope.kind != kind:
             raise Refused(f"this route takes request_type {kind!r}, not {envelope.kind!r}", malformed=True)
         return envelope

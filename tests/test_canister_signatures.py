@@ -1,0 +1,145 @@
+"""Canister signatures, as Internet Identity signs delegations: an actor on moxzid (tests/actors/signer.mo)
+certifies sig/<sha256(seed)>/<sha256(payload)> in its certified data and hands out its data
+certificate from a query; a client builds a delegation chain signed by that canister signature, and
+a call made with it reaches an actor as the canister key's self-authenticating principal. Each way
+such a signature can fail to hold is refused."""
+
+import hashlib
+import time
+
+import cbor2
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ed25519
+from kit.actorbuild import build_actor
+from kit.gateway import serving
+from moxzi_gateway_ic import build_ic_app, canister_signatures
+from moxzi_gateway_ic.certificates import Identity, Keys
+from moxzi_gateway_ic.hashtree import build_tree, lookup, tree_hash
+from moxzi_gateway_ic.requests import hash_of_map, self_authenticating
+
+from moxzi_core.candid import BLOB, BOOL, PRINCIPAL, Opt, Principal, decode_args, encode_args
+from moxzi_core.runtime.host import ActorSpec, Host, actor_principal
+
+SIGNER = actor_principal("signer")
+GATE = actor_principal("gate")
+DELEGATION_DOMAIN = b"\x1aic-request-auth-delegation"
+SEED = b"user 10000"
+
+
+@pytest.fixture
+async def ic():
+    """(host, an aiohttp session serving it over the IC interface) with the signer and gate actors."""
+    host = Host([ActorSpec(name, build_actor(name).wasm, build_actor(name).did) for name in ("signer", "gate")])
+    await host.start()
+    try:
+        async with serving(host, {"/api": build_ic_app}) as (_, session):
+            yield host, session
+    finally:
+        await host.stop()
+
+
+class Session:
+    """The session key a delegation hands the signing rights to (as II's front-end makes one)."""
+
+    def __init__(self):
+        self.key = ed25519.Ed25519PrivateKey.generate()
+        self.der = self.key.public_key().public_bytes(
+            serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
+        )
+
+
+async def canister_signature(host, payload: bytes, seed: bytes = SEED) -> tuple[bytes, list]:
+    """(certificate, tree) for ``payload``: the signer actor certifies it, then its query answers the
+    data certificate; the tree is the one the actor built."""
+    outcome = await host.call("signer", "sign", encode_args([BLOB, BLOB], [seed, payload]), query=False)
+    tree = build_tree({b"sig": {hashlib.sha256(seed).digest(): {hashlib.sha256(payload).digest(): b""}}})
+    assert decode_args(outcome.reply, [BLOB]) == [tree_hash(tree)]  # the actor's SHA-256 and tree agree
+    outcome = await host.call("signer", "certificate", encode_args([], []), query=True)
+    (certificate,) = decode_args(outcome.reply, [Opt(BLOB)])
+    assert certificate is not None, "a query has a data certificate"
+    return certificate.value, tree
+
+
+def signature(certificate: bytes, tree: list) -> bytes:
+    return cbor2.dumps(cbor2.CBORTag(55799, {"certificate": certificate, "tree": tree}))
+
+
+async def call_whoami(session, delegation: dict, delegation_sig: bytes, key: Session, *, seed: bytes = SEED):
+    """(sender, answer, certified reply or None) of gate.whoamiUpdate sent as the canister key of
+    ``seed``, through the delegation to ``key``."""
+    public_key = canister_signatures.public_key(SIGNER, seed)
+    content = {
+        "request_type": "call",
+        "sender": self_authenticating(public_key),
+        "ingress_expiry": time.time_ns() + 4 * 60 * 10**9,
+        "nonce": hashlib.sha256(delegation_sig).digest()[:16],
+        "canister_id": GATE,
+        "method_name": "whoamiUpdate",
+        "arg": encode_args([], []),
+    }
+    body = {
+        "content": content,
+        "sender_pubkey": public_key,
+        "sender_delegation": [{"delegation": delegation, "signature": delegation_sig}],
+        "sender_sig": key.key.sign(b"\x0aic-request" + hash_of_map(content)),
+    }
+    path = f"/api/v4/canister/{Principal(GATE)}/call"
+    async with session.post(path, data=cbor2.dumps(cbor2.CBORTag(55799, body))) as response:
+        answer = cbor2.loads(await response.read())
+    reply = None
+    if answer.get("status") == "replied":
+        tree = cbor2.loads(answer["certificate"])["tree"]
+        reply = lookup(tree, [b"request_status", hash_of_map(content), b"reply"])
+    return content["sender"], answer, reply
+
+
+def delegation_to(key: Session, expiration: int | None = None) -> tuple[dict, bytes]:
+    delegation = {"pubkey": key.der, "expiration": expiration or time.time_ns() + 10 * 60 * 10**9}
+    return delegation, DELEGATION_DOMAIN + hash_of_map(delegation)
+
+
+async def test_a_delegation_signed_by_a_canister_signature_calls_as_its_principal(ic):
+    host, session = ic
+    key = Session()
+    delegation, payload = delegation_to(key)
+    certificate, tree = await canister_signature(host, payload)
+    sender, answer, reply = await call_whoami(session, delegation, signature(certificate, tree), key)
+    assert answer["status"] == "replied", answer
+    assert decode_args(reply, [PRINCIPAL]) == [Principal(sender)]
+
+
+async def test_a_query_called_as_an_update_has_no_data_certificate(ic):
+    host, _ = ic
+    outcome = await host.call("signer", "hasCertificate", encode_args([], []), query=False)
+    assert decode_args(outcome.reply, [BOOL]) == [False]
+    outcome = await host.call("signer", "hasCertificate", encode_args([], []), query=True)
+    assert decode_args(outcome.reply, [BOOL]) == [True]
+
+
+async def test_refusals(ic):
+    """Wrong seed, a signature that is not CBOR, a delegation back to the key itself, a tree that is not
+    the certified data, a certificate under another root key, an expired delegation: each is refused
+    with what does not hold."""
+    host, session = ic
+    key = Session()
+    delegation, payload = delegation_to(key)
+    certificate, tree = await canister_signature(host, payload)
+    good = signature(certificate, tree)
+
+    async def refused(delegation, signed, message, **kwargs):
+        _, answer, _ = await call_whoami(session, delegation, signed, key, **kwargs)
+        assert answer["status"] == "non_replicated_rejection", answer
+        assert message in answer["reject_message"], answer["reject_message"]
+
+    await refused(delegation, good, "no empty leaf at sig/<sha256(seed)>", seed=b"user 10001")
+    await refused(delegation, b"\xd9\xd9\xf7\x9f", "the signature is not CBOR {certificate, tree}")
+    to_itself = {**delegation, "pubkey": canister_signatures.public_key(SIGNER, SEED)}
+    await refused(to_itself, good, "delegates to a key already in the chain")
+    other_tree = build_tree({b"sig": {hashlib.sha256(SEED).digest(): {hashlib.sha256(b"other").digest(): b""}}})
+    await refused(delegation, signature(certificate, other_tree), "is not the root hash of the signature's tree")
+    elsewhere = Identity(Keys.load_or_create(None)).certify_data(SIGNER, tree_hash(tree))
+    await refused(delegation, signature(elsewhere, tree), "not signed with this moxzid's root key")
+    expired, expired_payload = delegation_to(key, time.time_ns() - 10**9)
+    certificate, tree = await canister_signature(host, expired_payload)
+    await refused(expired, signature(certificate, tree), "delegation 0 expired")
