@@ -2,18 +2,18 @@
 and @dfinity/agent, pinned in its package-lock.json), as a front-end drives a canister: the root key
 from /api/v2/status, an actor from an IDL, update and query calls with query signatures verified, a
 reject, a trap, and signed identities (Ed25519, ECDSA P-256 and secp256k1, a delegation) seen as
-msg.caller. PyPI's ic-py (pinned in the test extras), which calls through /api/v2 and polls. And
+msg.caller, and Internet Identity's canister-signature delegations built with the agents' own
+DelegationChain and DelegationIdentity. PyPI's ic-py (pinned in the test extras), which calls through /api/v2 and polls. And
 icp-cli (npm @icp-sdk/icp-cli-linux-x64, pinned there too): `icp canister call` as an icp identity."""
 
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-from kit.actorbuild import build_actor
-from kit.daemon import running_moxzid
+from kit.daemon import project, running_moxzid
+from moxzi_gateway_ic.requests import self_authenticating
 
 from moxzi_core.candid import Principal
 from moxzi_core.runtime.host import actor_principal
@@ -24,17 +24,16 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture
 def gate_moxzid(tmp_path):
-    built = build_actor("gate")
-    shutil.copy(built.wasm_path, tmp_path / "gate.wasm")
-    (tmp_path / "actors.json").write_text(json.dumps({"actors": [{"name": "gate", "wasm": "gate.wasm"}]}))
+    """moxzid with the IC interface, serving tests/actors/gate.mo and signer.mo."""
+    project(tmp_path, "gate", "signer")
     with running_moxzid("-m", "actors.json", plugins="http,ic", cwd=tmp_path) as daemon:
         yield daemon
 
 
-def drive(url: str, flavour: str) -> dict:
-    canister = str(Principal(actor_principal("gate")))
+def node(script: str, *args: str) -> dict:
+    """The JSON object a script of tests/ic_js printed last."""
     done = subprocess.run(
-        ["node", "drive.mjs", url, canister, flavour],
+        ["node", script, *args],
         cwd=AGENTS,
         capture_output=True,
         check=False,
@@ -47,7 +46,7 @@ def drive(url: str, flavour: str) -> dict:
 
 @pytest.mark.parametrize("flavour", ["icp-sdk", "dfinity"])
 def test_a_js_agent_calls_queries_and_signs(gate_moxzid, flavour):
-    seen = drive(gate_moxzid.url, flavour)
+    seen = node("drive.mjs", gate_moxzid.url, str(Principal(actor_principal("gate"))), flavour)
     assert seen["inc1"] == {"ok": 1} and seen["inc2"] == {"ok": 2}
     assert seen["get"] == {"ok": 2}
     assert seen["anonymousWhoami"] == {"ok": "2vxsx-fae"}
@@ -63,6 +62,17 @@ def test_a_js_agent_calls_queries_and_signs(gate_moxzid, flavour):
         assert seen["secp256k1WhoamiUpdate"] == {"ok": seen["secp256k1Principal"]}
     assert seen["delegatedWhoamiUpdate"] == {"ok": me}
     assert seen["delegatedOwnerAdd"] == {"ok": 17}
+
+
+@pytest.mark.parametrize("flavour", ["icp-sdk", "dfinity"])
+def test_a_js_agent_calls_through_a_canister_signature_delegation(gate_moxzid, flavour):
+    """Internet Identity's flow (tests/ic_js/canister_sig.mjs): the caller is the canister key's principal."""
+    signer, gate = (str(Principal(actor_principal(name))) for name in ("signer", "gate"))
+    seen = node("canister_sig.mjs", gate_moxzid.url, signer, gate, flavour)
+    principal = str(Principal(self_authenticating(bytes.fromhex(seen["canisterKey"]))))
+    assert seen["principal"] == principal
+    assert seen["whoamiUpdate"] == {"ok": principal} and seen["whoami"] == {"ok": principal}
+    assert "no empty leaf at sig/<sha256(seed)>" in seen["otherSeed"]["error"]
 
 
 def test_ic_py_calls_with_a_secp256k1_identity(gate_moxzid):
