@@ -5,6 +5,7 @@ a call made with it reaches an actor as the canister key's self-authenticating p
 such a signature can fail to hold is refused."""
 
 import hashlib
+import random
 import time
 
 import cbor2
@@ -143,3 +144,47 @@ async def test_refusals(ic):
     expired, expired_payload = delegation_to(key, time.time_ns() - 10**9)
     certificate, tree = await canister_signature(host, expired_payload)
     await refused(expired, signature(certificate, tree), "delegation 0 expired")
+
+
+def test_mutated_keys_and_signatures_are_refused_never_crash():
+    """Mutations of a valid canister key and signature (a fixed seed, a bounded count): each verifies
+    or raises InvalidCanisterSignature; nothing else escapes (which would be a 500 for the caller)."""
+    rng = random.Random(14)
+    identity = Identity(Keys.load_or_create(None))
+    payload = DELEGATION_DOMAIN + bytes(32)
+    tree = build_tree({b"sig": {hashlib.sha256(SEED).digest(): {hashlib.sha256(payload).digest(): b""}}})
+    key = canister_signatures.public_key(SIGNER, SEED)
+    good = signature(identity.certify_data(SIGNER, tree_hash(tree)), tree)
+    canister_signatures.verify(key, payload, good, identity.root_key_der)  # the unmutated one holds
+    outcomes = {"held": 0, "refused": 0}
+    for _ in range(2000):
+        mutated_key, mutated = bytearray(key), bytearray(good)
+        target = mutated_key if rng.random() < 0.2 else mutated
+        for _ in range(rng.randint(1, 3)):
+            position = rng.randrange(len(target))
+            if rng.random() < 0.7:
+                target[position] = rng.randrange(256)
+            else:
+                del target[position : position + rng.randint(1, 4)]
+        try:
+            canister_signatures.verify(bytes(mutated_key), payload, bytes(mutated), identity.root_key_der)
+            outcomes["held"] += 1
+        except canister_signatures.InvalidCanisterSignature:
+            outcomes["refused"] += 1
+    assert outcomes["refused"] > 1900, outcomes
+
+
+def test_lookup_follows_the_spec_example():
+    # The interface specification's pruned example tree (certification section) and its lookups.
+    pruned = cbor2.loads(
+        bytes.fromhex(
+            "83018301830241618301820458201b4feff9bef8131788b0c9dc6dbad6e81e524249c879e9f10f71ce3749f5a638830241"
+            "79820345776f726c6483024162820458207b32ac0c6ba8ce35ac82c255fc7906f7fc130dab2a090f80fe12f9c2cae83ba6"
+            "830182045820ec8324b8a1f1ac16bd2e806edba78006479c9877fed4eb464a25485465af601d830241648203476d6f726e69"
+            "6e67"
+        )
+    )
+    assert tree_hash(pruned).hex() == "eb5c5b2195e62d996b84c9bcc8259d19a83786a2f59e0878cec84c811f669aa0"
+    assert lookup(pruned, [b"a", b"y"]) == b"world" and lookup(pruned, [b"d"]) == b"morning"
+    for absent_or_unknown in ([b"a", b"a"], [b"aa"], [b"ax"], [b"b"], [b"bb"], [b"e"]):
+        assert lookup(pruned, absent_or_unknown) is None
