@@ -554,15 +554,13 @@ class Actor:
         if refusal is not None:
             return refusal
         replicated = certified_data is None
-        if not replicated and not instance.replica and instance.has_export(f"canister_composite_query {method}"):
-            return self._run_composite(method, arg, caller)
+        composite = not instance.replica and instance.has_export(f"canister_composite_query {method}")
+        if certified_data is not None and composite:
+            return self._run_composite(method, arg, caller, certified_data)
         if not instance.has_export(f"canister_query {method}"):
             return Outcome.reject(DESTINATION_INVALID, f"actor {self.name} has no query method {method!r}")
         execution = Execution("RQ" if replicated else "NRQ", arg=arg, caller=caller, may_respond=True)
-        certifier = self._host.certifier
-        if certifier is not None and certified_data is not None:
-            principal = self.principal
-            execution.data_certificate = lambda: certifier.certify_data(principal, certified_data)
+        execution.data_certificate = self._data_certificate(certified_data)
         instance.begin()
         trap = instance.invoke(execution, f"canister_query {method}", fuel=self._limits.instructions_per_query)
         instance.rollback()  # a query leaves no trace
@@ -570,12 +568,21 @@ class Actor:
             return Outcome.reject(CANISTER_ERROR, f"actor {self.name} trapped: {trap}")
         return _outcome(execution) or Outcome.reject(CANISTER_ERROR, f"actor {self.name}: query did not reply")
 
-    def _run_composite(self, method: str, arg: bytes, caller: bytes) -> Outcome:
+    def _data_certificate(self, certified_data: bytes | None) -> Callable[[], bytes] | None:
+        """What makes a non-replicated query's data certificate of ``certified_data`` (None: it has none)."""
+        certifier, principal = self._host.certifier, self.principal
+        if certifier is None or certified_data is None:
+            return None
+        return lambda: certifier.certify_data(principal, certified_data)
+
+    def _run_composite(self, method: str, arg: bytes, caller: bytes, certified_data: bytes) -> Outcome:
         """A composite query: its calls go to other actors' queries, answered at once (the caller's
         thread waits, ``Host.composite_call``), and their callbacks run in the same rolled-back
-        transaction, until one of them answers."""
+        transaction, until one of them answers. The method itself (not its callbacks) has a data
+        certificate, as on the IC."""
         instance, fuel = self._code, self._limits.instructions_per_query
         execution = Execution("CQ", arg=arg, caller=caller, may_respond=True)
+        execution.data_certificate = self._data_certificate(certified_data)
         instance.begin()
         trap = instance.invoke(execution, f"canister_composite_query {method}", fuel=fuel)
         response, calls = execution.response, list(execution.calls)

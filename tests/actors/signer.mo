@@ -24,6 +24,8 @@ persistent actor {
   // A query called as an update is replicated: it has no data certificate.
   public query func hasCertificate() : async Bool { CertifiedData.getCertificate() != null };
 
+  public composite query func compositeHasCertificate() : async Bool { CertifiedData.getCertificate() != null };
+
   func leaf(value : Blob) : Blob = domainHash("ic-hashtree-leaf", [value]);
 
   func labeled(name : Blob, subtree : Blob) : Blob = domainHash("ic-hashtree-labeled", [name, subtree]);
