@@ -2,13 +2,15 @@
 while another's long program is under way, an actor's own calls keep their order, a run that reads
 another actor's publication keeps the device, interleaved training gives the same numbers as training
 alone, and a call past its time limit is stopped with nothing changed (but not when the record is
-re-run). Programs are long by their size, never by a clock."""
+re-run), also in moxzid (tests/actors/grinder.mo) across a kill. Programs are long by their size,
+never by a clock."""
 
 import asyncio
 import threading
 
 import numpy as np
 import pytest
+from kit.daemon import project, running_moxzid
 from kit.device import read, snapshot
 
 from moxzi_core import device
@@ -175,3 +177,26 @@ async def test_a_call_past_its_time_limit_is_stopped_and_changes_nothing(registr
         assert isinstance(dev.request("run", A, chain(CHAIN, train=True)), dict)
     assert snapshot(dev) != before
     dev.close()
+
+
+@pytest.mark.slow
+def test_moxzid_stops_a_call_past_its_limit_and_serves_on(tmp_path):
+    """A training step of 18,000 ops under --device-call-secs 0.05 is rejected with the weights and the
+    optimizer as they were (also after a kill and the record's re-run), and other actors are served."""
+    manifest = project(tmp_path, "grinder", "learner")
+    flags = ["-m", str(manifest), "-s", str(tmp_path / "state"), "--device", "torch:cpu", "--device-call-secs", "0.05"]
+    with running_moxzid(*flags, cwd=tmp_path, plugins="http,lmdb,torch") as moxzid:
+        moxzid.call("grinder", "setup", 64, 16)
+        moxzid.call("grinder", "train", 2, 1)  # a short step: the optimizer has moments
+        before = moxzid.call("grinder", "weights")
+        message = moxzid.reject("grinder", "train", 9000, 1)
+        assert "moxzi_device_run: stopped after" in message and "a call may take 0.05 s" in message, message
+        assert moxzid.call("grinder", "weights") == before
+        assert len(moxzid.call("learner", "learn", 2)[0]) == 2  # another actor trains meanwhile
+        moxzid.call("grinder", "train", 2, 1)
+        trained = moxzid.call("grinder", "weights")
+        assert trained != before
+        moxzid.kill()
+    with running_moxzid(*flags, cwd=tmp_path, plugins="http,lmdb,torch") as moxzid:
+        # the record re-ran the calls that changed the device, and not the one stopped
+        assert moxzid.call("grinder", "weights") == trained
