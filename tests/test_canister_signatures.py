@@ -150,6 +150,24 @@ async def test_refusals(ic):
     await refused(expired, signature(certificate, tree), "delegation 0 expired")
 
 
+async def test_init_and_post_upgrade_set_the_certified_data(ic):
+    """signer.mo certifies the leaf hash of "signer ready" as it initialises; `sign` replaces it; an
+    upgrade's post_upgrade (the same initialisation) sets it again."""
+    host, _ = ic
+    ready = hashlib.sha256(b"\x10ic-hashtree-leaf" + b"signer ready").digest()
+
+    async def certified() -> bytes:
+        outcome = await host.call("signer", "certificate", encode_args([], []), query=True)
+        (certificate,) = decode_args(outcome.reply, [Opt(BLOB)])
+        return lookup(cbor2.loads(certificate.value)["tree"], [b"canister", SIGNER, b"certified_data"])
+
+    assert await certified() == ready
+    await canister_signature(host, b"payload")
+    assert await certified() != ready
+    await host.upgrade("signer", build_actor("signer").wasm)
+    assert await certified() == ready
+
+
 def test_mutated_keys_and_signatures_are_refused_never_crash():
     """Mutations of a valid canister key and signature (a fixed seed, a bounded count): each verifies
     or raises InvalidCanisterSignature; nothing else escapes (which would be a 500 for the caller)."""

@@ -221,11 +221,14 @@ class Actor:
         assert self.instance is not None, f"actor {self.name} has no code"
         return self.instance
 
-    def _adopt(self, instance: Instance, module: bytes) -> None:
+    def _adopt(self, instance: Instance, module: bytes, certified_data: bytes | None = None) -> None:
+        """Run ``instance`` from now on, with ``certified_data`` (None: the certified data is kept)."""
         instance.canister = self.canister  # what ic0.is_controller, canister_status ... read
         with self._replicas.committing:
             self.instance, self.module = instance, module
             self._replicas.replace(instance)
+            if certified_data is not None:
+                self.canister.certified_data = certified_data
 
     def _new_replica(self) -> Instance:
         assert self.module is not None, "only an actor with code has replicas"
@@ -239,24 +242,26 @@ class Actor:
         whole state, for the first snapshot. An actor without code just gives its state."""
         trap = None
         if self.instance is not None:
-            trap = self.instance.run_start() or self._run_init(self.instance, EMPTY_ARGS, ANONYMOUS)
+            trap = self.instance.run_start()
+            if trap is None:
+                trap, self.canister.certified_data = self._run_init(self.instance, EMPTY_ARGS, ANONYMOUS)
         if trap is not None:
             raise RuntimeError(f"actor {self.name}: installation trapped: {trap}")
         return self._delta(_Step(full=True))
 
-    def _run_init(self, instance: Instance, arg: bytes, caller: bytes) -> str | None:
-        """Run canister_init in its own transaction, keeping it unless it traps."""
+    def _run_init(self, instance: Instance, arg: bytes, caller: bytes) -> tuple[str | None, bytes]:
+        """Run canister_init in its own transaction, keeping it unless it traps: (the trap or None, the
+        certified data it set: a fresh install's, empty unless set)."""
         if not instance.has_export("canister_init"):
-            return None
+            return None, b""
         instance.begin()
-        trap = instance.invoke(
-            Execution("I", arg=arg, caller=caller), "canister_init", fuel=self._limits.instructions_per_message
-        )
+        execution = Execution("I", arg=arg, caller=caller)
+        trap = instance.invoke(execution, "canister_init", fuel=self._limits.instructions_per_message)
         if trap is None:
             instance.commit()
         else:
             instance.rollback()
-        return trap
+        return trap, execution.certified_data or b""
 
     def restore(self, state: dict) -> None:
         """Take back the call contexts and callbacks of a saved state (the instance restores itself)."""
@@ -794,10 +799,12 @@ class Actor:
             return str(error)
         if self.instance is not None:
             new.now = self.instance.now
-        trap = new.run_start() or self._run_init(new, arg, caller)
+        trap, certified_data = new.run_start(), b""
+        if trap is None:
+            trap, certified_data = self._run_init(new, arg, caller)
         if trap is not None:
             return f"canister_init trapped: {trap}"
-        self._adopt(new, module)
+        self._adopt(new, module, certified_data)
         return None
 
     def _upgrade(self, module: bytes, arg: bytes, caller: bytes, persistence: str | None) -> str | None:
@@ -806,10 +813,9 @@ class Actor:
         persistence, "replace" it, or None (refused for enhanced persistence, as on the IC)."""
         old = self._code
         old.begin()
+        pre, post = Execution("G", caller=caller), Execution("I", arg=arg, caller=caller)
         if old.has_export("canister_pre_upgrade"):
-            trap = old.invoke(
-                Execution("G", caller=caller), "canister_pre_upgrade", fuel=self._limits.instructions_per_message
-            )
+            trap = old.invoke(pre, "canister_pre_upgrade", fuel=self._limits.instructions_per_message)
             if trap is not None:
                 old.rollback()
                 return f"canister_pre_upgrade trapped: {trap}"
@@ -837,11 +843,7 @@ class Actor:
         if trap is None:
             new.begin()
             trap = (
-                new.invoke(
-                    Execution("I", arg=arg, caller=caller),
-                    "canister_post_upgrade",
-                    fuel=self._limits.instructions_per_message,
-                )
+                new.invoke(post, "canister_post_upgrade", fuel=self._limits.instructions_per_message)
                 if new.has_export("canister_post_upgrade")
                 else None
             )
@@ -850,7 +852,8 @@ class Actor:
             return f"the new code trapped while taking over the state: {trap}"
         with self._replicas.committing:  # the stable memory, handed over, is the replicas' too
             new.commit()
-            self._adopt(new, module)
+            # The certified data an upgrade's hooks set (post_upgrade's last), else the old one, as on the IC.
+            self._adopt(new, module, post.certified_data if post.certified_data is not None else pre.certified_data)
         return None
 
     def _canister_status(self, call: Manage) -> Outcome:

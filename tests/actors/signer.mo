@@ -1,7 +1,8 @@
 // A test actor that signs as Internet Identity does (canister signatures): `sign` puts
 // sig/<sha256(seed)>/<sha256(payload)> into a hash tree and sets the tree's root hash as its certified
 // data; the query `certificate` hands back the data certificate that certifies it. The client
-// assembles the signature (CBOR {certificate, tree}) from the certificate and the same tree.
+// assembles the signature (CBOR {certificate, tree}) from the certificate and the same tree. Its
+// initialisation (canister_init, canister_post_upgrade) certifies the leaf hash of "signer ready".
 import Array "mo:core/Array";
 import Blob "mo:core/Blob";
 import CertifiedData "mo:core/CertifiedData";
@@ -95,4 +96,7 @@ persistent actor {
   };
 
   func word(byte : Nat8) : Nat32 = Nat32.fromNat(Nat8.toNat(byte));
+
+  // Runs in canister_init, and again in canister_post_upgrade (as II re-certifies after an upgrade).
+  CertifiedData.set(leaf("signer ready"));
 };
