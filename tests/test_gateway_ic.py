@@ -382,3 +382,96 @@ async def test_an_unexpected_failure_is_a_certified_reject(ic, host, monkeypatch
         lookup(answer["certificate"], b"request_status", request_id, b"reject_message")
         == b"internal error: RuntimeError: boom"
     )
+
+
+async def system_call(ic, signer: Signer, canister: bytes, method: str, arg: bytes, *, query: bool = False):
+    """The decoded reply of a call (or query) of a system canister moxzid answers for, or the reject."""
+    from moxzi_gateway_ic.system_canisters import SERVICES
+
+    kind = "query" if query else "call"
+    fields = {**content(kind, signer.principal, method=method, arg=arg), "canister_id": canister}
+    route = "v3/canister/{}/query" if query else "v4/canister/{}/call"
+    status, answer = await post(ic, "/api/" + route.format(Principal(canister)), envelope(fields, signer))
+    assert status == 200, answer
+    if query:
+        reply = answer["reply"]["arg"] if answer["status"] == "replied" else None
+        rejected = answer.get("reject_code"), answer.get("error_code"), answer.get("reject_message")
+    else:
+        reply = lookup(answer["certificate"], b"request_status", hash_of_map(fields), b"reply")
+        rejected = tuple(
+            lookup(answer["certificate"], b"request_status", hash_of_map(fields), label)
+            for label in (b"reject_code", b"error_code", b"reject_message")
+        )
+    if reply is None:
+        return rejected
+    return decode_args(reply, list(SERVICES[canister].methods[method].rets))
+
+
+async def test_the_cycles_ledger_creates_and_the_cycles_minting_canister_names_the_subnet(ic, host):
+    """What icp deploy asks before it installs: the subnets to create on, then create_canister on the
+    cycles ledger, which makes an empty actor the caller controls."""
+    from moxzi_gateway_ic.system_canisters import CYCLES_LEDGER, CYCLES_MINTING, SERVICES
+
+    owner = Signer()
+    (subnets,) = await system_call(ic, owner, CYCLES_MINTING, "get_default_subnets", EMPTY, query=True)
+    read = content("read_state", owner.principal, paths=[[b"subnet", subnets[0].bytes, b"public_key"]])
+    status, answer = await post(ic, f"/api/v3/subnet/{subnets[0]}/read_state", envelope(read, owner))
+    assert status == 200 and lookup(answer["certificate"], b"subnet", subnets[0].bytes, b"public_key")
+
+    create = SERVICES[CYCLES_LEDGER].methods["create_canister"]
+
+    def creation(subnet, controllers=None):
+        settings = {
+            "controllers": controllers,
+            "compute_allocation": None,
+            "memory_allocation": None,
+            "freezing_threshold": None,
+            "reserved_cycles_limit": None,
+        }
+        args = {"subnet_selection": _some({"Subnet": {"subnet": subnet}}), "settings": _some(settings)}
+        value = {"from_subaccount": None, "created_at_time": None, "amount": 2 * 10**12, "creation_args": _some(args)}
+        return encode_args(list(create.args), [value])
+
+    (created,) = await system_call(ic, owner, CYCLES_LEDGER, "create_canister", creation(subnets[0]))
+    canister = created["Ok"]["canister_id"]
+    assert host.info(canister.to_text()).mode == "empty" and host.info(canister.to_text()).module_hash is None
+    assert host.info(canister.to_text()).controllers == (owner.principal,)
+    status, record = await manage(ic, owner, "canister_status", {"canister_id": canister}, canister)
+    assert status == "replied" and record[0]["module_hash"] is None
+    # Its subnet is moxzid's one; another subnet, or more than 10 controllers, is a clear error.
+    (where,) = await system_call(
+        ic, owner, CYCLES_MINTING, "get_subnet_for_canister", _subnet_request(canister), query=True
+    )
+    assert where == {"Ok": {"subnet_id": _some(subnets[0])}}
+    (elsewhere,) = await system_call(ic, owner, CYCLES_LEDGER, "create_canister", creation(Principal(GATE)))
+    assert "moxzid has one subnet" in elsewhere["Err"]["FailedToCreate"]["error"]
+    crowd = _some([Principal(bytes([n])) for n in range(11)])
+    (crowded,) = await system_call(ic, owner, CYCLES_LEDGER, "create_canister", creation(subnets[0], crowd))
+    assert "at most 10 principals" in crowded["Err"]["FailedToCreate"]["error"]
+    code, error_code, message = await system_call(ic, owner, CYCLES_LEDGER, "icrc1_transfer", EMPTY)
+    assert code == b"\x05" and b"answers only create_canister" in message  # certified: LEB128, bytes
+
+
+async def test_query_rejects_are_signed_with_the_ic_error_codes(ic):
+    """A query of an unknown canister or method is a signed reject (agents accept no other answer to
+    a query); a missing method is IC0536, which icp-cli reads as "no such method"."""
+    missing = await system_call(ic, Signer(), GATE, "http_request", EMPTY, query=True)
+    assert missing[:2] == (5, "IC0536")
+    other = Principal(b"\x00" * 7 + b"\x09\x01\x01")
+    fields = {**content("query", method="get"), "canister_id": other.bytes}
+    status, answer = await post(ic, f"/api/v3/canister/{other}/query", envelope(fields))
+    assert status == 200 and answer["status"] == "rejected" and answer["error_code"] == "IC0301"
+    assert answer["signatures"]
+
+
+def _some(value):
+    from moxzi_core.candid import Some
+
+    return Some(value)
+
+
+def _subnet_request(canister: Principal) -> bytes:
+    from moxzi_gateway_ic.system_canisters import CYCLES_MINTING, SERVICES
+
+    func = SERVICES[CYCLES_MINTING].methods["get_subnet_for_canister"]
+    return encode_args(list(func.args), [{"principal": _some(canister)}])

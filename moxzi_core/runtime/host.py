@@ -584,12 +584,7 @@ class Host:
         (argument,) = values
         if method in CREATING:
             settings = argument["settings"]
-            change = settings_change(settings.value) if settings is not None else {}
-            canister = Canister(
-                change.pop("controllers", [caller]), settings={**DEFAULT_SETTINGS, **change}, created=True
-            )
-            principal = self._canister_ids.next(batch, self._by_principal)
-            self._create(batch, principal, canister)
+            principal = self._create(batch, caller, settings.value if settings is not None else {})
             return Outcome(reply(method, {"canister_id": Principal(principal)}))
         canister_id = argument["target_canister" if method == "install_chunked_code" else "canister_id"]
         target = self._by_principal.get(canister_id.bytes)
@@ -664,8 +659,24 @@ class Host:
             )
         return wasm
 
-    def _create(self, batch: Batch, principal: bytes, canister: Canister) -> None:
-        """A new actor without code (create_canister), written into ``batch``, running from now on."""
+    def create_canister(self, caller: bytes, settings: Mapping[str, object]) -> Principal:
+        """What the management canister's create_canister does for ``caller``, for a gateway that
+        answers as another canister (the IC interface's cycles ledger): a new actor without code,
+        written to the store, controlled by ``settings``' controllers or else by ``caller``.
+        ``settings`` are canister_settings fields by name, decoded Candid values (those absent or
+        null keep their defaults). Raises ValueError for settings the IC refuses."""
+        batch = Batch()
+        principal = self._create(batch, caller, settings)
+        self._commit(batch)
+        self.store.flush()
+        return Principal(principal)
+
+    def _create(self, batch: Batch, caller: bytes, settings: Mapping[str, object]) -> bytes:
+        """A new actor without code (create_canister), written into ``batch``, running from now on;
+        its principal."""
+        change = settings_change(dict(settings))
+        canister = Canister(change.pop("controllers", [caller]), settings={**DEFAULT_SETTINGS, **change}, created=True)
+        principal = self._canister_ids.next(batch, self._by_principal)
         name = Principal(principal).to_text()
         actor = Actor(name, principal, self, None, None, canister)
         Journal.created(batch, name, principal)
@@ -677,6 +688,7 @@ class Host:
             name,
             ", ".join(Principal(p).to_text() for p in canister.controllers) or "nobody",
         )
+        return principal
 
     def _forget(self, actor: Actor) -> None:
         """Remove a deleted actor (called on its own thread, which then ends)."""

@@ -33,12 +33,13 @@ import cbor2
 from aiohttp import web
 
 from moxzi_core.candid import CandidError, Principal
-from moxzi_core.errors import MoxziError
+from moxzi_core.errors import MoxziError, UnknownMethod
 
 from . import cbor
 from .certificates import Identity, Keys
 from .requests import Refused, Request, hash_of_map, read_envelope
 from .statuses import Status, Statuses
+from .system_canisters import SystemCanisters
 
 log = logging.getLogger("moxzi.ic")
 
@@ -49,6 +50,7 @@ MAX_PATH_LABELS = 10
 CBOR = "application/cbor"
 # IC error codes by reject code, for what a client prints beside the reject
 ERROR_CODES = {1: "IC0101", 2: "IC0201", 3: "IC0301", 4: "IC0406", 5: "IC0503"}
+METHOD_NOT_FOUND = "IC0536"  # CanisterMethodNotFound: how clients tell a missing method (icp-cli's probes)
 
 
 def build_ic_app(host, settings) -> web.Application:
@@ -81,6 +83,19 @@ def _rejection(code: int, message: str) -> web.Response:
     )
 
 
+def _rejected(code: int, error_code: str, message: str) -> dict:
+    """A query's reject, before its signature."""
+    return {"status": "rejected", "reject_code": code, "reject_message": message, "error_code": error_code}
+
+
+def _refusal(error: MoxziError) -> tuple[int, str]:
+    """The reject code and IC error code of a call the host refused: an unknown method is the
+    canister's error IC0536 as on the IC, anything else an invalid destination."""
+    if isinstance(error, UnknownMethod):
+        return 5, METHOD_NOT_FOUND
+    return 3, ERROR_CODES[3]
+
+
 def _text(message: str, status: int = 400) -> web.Response:
     return web.Response(text=message, status=status)
 
@@ -91,6 +106,7 @@ class IcInterface:
         self.identity = identity
         self.body_secs = body_secs
         self.statuses = Statuses()
+        self.system = SystemCanisters(host, identity.subnet_id)
         self._running: set[asyncio.Task] = set()
 
     async def shutdown(self, app) -> None:
@@ -142,6 +158,8 @@ class IcInterface:
             return str(Principal(MANAGEMENT))
         if canister != effective:
             raise Refused(f"content.canister_id {Principal(canister)} is not the URL's {Principal(effective)}")
+        if self.system.serves(canister):
+            return Principal(canister).to_text()
         name = self._actor(canister)
         if name is None:
             raise _Reject(3, f"no actor with canister id {Principal(canister)}")
@@ -181,14 +199,24 @@ class IcInterface:
             }
         )
 
+    async def _outcome(self, name: str, envelope: Request, *, query: bool):
+        """What actor ``name``, or the system canister the envelope names (``system_canisters``),
+        answered its call or query."""
+        content = envelope.content
+        if self.system.serves(content["canister_id"]):
+            return self.system.call(
+                content["canister_id"], content["method_name"], content["arg"], query=query, caller=envelope.sender
+            )
+        return await self.host.call(name, content["method_name"], content["arg"], query=query, caller=envelope.sender)
+
     async def _run(self, name: str, envelope: Request, status: Status) -> None:
         content = envelope.content
         try:
-            outcome = await self.host.call(
-                name, content["method_name"], content["arg"], query=False, caller=envelope.sender
-            )
+            outcome = await self._outcome(name, envelope, query=False)
         except MoxziError as error:
-            status.status, status.reject_code, status.reject_message = "rejected", 3, str(error)
+            status.status, status.reject_message = "rejected", str(error)
+            status.reject_code, status.error_code = _refusal(error)
+            return
         except Exception as error:  # a failure here must still answer, or the caller polls until expiry
             log.exception("%s.%s failed", name, content["method_name"])
             status.status, status.reject_code = "rejected", 1
@@ -208,30 +236,19 @@ class IcInterface:
             name = self._target(request, envelope)
         except Refused as refused:
             return _text(str(refused)) if refused.malformed else _rejection(4, str(refused))
-        except _Reject as reject:
-            return _rejection(reject.code, reject.message)
-        content = envelope.content
-        try:
-            outcome = await self.host.call(
-                name, content["method_name"], content["arg"], query=True, caller=envelope.sender
-            )
-        except MoxziError as error:
-            answer = {
-                "status": "rejected",
-                "reject_code": 3,
-                "reject_message": str(error),
-                "error_code": ERROR_CODES[3],
-            }
+        except _Reject as reject:  # a query's reject is signed like its reply: agents accept no other
+            answer = _rejected(reject.code, ERROR_CODES[reject.code], reject.message)
         else:
-            if outcome.reply is not None:
-                answer = {"status": "replied", "reply": {"arg": outcome.reply}}
+            try:
+                outcome = await self._outcome(name, envelope, query=True)
+            except MoxziError as error:
+                answer = _rejected(*_refusal(error), str(error))
             else:
-                answer = {
-                    "status": "rejected",
-                    "reject_code": outcome.reject_code,
-                    "reject_message": outcome.reject_message,
-                    "error_code": ERROR_CODES.get(outcome.reject_code, "IC0500"),
-                }
+                if outcome.reply is not None:
+                    answer = {"status": "replied", "reply": {"arg": outcome.reply}}
+                else:
+                    code = outcome.reject_code
+                    answer = _rejected(code, ERROR_CODES.get(code, "IC0500"), outcome.reject_message)
         timestamp = time.time_ns()
         signed = hash_of_map({**answer, "timestamp": timestamp, "request_id": envelope.id})
         signature = {"timestamp": timestamp, **self.identity.sign_response(signed)}

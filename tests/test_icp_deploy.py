@@ -1,0 +1,132 @@
+"""icp-cli's own `icp deploy` against moxzid (npm @icp-sdk/icp-cli-linux-x64, pinned in tests/ic_js),
+offline, from a fresh project whose icp.yaml names moxzid as its `local` network: the canisters are
+created through the cycles ledger after the cycles minting canister named moxzid's subnet, built by a
+script step that runs `moxzi build`, installed (a module over 2 MiB in chunks), called with
+`icp canister call`, kept across a kill -9, upgraded by a second deploy keeping their state, and a
+deploy by an identity that does not control them is refused."""
+
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from kit.daemon import running_moxzid
+
+pytest.importorskip("moxzi_store_lmdb")
+pytestmark = pytest.mark.slow
+
+ICP = Path(__file__).parent / "ic_js" / "node_modules" / "@icp-sdk" / "icp-cli-linux-x64" / "bin" / "icp"
+PADDING = 2_500_000  # bytes of custom section that push the big canister's module past icp-cli's 2 MiB
+
+COUNTER = """
+persistent actor {
+  var count : Nat = 0;
+  public func inc() : async Nat { count += 1; count };
+  public query func get() : async Nat { count };
+};
+"""
+COUNTER_V2 = COUNTER.rstrip()[:-2] + "  public query func doubled() : async Nat { count * 2 };\n};\n"
+
+# The big canister's build step, after `moxzi build`: the module with a custom section of PADDING
+# zero bytes appended (a section is id 0, its size, then its name and bytes).
+PAD = f"""
+import sys
+from moxzi_core.leb128 import unsigned
+name = b"moxzi:padding"
+body = unsigned(len(name)) + name + bytes({PADDING})
+padded = open(sys.argv[1], "rb").read() + b"\\x00" + unsigned(len(body)) + body
+open(sys.argv[2], "wb").write(padded)
+open("out/big.wasm", "wb").write(padded)  # to compare with what was installed
+"""
+
+
+def icp_yaml(url: str) -> str:
+    build = f"{sys.executable} -m moxzi_core.cli build main.mo -o out"
+    return f"""
+canisters:
+  - name: counter
+    build:
+      steps:
+        - type: script
+          commands:
+            - {build}
+            - cp out/main.wasm "$ICP_WASM_OUTPUT_PATH"
+  - name: big
+    build:
+      steps:
+        - type: script
+          commands:
+            - {build}
+            - {sys.executable} pad.py out/main.wasm "$ICP_WASM_OUTPUT_PATH"
+networks:
+  - name: local
+    mode: connected
+    url: {url}
+    root-key: fetch
+"""
+
+
+@pytest.fixture
+def icp(tmp_path):
+    """``icp(*args)``: icp-cli run in a fresh project directory, with its own HOME (identities)."""
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "main.mo").write_text(COUNTER)
+    (project / "pad.py").write_text(PAD)
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("XDG_")},
+        "HOME": str(tmp_path / "home"),
+        "DO_NOT_TRACK": "1",
+    }
+
+    def run(*args, check: bool = True) -> subprocess.CompletedProcess:
+        done = subprocess.run(
+            [str(ICP), *args], cwd=project, env=env, capture_output=True, text=True, timeout=300, check=False
+        )
+        if check:
+            assert done.returncode == 0, f"icp {' '.join(args)}:\n{done.stdout}\n{done.stderr}"
+        return done
+
+    run.project = project
+    return run
+
+
+def call(icp, canister: str, method: str, *flags: str) -> str:
+    return icp("canister", "call", canister, method, "()", *flags).stdout.strip()
+
+
+def test_icp_deploy_creates_installs_upgrades_and_refuses_strangers(tmp_path, icp):
+    icp("identity", "new", "tester", "--storage", "plaintext")
+    icp("identity", "new", "stranger", "--storage", "plaintext")
+    icp("identity", "default", "tester")
+    tester = icp("identity", "principal").stdout.strip()
+    home = tmp_path / "moxzid"
+    home.mkdir()
+    (home / "actors.json").write_text('{"actors": []}')  # every actor comes from icp deploy
+    flags = ("-m", "actors.json", "-s", "state")
+    with running_moxzid(*flags, cwd=home, plugins="http,ic,lmdb") as daemon:
+        (icp.project / "icp.yaml").write_text(icp_yaml(daemon.url))
+        icp("deploy")
+        ids = {name: icp("canister", "status", name, "--id-only").stdout.strip() for name in ("counter", "big")}
+        assert call(icp, "counter", "inc") == "(1 : nat)" and call(icp, "big", "inc") == "(1 : nat)"
+        assert call(icp, "counter", "inc") == "(2 : nat)"
+        status = icp("canister", "status", "counter").stdout
+        assert tester in status and "Running" in status
+        # The big module is over 2 MiB, which icp-cli installs through the chunk store.
+        big = (icp.project / "out" / "big.wasm").read_bytes()
+        assert len(big) > 2 * 1024 * 1024
+        assert f"Module hash: 0x{hashlib.sha256(big).hexdigest()}" in icp("canister", "status", "big").stdout
+        daemon.process.kill()  # kill -9: the created actors, their code and state come back
+    with running_moxzid(*flags, cwd=home, plugins="http,ic,lmdb") as daemon:
+        (icp.project / "icp.yaml").write_text(icp_yaml(daemon.url))
+        assert call(icp, "counter", "get", "--query") == "(2 : nat)"
+        (icp.project / "main.mo").write_text(COUNTER_V2)
+        refused = icp("deploy", "--identity", "stranger", check=False)
+        assert refused.returncode != 0 and "only the controllers of canister" in refused.stderr, refused.stderr
+        icp("deploy")  # an upgrade of both, keeping their state (enhanced orthogonal persistence)
+        assert call(icp, "counter", "doubled", "--query") == "(4 : nat)"
+        assert call(icp, "big", "doubled", "--query") == "(2 : nat)"
+        assert call(icp, "counter", "inc") == "(3 : nat)"
+        assert {name: icp("canister", "status", name, "--id-only").stdout.strip() for name in ids} == ids
