@@ -7,6 +7,8 @@
 - Calls to the management canister (``canister_id`` aaaaa-aa in the content, the target canister in
   the URL) go to the host's management methods (create_canister, install_code, canister_status, ...)
   as the signed sender, who must be a controller of the canister it acts on.
+- Calls and queries to the cycles minting canister and the cycles ledger go to ``system_canisters``,
+  which answers for them (icp deploy creates canisters through them).
 - ``POST /api/v3|v2/canister/ID/query``: ``{status, reply | reject fields, signatures}``, signed by
   moxzid's node key.
 - ``POST /api/v3|v2/canister/ID/read_state`` and ``/subnet/ID/read_state``: ``{certificate}`` with the
