@@ -204,3 +204,55 @@ async def test_the_seed_decides_the_starting_weights_and_a_store_keeps_its_seed(
 def test_a_seed_out_of_range_is_refused(registry, seed):
     with pytest.raises(DeviceError, match=f"device seed {seed}: must be from 0 to 2\\*\\*64 - 1"):
         open_device(registry, "torch:cpu", seed=seed)
+
+
+async def test_a_created_actor_trains_and_carries_on_after_a_restart(registry):
+    """An actor made at run time (Host.create_canister, as the IC interface's cycles ledger makes one
+    for icp deploy) and installed through install_code uses the device as the manifest's do, and its
+    training after a restart computes what an uninterrupted run computes."""
+    from kit.actorbuild import build_actor
+
+    from moxzi_core.candid import encode_args
+    from moxzi_core.runtime.management import MANAGEMENT_NAME, SERVICE
+
+    owner = bytes(range(1, 30))
+    install_types = list(SERVICE.methods["install_code"].args)
+
+    async def created(host) -> str:
+        canister = host.create_canister(owner, {})
+        install = {
+            "mode": {"install": None},
+            "canister_id": canister,
+            "wasm_module": build_actor("learner").wasm,
+            "arg": encode_args([], []),
+            "sender_canister_version": None,
+        }
+        outcome = await host.call(
+            MANAGEMENT_NAME, "install_code", encode_args(install_types, [install]), query=False, caller=owner
+        )
+        assert outcome.reply is not None, outcome.reject_message
+        return canister.to_text()
+
+    async def learn_as(host, name, steps):
+        [losses] = await update(host, name, "learn", [NAT], [steps], rets=LOSSES)
+        return losses
+
+    host, device = await started(registry, MemoryStore())
+    try:
+        name = await created(host)
+        uninterrupted = await learn_as(host, name, 2) + await learn_as(host, name, 2)
+    finally:
+        await stopped(host, device)
+    store = MemoryStore()
+    host, device = await started(registry, store)
+    try:
+        assert await created(host) == name  # the same id from a fresh store: the same device seed
+        first = await learn_as(host, name, 2)
+    finally:
+        await stopped(host, device)
+    host, device = await started(registry, store)
+    try:
+        assert first + await learn_as(host, name, 2) == uninterrupted
+        assert uninterrupted[-1] < uninterrupted[0]
+    finally:
+        await stopped(host, device)
