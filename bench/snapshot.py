@@ -6,9 +6,9 @@ dirty-page map; commit copies only those), and what that marking costs a compute
 
 The actor is tests/actors/heap.mo, called directly through Host.call (no HTTP) with the in-memory
 store. Each message (`touch`) changes one array element and a counter: a few pages. "Before" is
-rebuilt from today's parts: function bodies left unrewritten and `MainMemory` finding the changed
+rebuilt from today's parts: function bodies left unrewritten and `TrackedMemory` finding the changed
 pages by comparing every page, as it did until the dirty-page map. Figures are medians over the
-rounds, before and after taking turns; "commit" is the time `MainMemory.commit` itself takes per
+rounds, before and after taking turns; "commit" is the time `TrackedMemory.commit` itself takes per
 message.
 """
 
@@ -31,13 +31,13 @@ from moxzi_core.runtime import instance as instance_module
 from moxzi_core.runtime import wasm_rewrite
 from moxzi_core.runtime.host import ActorSpec, Host
 from moxzi_core.runtime.instance import Instance, new_engine, new_store
-from moxzi_core.runtime.memory import MainMemory
+from moxzi_core.runtime.memory import TrackedMemory
 
 HEAP_ACTOR = Path(__file__).resolve().parent.parent / "tests" / "actors" / "heap.mo"
 WORD_BYTES = 8  # enhanced persistence: an array element takes 8 bytes
 
 
-class FullCompareMemory(MainMemory):
+class FullCompareMemory(TrackedMemory):
     """The commit and rollback of before: the changed pages are found by comparing all of them."""
 
     def _take_marks(self) -> np.ndarray:
@@ -52,12 +52,12 @@ def _unchanged_body(reader, *_) -> bytes:
 @contextmanager
 def before():
     """Hosts created inside run the module as compiled and commit by comparing whole memories."""
-    saved = wasm_rewrite.instrument_body, instance_module.MainMemory
-    wasm_rewrite.instrument_body, instance_module.MainMemory = _unchanged_body, FullCompareMemory
+    saved = wasm_rewrite.instrument_body, instance_module.TrackedMemory
+    wasm_rewrite.instrument_body, instance_module.TrackedMemory = _unchanged_body, FullCompareMemory
     try:
         yield
     finally:
-        wasm_rewrite.instrument_body, instance_module.MainMemory = saved
+        wasm_rewrite.instrument_body, instance_module.TrackedMemory = saved
 
 
 @contextmanager
@@ -100,7 +100,7 @@ def touch_round(messages: int):
 
     async def run(host: Host) -> tuple[float, float]:
         commits: list[float] = []
-        with timed(MainMemory, "commit", commits):
+        with timed(TrackedMemory, "commit", commits):
             started = time.perf_counter()
             for _ in range(messages):
                 await call(host, "touch")

@@ -1,4 +1,4 @@
-"""Write tracking: every write to memory 0 marks its pages, and `MainMemory` commits and rolls back
+"""Write tracking: every write to memory 0 marks its pages, and `TrackedMemory` commits and rolls back
 exactly the marked pages. The reference is a brute-force diff of the whole memory."""
 
 import random
@@ -11,7 +11,7 @@ from kit.host import spec, update
 from moxzi_core.candid import NAT
 from moxzi_core.runtime.host import Host
 from moxzi_core.runtime.instance import new_engine, new_store
-from moxzi_core.runtime.memory import PAGE, MainMemory, StableMemory
+from moxzi_core.runtime.memory import PAGE, TrackedMemory
 from moxzi_core.runtime.wasm_rewrite import DIRTY_PAGES_EXPORT, prepare
 
 MODES = pytest.mark.parametrize("memory64", [False, True], ids=["32-bit", "memory64"])
@@ -51,7 +51,7 @@ class Module:
         self.store = new_store(engine, 10**9)
         module = wasmtime.Module(engine, prepare(wasmtime.wat2wasm(wat)).wasm)
         self.exports = wasmtime.Instance(self.store, module, []).exports(self.store)
-        self.memory = MainMemory(self.exports["memory"], self.store, self.exports[DIRTY_PAGES_EXPORT])
+        self.memory = TrackedMemory(self.exports["memory"], self.store, self.exports[DIRTY_PAGES_EXPORT])
 
     def bytes(self) -> bytes:
         return bytes(self.memory.read(0, self.memory.size))
@@ -208,7 +208,7 @@ def test_a_replica_follows_commits_and_undoes_its_own_writes(memory64):
       (func (export "grow") (param $n $A) (result $A) (memory.grow (local.get $n)))
     """
     source, replica = Module(functions, memory64), Module(functions, memory64)
-    replica.memory = MainMemory(
+    replica.memory = TrackedMemory(
         replica.exports["memory"], replica.store, replica.exports[DIRTY_PAGES_EXPORT], shadow=False
     )
     replica.memory.follow(source.memory, None)
@@ -234,24 +234,6 @@ def test_a_replica_follows_commits_and_undoes_its_own_writes(memory64):
             image = source.memory.image()
             assert replica.bytes()[: len(image)] == image, round_
             assert not any(replica.bytes()[len(image) :]), round_
-
-
-def test_stable_memory_follows_only_what_is_committed():
-    source = StableMemory()
-    source.grow(2)
-    source.write(10, b"one")
-    first = source.commit()
-    replica = StableMemory()
-    replica.follow(source, None)
-    source.write(10, b"two")  # a message running: not committed
-    source.grow(1)
-    replica.write(70_000, b"a query's write")
-    replica.follow(source, first)
-    assert replica.size == 2 * StableMemory.PAGE and replica.read(10, 3) == b"one"
-    assert replica.read(70_000, 5) == bytes(5)
-    changed = source.commit()
-    replica.follow(source, changed)
-    assert replica.image() == source.image()
 
 
 def test_unsupported_instructions_are_refused():
@@ -314,7 +296,7 @@ def test_an_imported_memory_gets_a_map_too():
     store = new_store(engine, 10**6)
     memory = wasmtime.Memory(store, wasmtime.MemoryType(wasmtime.Limits(2, None)))
     exports = wasmtime.Instance(store, wasmtime.Module(engine, prepare(wasm).wasm), [memory]).exports(store)
-    tracked = MainMemory(memory, store, exports[DIRTY_PAGES_EXPORT])
+    tracked = TrackedMemory(memory, store, exports[DIRTY_PAGES_EXPORT])
     exports["f"](store)
     assert tracked.commit() == [70000 // PAGE]
 
@@ -330,16 +312,16 @@ def test_functions_without_writes_are_copied_unchanged():
 @pytest.mark.parametrize("classic", [False, True], ids=["enhanced", "classic"])
 async def test_a_motoko_actor_never_changes_a_page_it_does_not_report(monkeypatch, classic):
     commits: list[tuple[set[int], set[int]]] = []
-    original = MainMemory.commit
+    original = TrackedMemory.commit
 
-    def checked_commit(self: MainMemory) -> list[int]:
+    def checked_commit(self: TrackedMemory) -> list[int]:
         before = self.image()
         after = bytes(self.read(0, self.size))
         reported = original(self)
         commits.append((set(reported), changed_pages(before, after)))
         return reported
 
-    monkeypatch.setattr(MainMemory, "commit", checked_commit)
+    monkeypatch.setattr(TrackedMemory, "commit", checked_commit)
     host = Host([spec("a", "heap", classic=classic)])
     await host.start()
     try:

@@ -122,3 +122,24 @@ def test_truncated_real_module_fails_cleanly(actor_build):
             prepare(wasm[:size])
         except ValueError:
             pass
+
+
+@pytest.mark.parametrize("address", ["i32", "i64"])
+def test_memory_grows_to_the_budget_at_most(address):
+    def grown(limits: str, budget: int | None) -> list[int]:
+        """What four memory.grow(1) answer, the module's memory declared ``limits``."""
+        wat = f"""(module (memory {address} {limits})
+          (func (export "grow") (result {address}) (memory.grow ({address}.const 1))))"""
+        config = wasmtime.Config()
+        config.wasm_memory64 = True
+        config.wasm_multi_memory = True  # the dirty-page map
+        store = wasmtime.Store(wasmtime.Engine(config))
+        module = wasmtime.Module(store.engine, prepare(wasmtime.wat2wasm(wat), budget).wasm)
+        grow = wasmtime.Instance(store, module, []).exports(store)["grow"]
+        return [grow(store) for _ in range(4)]
+
+    assert grown("1", 3) == [1, 2, -1, -1]
+    assert grown("1 2", 3) == [1, -1, -1, -1]  # the module's own maximum, when lower, stays
+    assert grown("1", None) == [1, 2, 3, 4]
+    with pytest.raises(ValueError, match="starts at 5 pages of 64 KiB, over the 4 allowed"):
+        grown("5", 4)

@@ -311,7 +311,7 @@ class Actor:
             delta = Delta(
                 self._state(),
                 dict(zip(sorted(step.memory_pages), memory.pages(sorted(step.memory_pages)))),
-                {n: stable.page(n) for n in sorted(step.stable_pages)},
+                dict(zip(sorted(step.stable_pages), stable.pages_of(sorted(step.stable_pages)))),
             )
         delta.chunks, delta.chunks_cleared = step.chunks, step.chunks_cleared
         return delta
@@ -820,7 +820,8 @@ class Actor:
                 old.rollback()
                 return f"canister_pre_upgrade trapped: {trap}"
         try:
-            new = self._host.instantiate(module, self.name, stable=old.stable)
+            # The stable memory as pre_upgrade left it, copied: the old one stays for a rollback.
+            new = self._host.instantiate(module, self.name, stable=old.stable.read(0, old.stable.size))
         except Exception as error:
             old.rollback()
             return str(error)
@@ -848,9 +849,9 @@ class Actor:
                 else None
             )
         if trap is not None:
-            old.rollback()  # also undoes stable-memory writes of pre- and post-upgrade: one undo log
+            old.rollback()  # undoes pre_upgrade's stable-memory writes; post_upgrade's were on the copy
             return f"the new code trapped while taking over the state: {trap}"
-        with self._replicas.committing:  # the stable memory, handed over, is the replicas' too
+        with self._replicas.committing:
             new.commit()
             # The certified data an upgrade's hooks set (post_upgrade's last), else the old one, as on the IC.
             self._adopt(new, module, post.certified_data if post.certified_data is not None else pre.certified_data)

@@ -62,7 +62,6 @@ from .management import (
     reply,
     settings_change,
 )
-from .memory import StableMemory
 from .system_api import OutgoingCall
 from .system_calls import CheckpointPolicy, SystemCalls, SystemMethod, SystemState
 from .wasm_rewrite import PreparedModule, prepare
@@ -219,8 +218,7 @@ class Host:
         module = saved.state["module"]
         instance = None
         if module is not None:
-            stable = StableMemory(saved.stable, max_pages=self.limits.stable_memory_pages)
-            instance = self.instantiate(module, name, stable, principal)
+            instance = self.instantiate(module, name, saved.stable, principal)
             instance.restore(saved.state, saved.memory)
         actor = Actor(name, principal, self, instance, module, Canister())
         actor.restore(saved.state)
@@ -244,7 +242,7 @@ class Host:
         if digest in self._modules:
             return
         if prepared is None:
-            prepared = _prepare(wasm, name)
+            prepared = _prepare(wasm, name, self.limits)
         try:
             module = wasmtime.Module(self._engine, prepared.wasm)
         except wasmtime.WasmtimeError as error:
@@ -255,7 +253,7 @@ class Host:
         self,
         module: bytes,
         name: str,
-        stable: StableMemory | None = None,
+        stable: bytes = b"",
         principal: bytes | None = None,
         *,
         replica: bool = False,
@@ -406,7 +404,7 @@ class Host:
         async with self._upgrading.setdefault(name, asyncio.Lock()):
             digest = hashlib.sha256(wasm).digest()
             try:
-                prepared, interface = await asyncio.to_thread(_prepare_with_interface, wasm, name)
+                prepared, interface = await asyncio.to_thread(_prepare_with_interface, wasm, name, self.limits)
                 await asyncio.to_thread(_check_stable_variables, actor.prepared, prepared, name)
                 # Compiled only once the checks passed: a refused upload leaves nothing behind.
                 await asyncio.to_thread(self._remember, digest, wasm, name, prepared)
@@ -734,16 +732,17 @@ def _check_stable_variables(old: PreparedModule, new: PreparedModule, name: str)
         )
 
 
-def _prepare(wasm: bytes, name: str) -> PreparedModule:
+def _prepare(wasm: bytes, name: str, limits: Limits) -> PreparedModule:
+    """``wasm`` prepared for hosting, its memory growing to the actor's budget at most."""
     try:
-        return prepare(wasm)
+        return prepare(wasm, limits.memory_pages)
     except ValueError as error:
         raise UnsupportedModule(f"actor {name}: {error}") from None
 
 
-def _prepare_with_interface(wasm: bytes, name: str) -> tuple[PreparedModule, Service]:
+def _prepare_with_interface(wasm: bytes, name: str, limits: Limits) -> tuple[PreparedModule, Service]:
     """An uploaded module prepared, and the interface embedded in it."""
-    prepared = _prepare(wasm, name)
+    prepared = _prepare(wasm, name, limits)
     return prepared, _interface(prepared, None, name)
 
 

@@ -11,13 +11,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
+import numpy as np
 import wasmtime
 
 from .canister import Canister
-from .memory import MainMemory, StableMemory
+from .memory import StableMemory, TrackedMemory
 from .system_api import ActorTrap, Execution, SystemApi
 from .wasm_globals import Globals
 from .wasm_rewrite import DIRTY_PAGES_EXPORT, START_EXPORT, PreparedModule
+from .wasm_stable import FUNCTION_TYPES as STABLE_FUNCTION_TYPES
+from .wasm_stable import StableFunctions
 
 EMPTY_ARGS = b"DIDL\x00\x00"  # Candid encoding of no arguments
 GROW_REFUSED = "Cannot grow memory"  # how Motoko's runtime traps when memory.grow fails
@@ -32,6 +35,11 @@ class Limits:
     instructions_per_query: int = 5_000_000_000
     memory_bytes: int = 2 * 1024 * 1024 * 1024  # wasm memory an actor may grow to (its budget)
     stable_memory_pages: int = 1 << 16  # 4 GiB
+
+    @property
+    def memory_pages(self) -> int:
+        """``memory_bytes`` in wasm pages (64 KiB)."""
+        return self.memory_bytes >> 16
 
 
 def new_engine() -> wasmtime.Engine:
@@ -81,6 +89,10 @@ def _export_of(exports: Mapping[str, object], name: str, kind: type[_Extern]) ->
     return export
 
 
+def _signature(type_: wasmtime.FuncType) -> str:
+    return f"({', '.join(map(str, type_.params))}) -> ({', '.join(map(str, type_.results))})"
+
+
 class Instance:
     """A module instantiated for one actor, with transactional state.
 
@@ -98,7 +110,7 @@ class Instance:
         principal: bytes,
         limits: Limits,
         log,
-        stable: StableMemory | None = None,
+        stable: bytes = b"",
         *,
         replica: bool = False,
     ):
@@ -109,18 +121,28 @@ class Instance:
         self.now = 0  # this message's time, ns; strictly increasing from message to message
         self.timer = 0  # the global timer's deadline, ns; 0 = inactive
         self.canister = Canister()  # the actor's controllers, status and version (its actor sets it)
-        self.stable = stable or StableMemory(max_pages=limits.stable_memory_pages)
         # With two memories (the dirty-page map), wasmtime evaluates data-segment offsets as code,
         # which costs fuel.
         self._store = new_store(engine, limits.instructions_per_message)
-        self._store.set_limits(memory_size=limits.memory_bytes)
+        # wasmtime limits each memory of the store alike; the main memory's budget is its maximum
+        # (`wasm_rewrite.prepare`), this bounds the stable memory too.
+        self._store.set_limits(memory_size=max(limits.memory_bytes, limits.stable_memory_pages * StableMemory.PAGE))
         self.api = SystemApi(self, log)
+        stable_functions = StableFunctions(engine, self._store)
         linker = wasmtime.Linker(engine)
         for imp in module.imports:
             try:
                 if imp.module != "ic0" or imp.name is None or not isinstance(imp.type, wasmtime.FuncType):
                     raise LookupError
-                linker.define_func("ic0", imp.name, imp.type, self.api.function(imp.name))
+                if imp.name in STABLE_FUNCTION_TYPES:  # wasm functions: no call into Python
+                    if _signature(imp.type) != _signature(STABLE_FUNCTION_TYPES[imp.name]):
+                        raise UnsupportedModule(
+                            f"the module imports ic0.{imp.name} as {_signature(imp.type)}, not as the IC's "
+                            f"{_signature(STABLE_FUNCTION_TYPES[imp.name])}"
+                        )
+                    linker.define(self._store, "ic0", imp.name, stable_functions.functions[imp.name])
+                else:
+                    linker.define_func("ic0", imp.name, imp.type, self.api.function(imp.name))
             except LookupError:
                 raise UnsupportedModule(
                     f"the module imports {imp.module}.{imp.name}, which moxzid does not provide"
@@ -131,12 +153,16 @@ class Instance:
         if len(memories) != 1:
             raise UnsupportedModule(f"expected one exported memory, found {len(memories)}")
         self._exports = exports
-        self.memory = MainMemory(
-            _export_of(exports, memories[0], wasmtime.Memory),
+        memory = _export_of(exports, memories[0], wasmtime.Memory)
+        dirty_map = _export_of(exports, DIRTY_PAGES_EXPORT, wasmtime.Memory)
+        self.memory = TrackedMemory(memory, self._store, dirty_map, shadow=not replica)
+        self.stable = StableMemory(
             self._store,
-            _export_of(exports, DIRTY_PAGES_EXPORT, wasmtime.Memory),
+            stable_functions.attach(memory, dirty_map, prepared.memory64, limits.stable_memory_pages),
             shadow=not replica,
         )
+        if stable:
+            self.stable.load(stable)
         self._table = next((e for e in exports.values() if isinstance(e, wasmtime.Table)), None)
         self._globals = Globals(
             self._store,
@@ -222,16 +248,16 @@ class Instance:
 
     def rollback(self) -> None:
         self.timer = self._saved_timer
-        self.stable.rollback()
         if self.replica:
-            return  # `follow` puts the memory and globals back, with what was committed since
+            return  # `follow` puts the memories and globals back, with what was committed since
         self._set_globals(self._committed_globals)
         self.memory.rollback()
+        self.stable.rollback()
 
     def _set_globals(self, values: list) -> None:
         self._globals.write(values)
 
-    def follow(self, source: Instance, memory_pages, stable_pages) -> None:
+    def follow(self, source: Instance, memory_pages: np.ndarray | None, stable_pages: np.ndarray | None) -> None:
         """(A replica, between queries) Become ``source``'s committed state again, given the pages of
         both memories ``source`` committed since the last call (None: everything). Call while
         ``source`` is not committing; its running message, if any, is not seen."""

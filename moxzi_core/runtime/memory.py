@@ -1,4 +1,4 @@
-"""An actor's memories, as transactions: wasm main memory and stable memory.
+"""An actor's memories, as transactions: wasm main memory and stable memory (both wasm memories).
 
 A message either completes, and its changes become the committed state, or traps (or is a query), and
 every byte it changed goes back. Both memories report which pages a committed message changed, so the
@@ -8,24 +8,25 @@ work of keeping a snapshot grows with what the message touched, not with the siz
 from __future__ import annotations
 
 import ctypes
-import threading
 
 import numpy as np
 import wasmtime
 
-from .system_api import ActorTrap
 from .wasm_dirty import PAGE_BITS
+from .wasm_globals import Globals
+from .wasm_stable import StableParts
 
 PAGE = 1 << PAGE_BITS  # granularity of change tracking (the OS page, not wasm's 64 KiB page)
 _WORDS = PAGE // 8
 _WASM_PAGE = 65536
 
 
-class MainMemory:
-    """Wasm linear memory with a shadow copy of its committed contents.
+class TrackedMemory:
+    """Wasm linear memory with a shadow copy of its committed contents: an actor's main memory, and the
+    bytes of its stable memory (`StableMemory`).
 
     The module marks each 4 KiB page it writes in its dirty-page map (a second memory, see
-    `wasm_dirty`), and `write` marks the pages the host writes. Commit copies the marked pages into
+    `wasm_dirty`; the stable memory's: `wasm_stable`), and `write` marks the pages the host writes. Commit copies the marked pages into
     the shadow, rollback copies them back from it; both clear the map. Either costs what the message
     wrote, plus a scan of the map (one byte per page). Pages the memory grew by are zero until written,
     so only the written ones are copied; a rolled-back message's growth goes back to the OS (the
@@ -101,7 +102,7 @@ class MainMemory:
         if grown > 0 and not _release(live[self._committed :]):
             live[self._committed :] = 0
 
-    def follow(self, source: MainMemory, pages: np.ndarray | None) -> None:
+    def follow(self, source: TrackedMemory, pages: np.ndarray | None) -> None:
         """(A replica's memory) Hold ``source``'s committed contents again, given every page ``source``
         committed since the last call (None: all of them); the pages written here since are put back
         too, and those beyond ``source``'s size (grown here) zeroed. Call while ``source`` is not
@@ -151,9 +152,9 @@ class MainMemory:
         self._shadow_pages = self._live().copy()
         self._committed = len(self._shadow_pages)
 
-    def image(self) -> bytes:
-        """The committed contents, whole."""
-        return self._shadow.tobytes()
+    def image(self, pages: int | None = None) -> bytes:
+        """The committed contents: whole, or their first ``pages`` 4 KiB pages."""
+        return self._shadow[:pages].tobytes()
 
 
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -184,90 +185,65 @@ class _Bytes:
 
 
 class StableMemory:
-    """64-bit stable memory (in 64 KiB pages) with an undo log for the running message.
+    """An actor instance's stable memory, as transactions: the stable module's wasm memory (`wasm_stable`:
+    the actor's stable reads and writes run there, in wasm), tracked like the main memory, and its size
+    in 64 KiB pages, which that module keeps in a global because the wasm memory cannot shrink: a
+    rolled-back growth leaves zeroed pages beyond the size, which the next growth reuses.
 
-    A query replica's stable memory may `follow` this one from another thread while a message runs: a
-    lock orders that with the message's writes, their commit and their rollback."""
+    A query replica's stable memory (``shadow=False``) `follow`s another's committed contents."""
 
     PAGE = 65536
 
-    def __init__(self, data: bytes = b"", max_pages: int = 1 << 20):
-        self._data = bytearray(data)
-        self._max_pages = max_pages
-        self._undo: dict[int, bytes] = {}  # tracked page -> its bytes before this message
-        self._pages_before = self.pages
-        self._lock = threading.Lock()
+    def __init__(self, store: wasmtime.Store, parts: StableParts, *, shadow: bool = True):
+        self._bytes = TrackedMemory(parts.memory, store, parts.dirty_map, shadow=shadow)
+        self._pages = Globals(store, [parts.pages])
+        self._committed_pages = self.pages
 
     @property
     def pages(self) -> int:
-        return len(self._data) // self.PAGE
-
-    def grow(self, new_pages: int) -> int:
-        old = self.pages
-        if new_pages < 0 or old + new_pages > self._max_pages:
-            return -1 & 0xFFFFFFFFFFFFFFFF  # the spec's "-1": the growth is refused, not a trap
-        with self._lock:
-            self._data.extend(bytes(new_pages * self.PAGE))
-        return old
-
-    def _check(self, offset: int, size: int, what: str) -> None:
-        if offset + size > len(self._data):
-            raise ActorTrap(
-                f"stable64_{what}: bytes {offset}..{offset + size} beyond stable memory of {len(self._data)} bytes"
-            )
-
-    def read(self, offset: int, size: int) -> bytes:
-        self._check(offset, size, "read")
-        return bytes(self._data[offset : offset + size])
-
-    def write(self, offset: int, data: bytes) -> None:
-        self._check(offset, len(data), "write")
-        with self._lock:
-            for page in range(offset // PAGE, -(-(offset + len(data)) // PAGE)):
-                if page not in self._undo and page * PAGE < self._pages_before * self.PAGE:
-                    self._undo[page] = bytes(self._data[page * PAGE : (page + 1) * PAGE])
-            self._data[offset : offset + len(data)] = data
-
-    def commit(self) -> list[int]:
-        """End the message keeping its writes; return the changed 4 KiB pages."""
-        with self._lock:
-            changed = sorted(self._undo) + list(range(self._pages_before * self.PAGE // PAGE, len(self._data) // PAGE))
-            self._undo.clear()
-            self._pages_before = self.pages
-        return changed
-
-    def rollback(self) -> None:
-        with self._lock:
-            for page, old in self._undo.items():
-                self._data[page * PAGE : (page + 1) * PAGE] = old
-            del self._data[self._pages_before * self.PAGE :]
-            self._undo.clear()
-
-    def follow(self, source: StableMemory, pages) -> None:
-        """(A replica's stable memory, between queries) Hold ``source``'s committed contents again,
-        given every 4 KiB page ``source`` committed since the last call (None: all of them). Safe while
-        ``source``'s message is writing."""
-        self.rollback()
-        with source._lock:  # the committed contents: the undo log's where the message wrote
-            size = source._pages_before * self.PAGE
-            if pages is None:
-                self._data = source._data[:size]
-                pages = source._undo
-            elif size > len(self._data):
-                self._data.extend(bytes(size - len(self._data)))
-            for n in pages:
-                if n * PAGE < size:
-                    committed = source._undo.get(n) or source._data[n * PAGE : (n + 1) * PAGE]
-                    self._data[n * PAGE : (n + 1) * PAGE] = committed
-        self._pages_before = self.pages
+        """The size in 64 KiB pages, as the running message sees it."""
+        return self._pages.read()[0]
 
     @property
     def size(self) -> int:
-        return len(self._data)
+        """The size in bytes, as the running message sees it."""
+        return self.pages * self.PAGE
 
-    def page(self, number: int) -> bytes:
-        """The contents of one 4 KiB page (call between messages: the committed contents)."""
-        return bytes(self._data[number * PAGE : (number + 1) * PAGE])
+    def read(self, offset: int, size: int) -> bytes:
+        """Bytes as the running message sees them (within `size`)."""
+        if offset + size > self.size:
+            raise ValueError(f"bytes {offset}..{offset + size} are beyond stable memory of {self.size} bytes")
+        return bytes(self._bytes.read(offset, size))
+
+    def commit(self) -> list[int]:
+        """End the message keeping its writes; return the changed 4 KiB pages."""
+        self._committed_pages = self.pages
+        return self._bytes.commit()
+
+    def rollback(self) -> None:
+        self._pages.write([self._committed_pages])
+        self._bytes.rollback()
+
+    def follow(self, source: StableMemory, pages: np.ndarray | None) -> None:
+        """(A replica's stable memory, between queries) Hold ``source``'s committed contents again,
+        given every 4 KiB page ``source`` committed since the last call (None: all of them). Call while
+        ``source`` is not committing."""
+        self._bytes.follow(source._bytes, pages)
+        self._committed_pages = source._committed_pages
+        self._pages.write([self._committed_pages])
+
+    def load(self, image: bytes | bytearray) -> None:
+        """Replace the whole stable memory with ``image`` (whole 64 KiB pages): the committed state."""
+        if len(image) % self.PAGE:
+            raise ValueError(f"a stable memory image of {len(image)} bytes is not whole 64 KiB pages")
+        self._bytes.load(image)
+        self._committed_pages = len(image) // self.PAGE
+        self._pages.write([self._committed_pages])
+
+    def pages_of(self, numbers: list[int]) -> list[bytes]:
+        """The committed contents of the given 4 KiB pages."""
+        return self._bytes.pages(numbers)
 
     def image(self) -> bytes:
-        return bytes(self._data)
+        """The committed contents, whole."""
+        return self._bytes.image(self._committed_pages * self.PAGE // PAGE)

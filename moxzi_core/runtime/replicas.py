@@ -3,7 +3,7 @@ state, beside the message its own thread is running and beside each other.
 
 A replica catches up just before each query it runs (`Instance.follow`): the pages of both memories the
 actor committed since the replica's last query, and the pages that query wrote, are copied from the
-actor's committed state (the shadow its main memory keeps anyway, the undo log of its stable memory),
+actor's committed state (the shadows its memories keep anyway),
 and the globals set to the committed ones. So a query costs what it and the commits since wrote, not
 the size of the heap, and never sees a message that has not completed. The actor's commits and a
 catching-up hold the same lock, so a replica sees whole messages only.
@@ -73,7 +73,7 @@ class Replicas:
                 self._all.append(replica)
             memory_pages, stable_pages = replica.memory_pages, replica.stable_pages
             assert self._source is not None, "queries run once the actor has code"
-            replica.instance.follow(self._source, _array(memory_pages), stable_pages)
+            replica.instance.follow(self._source, _array(memory_pages), _array(stable_pages))
             replica.memory_pages, replica.stable_pages = set(), set()
             certified_data = self._certified_data()
         try:

@@ -3,7 +3,8 @@
 ``WHERE`` is the IC interface spec's availability table (for 64-bit and 32-bit memories alike: moc
 imports the 128-bit cycle calls and ``stable64_*`` in both modes): a call made from an entry point not
 listed for it traps, as it would on the IC. Every function moc can import is here, so a module is never
-refused for importing one it does not call. The functions themselves read and write the running
+refused for importing one it does not call; the stable memory's (callable everywhere) run in wasm
+instead (`wasm_stable`). The functions themselves read and write the running
 `Execution` (what this message may see and what it has produced so far); they never touch host state
 directly, so a trapped message leaves nothing behind.
 
@@ -473,19 +474,6 @@ class SystemApi:
         if size > MAX_PRINCIPAL:
             raise ActorTrap(f"is_controller: a principal is at most {MAX_PRINCIPAL} bytes, got {size}")
         return int(self._instance.canister.is_controller(self._instance.read(src, size)))
-
-    # --- stable memory ---------------------------------------------------------------------
-    def _stable64_size(self):
-        return self._instance.stable.pages
-
-    def _stable64_grow(self, new_pages):
-        return self._instance.stable.grow(new_pages)
-
-    def _stable64_read(self, dst, offset, size):
-        self._instance.write(dst, self._instance.stable.read(offset, size))
-
-    def _stable64_write(self, offset, src, size):
-        self._instance.stable.write(offset, self._instance.read(src, size))
 
     # --- time, timers, counters, output ----------------------------------------------------
     def _time(self):

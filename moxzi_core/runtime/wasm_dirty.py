@@ -5,7 +5,7 @@ one byte per 4 KiB page of memory 0, nonzero = written since the host last clear
 with memory 0, so the page number of any address memory 0 has is an index into the map. It is a
 32-bit memory even beside a memory64 heap (4 GiB of marks cover 16 TiB), which lets wasmtime check
 its bounds with guard pages instead of code. The host reads and clears the map after each message
-(`memory.MainMemory`).
+(`memory.TrackedMemory`).
 
 What is instrumented, always *before* the write runs (a write that traps may have marked its pages;
 the host only ever sees a superset of what changed, never less):

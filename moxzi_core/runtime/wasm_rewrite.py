@@ -64,9 +64,11 @@ class PreparedModule:
         return "enhanced" if self.memory64 else "classic"
 
 
-def prepare(wasm: bytes) -> PreparedModule:
+def prepare(wasm: bytes, max_memory_pages: int | None = None) -> PreparedModule:
     """Export every defined global, the start function and the dirty-page map; drop the start section;
-    make every write to memory 0 mark the map (`wasm_dirty`)."""
+    make every write to memory 0 mark the map (`wasm_dirty`). With ``max_memory_pages``, memory 0 (if
+    the module defines it) may grow to that many 64 KiB pages at most: its memory.grow answers -1
+    beyond, as for the module's own maximum."""
     wasm = bytes(wasm)
     sections = _split_sections(wasm)
 
@@ -114,6 +116,8 @@ def prepare(wasm: bytes) -> PreparedModule:
     if memories:  # the dirty-page map becomes memory 1
         map_limits = b"\x00" + leb128.unsigned(map_pages(memories[0].minimum))  # 32-bit, no maximum
         count, entries = memory_section or (0, b"")
+        if count and max_memory_pages is not None:  # memory 0 is this one entry (one memory at most)
+            entries = memories[0].capped(max_memory_pages)
         replaced[_MEMORY] = leb128.unsigned(count + 1) + entries + map_limits
         if code_section is not None:
             replaced[_CODE] = _instrument_code(wasm, code_section, type_params, function_types, memory64, map_index=1)
@@ -223,6 +227,15 @@ def _read_function_types(reader: "_Reader", type_count: int) -> list[int]:
 class _Memory:
     is_64: bool
     minimum: int  # in 64 KiB pages
+    maximum: int | None
+
+    def capped(self, pages: int) -> bytes:
+        """This memory's limits as a memory section entry, its maximum at most ``pages``."""
+        maximum = pages if self.maximum is None else min(self.maximum, pages)
+        if self.minimum > maximum:
+            raise ValueError(f"the module's memory starts at {self.minimum} pages of 64 KiB, over the {pages} allowed")
+        flags = 1 | (_LIMITS_64 if self.is_64 else 0)  # with a maximum
+        return bytes([flags]) + leb128.unsigned(self.minimum) + leb128.unsigned(maximum)
 
 
 def _read_imports(reader: "_Reader") -> tuple[int, list[_Memory]]:
@@ -239,7 +252,7 @@ def _read_imports(reader: "_Reader") -> tuple[int, list[_Memory]]:
             reader.value_type()
             reader.limits()
         elif kind == _MEM:
-            memories.append(_Memory(*reader.limits()))
+            memories.append(_memory(reader))
         elif kind == _GLOBAL_KIND:
             reader.value_type()
             reader.mutability()
@@ -253,12 +266,20 @@ def _read_imports(reader: "_Reader") -> tuple[int, list[_Memory]]:
     return globals_count, memories
 
 
+def _memory(reader: "_Reader") -> _Memory:
+    offset = reader.pos
+    is_64, minimum, maximum, page_size = reader.limits()
+    if page_size is not None:
+        raise ValueError(f"unsupported wasm at byte {offset}: a memory with pages of 2**{page_size} bytes")
+    return _Memory(is_64, minimum, maximum)
+
+
 def _read_memories(reader: "_Reader", memories: list[_Memory]) -> tuple[int, bytes]:
     """Append the defined memories to `memories`; return their count and raw entries."""
     count = reader.uleb(32)
     entries_start = reader.pos
     for _ in range(count):
-        memories.append(_Memory(*reader.limits()))
+        memories.append(_memory(reader))
     reader.expect_end("memory section")
     return count, reader.data[entries_start : reader.end]
 
@@ -385,8 +406,9 @@ class _Reader:
         if self.byte() not in (0, 1):
             self._fail("bad global mutability flag", self.pos - 1)
 
-    def limits(self) -> tuple[bool, int]:
-        """Read memory or table limits: whether they are 64-bit, and the minimum."""
+    def limits(self) -> tuple[bool, int, int | None, int | None]:
+        """Read memory or table limits: whether they are 64-bit, the minimum, the maximum (None: none)
+        and the log2 of a custom page size (None: none)."""
         offset = self.pos
         flags = self.byte()
         # Bits: 1 = has maximum, 2 = shared, 4 = 64-bit, 8 = custom page size.
@@ -394,11 +416,9 @@ class _Reader:
             self._fail(f"bad limits flags {flags:#x}", offset)
         is_64 = bool(flags & _LIMITS_64)
         minimum = self.uleb(64 if is_64 else 32)
-        if flags & 1:
-            self.uleb(64 if is_64 else 32)
-        if flags & 8:
-            self.uleb(32)
-        return is_64, minimum
+        maximum = self.uleb(64 if is_64 else 32) if flags & 1 else None
+        page_size = self.uleb(32) if flags & 8 else None
+        return is_64, minimum, maximum, page_size
 
 
 def _name(name: str) -> bytes:
