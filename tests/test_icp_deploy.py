@@ -112,6 +112,7 @@ def test_icp_deploy_creates_installs_upgrades_and_refuses_strangers(tmp_path, ic
         ids = {name: icp("canister", "status", name, "--id-only").stdout.strip() for name in ("counter", "big")}
         assert call(icp, "counter", "inc") == "(1 : nat)" and call(icp, "big", "inc") == "(1 : nat)"
         assert call(icp, "counter", "inc") == "(2 : nat)"
+        assert daemon.call(ids["counter"], "get", query=True) == [2]  # the JSON routes reach it too
         status = icp("canister", "status", "counter").stdout
         assert tester in status and "Running" in status
         # The big module is over 2 MiB, which icp-cli installs through the chunk store.
