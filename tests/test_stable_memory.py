@@ -3,6 +3,7 @@ messages and growth limit, a charge by the byte, transactions (commit, rollback,
 Motoko actor's stable memory through traps, queries, upgrades, restarts and kill -9, in both
 persistence modes."""
 
+import asyncio
 import json
 import shutil
 import struct
@@ -19,7 +20,7 @@ from moxzi_core.candid import NAT, NAT64, decode_args, encode_args
 from moxzi_core.runtime.actor import CANISTER_ERROR
 from moxzi_core.runtime.host import Host
 from moxzi_core.runtime.instance import Instance, Limits, UnsupportedModule, new_engine
-from moxzi_core.runtime.memory import PAGE
+from moxzi_core.runtime.memory import PAGE, StableMemory
 from moxzi_core.runtime.wasm_rewrite import prepare
 from moxzi_core.store import MemoryStore
 
@@ -236,6 +237,37 @@ async def test_queries_see_committed_stable_memory_and_a_trap_leaves_none(classi
         assert await ask(host, "get", [NAT64], [800]) == [42]  # the actor's own instance too
     finally:
         await host.stop()
+
+
+@PERSISTENCE
+async def test_every_page_a_message_changes_in_stable_memory_is_reported(monkeypatch, classic):
+    reports: list[tuple[set[int], set[int]]] = []  # (reported, changed) of each stable memory commit
+    original = StableMemory.commit
+
+    def checked_commit(self: StableMemory) -> list[int]:
+        before, after = self.image(), self.read(0, self.size)
+        reported = original(self)
+        old = np.frombuffer(before, dtype=np.uint8).reshape(-1, PAGE)
+        new = np.frombuffer(after, dtype=np.uint8).reshape(-1, PAGE)
+        changed = set(np.flatnonzero((new[: len(old)] != old).any(axis=1)).tolist())
+        changed |= set((len(old) + np.flatnonzero(new[len(old) :].any(axis=1))).tolist())  # grown: zero before
+        reports.append((set(reported), changed))
+        return reported
+
+    monkeypatch.setattr(StableMemory, "commit", checked_commit)
+    host = await started(spec("s", "stable", classic=classic))
+    try:
+        await update(host, "s", "writes", [NAT], [50_000], rets=[])
+        for offset in (0, 4096 * 7 + 4092, 999_992):
+            await ask(host, "put", [NAT64, NAT64], [offset, offset + 1], rets=[])
+        await update(host, "s", "run", [NAT], [3], rets=[])
+        while (await ask(host, "status", rets=[NAT, NAT64], query=True))[0] < 3:
+            await asyncio.sleep(0.02)
+    finally:
+        await host.stop()
+    assert sum(bool(changed) for _, changed in reports) >= 7
+    for reported, changed in reports:
+        assert changed <= reported
 
 
 @PERSISTENCE
