@@ -84,18 +84,17 @@ async def timed(session: aiohttp.ClientSession, path: str, body: list) -> float:
     return time.perf_counter() - started
 
 
-async def short_call_latencies(session, path, body, rounds: int, heavy=None) -> list[float]:
-    """``rounds`` timings of the short call, each while ``heavy()`` (if given) runs."""
-    times = []
+async def short_call_latencies(session, path, body, rounds: int, heavy) -> tuple[list[float], list[float]]:
+    """``rounds`` timings of the short call alone and as many while ``heavy()`` runs, taken in turns so
+    that the shared machine's load weighs on both alike."""
+    idle, loaded = [], []
     for _ in range(rounds):
-        if heavy is None:
-            times.append(await timed(session, path, body))
-            continue
+        idle.append(await timed(session, path, body))
         load = asyncio.create_task(heavy())
         await asyncio.sleep(0.3)  # the heavy call is under way
-        times.append(await timed(session, path, body))
+        loaded.append(await timed(session, path, body))
         await load
-    return times
+    return idle, loaded
 
 
 async def http_scenario(args) -> tuple[list[float], list[float]]:
@@ -109,12 +108,10 @@ async def http_scenario(args) -> tuple[list[float], list[float]]:
                 async def large_reply():  # on a thread: reading it must not slow this loop's timing
                     await asyncio.to_thread(read_large_reply, url, args.variants)
 
-                idle = await short_call_latencies(short, "/query-json/other/get", [], args.rounds)
-                loaded = await short_call_latencies(short, "/query-json/other/get", [], args.rounds, large_reply)
+                return await short_call_latencies(short, "/query-json/other/get", [], args.rounds, large_reply)
         finally:
             daemon.terminate()
             await daemon.wait()
-    return idle, loaded
 
 
 async def device_scenario(args) -> tuple[list[float], list[float], list[float], float]:

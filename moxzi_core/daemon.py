@@ -41,7 +41,7 @@ log = logging.getLogger("moxzid")
 USAGE_ERROR = 2
 MAX_ACTOR_MEMORY_MB = 4096  # what a 32-bit wasm memory can address; the classic persistence limit
 # How often a thread running Python hands the GIL to another that waits (Python's default is 5 ms): the
-# event loop waits at most this long behind the HTTP gateway's codec threads or a system method's work.
+# event loop waits at most this long behind another thread's Python work (a system method's, a query's).
 GIL_SWITCH_SECONDS = 0.0005
 
 

@@ -3,17 +3,21 @@ served meanwhile: replies that are slow to turn into JSON, messages that grow me
 budget or grow it and trap."""
 
 import asyncio
+import contextlib
+import logging
 import os
-import threading
+import signal
+import socket
 from pathlib import Path
 
 import pytest
 from kit.gateway import post, serving
-from kit.host import spec, started, update
+from kit.held import HeldElsewhere
+from kit.host import eventually, spec, started, update
 
 from moxzi_core.candid import NAT, encode_args
 from moxzi_core.runtime.instance import Limits
-from moxzi_gateway_http import routes
+from moxzi_gateway_http import codec, routes
 
 
 @pytest.fixture
@@ -23,26 +27,59 @@ async def host():
     await host.stop()
 
 
-async def test_a_large_reply_is_turned_into_json_off_the_event_loop(host, monkeypatch):
-    decoding, released = threading.Event(), threading.Event()
-    waited = []
-
-    def held(types, data):  # the real decoder, held back until the test has been served meanwhile
-        if len(data) > routes.INLINE_BYTES:
-            decoding.set()
-            waited.append(released.wait(30))  # on the event loop this would wait the full 30 s
-        return decode(types, data)
-
-    decode = routes.results_to_json
-    monkeypatch.setattr(routes, "results_to_json", held)
+async def test_a_large_reply_is_turned_into_json_in_a_codec_process(host, monkeypatch, tmp_path):
+    held = HeldElsewhere(tmp_path, codec.json_results)
+    monkeypatch.setattr(routes, "json_results", held)
     async with serving(host) as (_, http):
         large = asyncio.create_task(post(http, "/query-json/hostile/variants", [100_000]))
-        assert await asyncio.to_thread(decoding.wait, 30)
-        assert await post(http, "/call-json/hostile/inc", []) == (200, [1])  # served while it decodes
-        released.set()
+        assert await asyncio.to_thread(held.started) not in (None, os.getpid())
+        assert await post(http, "/call-json/hostile/inc", []) == (200, [1])  # served while it converts
+        assert await post(http, "/query-json/hostile/get", []) == (200, [1])
+        assert not large.done()
+        held.release()
         status, reply = await large
-    assert waited == [True]
     assert status == 200 and len(reply[0]) == 100_000 and reply[0][:3] == [{"a": None}, {"b": 1}, {"a": None}]
+
+
+async def test_a_codec_process_that_dies_fails_its_message_only(host, monkeypatch, tmp_path):
+    held = HeldElsewhere(tmp_path, codec.json_results)
+    monkeypatch.setattr(routes, "json_results", held)
+    async with serving(host) as (_, http):
+        large = asyncio.create_task(post(http, "/query-json/hostile/variants", [100_000]))
+        converting = await asyncio.to_thread(held.started)
+        assert converting is not None
+        os.kill(converting, signal.SIGKILL)  # as the kernel's OOM killer would
+        status, answer = await large
+        assert status == 503 and "the process converting this message died" in answer["error"]
+        assert await post(http, "/call-json/hostile/inc", []) == (200, [1])
+        held.release()
+        status, reply = await post(http, "/query-json/hostile/variants", [100_000])  # a fresh process
+        assert status == 200 and len(reply[0]) == 100_000
+
+
+async def test_a_client_that_stops_reading_its_reply_is_closed_and_others_are_served(host, caplog):
+    caplog.set_level(logging.INFO, "moxzi.http")
+    async with serving(host, http_write_secs=0.5) as (gateway, http):
+        stalled = socket.socket()
+        stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # so the reply backs up at once
+        stalled.connect(tuple(gateway.address))
+        reader, writer = await asyncio.open_connection(sock=stalled)
+        # A reply of 6.6 MB (more than the kernel's socket buffers take), which this client never reads
+        body = b"[700000]"
+        writer.write(b"POST /query-json/hostile/variants HTTP/1.1\r\nHost: x\r\nContent-Length: 8\r\n\r\n" + body)
+        assert await post(http, "/call-json/hostile/inc", []) == (200, [1])  # served meanwhile
+
+        async def closed():
+            return "it took none of its reply in 0.5 s (--http-write-secs)" in caplog.text
+
+        await eventually(closed, 120)
+        received = 0
+        with contextlib.suppress(ConnectionResetError):
+            while chunk := await asyncio.wait_for(reader.read(1 << 16), 30):
+                received += len(chunk)
+        assert received < 6_000_000  # the rest of the reply was dropped
+        writer.close()
+        assert await post(http, "/query-json/hostile/get", []) == (200, [1])
 
 
 def resident_mib() -> int:

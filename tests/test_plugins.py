@@ -128,7 +128,7 @@ def test_describe_lists_what_each_plugin_registers(site):
     (http,) = [line for line in lines if line.startswith("http ")]
     assert http.endswith(
         ": gateway http, setting device-listen, setting http-body-secs, setting http-idle-secs, "
-        "setting http-max-connections, setting listen, transport http"
+        "setting http-max-connections, setting http-write-secs, setting listen, transport http"
     ), http
 
 

@@ -60,6 +60,16 @@ def register_settings(register):
     )
     register(
         Setting(
+            "http-write-secs",
+            "amount",
+            "close an HTTP connection whose client takes none of its reply this long (it stopped "
+            "reading), dropping the reply (default 60)",
+            default=60.0,
+            metavar="SECS",
+        )
+    )
+    register(
+        Setting(
             "http-max-connections",
             "count",
             "HTTP connections held open at once; one more is answered "

@@ -20,33 +20,35 @@ Statuses:
   ``reject_message`` beside ``error``: 422 when the actor rejected it (4, CANISTER_REJECT), 500 when
   the actor trapped (5, CANISTER_ERROR) or the system failed (1, SYS_FATAL), 503 for a transient
   condition worth retrying (2, SYS_TRANSIENT), 404 for an invalid destination (3).
+- 503: the codec process converting a large message died (``codec.py``): converting the arguments (the
+  call did not run) or the reply (it ran; only the answer is lost).
 - 500: anything else; the message is answered and the traceback logged, and the gateway keeps serving.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any
 
 from aiohttp import web
 
-from moxzi_core.candid import (
-    CandidError,
-    args_from_json,
-    decode_args,
-    encode_args,
-    parse_args,
-    print_values,
-    results_to_json,
-)
 from moxzi_core.errors import MoxziError, UnknownMethod
 from moxzi_core.runtime.host import Host
 
 from .admin import AdminToken
+from .codec import (
+    BadBody,
+    BrokenReply,
+    Codec,
+    json_arguments,
+    json_results,
+    json_text,
+    parse_json,
+    show,
+    text_arguments,
+    text_results,
+)
 
 log = logging.getLogger("moxzi.http")
 
@@ -61,13 +63,7 @@ REJECTS = {
 HOST = web.AppKey("host", Host)
 BODY_SECS = web.AppKey("body_secs", float)
 ADMIN = web.AppKey("admin", AdminToken)
-CODEC = web.AppKey("codec", ThreadPoolExecutor)
-# Messages up to this size are turned into JSON (or from it) on the event loop, which takes it
-# about a millisecond; larger ones go to the codec threads. A few of them: the work holds the GIL,
-# so more would only queue there.
-INLINE_BYTES = 64 * 1024
-CODEC_THREADS = 2
-T = TypeVar("T")
+CODEC = web.AppKey("codec", Codec)
 
 
 def build_app(host, max_body_bytes: int, body_secs: float, admin: AdminToken = AdminToken(None, "")) -> web.Application:
@@ -77,7 +73,7 @@ def build_app(host, max_body_bytes: int, body_secs: float, admin: AdminToken = A
     app[HOST] = host
     app[ADMIN] = admin
     app[BODY_SECS] = body_secs
-    app[CODEC] = ThreadPoolExecutor(CODEC_THREADS, thread_name_prefix="moxzi-http-codec")
+    app[CODEC] = Codec()
     app.on_cleanup.append(_stop_codec)
     app.router.add_post("/call-json/{actor}/{method}", _call_json)
     app.router.add_post("/query-json/{actor}/{method}", _query_json)
@@ -91,16 +87,11 @@ def build_app(host, max_body_bytes: int, body_secs: float, admin: AdminToken = A
 
 
 async def _stop_codec(app: web.Application) -> None:
-    app[CODEC].shutdown(wait=False, cancel_futures=True)
+    app[CODEC].close()
 
 
 def _json(value, status: int = 200) -> web.Response:
-    return web.Response(text=_json_text(value), status=status, content_type="application/json")
-
-
-def _json_text(value) -> str:
-    # Compact like the seeds' answers: [{"first":5.5,"last":0.87}]
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return web.Response(text=json_text(value), status=status, content_type="application/json")
 
 
 def _error(status: int, message: str, **details) -> web.Response:
@@ -128,10 +119,6 @@ async def _errors_as_json(request: web.Request, handler) -> web.StreamResponse:
         return _error(500, f"internal error: {type(exc).__name__}: {exc}")
 
 
-class BadBody(MoxziError):
-    """The request body cannot be read as what the route takes."""
-
-
 class UnreadableBody(BadBody):
     """The body's Content-Encoding cannot be decoded, or it came too slowly: the rest of the stream
     cannot be trusted either, so the connection closes after the answer."""
@@ -155,12 +142,6 @@ def _authorise(request: web.Request, what: str) -> None:
         )
 
 
-class BrokenReply(MoxziError):
-    """An actor replied with data that does not match its own interface."""
-
-    status = 500
-
-
 async def _read_body(request: web.Request, what: str) -> bytes:
     """The request body; raises BadBody (a 400 naming ``what``) when its Content-Encoding (a broken gzip
     or deflate stream) cannot be decoded, BodyTooSlow (408) when it is not all there in time."""
@@ -178,24 +159,7 @@ async def _read_json(request: web.Request, what: str) -> Any:
     """The request body as JSON; raises BadBody (a 400 naming ``what``) for a body that cannot be read
     (see _read_body), that is not JSON, or that nests too deeply to parse."""
     body = await _read_body(request, what)
-    return await _off_loop(request, len(body), _parse_json, body, what)
-
-
-def _parse_json(body: bytes, what: str) -> Any:
-    try:
-        return json.loads(body)
-    except ValueError as exc:
-        raise BadBody(f"{what}: the body is not JSON: {exc}") from None
-    except RecursionError:
-        raise BadBody(f"{what}: the body is JSON nested too deeply") from None
-
-
-async def _off_loop(request: web.Request, size: int, work: Callable[..., T], *args) -> T:
-    """``work(*args)``, whose cost grows with ``size`` bytes: run here when small, else on one of the
-    gateway's codec threads, so the event loop keeps serving other clients meanwhile."""
-    if size <= INLINE_BYTES:
-        return work(*args)
-    return await asyncio.get_running_loop().run_in_executor(request.app[CODEC], work, *args)
+    return await request.app[CODEC].run(len(body), parse_json, body, what)
 
 
 async def _call_json(request: web.Request) -> web.Response:
@@ -223,7 +187,8 @@ async def _call(request: web.Request, query_route: bool, text: bool) -> web.Resp
         raise UnknownMethod(f"actor {actor!r} has no method {method!r}")
     what = f"{actor}.{method}"
     body = await _read_body(request, what)
-    arg = await _off_loop(request, len(body), _text_arguments if text else _arguments, func, body, what)
+    codec = request.app[CODEC]
+    arg = await codec.run(len(body), text_arguments if text else json_arguments, func, body, what)
     # The host runs a query method as a query on either route, so it leaves no trace in the actor.
     outcome = await host.call(actor, method, arg, query=query_route)
     if outcome.reply is None:
@@ -235,60 +200,12 @@ async def _call(request: web.Request, query_route: bool, text: bool) -> web.Resp
             reject_code=code,
             reject_message=outcome.reject_message,
         )
-    if text:
-        answer = await _off_loop(request, len(outcome.reply), _results_candid, func, outcome.reply, what)
-        return web.Response(text=answer + "\n", content_type="text/plain")
-    answer = await _off_loop(request, len(outcome.reply), _results_text, func, outcome.reply, what)
-    return web.Response(text=answer, content_type="application/json")
-
-
-def _arguments(func, body: bytes, what: str) -> bytes:
-    """The Candid argument of ``func`` that the JSON ``body`` gives; raises BadBody."""
-    value = _parse_json(body, what)
-    if not isinstance(value, list):
-        raise BadBody(f"{what}: the body must be a JSON array of the arguments, got {_show(value)}")
     try:
-        return args_from_json(func.args, value)
-    except CandidError as exc:
-        raise BadBody(f"{what}: arguments do not match its type: {exc}") from None
-
-
-def _results_text(func, reply: bytes, what: str) -> str:
-    """The JSON text of ``func``'s results in ``reply``; raises BrokenReply."""
-    try:
-        return _json_text(results_to_json(func.rets, reply))
-    except CandidError as exc:  # the actor broke its own interface: our side, not the client's
-        log.error("%s replied with data that does not match its type: %s", what, exc)
-        raise BrokenReply(f"{what} replied with data that does not match its type: {exc}") from None
-
-
-def _text_arguments(func, body: bytes, what: str) -> bytes:
-    """The Candid argument of ``func`` that ``body`` gives in Candid's textual syntax (empty: none);
-    raises BadBody, with the line and column of the offending token when it is the syntax or a type."""
-    try:
-        text = body.decode()
-    except UnicodeDecodeError as exc:
-        raise BadBody(f"{what}: the body is not UTF-8 text: {exc}") from None
-    try:
-        return encode_args(func.args, parse_args(text if text.strip() else "()", func.args))
-    except CandidError as exc:
-        raise BadBody(f"{what}: arguments do not match its type: {exc}") from None
-
-
-def _results_candid(func, reply: bytes, what: str) -> str:
-    """``func``'s results in ``reply`` as Candid text, as ``dfx canister call`` prints them; raises
-    BrokenReply."""
-    try:
-        return print_values(decode_args(reply, func.rets), func.rets)
-    except CandidError as exc:
-        log.error("%s replied with data that does not match its type: %s", what, exc)
-        raise BrokenReply(f"{what} replied with data that does not match its type: {exc}") from None
-
-
-def _show(value: Any) -> str:
-    """``value`` as JSON, cut short: a message quotes at most this much of a client's body."""
-    shown = json.dumps(value)
-    return shown if len(shown) <= 80 else shown[:77] + "..."
+        answer = await codec.run(len(outcome.reply), text_results if text else json_results, func, outcome.reply, what)
+    except BrokenReply as exc:
+        log.error("%s", exc)
+        raise
+    return web.Response(body=answer, content_type="text/plain" if text else "application/json", charset="utf-8")
 
 
 async def _upgrade(request: web.Request) -> web.Response:
@@ -327,7 +244,7 @@ async def _add_cycles(request: web.Request) -> web.Response:
     cycles = value.get("add") if isinstance(value, dict) and value.keys() == {"add"} else None
     if isinstance(cycles, bool) or not isinstance(cycles, int) or cycles <= 0:
         return _error(
-            400, f'cycles for {actor}: the body must be {{"add": N}} with N a whole number > 0, got {_show(value)}'
+            400, f'cycles for {actor}: the body must be {{"add": N}} with N a whole number > 0, got {show(value)}'
         )
     host.ledger.add(actor, cycles)
     return _json(_account(host.ledger, actor))

@@ -3,8 +3,9 @@
 Connections are bounded so that clients who stall cannot wedge the daemon for the others: one that has
 not sent a whole request's headers ``--http-idle-secs`` after it opened or was last answered is closed
 (aiohttp's keep-alive timer, which also runs while headers trickle in), a body slower than
-``--http-body-secs`` is a 408 (routes.py), and past ``--http-max-connections`` open connections a new
-one is answered 503 and closed at once.
+``--http-body-secs`` is a 408 (routes.py), a connection whose client takes none of its reply for
+``--http-write-secs`` (it stopped reading) is closed and the reply dropped, and past
+``--http-max-connections`` open connections a new one is answered 503 and closed at once.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ class HttpGateway:
             self._app.router.add_get("/", _to_console)
         self._listen = settings.listen
         self._idle_secs = settings.http_idle_secs
+        self._write_secs = settings.http_write_secs
         self._max_connections = _fitting_connections(settings.http_max_connections)
         self._runner: web.AppRunner | None = None
         self._listener: asyncio.Server | None = None
@@ -81,7 +83,7 @@ class HttpGateway:
             # that burst (at most the listen backlog).
             if len(server.connections) >= self._max_connections:
                 return _Busy(self._max_connections)
-            return server()
+            return _WriteDeadline(server(), self._write_secs)
 
         try:
             self._listener = await asyncio.get_running_loop().create_server(
@@ -114,6 +116,54 @@ def _fitting_connections(wanted: int) -> int:
     fitting = max(1, soft - RESERVED_FILES)
     log.warning("--http-max-connections %d lowered to %d: the open-file limit is %d", wanted, fitting, soft)
     return fitting
+
+
+class _WriteDeadline(asyncio.Protocol):
+    """A connection's aiohttp protocol, closed at once (its unsent reply dropped) when the reply stops
+    draining for ``seconds``: the transport asks the protocol to pause writing when its buffer is full,
+    and to resume once the client took some of it, so a pause that lasts means a client that reads
+    nothing while its reply holds buffers here."""
+
+    def __init__(self, inner: asyncio.Protocol, seconds: float):
+        self._inner, self._seconds = inner, seconds
+        self._transport: asyncio.Transport | None = None
+        self._deadline: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)  # a TCP server's transport
+        self._transport = transport
+        self._inner.connection_made(transport)
+
+    def data_received(self, data: bytes) -> None:
+        self._inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self._inner.eof_received()
+
+    def pause_writing(self) -> None:
+        self._deadline = asyncio.get_running_loop().call_later(self._seconds, self._stalled)
+        self._inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        self._cancel_deadline()
+        self._inner.resume_writing()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._cancel_deadline()
+        self._inner.connection_lost(exc)
+
+    def _cancel_deadline(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _stalled(self) -> None:
+        assert self._transport is not None, "writing paused, so connected"
+        peer = self._transport.get_extra_info("peername")
+        log.info(
+            "closing the connection from %s: it took none of its reply in %g s (--http-write-secs)", peer, self._seconds
+        )
+        self._transport.abort()
 
 
 class _Busy(asyncio.Protocol):

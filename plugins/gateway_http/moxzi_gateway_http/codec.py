@@ -1,0 +1,161 @@
+"""Converting the gateway's messages between JSON (or Candid text) and Candid, and where that runs.
+
+A message up to ``INLINE_BYTES`` is converted on the event loop (about a millisecond). A larger one is
+converted in one of the gateway's codec processes: its cost grows with the message (an 8 MiB reply of
+variants takes seconds of pure Python), and on a thread it would hold the GIL, so every other
+client would wait on it a little at each turn of the loop. A process holds no lock of ours; it runs at a
+lower priority (``CODEC_NICENESS``) so that, when the cores are busy, the daemon's own threads go first.
+
+The conversions are plain functions of bytes (picklable arguments, picklable errors), so the same
+code runs inline and in a process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import multiprocessing
+import os
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+from moxzi_core.candid import (
+    CandidError,
+    args_from_json,
+    decode_args,
+    encode_args,
+    parse_args,
+    print_values,
+    results_to_json,
+)
+from moxzi_core.errors import MoxziError
+
+# Messages up to this size are converted on the event loop; larger ones in a codec process.
+INLINE_BYTES = 64 * 1024
+CODEC_PROCESSES = 2
+# Added to a codec process's niceness: the event loop and the actors' threads come first.
+CODEC_NICENESS = 10
+T = TypeVar("T")
+
+
+class BadBody(MoxziError):
+    """The request body cannot be read as what the route takes."""
+
+
+class BrokenReply(MoxziError):
+    """An actor replied with data that does not match its own interface."""
+
+    status = 500
+
+
+class CodecDied(MoxziError):
+    """The codec process converting this message died (killed for memory, say); the next message
+    gets a fresh one."""
+
+    status = 503
+
+
+class Codec:
+    """Runs conversions for the gateway: small ones at once, large ones in a codec process (started on
+    the first large message, at most ``CODEC_PROCESSES``). ``close()`` ends the processes."""
+
+    def __init__(self) -> None:
+        self._pool: ProcessPoolExecutor | None = None
+
+    async def run(self, size: int, work: Callable[..., T], *args: Any) -> T:
+        """``work(*args)``, whose cost grows with ``size`` bytes; raises what ``work`` raises, or
+        CodecDied."""
+        if size <= INLINE_BYTES:
+            return work(*args)
+        pool = self._pool = self._pool or _new_pool()
+        try:
+            return await asyncio.get_running_loop().run_in_executor(pool, work, *args)
+        except BrokenProcessPool:
+            if self._pool is pool:
+                self._pool = None
+            raise CodecDied("the process converting this message died; try again") from None
+
+    def close(self) -> None:
+        """End the codec processes, those converting a message too (their callers are gone)."""
+        if self._pool is None:
+            return
+        pool, self._pool = self._pool, None
+        # The executor's own shutdown would wait for a conversion under way (seconds), and has no
+        # public way to end its processes before Python 3.14 (terminate_workers).
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+
+
+def _new_pool() -> ProcessPoolExecutor:
+    # moxzid runs threads (actors, wasmtime), which a fork would copy mid-flight: the processes are
+    # started from a fork server, a clean process that imports this module once.
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([__name__])
+    return ProcessPoolExecutor(CODEC_PROCESSES, mp_context=context, initializer=os.nice, initargs=(CODEC_NICENESS,))
+
+
+def parse_json(body: bytes, what: str) -> Any:
+    """``body`` as JSON; raises BadBody naming ``what`` for a body that is not JSON or nests too
+    deeply to parse."""
+    try:
+        return json.loads(body)
+    except ValueError as exc:
+        raise BadBody(f"{what}: the body is not JSON: {exc}") from None
+    except RecursionError:
+        raise BadBody(f"{what}: the body is JSON nested too deeply") from None
+
+
+def json_arguments(func, body: bytes, what: str) -> bytes:
+    """The Candid argument of ``func`` that the JSON ``body`` gives; raises BadBody."""
+    value = parse_json(body, what)
+    if not isinstance(value, list):
+        raise BadBody(f"{what}: the body must be a JSON array of the arguments, got {show(value)}")
+    try:
+        return args_from_json(func.args, value)
+    except CandidError as exc:
+        raise BadBody(f"{what}: arguments do not match its type: {exc}") from None
+
+
+def json_results(func, reply: bytes, what: str) -> bytes:
+    """The JSON text (UTF-8) of ``func``'s results in ``reply``; raises BrokenReply."""
+    try:
+        return json_text(results_to_json(func.rets, reply)).encode()
+    except CandidError as exc:  # the actor broke its own interface: our side, not the client's
+        raise BrokenReply(f"{what} replied with data that does not match its type: {exc}") from None
+
+
+def text_arguments(func, body: bytes, what: str) -> bytes:
+    """The Candid argument of ``func`` that ``body`` gives in Candid's textual syntax (empty: none);
+    raises BadBody, with the line and column of the offending token when it is the syntax or a type."""
+    try:
+        text = body.decode()
+    except UnicodeDecodeError as exc:
+        raise BadBody(f"{what}: the body is not UTF-8 text: {exc}") from None
+    try:
+        return encode_args(func.args, parse_args(text if text.strip() else "()", func.args))
+    except CandidError as exc:
+        raise BadBody(f"{what}: arguments do not match its type: {exc}") from None
+
+
+def text_results(func, reply: bytes, what: str) -> bytes:
+    """``func``'s results in ``reply`` as Candid text (UTF-8, a line), as ``dfx canister call`` prints
+    them; raises BrokenReply."""
+    try:
+        return (print_values(decode_args(reply, func.rets), func.rets) + "\n").encode()
+    except CandidError as exc:
+        raise BrokenReply(f"{what} replied with data that does not match its type: {exc}") from None
+
+
+def json_text(value) -> str:
+    # Compact like the seeds' answers: [{"first":5.5,"last":0.87}]
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def show(value: Any) -> str:
+    """``value`` as JSON, cut short: a message quotes at most this much of a client's body."""
+    shown = json.dumps(value)
+    return shown if len(shown) <= 80 else shown[:77] + "..."
