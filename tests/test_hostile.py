@@ -1,6 +1,6 @@
 """What a hostile (or careless) actor can ask of moxzid, and that other actors and clients keep being
-served meanwhile: replies that are slow to turn into JSON, messages that grow memory past the actor's
-budget or grow it and trap."""
+served meanwhile: replies that are slow to turn into JSON or that the client stops reading, messages
+that grow memory past the actor's budget or grow it and trap, query replicas of a large actor."""
 
 import asyncio
 import contextlib
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from kit.gateway import post, serving
 from kit.held import HeldElsewhere
-from kit.host import eventually, spec, started, update
+from kit.host import eventually, query, spec, started, update
 
 from moxzi_core.candid import NAT, encode_args
 from moxzi_core.runtime.instance import Limits
@@ -101,6 +101,25 @@ async def test_an_actor_grows_only_to_its_memory_budget_and_a_trapped_growth_goe
         assert await update(host, "hostile", "inc") == [1]
         assert resident_mib() - before < 64  # and committing after it copies no grown page
         assert await update(host, "hostile", "keep", [NAT], [100]) == [100 * 2**20 // 8]
+    finally:
+        await host.stop()
+
+
+async def test_query_replicas_share_one_memory_budget_and_a_large_actor_gets_one():
+    host = await started(spec("hostile", "hostile"), limits=Limits(memory_bytes=384 << 20))
+    try:
+        assert await update(host, "hostile", "keep", [NAT], [200]) == [200 * 2**20 // 8]
+        heap_mib = host.footprint("hostile")[0] >> 20  # (about 384: the collector's room besides)
+        before = resident_mib()
+        # More queries than query threads, each running long enough to overlap: without the budget,
+        # each thread would make its own replica, a copy of the whole heap.
+        queries = [
+            asyncio.create_task(host.call("hostile", "busy", encode_nat(20_000_000), query=True)) for _ in range(4)
+        ]
+        assert await update(host, "hostile", "inc") == [1]  # the actor's own thread is not held up
+        assert all(outcome.reply is not None for outcome in await asyncio.gather(*queries))
+        assert resident_mib() - before < heap_mib * 1.5  # one replica, not one per query thread
+        assert await query(host, "hostile", "get") == [1]
     finally:
         await host.stop()
 

@@ -192,7 +192,7 @@ class Actor:
         self.canister = canister
         self.instance: Instance | None = None
         self.module: bytes | None = None  # sha256 of the running wasm
-        self._replicas = Replicas(self._new_replica, lambda: self.canister.certified_data)
+        self._replicas = Replicas(self._new_replica, lambda: self.canister.certified_data, host.limits.memory_bytes)
         if instance is not None:
             assert module is not None, "an actor with an instance has its module's hash"
             self._adopt(instance, module)

@@ -135,6 +135,11 @@ class TrackedMemory:
     def size(self) -> int:
         return self._memory.data_len(self._store)
 
+    @property
+    def committed_size(self) -> int:
+        """The committed memory's size in bytes (read by any thread between commits, which change it)."""
+        return self._committed * PAGE
+
     def pages(self, numbers: list[int]) -> list[bytes]:
         """The committed contents of the given pages."""
         return [self._shadow[n].tobytes() for n in numbers]
@@ -208,6 +213,12 @@ class StableMemory:
     def size(self) -> int:
         """The size in bytes, as the running message sees it."""
         return self.pages * self.PAGE
+
+    @property
+    def committed_size(self) -> int:
+        """The bytes of its wasm memory that hold committed contents, which a replica copies (read by
+        any thread between commits, which change it)."""
+        return self._bytes.committed_size
 
     def read(self, offset: int, size: int) -> bytes:
         """Bytes as the running message sees them (within `size`)."""

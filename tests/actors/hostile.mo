@@ -1,5 +1,5 @@
-// What a hostile (or careless) actor can ask of moxzid: replies that are large to turn into JSON and
-// messages that grow memory by a lot, then trap. tests/test_hostile.py and bench/hostile.py use it.
+// What a hostile (or careless) actor can ask of moxzid: replies that are large to turn into JSON,
+// messages that grow memory by a lot, then trap, and a large heap that queries run on. tests/test_hostile.py and bench/hostile.py use it.
 import Prim "mo:⛔";
 
 persistent actor {
@@ -21,6 +21,13 @@ persistent actor {
   public func keep(mib : Nat) : async Nat {
     kept := Prim.Array_init<Nat8>(mib * 1024 * 1024 / 8, 1);
     kept.size()
+  };
+
+  // Computes for a while (`n` turns of a loop): queries that run at the same time.
+  public query func busy(n : Nat) : async Nat {
+    var i = 0;
+    while (i < n) { i += 1 };
+    count
   };
 
   public func inc() : async Nat { count += 1; count };
