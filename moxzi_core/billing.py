@@ -10,8 +10,9 @@ In the store, one key per actor that has been charged or given cycles:
     cycles/<actor name>    CBOR [balance, spent]: cycles left (negative once a charge overdrew it)
                            and cycles spent since the actor first ran
 
-A charge is written in the caller's batch, beside the work it pays for, so after a crash an actor has
-paid exactly for the work that survived.
+A charge is written in the caller's batch, beside the work it pays for, and so are cycles moving between
+actors (attached to calls, accepted, refunded, given to a created actor): after a crash an actor has paid
+and received exactly what the work that survived did.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import logging
 import math
 import threading
 import weakref
+from dataclasses import dataclass, field
 from typing import Protocol
 
 import cbor2
@@ -89,8 +91,15 @@ class Ledger:
     """Every actor's cycle balance and what it spent; kept in the store (survives restarts).
 
     ``initial_cycles`` is ``--cycles``: an actor the ledger has not seen starts with that many. 0 means
-    moxzid does not charge: ``can_pay`` is always True and ``charge`` records nothing. Every method may
-    be called from any thread."""
+    moxzid does not charge: ``can_pay`` is always True and ``charge`` records nothing.
+
+    A change (``charge``, ``transfer``, ``create``) goes into a batch, beside the work or the message it
+    belongs to, and reaches the store only when that batch is committed through ``commit``, which writes
+    each account as the committed value plus the batch's change. So the store always holds exactly the
+    changes of the batches committed, in whatever order threads commit them: after a crash an actor has
+    paid for, and received, exactly what survived. ``balance`` and ``spent`` see the changes of batches
+    not yet committed too (a batch dropped uncommitted stops counting once it is garbage). Every method
+    may be called from any thread."""
 
     def __init__(self, store: Store, prices: PriceList, initial_cycles: int):
         self.store = store
@@ -98,37 +107,31 @@ class Ledger:
         self.initial_cycles = initial_cycles
         self.charging = initial_cycles > 0
         self._lock = threading.Lock()
-        # actor -> [balance, spent]; the store's values, plus charges in batches not yet committed
-        self._accounts: dict[str, list[int]] = {
+        # actor -> [balance, spent], as the store holds them
+        self._committed: dict[str, list[int]] = {
             key[len(PREFIX) :].decode(): list(cbor2.loads(value)) for key, value in store.scan(PREFIX)
         }
+        # id(batch) -> the changes that uncommitted batch holds
+        self._pending: dict[int, _Pending] = {}
         self._since_summary: dict[str, tuple[int, int]] = {}  # actor -> (charges, cycles) since last line
-        # actor -> the batches its charges went into, while their callers hold them (maybe uncommitted)
-        self._charged_batches: dict[str, list[weakref.ref[Batch]]] = {}
 
     def can_pay(self, actor: str) -> bool:
         """Whether ``actor`` may start work: its balance is above 0 (always, when not charging)."""
         return not self.charging or self.balance(actor) > 0
 
     def charge(self, batch: Batch, actor: str, kind: str, amount: float) -> int:
-        """Charge ``actor`` for ``amount`` of ``kind`` (see PriceList); the cycles charged. The new
-        balance goes into ``batch``, which the caller commits with the work paid for; batches for one
-        actor must be committed in the order their charges were made. A charge may take the balance
-        below 0: the work is done before its price is known. Work that costs nothing writes nothing."""
+        """Charge ``actor`` for ``amount`` of ``kind`` (see PriceList) in ``batch``; the cycles charged.
+        A charge may take the balance below 0: the work is done before its price is known. Work that
+        costs nothing writes nothing."""
         if not self.charging:
             return 0
         cycles = self.prices.price(kind, amount)
         if cycles == 0:  # free work (wasm instructions, by default) leaves no trace
             return 0
         with self._lock:
-            account = self._account(actor)
-            before = account[0]
-            account[0] -= cycles
-            account[1] += cycles
-            batch.put(_key(actor), cbor2.dumps(account))
-            batches = [ref for ref in self._charged_batches.get(actor, ()) if ref() is not None and ref() is not batch]
-            self._charged_batches[actor] = [*batches, weakref.ref(batch)]
-            balance, spent = account
+            before = self._view(actor)[0]
+            self._change(batch, actor, -cycles, cycles)
+            balance, spent = self._view(actor)
             charges, recent = self._since_summary.get(actor, (0, 0))
             charges, recent = charges + 1, recent + cycles
             summary = charges >= SUMMARY_EVERY
@@ -152,13 +155,41 @@ class Ledger:
             )
         return cycles
 
+    def transfer(self, batch: Batch, actor: str, cycles: int, burned: int = 0) -> None:
+        """``actor``'s balance changes by ``cycles`` (> 0: cycles in, < 0: out), of which ``burned`` were
+        destroyed (counted as spent), in ``batch``: what a message accepted, was refunded, attached to
+        calls and burned. A balance never passes MAX_BALANCE (the excess is lost, as on the IC)."""
+        if cycles or burned:
+            with self._lock:
+                self._change(batch, actor, cycles, burned)
+
+    def create(self, batch: Batch, actor: str, cycles: int) -> None:
+        """Open the account of a new actor (create_canister) with exactly ``cycles``, in ``batch``."""
+        if self.charging:
+            with self._lock:
+                self._change(batch, actor, 0, 0).start = [min(cycles, MAX_BALANCE), 0]
+
+    def commit(self, batch: Batch) -> None:
+        """Commit ``batch`` to the store with its changes to the accounts (raises StoreError as
+        ``Store.commit`` does, changing nothing). Every batch holding a change must be committed here."""
+        with self._lock:
+            pending = self._pending.pop(id(batch), None)
+            changes = pending.changes if pending is not None and pending.batch() is batch else {}
+            accounts = {}
+            for actor, change in changes.items():
+                balance, spent = change.start or self._committed.get(actor) or [self.initial_cycles, 0]
+                accounts[actor] = [min(balance + change.balance, MAX_BALANCE), spent + change.spent]
+                batch.put(_key(actor), cbor2.dumps(accounts[actor]))
+            self.store.commit(batch)
+            self._committed.update(accounts)
+
     def balance(self, actor: str) -> int:
         with self._lock:
-            return self._accounts.get(actor, (self.initial_cycles, 0))[0]
+            return self._view(actor)[0]
 
     def spent(self, actor: str) -> int:
         with self._lock:
-            return self._accounts.get(actor, (self.initial_cycles, 0))[1]
+            return self._view(actor)[1]
 
     def add(self, actor: str, cycles: int) -> int:
         """Give ``actor`` ``cycles`` more (> 0) and commit it; the new balance. Raises NotCharging when
@@ -169,36 +200,69 @@ class Ledger:
             )
         if isinstance(cycles, bool) or not isinstance(cycles, int) or cycles <= 0:
             raise ValueError(f"cycles added to actor {actor!r} must be a whole number > 0, got {cycles!r}")
-        key = _key(actor)
         with self._lock:
-            account = self._account(actor)
-            if account[0] + cycles > MAX_BALANCE:
+            balance = self._view(actor)[0]
+            if balance + cycles > MAX_BALANCE:
                 raise TooManyCycles(
-                    f"cannot add cycles to actor {actor!r}: its balance ({account[0]}) "
+                    f"cannot add cycles to actor {actor!r}: its balance ({balance}) "
                     f"would pass the most an actor may hold, {MAX_BALANCE}"
                 )
-            updated = [account[0] + cycles, account[1]]
+            committed = self._committed.get(actor) or [self.initial_cycles, 0]
+            updated = [committed[0] + cycles, committed[1]]
             batch = Batch()
-            batch.put(key, cbor2.dumps(updated))
+            batch.put(_key(actor), cbor2.dumps(updated))
             self.store.commit(batch)
-            account[:] = updated
-            # A charge's batch committed after this one would write the balance from before the
-            # cycles came: add them to its value too (harmless if it was committed already).
-            for ref in self._charged_batches.get(actor, ()):
-                charged = ref()
-                if charged is not None and (written := charged.writes.get(key)) is not None:
-                    balance, spent = cbor2.loads(written)
-                    charged.put(key, cbor2.dumps([balance + cycles, spent]))
-        log.info("actor %s: %d cycles added; balance %d, spent %d", actor, cycles, *updated)
-        return updated[0]
+            self._committed[actor] = updated
+            balance, spent = self._view(actor)
+        log.info("actor %s: %d cycles added; balance %d, spent %d", actor, cycles, balance, spent)
+        return balance
 
     def accounts(self) -> dict[str, tuple[int, int]]:
         """Every actor the ledger has charged or given cycles: actor -> (balance, spent)."""
         with self._lock:
-            return {actor: (balance, spent) for actor, (balance, spent) in sorted(self._accounts.items())}
+            actors = set(self._committed).union(*(p.changes for p in self._pending.values() if p.batch()))
+            views = {actor: self._view(actor) for actor in sorted(actors)}
+        return {actor: (balance, spent) for actor, (balance, spent) in views.items()}
 
-    def _account(self, actor: str) -> list[int]:
-        return self._accounts.setdefault(actor, [self.initial_cycles, 0])
+    def _change(self, batch: Batch, actor: str, balance: int, spent: int) -> _Change:
+        """Add a change to ``batch``'s (under the lock)."""
+        pending = self._pending.get(id(batch))
+        if pending is None or pending.batch() is not batch:  # none yet, or a dropped batch's
+            # Batches dropped uncommitted are garbage: their changes go with them.
+            self._pending = {key: p for key, p in self._pending.items() if p.batch() is not None}
+            pending = self._pending[id(batch)] = _Pending(weakref.ref(batch))
+        change = pending.changes.setdefault(actor, _Change())
+        change.balance += balance
+        change.spent += spent
+        return change
+
+    def _view(self, actor: str) -> list[int]:
+        """[balance, spent]: committed, with the changes of batches not yet committed (under the lock)."""
+        balance, spent = self._committed.get(actor) or [self.initial_cycles, 0]
+        for pending in self._pending.values():
+            change = pending.changes.get(actor)
+            if change is not None and pending.batch() is not None:
+                if change.start is not None:
+                    balance, spent = change.start
+                balance, spent = min(balance + change.balance, MAX_BALANCE), spent + change.spent
+        return [balance, spent]
+
+
+@dataclass
+class _Change:
+    """What one uncommitted batch changes in one account."""
+
+    balance: int = 0
+    spent: int = 0
+    start: list[int] | None = None  # a new account's opening [balance, spent] (Ledger.create)
+
+
+@dataclass
+class _Pending:
+    """The changes an uncommitted batch holds, by actor."""
+
+    batch: weakref.ref[Batch]
+    changes: dict[str, _Change] = field(default_factory=dict)
 
 
 def _key(actor: str) -> bytes:

@@ -143,7 +143,8 @@ CORE_SETTINGS = (
         "cycles",
         "count",
         "charge actors cycles when greater than 0: each actor starts with N "
-        "cycles, and device calls are refused once its balance is spent (default 0: no charging)",
+        "cycles (which it may give to others with calls), and device calls are refused once its balance "
+        "is spent (default 0: no charging, every balance 0)",
         default=0,
         metavar="N",
     ),

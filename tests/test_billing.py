@@ -26,7 +26,7 @@ def charged(ledger: Ledger, actor: str, ms: float) -> int:
     """Charge ``ms`` of device time and commit it, as the host does with the work paid for."""
     batch = Batch()
     cycles = ledger.charge(batch, actor, "device_ms", ms)
-    ledger.store.commit(batch)
+    ledger.commit(batch)
     return cycles
 
 
@@ -61,7 +61,7 @@ def test_an_actor_starts_with_the_initial_cycles_and_pays_for_device_time():
     assert cycles.charge(batch, "a", "device_ms", 2.5) == 2500
     assert cycles.balance("a") == 7500  # the view changes at once; the store with the caller's batch
     assert cycles.store.get(b"cycles/a") is None
-    cycles.store.commit(batch)
+    cycles.commit(batch)
     assert cbor2.loads(cycles.store.get(b"cycles/a")) == [7500, 2500]
     charged(cycles, "a", 0.0005)
     assert cycles.accounts() == {"a": (7499, 2501)}
@@ -116,9 +116,44 @@ def test_cycles_added_while_a_charge_waits_to_be_committed_are_not_lost():
     batch = Batch()
     cycles.charge(batch, "a", "device_ms", 0.1)  # the host has not committed this yet
     cycles.add("a", 500)
-    cycles.store.commit(batch)  # written after the add, it must still hold the added cycles
+    cycles.commit(batch)  # committed after the add, it must still hold the added cycles
     assert cbor2.loads(cycles.store.get(b"cycles/a")) == [1400, 100]
     assert Ledger(cycles.store, PRICES, 1000).accounts() == {"a": (1400, 100)}
+
+
+def test_the_store_holds_exactly_the_changes_of_the_batches_committed_in_any_order():
+    cycles = ledger(1000)
+    first, second = Batch(), Batch()
+    cycles.transfer(first, "a", -300)  # an actor's message attaching 300 to a call ...
+    cycles.transfer(second, "a", 50)  # ... and, on another thread, a deposit to it
+    assert cycles.balance("a") == 750  # the view sees both at once
+    cycles.commit(second)  # committed first: the store has the deposit only
+    assert cbor2.loads(cycles.store.get(b"cycles/a")) == [1050, 0]
+    assert Ledger(cycles.store, PRICES, 1000).balance("a") == 1050  # a crash now keeps just that
+    cycles.commit(first)
+    assert cbor2.loads(cycles.store.get(b"cycles/a")) == [750, 0]
+
+
+def test_a_batch_dropped_uncommitted_takes_its_changes_with_it():
+    cycles = ledger(1000)
+    batch = Batch()
+    cycles.transfer(batch, "a", 400, burned=100)
+    assert (cycles.balance("a"), cycles.spent("a")) == (1400, 100)
+    del batch  # a message that never settled (the host stopped)
+    assert (cycles.balance("a"), cycles.spent("a"), cycles.accounts()) == (1000, 0, {})
+
+
+def test_a_created_actor_starts_with_exactly_what_it_was_given():
+    cycles = ledger(1000)
+    batch = Batch()
+    cycles.create(batch, "kid", 70)
+    cycles.transfer(batch, "kid", 5)
+    assert cycles.balance("kid") == 75
+    cycles.commit(batch)
+    assert cbor2.loads(cycles.store.get(b"cycles/kid")) == [75, 0]
+    not_charging = ledger(0)
+    not_charging.create(batch, "kid", 70)  # nothing to give when moxzid does not charge
+    assert not_charging.accounts() == {}
 
 
 def test_with_no_initial_cycles_nothing_is_charged():

@@ -17,7 +17,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from .canister import MAX_CHUNKS, RUNNING, STOPPED, STOPPING, Canister
@@ -50,14 +50,17 @@ class Outcome:
     # such calls and re-runs them, in order, at start-up, before any actor runs.
     changed: bool = False
     seconds: float = 0.0  # the system time the call took (what device time is billed by)
+    refund: int = 0  # cycles the answer gives back to a calling actor (what the callee did not accept)
 
     @classmethod
-    def reject(cls, code: int, message: str) -> Outcome:
-        return cls(None, code, message)
+    def reject(cls, code: int, message: str, refund: int = 0) -> Outcome:
+        return cls(None, code, message, refund=refund)
 
 
 # Who waits for a call's answer: ["ingress", request id] (outside: HTTP), ["actor", name, callback id],
-# or ["system"] (the actor's own timer: nobody).
+# or ["system"] (the actor's own timer: nobody). An actor's call to the management canister carrying
+# cycles has them as a fourth element: they go back with the answer (`response_to`) unless the method
+# took them (create_canister, deposit_cycles).
 Origin = list
 
 
@@ -70,6 +73,7 @@ class Call:
     caller: bytes
     origin: Origin
     deadline: int = 0  # ns: when a bounded-wait caller may stop waiting (ic0.msg_deadline); 0: unbounded
+    cycles: int = 0  # attached by the calling actor (ic0.call_cycles_add128), taken from its balance
 
 
 @dataclass
@@ -114,10 +118,11 @@ class Query:
 def to_record(message) -> list:
     """A message as plain data for the journal."""
     if isinstance(message, Call):
-        return ["call", message.method, message.arg, message.caller, message.origin, message.deadline]
+        m = message
+        return ["call", m.method, m.arg, m.caller, m.origin, m.deadline, m.cycles]
     if isinstance(message, Response):
         o = message.outcome
-        return ["response", message.callback, o.reply, o.reject_code, o.reject_message]
+        return ["response", message.callback, o.reply, o.reject_code, o.reject_message, o.refund]
     if isinstance(message, Manage):
         return ["manage", message.op, message.detail, message.caller, message.origin]
     return ["upgrade", message.module, message.origin]
@@ -128,13 +133,19 @@ def from_record(record: list):
     if kind == "call":
         return Call(*fields)
     if kind == "response":
-        callback, reply, code, text = fields
-        return Response(callback, Outcome(reply, code, text))
+        callback, reply, code, text, refund = fields
+        return Response(callback, Outcome(reply, code, text, refund=refund))
     if kind == "upgrade":
         return Upgrade(*fields)
     if kind == "manage":
         return Manage(*fields)
     raise ValueError(f"unknown message kind {kind!r}")
+
+
+def response_to(origin: Origin, outcome: Outcome) -> Response:
+    """The Response that answers an actor's ``origin``: the cycles the origin carries come back with it."""
+    refund = outcome.refund + (origin[3] if len(origin) > 3 else 0)
+    return Response(origin[2], replace(outcome, refund=refund) if refund != outcome.refund else outcome)
 
 
 @dataclass
@@ -147,6 +158,7 @@ class _Context:
     responded: bool = False
     last_trap: str | None = None
     deadline: int = 0  # the call's (Call.deadline), for its method and callbacks
+    cycles: int = 0  # what the caller attached and no entry point accepted yet (0 once answered)
 
 
 @dataclass
@@ -164,6 +176,8 @@ class _Step:
     trapped: bool = False  # one of its entry points trapped
     chunks: dict[bytes, bytes] = field(default_factory=dict)  # chunks uploaded to the chunk store
     chunks_cleared: bool = False  # clear_chunk_store
+    cycles: int = 0  # what it did to the balance: accepted and refunds in, attached to calls and burned out
+    burned: int = 0  # cycles it burned (ic0.cycles_burn128), counted as spent
 
 
 _STOP = object()
@@ -255,7 +269,7 @@ class Actor:
         if not instance.has_export("canister_init"):
             return None, b""
         instance.begin()
-        execution = Execution("I", arg=arg, caller=caller)
+        execution = Execution("I", arg=arg, caller=caller, balance=self._ledger_balance())
         trap = instance.invoke(execution, "canister_init", fuel=self._limits.instructions_per_message)
         if trap is None:
             instance.commit()
@@ -272,8 +286,13 @@ class Actor:
                 self.instance.canister = self.canister
         self._contexts = {cid: _Context(*fields) for cid, fields in state["contexts"].items()}
         self._callbacks = {
-            cb: (cid, OutgoingCall(callee, method, tuple(reply), tuple(reject), tuple(cleanup) if cleanup else None))
-            for cb, (cid, callee, method, reply, reject, cleanup) in state["callbacks"].items()
+            cb: (
+                cid,
+                OutgoingCall(
+                    callee, method, tuple(reply), tuple(reject), tuple(cleanup) if cleanup else None, cycles=cycles
+                ),
+            )
+            for cb, (cid, callee, method, reply, reject, cleanup, cycles) in state["callbacks"].items()
         }
         self._in_flight = Counter(call.callee for _, call in self._callbacks.values())
 
@@ -284,7 +303,7 @@ class Actor:
             "canister": self.canister.record(),
             "ids": self._ids,
             "contexts": {
-                cid: [c.caller, c.origin, c.outstanding, c.responded, c.last_trap, c.deadline]
+                cid: [c.caller, c.origin, c.outstanding, c.responded, c.last_trap, c.deadline, c.cycles]
                 for cid, c in self._contexts.items()
             },
             "callbacks": {
@@ -295,6 +314,7 @@ class Actor:
                     list(call.reply),
                     list(call.reject),
                     list(call.cleanup) if call.cleanup else None,
+                    call.cycles,
                 ]
                 for cb, (cid, call) in self._callbacks.items()
             },
@@ -397,7 +417,9 @@ class Actor:
         outcome = Outcome.reject(SYS_FATAL, f"moxzid internal error in {self.name}: {error}")
         if isinstance(message, Query):
             message.answer(outcome)
-        elif isinstance(message, (Call, Upgrade, Manage)):
+        elif isinstance(message, Call):
+            self._host.settle(self, seq, [(message.origin, replace(outcome, refund=message.cycles))], [], None)
+        elif isinstance(message, (Upgrade, Manage)):
             self._host.settle(self, seq, [(message.origin, outcome)], [], None)
 
     def _task_wait(self) -> tuple[float | None, object]:
@@ -476,7 +498,9 @@ class Actor:
             self._step = _Step()
             self._answer(
                 message.origin,
-                Outcome.reject(SYS_TRANSIENT, f"actor {self.name} is being upgraded; call again when it is done"),
+                Outcome.reject(
+                    SYS_TRANSIENT, f"actor {self.name} is being upgraded; call again when it is done", message.cycles
+                ),
             )
             self._settle(seq)
         else:
@@ -494,6 +518,8 @@ class Actor:
             step.calls,
             self._delta(step) if changed else None,
             step.instructions,
+            cycles=step.cycles,
+            burned=step.burned,
             deleted=step.deleted,
         )
 
@@ -505,6 +531,16 @@ class Actor:
     def _answer(self, origin: Origin, outcome: Outcome) -> None:
         self._step.answers.append((origin, outcome))
 
+    def _balance(self) -> int:
+        """The actor's cycle balance as the running message sees it: the ledger's, with what the
+        message did to it so far (settled with the message). Only on the actor's thread."""
+        return self._ledger_balance() + self._step.cycles
+
+    def _ledger_balance(self) -> int:
+        """The actor's cycle balance in the ledger (any thread: what queries and installs see)."""
+        ledger = self._host.ledger
+        return ledger.balance(self.name) if ledger is not None else 0
+
     def _refusal(self) -> Outcome | None:
         """Why this actor takes no calls now (it has no code, or is stopping or stopped), if so."""
         if self.canister.status != RUNNING:
@@ -514,40 +550,43 @@ class Actor:
         return None
 
     def _on_call(self, call: Call) -> None:
-        refusal = self._refusal()
-        if refusal is not None:
-            self._answer(call.origin, refusal)
-            return
-        kind = self.method_kind(call.method)
-        if kind is None:
-            self._answer(
-                call.origin, Outcome.reject(DESTINATION_INVALID, f"actor {self.name} has no method {call.method!r}")
-            )
-            return
-        if kind == "query":  # a query method called as an update runs as a query: no trace
-            self._answer(call.origin, self._run_query(self._code, call.method, call.arg, call.caller, None))
-            return
-        if kind == "composite_query":  # as on the IC: never in replicated mode
-            self._answer(
-                call.origin,
-                Outcome.reject(
-                    CANISTER_ERROR,
-                    f"{self.name}.{call.method} is a composite query: it cannot be called as an "
-                    "update or from an update",
-                ),
-            )
-            return
-        if call.origin[0] == "ingress" and not self._inspect(call):
-            self._answer(
-                call.origin,
-                Outcome.reject(CANISTER_REJECT, f"actor {self.name} did not accept the message ({call.method})"),
-            )
+        refusal = self._call_refusal(call)
+        if refusal is not None:  # no update ran (a query keeps nothing it accepted): the cycles all go back
+            self._answer(call.origin, replace(refusal, refund=call.cycles))
             return
         context_id = self._new_id()
-        self._contexts[context_id] = _Context(call.caller, call.origin, deadline=call.deadline)
-        execution = Execution("U", arg=call.arg, caller=call.caller, may_respond=True, deadline=call.deadline)
+        self._contexts[context_id] = _Context(call.caller, call.origin, deadline=call.deadline, cycles=call.cycles)
+        execution = Execution(
+            "U",
+            arg=call.arg,
+            caller=call.caller,
+            may_respond=True,
+            deadline=call.deadline,
+            cycles_available=call.cycles,
+            balance=self._balance(),
+        )
         self._execute(context_id, execution, export=f"canister_update {call.method}")
         self._close_if_done(context_id)
+
+    def _call_refusal(self, call: Call) -> Outcome | None:
+        """The answer to a call that does not run an update method here (a query method called as an
+        update runs now, as a query), or None."""
+        refusal = self._refusal()
+        if refusal is not None:
+            return refusal
+        kind = self.method_kind(call.method)
+        if kind is None:
+            return Outcome.reject(DESTINATION_INVALID, f"actor {self.name} has no method {call.method!r}")
+        if kind == "query":  # a query method called as an update runs as a query: no trace
+            return self._run_query(self._code, call.method, call.arg, call.caller, None)
+        if kind == "composite_query":  # as on the IC: never in replicated mode
+            return Outcome.reject(
+                CANISTER_ERROR,
+                f"{self.name}.{call.method} is a composite query: it cannot be called as an update or from an update",
+            )
+        if call.origin[0] == "ingress" and not self._inspect(call):
+            return Outcome.reject(CANISTER_REJECT, f"actor {self.name} did not accept the message ({call.method})")
+        return None
 
     def _run_query(
         self, instance: Instance, method: str, arg: bytes, caller: bytes, certified_data: bytes | None
@@ -564,7 +603,9 @@ class Actor:
             return self._run_composite(method, arg, caller, certified_data)
         if not instance.has_export(f"canister_query {method}"):
             return Outcome.reject(DESTINATION_INVALID, f"actor {self.name} has no query method {method!r}")
-        execution = Execution("RQ" if replicated else "NRQ", arg=arg, caller=caller, may_respond=True)
+        execution = Execution(
+            "RQ" if replicated else "NRQ", arg=arg, caller=caller, may_respond=True, balance=self._ledger_balance()
+        )
         execution.data_certificate = self._data_certificate(certified_data)
         instance.begin()
         trap = instance.invoke(execution, f"canister_query {method}", fuel=self._limits.instructions_per_query)
@@ -586,7 +627,7 @@ class Actor:
         transaction, until one of them answers. The method itself (not its callbacks) has a data
         certificate, as on the IC."""
         instance, fuel = self._code, self._limits.instructions_per_query
-        execution = Execution("CQ", arg=arg, caller=caller, may_respond=True)
+        execution = Execution("CQ", arg=arg, caller=caller, may_respond=True, balance=self._ledger_balance())
         execution.data_certificate = self._data_certificate(certified_data)
         instance.begin()
         trap = instance.invoke(execution, f"canister_composite_query {method}", fuel=fuel)
@@ -636,7 +677,7 @@ class Actor:
         """Run a system task: no caller waits for it; what it calls answers to its own callbacks."""
         context_id = self._new_id()
         self._contexts[context_id] = _Context(MANAGEMENT, ["system"])
-        self._execute(context_id, Execution("T", caller=MANAGEMENT), export=export)
+        self._execute(context_id, Execution("T", caller=MANAGEMENT, balance=self._balance()), export=export)
         self._close_if_done(context_id)
 
     def _on_response(self, response: Response) -> None:
@@ -649,6 +690,7 @@ class Actor:
         context = self._contexts[context_id]
         context.outstanding -= 1
         outcome = response.outcome
+        self._step.cycles += outcome.refund  # as on the IC: in the balance before the callback runs, whatever it does
         replied = outcome.reply is not None
         execution = Execution(
             "Ry" if replied else "Rt",
@@ -658,10 +700,13 @@ class Actor:
             reject_code=outcome.reject_code,
             reject_message=outcome.reject_message,
             deadline=context.deadline,
+            cycles_available=context.cycles,
+            cycles_refunded=outcome.refund,
+            balance=self._balance(),
         )
         trap = self._execute(context_id, execution, callback=call.reply if replied else call.reject)
         if trap is not None and call.cleanup is not None:
-            cleanup = Execution("C", caller=context.caller, reject_code=outcome.reject_code)
+            cleanup = Execution("C", caller=context.caller, reject_code=outcome.reject_code, balance=self._balance())
             self._execute(context_id, cleanup, callback=call.cleanup)
         self._close_if_done(context_id)
 
@@ -694,10 +739,13 @@ class Actor:
         self.canister.version += 1
         self._step.memory_pages.update(memory_pages)
         self._step.stable_pages.update(stable_pages)
+        self._step.cycles += execution.balance_change
+        self._step.burned += execution.cycles_burned
+        context.cycles = execution.cycles_available
         outcome = _outcome(execution)
         if outcome is not None:
             context.responded = True
-            self._answer(context.origin, outcome)
+            self._answer(context.origin, replace(outcome, refund=execution.cycles_returned))
         for call in execution.calls:
             callback_id = self._new_id()
             self._callbacks[callback_id] = (context_id, call)
@@ -718,9 +766,9 @@ class Actor:
                 log.warning("actor %s: system task trapped: %s", self.name, context.last_trap)
             return
         if context.last_trap is not None:
-            outcome = Outcome.reject(CANISTER_ERROR, f"actor {self.name} trapped: {context.last_trap}")
+            outcome = Outcome.reject(CANISTER_ERROR, f"actor {self.name} trapped: {context.last_trap}", context.cycles)
         else:
-            outcome = Outcome.reject(CANISTER_ERROR, f"actor {self.name} did not reply to the call")
+            outcome = Outcome.reject(CANISTER_ERROR, f"actor {self.name} did not reply to the call", context.cycles)
         self._answer(context.origin, outcome)
 
     # --- code and the management canister's calls ------------------------------------------

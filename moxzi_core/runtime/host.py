@@ -27,8 +27,9 @@ from typing import Protocol
 import wasmtime
 
 from .. import errors
+from ..billing import MAX_BALANCE
 from ..build import BuildError, stable_incompatibilities
-from ..candid import Principal, Service, parse_did, service_from_sections
+from ..candid import Principal, Service, Some, parse_did, service_from_sections
 from ..events import Events
 from ..store import Batch, MemoryStore, Store, StoreError
 from .actor import (
@@ -46,6 +47,7 @@ from .actor import (
     Response,
     Upgrade,
     from_record,
+    response_to,
     to_record,
 )
 from .canister import DEFAULT_SETTINGS, MAX_CHUNK_BYTES, MAX_CHUNKS, Canister
@@ -55,6 +57,7 @@ from .management import (
     CREATING,
     MANAGEMENT_NAME,
     METHODS,
+    TAKING_CYCLES,
     BadArgument,
     CanisterIds,
     Randomness,
@@ -134,6 +137,8 @@ class Host:
         self.events = events or Events()
         self.system_state = system_state  # the device, for plugins that show it
         self.store = store or MemoryStore()
+        if ledger is not None and ledger.store is not self.store:
+            raise ValueError("the ledger must keep its accounts in the host's store (one batch holds both)")
         self.ledger = ledger
         self._journal = Journal(self.store)
         self._system = SystemCalls(
@@ -182,8 +187,8 @@ class Host:
             actor, inbox, pending = saved
             for seq, record in inbox:
                 actor.post(seq, from_record(record))
-            for callback, (method, data) in pending:
-                self._loop.call_soon(self._call_system, actor, callback, method, data)
+            for callback, (method, data, cycles) in pending:
+                self._loop.call_soon(self._call_system, actor, callback, method, data, cycles)
 
     def _add(self, spec: ActorSpec):
         principal = actor_principal(spec.name)
@@ -446,7 +451,10 @@ class Host:
 
     def _commit(self, batch: Batch) -> None:
         try:
-            self.store.commit(batch)
+            if self.ledger is not None:  # the batch's cycle changes are written as it commits
+                self.ledger.commit(batch)
+            else:
+                self.store.commit(batch)
         except StoreError as error:
             # Going on would run messages whose effects are not recorded: stop, losing nothing.
             log.critical("cannot write state: %s; moxzid stops", error)
@@ -462,16 +470,22 @@ class Host:
         delta: Delta | None,
         instructions: int = 0,
         *,
+        cycles: int = 0,
+        burned: int = 0,
         deleted: bool = False,
     ) -> None:
-        """Make one handled message final: consume it, write the actor's delta, what it sent and what it
-        cost in one batch, deliver the sent messages, start system calls, then (after a flush) answer
-        outsiders. ``deleted``: the message deleted the actor (delete_canister), whose state goes."""
+        """Make one handled message final: consume it, write the actor's delta, what it sent, what it
+        cost and what it did to its cycle balance (``cycles``, of which ``burned`` were burned) in one
+        batch, deliver the sent messages (with the cycles on them), start system calls, then (after a
+        flush) answer outsiders. ``deleted``: the message deleted the actor (delete_canister), whose
+        state goes."""
         if consumed is None and delta is None and not answers and not calls:
             return
         batch = Batch()
-        if self.ledger is not None and instructions:
-            self.ledger.charge(batch, actor.name, "instructions", instructions)
+        if self.ledger is not None:
+            if instructions:
+                self.ledger.charge(batch, actor.name, "instructions", instructions)
+            self.ledger.transfer(batch, actor.name, cycles, burned)
         if consumed is not None:
             Journal.consume(batch, actor.name, consumed)
         if deleted:
@@ -485,11 +499,11 @@ class Host:
             if origin[0] == "ingress":
                 outside.append((origin[1], outcome))
             elif origin[0] == "actor":
-                messages.append((self._actors[origin[1]], Response(origin[2], outcome)))
+                messages.append((self._actors[origin[1]], response_to(origin, outcome)))
         for callback, call in calls:
             if call.callee == MANAGEMENT:
-                Journal.pending(batch, actor.name, callback, [call.method, bytes(call.data)])
-                system.append((callback, call.method, bytes(call.data)))
+                Journal.pending(batch, actor.name, callback, [call.method, bytes(call.data), call.cycles])
+                system.append((callback, call.method, bytes(call.data), call.cycles))
                 continue
             target = self._by_principal.get(call.callee)
             if target is None:
@@ -498,7 +512,9 @@ class Host:
                         actor,
                         Response(
                             callback,
-                            Outcome.reject(DESTINATION_INVALID, f"no actor with principal {Principal(call.callee)}"),
+                            Outcome.reject(
+                                DESTINATION_INVALID, f"no actor with principal {Principal(call.callee)}", call.cycles
+                            ),
                         ),
                     )
                 )
@@ -510,14 +526,21 @@ class Host:
                 messages.append(
                     (
                         target,
-                        Call(call.method, bytes(call.data), actor.principal, ["actor", actor.name, callback], deadline),
+                        Call(
+                            call.method,
+                            bytes(call.data),
+                            actor.principal,
+                            ["actor", actor.name, callback],
+                            deadline,
+                            call.cycles,
+                        ),
                     )
                 )
         self._deliver(batch, messages)
         if deleted:
             log.info("actor %s deleted", actor.name)
-        for callback, method, data in system:
-            self._running_loop.call_soon_threadsafe(self._call_system, actor, callback, method, data)
+        for callback, method, data, attached in system:
+            self._running_loop.call_soon_threadsafe(self._call_system, actor, callback, method, data, attached)
         # Answers to callers still waiting (not those of a caller gone, or from before a restart) go
         # out once what they report is on disk.
         futures = [(self._waiting.get(request), outcome) for request, outcome in outside]
@@ -528,13 +551,13 @@ class Host:
                 self._resolver(future)(outcome)
 
     # --- the management canister -------------------------------------------------------------
-    def _call_system(self, actor: Actor, callback: int, method_name: str, data: bytes) -> None:
+    def _call_system(self, actor: Actor, callback: int, method_name: str, data: bytes, cycles: int) -> None:
+        """Run an actor's call to the management canister, with the ``cycles`` it attached."""
+        origin = ["actor", actor.name, callback] + ([cycles] if cycles else [])
         if method_name in METHODS:
             batch = Batch()
             Journal.answered(batch, actor.name, callback)
-            self._running_loop.create_task(
-                self._manage(actor.principal, ["actor", actor.name, callback], method_name, data, batch)
-            )
+            self._running_loop.create_task(self._manage(actor.principal, origin, method_name, data, batch))
             return
 
         async def run() -> None:
@@ -542,7 +565,7 @@ class Host:
             outcome = await self._system.call(actor.name, actor.principal, method_name, data, batch)
             Journal.answered(batch, actor.name, callback)
             try:
-                self._deliver(batch, [(actor, Response(callback, outcome))])
+                self._deliver(batch, [(actor, response_to(origin, outcome))])
             finally:
                 self._system.done()
 
@@ -563,18 +586,22 @@ class Host:
 
     async def _manage(self, caller: bytes, origin: Origin, method: str, arg: bytes, batch: Batch) -> None:
         """Run a management call from ``caller``; its answer goes to ``origin``, in ``batch`` or (for a
-        method acting on one canister) from that canister's actor, to which it is delivered in ``batch``."""
+        method acting on one canister) from that canister's actor, to which it is delivered in ``batch``.
+        The cycles an actor's ``origin`` carries go back with the answer unless the method took them."""
+        cycles = origin[3] if len(origin) > 3 else 0
         try:
-            result = await self._management_step(caller, origin, method, arg, batch)
+            result = await self._management_step(caller, origin, method, arg, batch, cycles)
         except BadArgument as error:
             result = Outcome.reject(CANISTER_ERROR, str(error))
         if isinstance(result, Outcome):
+            if method in TAKING_CYCLES and result.reply is not None:
+                origin = origin[:3]  # taken: nothing goes back
             self._answer(batch, origin, result)
         else:
             self._deliver(batch, [result])
 
     async def _management_step(
-        self, caller: bytes, origin: Origin, method: str, arg: bytes, batch: Batch
+        self, caller: bytes, origin: Origin, method: str, arg: bytes, batch: Batch, cycles: int
     ) -> Outcome | tuple[Actor, Manage]:
         values = arguments(method, arg)
         if method == "raw_rand":
@@ -582,12 +609,17 @@ class Host:
         (argument,) = values
         if method in CREATING:
             settings = argument["settings"]
-            principal = self._create(batch, caller, settings.value if settings is not None else {})
+            opening = self._opening_balance(method, argument, origin, cycles)
+            principal = self._create(batch, caller, settings.value if settings is not None else {}, opening)
             return Outcome(reply(method, {"canister_id": Principal(principal)}))
         canister_id = argument["target_canister" if method == "install_chunked_code" else "canister_id"]
         target = self._by_principal.get(canister_id.bytes)
         if target is None:
             return Outcome.reject(DESTINATION_INVALID, f"canister {canister_id} not found")
+        if method == "deposit_cycles":  # anyone may give a canister cycles
+            if self.ledger is not None:
+                self.ledger.transfer(batch, target.name, cycles)
+            return Outcome(reply(method))
         detail: dict = {}
         if method in ("install_code", "install_chunked_code"):
             wasm = (
@@ -657,26 +689,44 @@ class Host:
             )
         return wasm
 
-    def create_canister(self, caller: bytes, settings: Mapping[str, object]) -> Principal:
+    @staticmethod
+    def _opening_balance(method: str, argument: dict, origin: Origin, cycles: int) -> int | None:
+        """The cycles a created canister starts with: what the creating actor attached, as on the IC;
+        for a caller outside, the amount provisional_create_canister_with_cycles names, else None (what
+        every actor starts with, ``--cycles``). An actor cannot mint cycles with ``amount``."""
+        if origin[0] == "actor":
+            return cycles
+        amount = argument.get("amount") if method == "provisional_create_canister_with_cycles" else None
+        if amount is None:
+            return None
+        amount = amount.value if isinstance(amount, Some) else amount
+        if amount > MAX_BALANCE:
+            raise BadArgument(f"{method}: amount {amount} is more than a canister may hold ({MAX_BALANCE})")
+        return amount
+
+    def create_canister(self, caller: bytes, settings: Mapping[str, object], cycles: int | None = None) -> Principal:
         """What the management canister's create_canister does for ``caller``, for a gateway that
         answers as another canister (the IC interface's cycles ledger): a new actor without code,
         written to the store, controlled by ``settings``' controllers or else by ``caller``.
         ``settings`` are canister_settings fields by name, decoded Candid values (those absent or
-        null keep their defaults). Raises ValueError for settings the IC refuses."""
+        null keep their defaults). It starts with ``cycles`` (None: what every actor starts with,
+        ``--cycles``). Raises ValueError for settings the IC refuses."""
         batch = Batch()
-        principal = self._create(batch, caller, settings)
+        principal = self._create(batch, caller, settings, cycles)
         self._commit(batch)
         self.store.flush()
         return Principal(principal)
 
-    def _create(self, batch: Batch, caller: bytes, settings: Mapping[str, object]) -> bytes:
-        """A new actor without code (create_canister), written into ``batch``, running from now on;
-        its principal."""
+    def _create(self, batch: Batch, caller: bytes, settings: Mapping[str, object], cycles: int | None) -> bytes:
+        """A new actor without code (create_canister) starting with ``cycles`` (None: as every actor),
+        written into ``batch``, running from now on; its principal."""
         change = settings_change(dict(settings))
         canister = Canister(change.pop("controllers", [caller]), settings={**DEFAULT_SETTINGS, **change}, created=True)
         principal = self._canister_ids.next(batch, self._by_principal)
         name = Principal(principal).to_text()
         actor = Actor(name, principal, self, None, None, canister)
+        if self.ledger is not None and cycles is not None:
+            self.ledger.create(batch, name, cycles)
         Journal.created(batch, name, principal)
         Journal.snapshot(batch, name, actor.install())
         self._register(actor)
@@ -698,7 +748,7 @@ class Host:
         """Commit ``batch`` with ``outcome`` for ``origin``: a response in the calling actor's inbox,
         or (after a flush) the answer to a caller outside."""
         if origin[0] == "actor":
-            self._deliver(batch, [(self._actors[origin[1]], Response(origin[2], outcome))])
+            self._deliver(batch, [(self._actors[origin[1]], response_to(origin, outcome))])
             return
         self._commit(batch)
         future = self._waiting.get(origin[1])

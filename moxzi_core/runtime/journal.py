@@ -9,7 +9,8 @@ Every key starts with what it belongs to, so one actor's data is one prefix:
     actor/<name>/mem/<page>          a non-zero 4 KiB page of main memory (absent pages are zero)
     actor/<name>/stable/<page>       a non-zero 4 KiB page of stable memory
     actor/<name>/inbox/<seq>         a message recorded and not yet completed, in arrival order
-    actor/<name>/pending/<callback>  a call to a system method whose answer has not arrived
+    actor/<name>/pending/<callback>  a call to a system method whose answer has not arrived: CBOR
+                                     [method, argument, cycles attached]
     actor/<name>/chunk/<sha256>      a chunk of the actor's chunk store (upload_chunk), written with
                                      the state record that lists it
     system/log/<seq>                 a system-method call that changed the system (the device), in
@@ -46,7 +47,7 @@ import cbor2
 from ..store import Batch, Store, StoreError
 from .memory import PAGE
 
-LAYOUT = b"2"  # 2: the system's copy is an attachment
+LAYOUT = b"3"  # 2: the system's copy is an attachment; 3: messages, call contexts and callbacks carry cycles
 _SYSTEM_LOG = b"system/log/"
 _SYSTEM_COPY = b"system/copy"
 _SYSTEM_IDENTITY = b"system/identity"

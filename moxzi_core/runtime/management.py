@@ -2,7 +2,7 @@
 the methods moxzid implements, and the pieces of them that need no actor (random bytes, new canister
 ids, settings, status records).
 
-Who does what: the host answers ``raw_rand`` and ``create_canister`` itself; a method that acts on one
+Who does what: the host answers ``raw_rand``, ``create_canister`` and ``deposit_cycles`` itself; a method that acts on one
 canister (``TARGETED``) is delivered as a message to that canister's actor, whose thread checks that
 the caller is a controller and does the work in order with the actor's other messages (so a status
 sees the state the actor's messages left, and an install never runs beside one of them). The chunk
@@ -40,7 +40,10 @@ TARGETED = frozenset(
     }
 )
 CREATING = frozenset({"create_canister", "provisional_create_canister_with_cycles"})
-METHODS = frozenset({"raw_rand"}) | CREATING | TARGETED
+METHODS = frozenset({"raw_rand", "deposit_cycles"}) | CREATING | TARGETED
+# Methods that keep the cycles a call attaches (the created canister's, or the target's, balance gets
+# them); every other method gives them back with its answer, as on the IC.
+TAKING_CYCLES = CREATING | {"deposit_cycles"}
 # The IC's limits on environment variables (canister settings).
 MAX_ENVIRONMENT_VARIABLES = 20
 MAX_ENVIRONMENT_TEXT_BYTES = 128  # a variable's name, and its value

@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..billing import MAX_BALANCE
 from .canister import STATUS_CODES
 
 if TYPE_CHECKING:
@@ -175,13 +176,15 @@ class Execution:
     calls: list[OutgoingCall] = field(default_factory=list)
     accepted: bool = False
     deadline: int = 0  # msg_deadline: ns, for a bounded-wait call; 0 otherwise
-    # Cycles: what the call context still offers, what a response refunded, the actor's balance as the
-    # message began, and what the message accepted and spent (attached to calls, burned) so far.
+    # Cycles: what the call context still offers (0 once answered), what the response being handled
+    # refunded, the actor's balance as the entry point began, what it accepted and burned so far, and
+    # what its answer returns to the caller (what was still on offer when it answered).
     cycles_available: int = 0
     cycles_refunded: int = 0
     balance: int = 0
     cycles_accepted: int = 0
-    cycles_spent: int = 0
+    cycles_burned: int = 0
+    cycles_returned: int = 0
     certified_data: bytes | None = None  # set by certified_data_set (None: unchanged)
     # Makes the certificate of the actor's certified data, where ic0.data_certificate_* has one (a
     # non-replicated query on a host with a certifier); called at most once, on first use.
@@ -190,8 +193,21 @@ class Execution:
     in_flight: Mapping[bytes, int] = field(default_factory=dict)
 
     @property
+    def cycles_sent(self) -> int:
+        """Cycles on the calls this entry point made (they leave the balance when it completes)."""
+        return sum(call.cycles for call in self.calls)
+
+    @property
     def cycle_balance(self) -> int:
-        return self.balance + self.cycles_accepted - self.cycles_spent
+        """The balance as the entry point sees it now: a call being built holds its cycles already."""
+        held = self.building.cycles if self.building is not None else 0
+        return self.balance + self.cycles_accepted - self.cycles_burned - self.cycles_sent - held
+
+    @property
+    def balance_change(self) -> int:
+        """What the entry point, if it completes, does to the actor's balance (a call built but not
+        performed gives its cycles back)."""
+        return self.cycles_accepted - self.cycles_burned - self.cycles_sent
 
 
 class SystemApi:
@@ -233,6 +249,8 @@ class SystemApi:
         if not self._ex.may_respond or self._ex.response is not None:
             raise ActorTrap("this call has already been answered, or cannot be answered here")
         self._ex.response = (kind, data)
+        # As the IC: what the caller offered and was not accepted goes back with the answer.
+        self._ex.cycles_returned, self._ex.cycles_available = self._ex.cycles_available, 0
 
     # --- message data ----------------------------------------------------------------------
     def _msg_arg_data_size(self):
@@ -307,14 +325,16 @@ class SystemApi:
         self._write_u128(dst, self._ex.cycles_refunded)
 
     def _msg_cycles_accept128(self, high, low, dst):
-        amount = min(_u128(high, low), self._ex.cycles_available)
+        # At most what is on offer, and never past the most a balance may hold (as the IC).
+        room = max(MAX_BALANCE - max(self._ex.cycle_balance, 0), 0)
+        amount = min(_u128(high, low), self._ex.cycles_available, room)
         self._ex.cycles_available -= amount
         self._ex.cycles_accepted += amount
         self._write_u128(dst, amount)
 
     def _cycles_burn128(self, high, low, dst):
         amount = min(_u128(high, low), max(self._ex.cycle_balance, 0))
-        self._ex.cycles_spent += amount
+        self._ex.cycles_burned += amount
         self._write_u128(dst, amount)
 
     def _canister_cycle_balance128(self, dst):
@@ -330,7 +350,6 @@ class SystemApi:
             raise ActorTrap(
                 f"call_cycles_add128: adding {amount} cycles, but the balance is {max(self._ex.cycle_balance, 0)}"
             )
-        self._ex.cycles_spent += amount
         call.cycles += amount
 
     def _cost_call(self, method_name_size, payload_size, dst):
@@ -395,7 +414,6 @@ class SystemApi:
         self._ex.building = None
         queued = self._ex.in_flight.get(call.callee, 0) + sum(c.callee == call.callee for c in self._ex.calls)
         if queued >= QUEUE_CAPACITY:  # as the IC: the call is not made, its cycles stay, the caller hears why
-            self._ex.cycles_spent -= call.cycles
             return SYS_TRANSIENT
         self._ex.calls.append(call)
         return 0
