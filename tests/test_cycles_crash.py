@@ -18,7 +18,7 @@ pytestmark = pytest.mark.slow  # kill -9 runs of moxzid
 
 pytest.importorskip("moxzi_store_lmdb")
 
-TARGET = 120  # steps of the client's loop
+TARGET = 400  # steps of the client's loop
 INITIAL = 10**12
 FLAGS = ("-m", "actors.json", "-s", "state", "--plugins", "http,lmdb", "--cycles", str(INITIAL))
 
@@ -61,7 +61,7 @@ def test_balances_are_exact_after_kills(tmp_path):
         finished,
         seed=11,
         first_kill=(0.05, 0.3),
-        later_kills=(0.05, 0.4),
+        later_kills=(0.05, 0.3),
         restarts=3,
     )
     assert result == expected
