@@ -625,7 +625,7 @@ class Host:
             wasm = (
                 argument["wasm_module"]
                 if method == "install_code"
-                else await asyncio.to_thread(self._chunked_module, argument, caller)
+                else await asyncio.to_thread(self._chunked_module, target, argument, caller)
             )
             if isinstance(wasm, Outcome):
                 return wasm
@@ -650,11 +650,16 @@ class Host:
             detail = {"settings": settings_change(argument["settings"])}
         return target, Manage(method, detail, caller, origin)
 
-    def _chunked_module(self, argument: dict, caller: bytes) -> bytes | Outcome:
+    def _chunked_module(self, target: Actor, argument: dict, caller: bytes) -> bytes | Outcome:
         """The module install_chunked_code names: its chunks, in order, from the store canister's chunk
         store (the target's when not given), whose sha256 must be ``wasm_module_hash``; or the reject.
-        The target's thread checks the caller controls the target; a store canister that is another
-        actor must be controlled by the caller too (or be the caller), as on the IC."""
+        Only the target's controllers learn anything of the chunks (its thread checks them again when it
+        installs); a store canister that is another actor must be controlled by the caller too (or be
+        the caller), as on the IC."""
+        if not target.canister.is_controller(caller):
+            return Outcome.reject(
+                CANISTER_ERROR, f"only the controllers of canister {target.name} may call install_chunked_code"
+            )
         hashes = [entry["hash"] for entry in argument["chunk_hashes_list"]]
         if not hashes or len(hashes) > MAX_CHUNKS:
             raise BadArgument(
