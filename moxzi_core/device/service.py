@@ -334,12 +334,12 @@ class Device:
             return Outcome.reject(CANISTER_REJECT, f"the device has no method {method!r}")
         label = FETCH if method == FETCHED else method  # the actor called fetch
         ftype = self.types.get(method)  # None for FETCHED, whose argument is not Candid
+        try:  # decoding and encoding need not hold the device
+            args = [arg] if ftype is None else decode_args(arg, ftype.args, budget=DEFAULT_BUDGET + len(arg))
+        except CandidError as error:
+            return Outcome.reject(CANISTER_REJECT, f"{label}: the argument does not match interface.did: {error}")
         limit = None if self._replaying or not self.interruptible else self.limits.call_seconds
         with self.schedule.turn(limit, self.interruptible) as turn:
-            try:
-                args = [arg] if ftype is None else decode_args(arg, ftype.args, budget=DEFAULT_BUDGET + len(arg))
-            except CandidError as error:
-                return Outcome.reject(CANISTER_REJECT, f"{label}: the argument does not match interface.did: {error}")
             space = self.spaces.setdefault(caller, Space())
             try:
                 result, changed = handler(caller, space, *args)
@@ -348,8 +348,8 @@ class Device:
             except Exception as error:  # a backend failure rejects the call, the device keeps serving
                 log.exception("%s from %s failed", label, _principal(caller))
                 return Outcome.reject(CANISTER_REJECT, f"{label}: the device failed: {error}")
-            reply = encode_args([] if ftype is None else ftype.rets, [] if result is None else [result])
             seconds = turn.seconds()
+        reply = encode_args([] if ftype is None else ftype.rets, [] if result is None else [result])
         return Outcome(reply, changed=changed, seconds=seconds)
 
     def request(self, method: str, caller: bytes, *args) -> Any:
