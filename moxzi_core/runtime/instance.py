@@ -19,7 +19,7 @@ from .memory import StableMemory, TrackedMemory
 from .system_api import ActorTrap, Execution, SystemApi
 from .wasm_globals import Globals
 from .wasm_rewrite import DIRTY_PAGES_EXPORT, START_EXPORT, PreparedModule
-from .wasm_stable import FUNCTION_TYPES as STABLE_FUNCTION_TYPES
+from .wasm_stable import FUNCTION_TYPES as STABLE_FUNCTIONS
 from .wasm_stable import StableFunctions
 
 EMPTY_ARGS = b"DIDL\x00\x00"  # Candid encoding of no arguments
@@ -89,14 +89,13 @@ def _export_of(exports: Mapping[str, object], name: str, kind: type[_Extern]) ->
     return export
 
 
-def _signature(type_: wasmtime.FuncType) -> str:
-    return f"({', '.join(map(str, type_.params))}) -> ({', '.join(map(str, type_.results))})"
-
-
 class Instance:
     """A module instantiated for one actor, with transactional state.
 
     Protocol: ``begin()``, then ``invoke(...)`` once, then ``commit()`` or ``rollback()``.
+
+    ``stable`` is the stable memory to start with (whole 64 KiB pages: a restored snapshot's, or what an
+    upgrade hands over).
 
     A query replica (``replica=True``) runs only queries, on another instance's committed state: before
     each one ``follow`` makes it that state again (which undoes the previous query), so its rollback
@@ -134,19 +133,16 @@ class Instance:
             try:
                 if imp.module != "ic0" or imp.name is None or not isinstance(imp.type, wasmtime.FuncType):
                     raise LookupError
-                if imp.name in STABLE_FUNCTION_TYPES:  # wasm functions: no call into Python
-                    if _signature(imp.type) != _signature(STABLE_FUNCTION_TYPES[imp.name]):
-                        raise UnsupportedModule(
-                            f"the module imports ic0.{imp.name} as {_signature(imp.type)}, not as the IC's "
-                            f"{_signature(STABLE_FUNCTION_TYPES[imp.name])}"
-                        )
-                    linker.define(self._store, "ic0", imp.name, stable_functions.functions[imp.name])
+                if imp.name in STABLE_FUNCTIONS:  # wasm functions: no call into Python
+                    linker.define(self._store, "ic0", imp.name, stable_functions.function(imp.name, imp.type))
                 else:
                     linker.define_func("ic0", imp.name, imp.type, self.api.function(imp.name))
             except LookupError:
                 raise UnsupportedModule(
                     f"the module imports {imp.module}.{imp.name}, which moxzid does not provide"
                 ) from None
+            except ValueError as error:
+                raise UnsupportedModule(str(error)) from None
         self._wasm = linker.instantiate(self._store, module)
         exports = self._wasm.exports(self._store)
         memories = [e for e in exports if isinstance(exports[e], wasmtime.Memory) and e != DIRTY_PAGES_EXPORT]

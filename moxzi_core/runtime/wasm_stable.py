@@ -152,6 +152,10 @@ def _module(engine: wasmtime.Engine, which: str) -> wasmtime.Module:
         return modules[which]
 
 
+def _signature(type_: wasmtime.FuncType) -> str:
+    return f"({', '.join(map(str, type_.params))}) -> ({', '.join(map(str, type_.results))})"
+
+
 def _out_of_bounds(code: int) -> None:
     raise ActorTrap(OUT_OF_BOUNDS[code])
 
@@ -166,16 +170,30 @@ class StableParts:
 
 
 class StableFunctions:
-    """The ``ic0.stable64_*`` functions of one actor instance (in ``store``): link `functions` as the
-    actor's imports, instantiate it, then `attach` its memory before it runs."""
+    """The ``ic0.stable64_*`` functions of one actor instance (in ``store``): link each `function` as
+    the actor's import, instantiate the actor, then `attach` its memory before it runs."""
 
     def __init__(self, engine: wasmtime.Engine, store: wasmtime.Store):
         self._engine, self._store = engine, store
         forwarder = wasmtime.Instance(store, _module(engine, "forwarder"), []).exports(store)
-        self.functions = {name: forwarder[name] for name in FUNCTION_TYPES}
+        self._functions: dict[str, wasmtime.Func] = {}
+        for name in FUNCTION_TYPES:
+            function = forwarder[name]
+            assert isinstance(function, wasmtime.Func)
+            self._functions[name] = function
         targets = forwarder["targets"]
         assert isinstance(targets, wasmtime.Table)
         self._targets = targets
+
+    def function(self, name: str, imported_as: wasmtime.FuncType) -> wasmtime.Func:
+        """The function to link as ``ic0.name`` (one of `FUNCTION_TYPES`), which the actor's module
+        imports with type ``imported_as``: ValueError unless that is the IC's type."""
+        if _signature(imported_as) != _signature(FUNCTION_TYPES[name]):
+            raise ValueError(
+                f"the module imports ic0.{name} as {_signature(imported_as)}, "
+                f"not as the IC's {_signature(FUNCTION_TYPES[name])}"
+            )
+        return self._functions[name]
 
     def attach(
         self, memory: wasmtime.Memory, dirty_map: wasmtime.Memory, memory64: bool, max_pages: int
