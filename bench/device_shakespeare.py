@@ -1,6 +1,6 @@
 """The seed's 2,000-step Shakespeare run (003) straight on the tensor device, without an actor.
 
-    python bench/device_shakespeare.py [--steps 2000] [--threads 1]
+    python bench/device_shakespeare.py [--steps 2000] [--device-threads 1]
 
 The seed's schedule (warmup 100 steps to 1e-3, cosine to 1e-4 at step 2,000), AdamW (0.9, 0.99, 1e-8,
 weight decay 0.1), clip 1.0, random windows from the first 90% of the text; then the seed's evaluate:
@@ -9,7 +9,6 @@ the mean loss of 20 fixed batches from each split. The seed reports train 1.5442
 
 import argparse
 import math
-import os
 import time
 
 import device_step as ds
@@ -25,14 +24,13 @@ def lr_at(it: int, steps: int, lr=1e-3, min_lr=1e-4, warmup=100) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=2000)
-    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--device-threads", type=int, default=1)
     args = parser.parse_args()
-    os.environ["MOXZI_TORCH_THREADS"] = str(args.threads)
     cfg = ds.Config()
     text = np.frombuffer(ds.DATA.read_bytes(), np.uint8)
     ids = np.searchsorted(np.unique(text), text).astype(np.uint8)
     n_train = len(ids) * 9 // 10
-    dev = ds.DeviceGPT(cfg, ds.weights(cfg))
+    dev = ds.DeviceGPT(cfg, ds.weights(cfg), threads=args.device_threads)
     rng = np.random.default_rng(1337)
 
     def windows(starts):

@@ -1,6 +1,7 @@
 """One training step of nanoGPT's Shakespeare laptop config: plain eager PyTorch vs the tensor device.
 
-    python bench/device_step.py [--steps 30] [--rounds 5] [--threads 2]
+    python bench/device_step.py [--steps 20] [--rounds 5] [--device-threads 1]
+    python bench/device_step.py --busy [--settings 1,2,0] [--competitors 2]
 
 Both train the same model from the same weights on the same batches (the seed's gpt.mo: RMSNorm,
 rotary positions, ReLU, AdamW, clip 1.0). The device path is what an actor's call costs on the device:
@@ -8,14 +9,22 @@ decoding the Candid argument, finding the checked plan, forward, backward, clip,
 reply (encoding the argument is the actor's work and is not timed). Rounds alternate between the two so
 a busy machine slows both alike. Prints wall-clock and CPU ms/step medians and the ratios (CPU time of
 the process is the steadier number on a shared machine), and the first losses of both.
+
+``--busy`` measures the device's thread policy instead: the device path alone, for each
+``--device-threads`` setting (0: auto), on the machine as it is ("quiet") and with ``--competitors``
+CPU-bound processes the bench starts and stops itself ("busy"; each ends by itself after
+``COMPETITOR_SECS`` at most), rounds alternating. Prints median and p90 ms/step of each, one table.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import statistics
+import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +33,7 @@ import numpy as np
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "tinyshakespeare.txt"
 ADAMW = dict(lr=1e-3, beta1=0.9, beta2=0.99, eps=1e-8, weight_decay=0.1)
+COMPETITOR_SECS = 600  # a competing process ends by itself after this, even if the bench is killed
 
 
 @dataclass(frozen=True)
@@ -166,13 +176,17 @@ class DeviceGPT:
 
     CALLER = b"bench\x01"
 
-    def __init__(self, cfg: Config, start: dict[str, np.ndarray], spec: str = "torch:cpu", on=None):
-        """On a new device for ``spec``, or the device ``on``."""
-        from moxzi_core import device, plugins
+    def __init__(self, cfg: Config, start: dict[str, np.ndarray], spec: str = "torch:cpu", on=None, threads: int = 1):
+        """On a new device for ``spec`` with ``--device-threads threads``, or the device ``on``."""
+        from moxzi_core import device, plugins, settings
         from moxzi_core.candid import Some, decode_args, encode_args
 
         self.cfg, self.Some, self.encode, self.decode = cfg, Some, encode_args, decode_args
-        self.device = on or device.open_device(plugins.load(["torch"])[0], spec)
+        if on is None:
+            registry = plugins.load(["torch"])[0]
+            flags = settings.from_sources({"device_threads": str(threads)}, registry.settings)
+            on = device.open_device(registry, spec, settings=flags)
+        self.device = on
         for name, w in start.items():
             self.device.request(
                 "params", self.CALLER, [{"name": name, "shape": list(w.shape), "init": {"values": w.tobytes()}}]
@@ -214,21 +228,86 @@ class DeviceGPT:
         return self.decode(outcome.reply, self.run_type.rets)[0]["scalars"][0]
 
 
+@contextlib.contextmanager
+def competitors(count: int):
+    """``count`` CPU-bound processes (each spins for at most COMPETITOR_SECS), ended on leaving."""
+    spin = f"import time\nend = time.monotonic() + {COMPETITOR_SECS}\nwhile time.monotonic() < end: pass"
+    procs = [subprocess.Popen([sys.executable, "-c", spin]) for _ in range(count)]
+    try:
+        time.sleep(0.5)  # let the scheduler see them as busy
+        yield
+    finally:
+        for p in procs:
+            p.kill()
+            p.wait()
+
+
+def thread_policy(args) -> None:
+    """The device's step time for each --device-threads setting, quiet and busy: median and p90."""
+    from moxzi_device_torch.threads import intra_op_threads
+
+    cfg = Config()
+    start = weights(cfg)
+    data = batches(cfg, args.steps)
+    lr = ADAMW["lr"]
+    settings = [int(v) for v in args.settings.split(",")]
+    times: dict[tuple[int, str], list[float]] = {(t, load): [] for t in settings for load in ("quiet", "busy")}
+    losses: dict[int, list[float]] = {}
+    for _ in range(args.rounds):
+        for load in ("quiet", "busy"):
+            with competitors(args.competitors) if load == "busy" else contextlib.nullcontext():
+                for threads in settings:
+                    dev = DeviceGPT(cfg, start, threads=threads)
+                    calls = [dev.arg(s, lr) for s in data]
+                    first = [dev.step(a) for a in calls[:2]]  # checks and caches the program
+                    losses.setdefault(threads, first)
+                    assert first == losses[threads], "a device with one thread count gave other numbers"
+                    for a in calls[2:]:
+                        wall = time.perf_counter()
+                        dev.step(a)
+                        times[threads, load].append(time.perf_counter() - wall)
+                    dev.device.close()
+    load = os.getloadavg()
+    print(
+        f"device step (nanoGPT Shakespeare laptop config), {args.rounds} rounds x {args.steps - 2} steps; "
+        f"busy: {args.competitors} spinning processes; {len(os.sched_getaffinity(0))} cores, "
+        f"load average at the end {load[0]:.1f}"
+    )
+    print(
+        f"{'--device-threads':<18}{'threads':>8}{'quiet med':>11}{'p90':>9}{'busy med':>10}{'p90':>9}{'busy p90/med':>14}"
+    )
+    for threads in settings:
+        (qm, qp), (bm, bp) = (
+            (statistics.median(v), statistics.quantiles(v, n=10)[-1])
+            for v in (times[threads, "quiet"], times[threads, "busy"])
+        )
+        name = f"{threads} (auto)" if threads == 0 else str(threads)
+        print(
+            f"{name:<18}{intra_op_threads(threads):>8}{qm * 1e3:>11.1f}{qp * 1e3:>9.1f}{bm * 1e3:>10.1f}"
+            f"{bp * 1e3:>9.1f}{bp / bm:>14.2f}"
+        )
+    print("first losses per setting:", {t: [round(x, 6) for x in v] for t, v in losses.items()})
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=20, help="steps per round and path")
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--device-threads", type=int, default=1, help="torch threads of both paths")
+    parser.add_argument("--busy", action="store_true", help="the thread policy table instead (see above)")
+    parser.add_argument("--settings", default="1,2,0", help="with --busy: the --device-threads values")
+    parser.add_argument("--competitors", type=int, default=len(os.sched_getaffinity(0)), help="with --busy")
     args = parser.parse_args()
-    os.environ["MOXZI_TORCH_THREADS"] = str(args.threads)
+    if args.busy:
+        thread_policy(args)
+        return
     import torch
-
-    torch.set_num_threads(args.threads)
 
     cfg = Config()
     start = weights(cfg)
     data = batches(cfg, args.steps * args.rounds + 3)
-    eager, dev = EagerGPT(cfg, start), DeviceGPT(cfg, start)
+    dev = DeviceGPT(cfg, start, threads=args.device_threads)  # sets torch's thread count for both
+    eager = EagerGPT(cfg, start)
     nparams = sum(w.size for w in start.values())
     lr = ADAMW["lr"]
 
@@ -255,7 +334,7 @@ def main() -> None:
     print(
         f"nanoGPT Shakespeare laptop config: {cfg.n_layer} layers, {cfg.n_head} heads, {cfg.n_embd} wide, "
         f"block {cfg.block}, batch {cfg.batch}, {nparams:,} params; torch {torch.__version__}, "
-        f"{args.threads} threads, {args.rounds} x {args.steps} steps each"
+        f"{torch.get_num_threads()} threads, {args.rounds} x {args.steps} steps each"
     )
     print(f"first 3 losses  eager {[round(a, 6) for a, _ in first]}  device {[round(b, 6) for _, b in first]}")
     base_wall, base_cpu = (statistics.median(t) for t in times["eager PyTorch"])

@@ -24,16 +24,12 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=10, help="steps per round and path")
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    os.environ["MOXZI_TORCH_THREADS"] = "1"
     import sys
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import device_step
-    import torch
 
     from moxzi_core import device, plugins
-
-    torch.set_num_threads(1)
 
     registry = plugins.load(["torch"])[0]
     local = device.LocalRanks(["--device", "torch:cpu", "--device-world", "2", "--plugins", "torch"], 2)

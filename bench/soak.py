@@ -16,7 +16,6 @@ import argparse
 import asyncio
 import contextlib
 import gzip
-import os
 import signal
 import sys
 import tempfile
@@ -143,5 +142,4 @@ async def main() -> int:
 
 
 if __name__ == "__main__":
-    os.environ.setdefault("MOXZI_TORCH_THREADS", "1")
     sys.exit(asyncio.run(main()))

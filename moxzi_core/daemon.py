@@ -193,28 +193,15 @@ def _device(settings: Settings, registry: plugins.Registry) -> Device:
                 f"--device-rendezvous {settings.device_rendezvous}: ranks meet there; give --device-world N (N > 1) too"
             )
         limits = DeviceLimits(call_seconds=settings.device_call_secs or None)
-        return open_device(registry, settings.device, seed=settings.device_seed, limits=limits)
+        return open_device(registry, settings.device, seed=settings.device_seed, settings=settings, limits=limits)
     local = None
     if settings.device_rendezvous is None:
-        local = LocalRanks(_worker_flags(settings), world)
+        local = LocalRanks(settings.every_rank_flags(), world)  # its rendezvous comes once rank 0 listens
     host, port = settings.device_rendezvous or ("127.0.0.1", 0)
     ranks = Ranks(world, 0, host, port, settings.device_rank_timeout, None if local is None else local.start)
-    return open_device(registry, settings.device, seed=settings.device_seed, ranks=ranks, local=local)
-
-
-def _worker_flags(settings: Settings) -> list[str]:
-    """The settings another rank of this device needs (its rendezvous comes once rank 0 listens)."""
-    flags = [
-        "--device",
-        settings.device,
-        "--device-world",
-        str(settings.device_world),
-        "--device-seed",
-        str(settings.device_seed),
-        "--device-rank-timeout",
-        str(settings.device_rank_timeout),
-    ]
-    return flags + (["--plugins", ",".join(settings.plugins)] if settings.plugins is not None else [])
+    return open_device(
+        registry, settings.device, seed=settings.device_seed, settings=settings, ranks=ranks, local=local
+    )
 
 
 def _device_worker(settings: Settings, registry: plugins.Registry, rank: int) -> int:
@@ -229,6 +216,7 @@ def _device_worker(settings: Settings, registry: plugins.Registry, rank: int) ->
         registry,
         settings.device,
         seed=settings.device_seed,
+        settings=settings,
         ranks=Ranks(settings.device_world, rank, where.host, where.port, settings.device_rank_timeout),
     )
     log.info("device rank %d of %d joined the group at %s", rank, settings.device_world, where)

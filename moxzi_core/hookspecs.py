@@ -121,6 +121,9 @@ def register_backends(register: BackendRegister) -> None:
     ``moxzi_core.device.Backend`` for a ``--device`` value such as ``torch:cpu`` (``name`` is the part
     before the colon). A backend that can span ranks (``--device-world``) also takes
     ``factory(spec, ranks=moxzi_core.device.Ranks(...))`` and then has a ``group`` (``replicas.Group``).
+    A backend that reads its plugin's settings (``register_settings``) also takes
+    ``factory(spec, settings=moxzi_core.settings.Settings)``; moxzid passes them, and a device opened
+    without them (``open_device`` in a script) gets the factory's defaults.
 
     :param register: takes the family name and the factory."""
 

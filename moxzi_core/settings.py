@@ -38,7 +38,9 @@ KINDS = ("path", "names", "address", "count", "amount", "text")
 class Setting:
     """One setting. ``kind`` says how a value is read: ``path``, ``names`` (comma-separated), ``address``
     (HOST:PORT), ``count`` (a whole number >= 0), ``amount`` (a number >= 0) or ``text``; ``default`` is
-    its value when neither the TOML file nor a flag sets it (None: unset)."""
+    its value when neither the TOML file nor a flag sets it (None: unset). ``every_rank``: every rank of
+    a device that spans ranks (``--device-world``) needs the same value (it changes the device's
+    numbers), so moxzid passes it to the ranks it starts."""
 
     flag: str  # long flag without dashes; also the TOML key
     kind: str
@@ -46,6 +48,7 @@ class Setting:
     default: Any = None
     short: str | None = None
     metavar: str | None = None
+    every_rank: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -81,6 +84,16 @@ class Settings:
         """A copy with some values changed (for tests and embedders)."""
         return Settings(self._declared.values(), self._values | values)
 
+    def every_rank_flags(self) -> list[str]:
+        """The flags that give another process this one's value of each ``every_rank`` setting that has
+        one (``["--device-seed", "0", ...]``), as a device's other ranks need them."""
+        flags = []
+        for attribute, setting in self._declared.items():
+            value = self._values[attribute]
+            if setting.every_rank and value is not None:
+                flags += [f"--{setting.flag}", ",".join(value) if setting.kind == "names" else str(value)]
+        return flags
+
 
 MAX_MESSAGE_BYTES = Limits().max_message_bytes
 ACTOR_MEMORY_MB = Limits().memory_bytes >> 20
@@ -101,6 +114,7 @@ CORE_SETTINGS = (
         "names",
         "comma-separated plugins to load (default: every installed plugin that can load here; see `moxzid plugins`)",
         metavar="NAMES",
+        every_rank=True,
     ),
     Setting(
         "max-message-bytes",
@@ -122,6 +136,7 @@ CORE_SETTINGS = (
         "text",
         "give the actors a tensor device on this backend: torch:cpu or torch:cuda (its plugin must be loaded)",
         metavar="SPEC",
+        every_rank=True,
     ),
     Setting(
         "device-seed",
@@ -131,6 +146,7 @@ CORE_SETTINGS = (
         "directory keeps the seed it was started with)",
         default=0,
         metavar="N",
+        every_rank=True,
     ),
     Setting(
         "rand-seed",
@@ -186,6 +202,7 @@ CORE_SETTINGS = (
         "1..N-1 on this machine (default 1)",
         default=1,
         metavar="N",
+        every_rank=True,
     ),
     Setting(
         "device-rendezvous",
@@ -203,6 +220,7 @@ CORE_SETTINGS = (
         "before the group counts as broken and device calls are rejected (default 60)",
         default=60.0,
         metavar="SECS",
+        every_rank=True,
     ),
 )
 

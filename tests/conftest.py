@@ -10,15 +10,14 @@ def actor_build():
 
 @pytest.fixture(scope="module")
 def one_torch_thread():
-    """One intra-op thread for a module's device tests: their shapes are tiny, and a second thread only
-    waits on a busy machine. Use with ``pytestmark = pytest.mark.usefixtures("one_torch_thread")``."""
+    """One intra-op thread for the torch a module's tests run in this process outside a device (a device
+    computes with --device-threads, default 1): their shapes are tiny, and a second thread only waits on a
+    busy machine. Use with ``pytestmark = pytest.mark.usefixtures("one_torch_thread")``."""
     import torch
 
     before = torch.get_num_threads()
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("MOXZI_TORCH_THREADS", "1")
-        torch.set_num_threads(1)
-        yield
+    torch.set_num_threads(1)
+    yield
     torch.set_num_threads(before)
 
 

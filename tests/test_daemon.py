@@ -222,6 +222,7 @@ def test_help_lists_every_seed_flag():
         "--device-checkpoint-mb",
         "--device-listen",
         "--device-seed N",
+        "--device-threads N",
         "plugins",
     ):
         assert flag in done.stdout

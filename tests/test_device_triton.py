@@ -106,7 +106,6 @@ def interpreter_and_one_torch_thread():
     before = torch.get_num_threads()
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("TRITON_INTERPRET", "1")
-        mp.setenv("MOXZI_TORCH_THREADS", "1")
         torch.set_num_threads(1)
         yield
     torch.set_num_threads(before)

@@ -12,7 +12,9 @@ Plugins extend it through ``register_ops`` (``Op``), ``register_kernels`` (``Ker
 
 from __future__ import annotations
 
+import functools
 import inspect
+from typing import TYPE_CHECKING
 
 from .ops import FLOAT, INTS, Check, DeviceError, Kernel, Meta, Op, Source
 from .program import Plan, Step
@@ -20,6 +22,9 @@ from .replicas import GroupError, LocalRanks, Ranks, ReplicatedDevice
 from .rows import MEAN, Rows
 from .schedule import TimeLimit, checkpoint
 from .service import Backend, Device, DeviceLimits, Optimizer, TrainGroup, TrainStep
+
+if TYPE_CHECKING:  # settings imports the runtime, which the device does not need
+    from ..settings import Settings
 
 __all__ = [
     "open_device",
@@ -55,12 +60,14 @@ def open_device(
     spec: str,
     *,
     seed: int = 0,
+    settings: Settings | None = None,
     limits: DeviceLimits = DeviceLimits(),
     ranks: Ranks | None = None,
     local: LocalRanks | None = None,
 ) -> Device:
     """The device for ``--device SPEC`` (``torch:cpu``, ``torch:cuda``) with the registered ops.
     ``registry`` is what ``moxzi_core.plugins.load`` returned; the backend's plugin must be loaded.
+    A backend factory that takes ``settings`` gets them (its plugin's flags); without them, its defaults.
     With ``ranks`` of a world above 1, a replica in that group (``replicas.py``), formed before this
     returns; ``local``: the other ranks this process starts (and ends when the device closes)."""
     family = spec.split(":", 1)[0]
@@ -68,6 +75,8 @@ def open_device(
     if factory is None:
         have = ", ".join(sorted(registry.backends)) or "none (load a backend plugin, e.g. torch)"
         raise DeviceError(f"--device {spec}: no backend {family!r}; loaded backends: {have}")
+    if settings is not None and "settings" in inspect.signature(factory).parameters:
+        factory = functools.partial(factory, settings=settings)
     if ranks is None or ranks.world == 1:
         return Device(factory(spec), registry.ops, registry.kernels, seed=seed, limits=limits)
     if "ranks" not in inspect.signature(factory).parameters:

@@ -1,7 +1,7 @@
 """moxzid's tensor device on PyTorch: ``--device torch:cpu`` or ``torch:cuda``.
 
-Registers the built-in ops with their torch kernels and the ``torch`` backend, through the same hooks
-a third party's plugin uses. Its public API, for plugins that build on it (the Triton plugin's fused
+Registers the built-in ops with their torch kernels, the ``torch`` backend and its ``--device-threads``
+setting (``threads.py``), through the same hooks a third party's plugin uses. Its public API, for plugins that build on it (the Triton plugin's fused
 AdamW keeps this AdamW's state), is what ``__all__`` names.
 """
 
@@ -10,8 +10,14 @@ from moxzi_core.hookspecs import hookimpl
 
 from .backend import AdamW, TorchBackend
 from .kernels import KERNELS
+from .threads import SETTING as DEVICE_THREADS
 
 __all__ = ["AdamW", "TorchBackend"]
+
+
+@hookimpl
+def register_settings(register):
+    register(DEVICE_THREADS)
 
 
 @hookimpl

@@ -1,16 +1,17 @@
 """The torch backend: tensors, parameter initialisation, program execution, AdamW and SGD.
 
-On ``torch:cpu`` every result is a deterministic function of the calls: torch runs with a fixed number
-of intra-op threads (``MOXZI_TORCH_THREADS``, default: the machine's cores, at most 8) and random
-initialisation draws from a generator seeded by the device.
+On ``torch:cpu`` every result is a deterministic function of the calls: torch runs with the fixed number
+of intra-op threads ``--device-threads`` gives (``threads.py``) and random initialisation draws from a
+generator seeded by the device.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import math
-import os
 import time
+from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
@@ -18,7 +19,14 @@ import torch.distributed as dist
 
 from moxzi_core.device import MEAN, DeviceError, Plan, Ranks, Rows, TrainStep, checkpoint
 
+from . import threads
 from .group import TorchGroup
+from .threads import intra_op_threads
+
+if TYPE_CHECKING:
+    from moxzi_core.settings import Settings
+
+log = logging.getLogger("moxzi.torch")
 
 _DTYPES: dict[str, np.dtype] = {
     "u8": np.dtype(np.uint8),
@@ -31,9 +39,12 @@ _DTYPES: dict[str, np.dtype] = {
 class TorchBackend:
     family = "torch"
 
-    def __init__(self, spec: str, ranks: Ranks | None = None):
+    def __init__(self, spec: str, ranks: Ranks | None = None, settings: Settings | None = None):
         """With ``ranks``, this process's replica in a group of them (``group.py``); on torch:cuda rank r
-        uses this machine's GPU r modulo the GPUs it sees (choose them with CUDA_VISIBLE_DEVICES)."""
+        uses this machine's GPU r modulo the GPUs it sees (choose them with CUDA_VISIBLE_DEVICES).
+        On torch:cpu, torch computes with ``settings.device_threads`` threads (default: ``threads.DEFAULT``)
+        in the threads that start after this, the device's worker among them, and in this one: the count
+        is torch's, one per process, so the last backend made sets it."""
         kind = spec.partition(":")[2] or "cpu"
         if kind not in ("cpu", "cuda"):
             raise DeviceError(f"--device {spec}: the torch backend runs on torch:cpu or torch:cuda")
@@ -42,7 +53,9 @@ class TorchBackend:
         self.name = f"torch:{kind}"
         self.device = torch.device(kind)
         if kind == "cpu":
-            torch.set_num_threads(int(os.environ.get("MOXZI_TORCH_THREADS", min(os.cpu_count() or 1, 8))))
+            count = intra_op_threads(threads.DEFAULT if settings is None else settings.device_threads)
+            torch.set_num_threads(count)
+            log.info("torch:cpu computes with %d intra-op thread(s) (--device-threads)", count)
         elif ranks is not None:
             self.device = torch.device("cuda", ranks.rank % torch.cuda.device_count())
             torch.cuda.set_device(self.device)

@@ -1,0 +1,42 @@
+"""How many intra-op threads torch computes with on ``torch:cpu``: the ``--device-threads`` setting.
+
+The count changes the numbers: torch splits a large reduction (a sum, a norm, a gradient) into one part
+per thread, and adding the parts in another grouping rounds differently. So it is chosen once, when the
+device is made, never from the machine's load, and a device must keep it to give the same numbers
+(a state directory's record is replayed with it; moxzid gives it to every rank of a device).
+"""
+
+from __future__ import annotations
+
+import os
+
+from moxzi_core.device import DeviceError
+from moxzi_core.settings import Setting
+
+AUTO = 0
+MAX_AUTO = 8  # past this, a step of the models moxzid trains on CPU gets no faster
+MAX_THREADS = 1024
+# From bench/device_step.py --busy: with one thread a step's p90 stays within 2x of its median while
+# other processes compete for the cores; with more, each op waits for its slowest, descheduled thread.
+DEFAULT = 1
+
+SETTING = Setting(
+    "device-threads",
+    "count",
+    "intra-op threads torch:cpu computes with; 0: the cores this process may use less one "
+    f"(1 to {MAX_AUTO}). More is faster on an idle machine and much slower whenever other processes "
+    "compete for the cores; the count changes the numbers, so give every run on a state directory the "
+    f"same (default {DEFAULT})",
+    default=DEFAULT,
+    metavar="N",
+    every_rank=True,
+)
+
+
+def intra_op_threads(setting: int) -> int:
+    """The thread count ``--device-threads SETTING`` means on this machine; DeviceError above the limit."""
+    if setting == AUTO:
+        return max(1, min(MAX_AUTO, len(os.sched_getaffinity(0)) - 1))
+    if setting > MAX_THREADS:
+        raise DeviceError(f"--device-threads {setting}: at most {MAX_THREADS} threads (0: as many as the cores allow)")
+    return setting
