@@ -475,3 +475,23 @@ def _subnet_request(canister: Principal) -> bytes:
 
     func = SERVICES[CYCLES_MINTING].methods["get_subnet_for_canister"]
     return encode_args(list(func.args), [{"principal": _some(canister)}])
+
+
+async def test_a_canister_the_cycles_ledger_creates_starts_with_the_amount_asked_for():
+    from moxzi_gateway_ic.system_canisters import CYCLES_LEDGER, SERVICES
+
+    from moxzi_core.billing import DefaultPrices, Ledger
+    from moxzi_core.store import MemoryStore
+
+    store = MemoryStore()
+    host = Host([], store=store, ledger=Ledger(store, DefaultPrices(), 1000))  # charging: 1000 cycles each
+    await host.start()
+    try:
+        async with serving(host, {"/api": build_ic_app}) as (_, ic):
+            create = SERVICES[CYCLES_LEDGER].methods["create_canister"]
+            value = {"from_subaccount": None, "created_at_time": None, "amount": 7 * 10**12, "creation_args": None}
+            arg = encode_args(list(create.args), [value])
+            (created,) = await system_call(ic, Signer(), CYCLES_LEDGER, "create_canister", arg)
+        assert host.ledger.balance(created["Ok"]["canister_id"].to_text()) == 7 * 10**12
+    finally:
+        await host.stop()

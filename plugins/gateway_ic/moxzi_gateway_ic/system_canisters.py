@@ -7,8 +7,9 @@
   controlled by the settings' controllers, else by the caller; kept like every created actor) and
   answers ``Ok {block_id, canister_id}``.
 
-moxzid keeps no cycles-ledger accounts: creating costs the caller nothing (the ``amount`` is taken from
-nowhere), and the new actor starts with what every actor starts with (``--cycles``; moxzi_core.billing).
+moxzid keeps no cycles-ledger accounts: creating costs the caller nothing, and the new actor starts with
+the ``amount`` asked for (as on the IC, less no fee; only counted when moxzid charges, ``--cycles N``),
+taken from nowhere, as ``provisional_create_canister_with_cycles`` gives an outside caller what it names.
 The ``block_id`` is the new canister's number (moxzid's canister ids count up), so it grows with each
 creation across restarts. Only calls over the IC interface reach these canisters; actors cannot call them.
 """
@@ -86,7 +87,9 @@ class SystemCanisters:
             return _failed(f"moxzid has one subnet, {self.subnet}, not {wanted['subnet']}")
         settings = creation.get("settings")
         try:
-            canister = self.host.create_canister(caller, settings.value if settings is not None else {})
+            canister = self.host.create_canister(
+                caller, settings.value if settings is not None else {}, cycles=argument["amount"]
+            )
         except ValueError as error:
             return _failed(str(error))
         return {"Ok": {"block_id": int.from_bytes(canister.bytes[:8], "big"), "canister_id": canister}}
