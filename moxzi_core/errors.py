@@ -29,3 +29,9 @@ class UpgradeRefused(MoxziError):
     """The new module cannot take over the actor's state; the actor keeps its old code and state."""
 
     status = 409
+
+
+class KeyReused(MoxziError):
+    """A call's idempotency key came again with another call (another actor, method or argument)."""
+
+    status = 409

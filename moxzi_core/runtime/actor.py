@@ -57,10 +57,10 @@ class Outcome:
         return cls(None, code, message, refund=refund)
 
 
-# Who waits for a call's answer: ["ingress", request id] (outside: HTTP), ["actor", name, callback id],
-# or ["system"] (the actor's own timer: nobody). An actor's call to the management canister carrying
-# cycles has them as a fourth element: they go back with the answer (`response_to`) unless the method
-# took them (create_canister, deposit_cycles).
+# Who waits for a call's answer: ["ingress", request id] (outside: HTTP; a keyed call adds its key and
+# fingerprint, replays.py), ["actor", name, callback id], or ["system"] (the actor's own timer: nobody).
+# An actor's call to the management canister carrying cycles has them as a fourth element: they go back
+# with the answer (`response_to`) unless the method took them (create_canister, deposit_cycles).
 Origin = list
 
 
@@ -295,6 +295,10 @@ class Actor:
             for cb, (cid, callee, method, reply, reject, cleanup, cycles) in state["callbacks"].items()
         }
         self._in_flight = Counter(call.callee for _, call in self._callbacks.values())
+
+    def open_origins(self) -> list[Origin]:
+        """Who waits for the calls it is still answering (its open call contexts)."""
+        return [context.origin for context in self._contexts.values()]
 
     def _state(self) -> dict:
         return {

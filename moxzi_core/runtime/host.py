@@ -65,6 +65,7 @@ from .management import (
     reply,
     settings_change,
 )
+from .replays import Replays
 from .system_api import OutgoingCall
 from .system_calls import CheckpointPolicy, SystemCalls, SystemMethod, SystemState
 from .wasm_rewrite import PreparedModule, prepare
@@ -152,6 +153,7 @@ class Host:
         self._interfaces: dict[str, tuple[bytes | None, Service]] = {}  # name -> (module, its interface)
         self._next_seq: dict[str, int] = {}
         self._waiting: dict[str, asyncio.Future] = {}  # ingress request id -> its caller's future
+        self._replays: Replays | None = None  # from start()
         self._upgrading: dict[str, asyncio.Lock] = {}
         self._lock = threading.Lock()  # orders inbox appends: a message's place = its delivery order
         self._queries = ThreadPoolExecutor(QUERY_THREADS, thread_name_prefix="moxzi-query")
@@ -173,6 +175,7 @@ class Host:
         """Install new actors and restore saved ones (in parallel threads), then start their loops,
         re-running what their inboxes hold and re-issuing pending system calls."""
         self._loop = asyncio.get_running_loop()
+        self._replays = Replays(self.store, self._loop)
         await self._system.rebuild()
         restored = await asyncio.gather(
             *(asyncio.to_thread(self._add, spec) for spec in self._specs),
@@ -185,8 +188,12 @@ class Host:
             actor.start()
         for saved in filter(None, restored):
             actor, inbox, pending = saved
-            for seq, record in inbox:
-                actor.post(seq, from_record(record))
+            messages = [(seq, from_record(record)) for seq, record in inbox]
+            for origin in actor.open_origins() + [m.origin for _, m in messages if isinstance(m, Call)]:
+                if origin[0] == "ingress" and len(origin) == 4:  # a keyed call, to run or answer again
+                    self._replays.resume(origin[2], origin[3])
+            for seq, message in messages:
+                actor.post(seq, message)
             for callback, (method, data, cycles) in pending:
                 self._loop.call_soon(self._call_system, actor, callback, method, data, cycles)
 
@@ -335,12 +342,17 @@ class Host:
             cached = self._interfaces[actor.name] = (actor.module, service or Service({}))
         return cached[1]
 
-    async def call(self, name: str, method: str, arg: bytes, *, query: bool, caller: bytes = ANONYMOUS) -> Outcome:
+    async def call(
+        self, name: str, method: str, arg: bytes, *, query: bool, caller: bytes = ANONYMOUS, key: bytes | None = None
+    ) -> Outcome:
         """Call ``method`` of actor ``name`` from outside, as ``caller`` (a principal's bytes).
         ``query=True`` runs only query methods: a plain one on the actor's last committed state, without
         waiting for the message it runs now, a composite one in the actor's turn; a query method called as an update runs as a query in the actor's turn
         and leaves no trace, as on the IC. ``name`` MANAGEMENT_NAME ("aaaaa-aa") calls the management
-        canister's methods (``management.METHODS``), with the IC's rules on who may call them."""
+        canister's methods (``management.METHODS``), with the IC's rules on who may call them.
+        ``key`` (an update call to an actor; ignored for queries): the call runs once for ``caller`` and
+        that key, and a retry gets the first run's outcome, also after a crash (``replays.py``); a key
+        used for another call raises errors.KeyReused."""
         if len(arg) > self.limits.max_message_bytes:
             raise errors.MessageTooLarge(
                 f"the argument is {len(arg)} bytes; the limit is {self.limits.max_message_bytes}"
@@ -366,7 +378,16 @@ class Host:
             answer = self._running_loop.create_future()
             actor.post(None, Query(method, arg, caller, self._resolver(answer)))
             return await answer
-        return await self._ingress(actor, lambda origin: Call(method, arg, caller, origin))
+        if key is None:
+            return await self._ingress(actor, lambda origin: Call(method, arg, caller, origin))
+        assert self._replays is not None, "the host is started"
+        keyed, fingerprint = Replays.key(caller, key), Replays.fingerprint(name, method, arg)
+        first = self._replays.claim(keyed, fingerprint)
+        if isinstance(first, Outcome):
+            return first
+        if first is not None:
+            return await first
+        return await self._ingress(actor, lambda origin: Call(method, arg, caller, [*origin, keyed, fingerprint]))
 
     def composite_call(self, caller: Actor, call: OutgoingCall) -> Outcome:
         """The answer to a call a composite query of ``caller`` made: another actor's query (or composite
@@ -494,10 +515,14 @@ class Host:
         elif delta is not None:
             Journal.snapshot(batch, actor.name, delta)
         messages: list[tuple[Actor, object]] = []
-        outside, system = [], []
+        outside, system, keyed = [], [], []
         for origin, outcome in answers:
             if origin[0] == "ingress":
                 outside.append((origin[1], outcome))
+                if len(origin) == 4:  # its outcome is kept for retries, with the call's completion
+                    assert self._replays is not None, "the host is started"
+                    self._replays.record(batch, origin[2], outcome)
+                    keyed.append((origin[2], outcome))
             elif origin[0] == "actor":
                 messages.append((self._actors[origin[1]], response_to(origin, outcome)))
         for callback, call in calls:
@@ -545,10 +570,13 @@ class Host:
         # out once what they report is on disk.
         futures = [(self._waiting.get(request), outcome) for request, outcome in outside]
         waiting = [(future, outcome) for future, outcome in futures if future is not None]
-        if waiting:
+        if waiting or keyed:
             self.store.flush()
             for future, outcome in waiting:
                 self._resolver(future)(outcome)
+            for key, outcome in keyed:
+                assert self._replays is not None, "the host is started"
+                self._replays.settled(key, outcome)
 
     # --- the management canister -------------------------------------------------------------
     def _call_system(self, actor: Actor, callback: int, method_name: str, data: bytes, cycles: int) -> None:

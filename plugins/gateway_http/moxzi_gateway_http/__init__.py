@@ -5,9 +5,12 @@
 Routes (all answers JSON unless stated):
 
 - ``POST /call-json/ACTOR/METHOD``: body a JSON array of the arguments; runs an update call (a query
-  method runs as a query and leaves no trace) and answers the JSON array of its results.
+  method runs as a query and leaves no trace) and answers the JSON array of its results. With an
+  ``Idempotency-Key: KEY`` header (1 to 255 visible ASCII characters) the call runs once: a retry
+  with the same key gets the first run's answer, also after a crash (moxzi_core.runtime.replays).
 - ``POST /query-json/ACTOR/METHOD``: the same as a query; an update method here is a 400.
-- ``POST /call/ACTOR/METHOD``, ``POST /query/ACTOR/METHOD``: the same with Candid's textual values,
+- ``POST /call/ACTOR/METHOD``, ``POST /query/ACTOR/METHOD``: the same with Candid's textual values
+  (``Idempotency-Key`` included),
   as ``dfx canister call`` takes and prints them: the body ``(42, "x")``, the answer ``(43 : nat)``
   as text (``moxzi call`` uses these).
 - ``POST /upgrade/ACTOR``: body the new wasm; answers the text ``upgraded``.

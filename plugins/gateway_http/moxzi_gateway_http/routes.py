@@ -8,12 +8,14 @@ Statuses:
   too deeply included), the arguments do not match the method's Candid type (Candid text that does
   not: the message starts with the offending token's ``line:column``), or an update
   method was called on ``/query-json``; a ``/cycles/ACTOR`` body is not ``{"add": N}`` with N > 0, or would take the balance
-  past the most an actor may hold (2**128 - 1).
+  past the most an actor may hold (2**128 - 1). An ``Idempotency-Key`` header that is not 1 to 255
+  visible ASCII characters.
 - 401: ``/upgrade/ACTOR`` or ``POST /cycles/ACTOR`` without moxzid's admin token, where one is needed
   (``admin``: on a listen address other than loopback).
 - 404: no such actor, method or route. 405: a route called with the wrong HTTP method.
 - 409: an upgrade was refused; the actor keeps its old code and state. Cycles were added while moxzid
-  does not charge them (``--cycles 0``).
+  does not charge them (``--cycles 0``). An ``Idempotency-Key`` came again with another call (another
+  actor, method or arguments).
 - 408: the request body did not arrive within ``--http-body-secs``; the connection is closed.
 - 413: the request body, or the Candid argument it encodes to, is over the size limit.
 - A rejected call answers by its IC reject code (REJECTS) with ``reject_code`` and
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from typing import Any
 
 from aiohttp import web
@@ -132,6 +135,24 @@ class NotAuthorised(MoxziError):
     status = 401
 
 
+class BadHeader(MoxziError):
+    """A request header the route reads is malformed."""
+
+
+# Visible ASCII, as the keys clients make (UUIDs, random tokens) are: bounded, so a key costs little.
+IDEMPOTENCY_KEY = re.compile(r"[!-~]{1,255}")
+
+
+def _idempotency_key(request: web.Request) -> bytes | None:
+    """The request's ``Idempotency-Key`` (absent: None); raises BadHeader for one that is malformed."""
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not IDEMPOTENCY_KEY.fullmatch(key):
+        raise BadHeader("Idempotency-Key must be 1 to 255 visible ASCII characters")
+    return key.encode()
+
+
 def _authorise(request: web.Request, what: str) -> None:
     """Raise NotAuthorised unless the request may use an admin route (before its body is read)."""
     admin = request.app[ADMIN]
@@ -186,11 +207,12 @@ async def _call(request: web.Request, query_route: bool, text: bool) -> web.Resp
     if func is None:
         raise UnknownMethod(f"actor {actor!r} has no method {method!r}")
     what = f"{actor}.{method}"
+    key = None if query_route else _idempotency_key(request)
     body = await _read_body(request, what)
     codec = request.app[CODEC]
     arg = await codec.run(len(body), text_arguments if text else json_arguments, func, body, what)
     # The host runs a query method as a query on either route, so it leaves no trace in the actor.
-    outcome = await host.call(actor, method, arg, query=query_route)
+    outcome = await host.call(actor, method, arg, query=query_route, key=key)
     if outcome.reply is None:
         code = outcome.reject_code
         name, status = REJECTS.get(code, ("UNKNOWN", 500))

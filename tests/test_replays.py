@@ -1,0 +1,96 @@
+"""Keyed calls run once: the HTTP gateway's ``Idempotency-Key`` (a retry gets the first run's answer,
+also after kill -9) and the IC interface's request ids across a restart (moxzi_core/runtime/replays.py)."""
+
+import asyncio
+import json
+import urllib.request
+
+import pytest
+from kit.daemon import project, running_moxzid
+from kit.gateway import serving
+from kit.host import spec, started
+
+from moxzi_core.candid import NAT, encode_args
+from moxzi_core.errors import KeyReused
+from moxzi_core.runtime import replays
+
+
+@pytest.fixture
+async def host():
+    host = await started(spec("lab", "lab"))
+    yield host
+    await host.stop()
+
+
+async def keyed(http, path, body, key):
+    async with http.post(path, data=json.dumps(body), headers={"Idempotency-Key": key}) as response:
+        return response.status, json.loads(await response.text())
+
+
+async def test_a_retry_with_the_same_key_gets_the_first_answer_and_runs_nothing(host):
+    async with serving(host) as (_, http):
+        assert await keyed(http, "/call-json/lab/inc", [], "order-1") == (200, [1])
+        assert await keyed(http, "/call-json/lab/inc", [], "order-1") == (200, [1])  # replayed
+        assert await keyed(http, "/call-json/lab/inc", [], "order-2") == (200, [2])  # a new key runs
+        # Retries that arrive while the first run is under way wait for it.
+        answers = await asyncio.gather(
+            *(keyed(http, "/call-json/lab/incThenLoop", [300_000], "loop") for _ in range(3))
+        )
+        assert answers == [(200, [3])] * 3
+        # Keys are the caller's: without one, a call always runs.
+        async with http.post("/call-json/lab/inc", data="[]") as response:
+            assert json.loads(await response.text()) == [4]
+
+
+async def test_a_key_used_for_another_call_is_a_409_and_a_malformed_key_a_400(host):
+    async with serving(host) as (_, http):
+        assert await keyed(http, "/call-json/lab/incThenLoop", [1], "k") == (200, [1])
+        status, answer = await keyed(http, "/call-json/lab/incThenLoop", [2], "k")  # other arguments
+        assert status == 409 and "this key was used for another call" in answer["error"]
+        assert (await keyed(http, "/call-json/lab/inc", [], "k"))[0] == 409  # another method
+        for bad in ("", "x" * 256, "has space", "é"):
+            headers = {"Idempotency-Key": bad.encode().decode("latin-1")}
+            async with http.post("/call-json/lab/inc", data="[]", headers=headers) as response:
+                answer = json.loads(await response.text())
+                assert response.status == 400 and "Idempotency-Key must be 1 to 255" in answer["error"], bad
+        assert await keyed(http, "/query-json/lab/get", [], "k") == (200, [1])  # queries leave no trace
+
+
+async def test_a_rejected_call_is_replayed_and_the_outcomes_kept_are_bounded(host, monkeypatch):
+    monkeypatch.setattr(replays, "MAX_KEYS", 2)
+    async with serving(host) as (_, http):
+        first = await keyed(http, "/call-json/lab/incThenTrap", [], "trap")
+        assert first[0] == 500 and await keyed(http, "/call-json/lab/incThenTrap", [], "trap") == first
+        for key in ("a", "b"):  # two more outcomes: "trap", the oldest, goes
+            await keyed(http, "/call-json/lab/inc", [], key)
+        assert await keyed(http, "/call-json/lab/inc", [], "a") == (200, [1])  # still kept
+        assert (await keyed(http, "/call-json/lab/incThenTrap", [], "trap"))[0] == 500  # ran again ("a" goes)
+    outcome = await host.call("lab", "inc", encode_args([], []), query=False, key=b"b")
+    assert outcome.reply == encode_args([NAT], [2])  # the same key from Python: the host keeps them
+    with pytest.raises(KeyReused):
+        await host.call("lab", "incThenLoop", encode_args([NAT], [5]), query=False, key=b"b")
+
+
+def post_keyed(url: str, path: str, body, key: str, timeout: float = 120):
+    call = urllib.request.Request(url + path, data=json.dumps(body).encode(), headers={"Idempotency-Key": key})
+    with urllib.request.urlopen(call, timeout=timeout) as response:
+        return json.loads(response.read())
+
+
+@pytest.mark.slow
+def test_a_keyed_call_runs_once_across_kill_9(tmp_path):
+    project(tmp_path, "lab")
+    flags = ("-m", "actors.json", "-s", "state", "--plugins", "http,lmdb")
+    with running_moxzid(*flags, cwd=tmp_path) as moxzid:
+        assert post_keyed(moxzid.url, "/call-json/lab/inc", [], "answered") == [1]
+        moxzid.kill()  # after the answer: the retry must not run it again
+    with running_moxzid(*flags, cwd=tmp_path) as moxzid:
+        assert post_keyed(moxzid.url, "/call-json/lab/inc", [], "answered") == [1]
+        # A long call killed while it runs (or, on a fast machine, just after): it runs again at
+        # start-up, and the retry gets that run's answer instead of running a second time.
+        with pytest.raises(OSError):
+            post_keyed(moxzid.url, "/call-json/lab/incThenLoop", [200_000_000], "running", timeout=1)
+        moxzid.kill()
+    with running_moxzid(*flags, cwd=tmp_path) as moxzid:
+        assert post_keyed(moxzid.url, "/call-json/lab/incThenLoop", [200_000_000], "running") == [2]
+        assert moxzid.call("lab", "get", query=True) == [2]
