@@ -130,4 +130,7 @@ def test_icp_deploy_creates_installs_upgrades_and_refuses_strangers(tmp_path, ic
         assert call(icp, "counter", "doubled", "--query") == "(4 : nat)"
         assert call(icp, "big", "doubled", "--query") == "(2 : nat)"
         assert call(icp, "counter", "inc") == "(3 : nat)"
+        upgrade = icp("canister", "install", "counter", "--mode", "upgrade", "--identity", "stranger", check=False)
+        assert upgrade.returncode != 0 and "only the controllers of canister" in upgrade.stderr, upgrade.stderr
+        assert call(icp, "counter", "get", "--query") == "(3 : nat)"
         assert {name: icp("canister", "status", name, "--id-only").stdout.strip() for name in ids} == ids
