@@ -12,6 +12,7 @@ from kit.host import NO_ARGS, eventually, query, started, update
 from moxzi_core.candid import BLOB, BOOL, NAT, NAT64, PRINCIPAL, TEXT, Opt, Vec, decode_args, encode_args
 from moxzi_core.runtime.actor import CANISTER_ERROR, HEARTBEAT_SECONDS
 from moxzi_core.runtime.host import ActorSpec
+from moxzi_core.runtime.instance import Limits
 from moxzi_core.runtime.management import MANAGEMENT_NAME, SERVICE
 from moxzi_core.runtime.system_api import CONTEXT_NAMES, QUEUE_CAPACITY, WHERE, SystemApi
 from moxzi_core.runtime.wasm_stable import FUNCTION_TYPES as STABLE_FUNCTIONS
@@ -130,5 +131,57 @@ async def test_composite_queries_call_other_actors_queries(classic):
         assert refused.reject_code == CANISTER_ERROR and "composite query" in refused.reject_message
         itself = await host.call("a", "sum", encode_args([Vec(PRINCIPAL)], [[host.info("a").principal]]), query=True)
         assert itself.reply is None and "its own actor" in itself.reject_message
+    finally:
+        await host.stop()
+
+
+@pytest.mark.parametrize("classic", [False, True], ids=["enhanced", "classic"])
+async def test_a_composite_query_has_one_instruction_limit_for_its_whole_call_graph(classic):
+    built = build_actor("composite", classic=classic)
+    limit = 50_000_000
+    host = await started(
+        *(ActorSpec(name, built.wasm, built.did) for name in "abc"), limits=Limits(instructions_per_query=limit)
+    )
+    try:
+        b = host.info("b").principal
+
+        async def burn(rounds):
+            outcome = await host.call("b", "burn", encode_args([NAT], [rounds]), query=True)
+            assert outcome.reply is not None, outcome.reject_message
+            return decode_args(outcome.reply, [NAT64])[0]
+
+        base, per_round = await burn(0), (await burn(10_000) - await burn(0)) / 10_000
+        rounds = int((0.6 * limit - base) / per_round)  # one burn takes about 60% of the limit
+        assert 0.5 * limit < await burn(rounds) < 0.7 * limit
+        args = [PRINCIPAL, NAT, NAT]
+        once = await host.call("a", "burnAt", encode_args(args, [b, rounds, 1]), query=True)
+        assert decode_args(once.reply, [NAT]) == [1]
+        # Each call alone is within the limit, but the two together are not: the whole query fails.
+        twice = await host.call("a", "burnAt", encode_args(args, [b, rounds, 2]), query=True)
+        assert twice.reply is None and twice.reject_code == CANISTER_ERROR
+        assert twice.reject_message.startswith("composite query calls exceeded the instruction limit: 50,000,000")
+        # A composite query it calls spends the same budget: c.burn through b, then c.burn again.
+        via = [PRINCIPAL, PRINCIPAL, NAT]
+        c = host.info("c").principal
+        small = await host.call("a", "burnVia", encode_args(via, [b, c, rounds // 3]), query=True)
+        assert decode_args(small.reply, [NAT]) == [2]
+        nested = await host.call("a", "burnVia", encode_args(via, [b, c, rounds]), query=True)
+        assert nested.reply is None and nested.reject_message.startswith("composite query calls exceeded")
+    finally:
+        await host.stop()
+
+
+@pytest.mark.parametrize("classic", [False, True], ids=["enhanced", "classic"])
+async def test_a_composite_query_that_answered_drops_its_outstanding_calls(classic):
+    built = build_actor("composite", classic=classic)
+    host = await started(*(ActorSpec(name, built.wasm, built.did) for name in "ab"))
+    try:
+        await update(host, "b", "set", [NAT], [42], rets=[])
+        b = host.info("b").principal
+        # The second call (b.spin, which would run to the limit) is never made once `first` answered.
+        outcome = await host.call("a", "first", encode_args([PRINCIPAL], [b]), query=True)
+        assert decode_args(outcome.reply, [NAT]) == [42]
+        spun = await host.call("b", "spin", encode_args([], []), query=True)
+        assert spun.reply is None and "instruction limit" in spun.reject_message  # what running it does
     finally:
         await host.stop()

@@ -113,6 +113,31 @@ class Query:
     arg: bytes
     caller: bytes
     answer: Callable[[Outcome], None]
+    budget: CallGraphBudget | None = None  # a composite query's call: the instructions its graph has left
+
+
+class CallGraphBudget:
+    """The instructions a composite query's whole call graph may still run: its method, the queries it
+    calls (composite ones with their own calls) and every callback, together, as the IC's limit on a
+    query call graph (its per-query limit, 5 billion instructions, bounds each of them besides).
+    Spent by one thread at a time: a composite query's thread waits while the query it called runs."""
+
+    def __init__(self, instructions: int):
+        self.limit = instructions
+        self.left = instructions
+
+    def fuel(self, per_query: int) -> int:
+        return max(min(per_query, self.left), 0)
+
+    def spend(self, instance: Instance) -> None:
+        self.left -= instance.instructions_used()
+
+    def exceeded(self) -> Outcome:
+        return Outcome.reject(
+            CANISTER_ERROR,
+            f"composite query calls exceeded the instruction limit: {self.limit:,} instructions for the "
+            "composite query, the queries it calls and their callbacks together",
+        )
 
 
 def to_record(message) -> list:
@@ -442,7 +467,7 @@ class Actor:
         started = time.perf_counter()
         if isinstance(message, Query):
             outcome = self._refusal() or self._run_query(
-                self._code, message.method, message.arg, message.caller, self.canister.certified_data
+                self._code, message.method, message.arg, message.caller, self.canister.certified_data, message.budget
             )
             message.answer(outcome)
             self._host.events.publish(
@@ -593,27 +618,41 @@ class Actor:
         return None
 
     def _run_query(
-        self, instance: Instance, method: str, arg: bytes, caller: bytes, certified_data: bytes | None
+        self,
+        instance: Instance,
+        method: str,
+        arg: bytes,
+        caller: bytes,
+        certified_data: bytes | None,
+        budget: CallGraphBudget | None = None,
     ) -> Outcome:
         """A query method on ``instance``: replicated (a query method called as an update) when
         ``certified_data`` is None, else non-replicated, with a data certificate of ``certified_data``
-        (the data the state ``instance`` holds set) if the host has a certifier."""
+        (the data the state ``instance`` holds set) if the host has a certifier. ``budget``: the
+        instructions left to the composite query that called it, which it spends."""
         refusal = self._refusal()
         if refusal is not None:
             return refusal
         replicated = certified_data is None
         composite = not instance.replica and instance.has_export(f"canister_composite_query {method}")
         if certified_data is not None and composite:
-            return self._run_composite(method, arg, caller, certified_data)
+            return self._run_composite(method, arg, caller, certified_data, budget)
         if not instance.has_export(f"canister_query {method}"):
             return Outcome.reject(DESTINATION_INVALID, f"actor {self.name} has no query method {method!r}")
         execution = Execution(
             "RQ" if replicated else "NRQ", arg=arg, caller=caller, may_respond=True, balance=self._ledger_balance()
         )
         execution.data_certificate = self._data_certificate(certified_data)
+        per_query = self._limits.instructions_per_query
         instance.begin()
-        trap = instance.invoke(execution, f"canister_query {method}", fuel=self._limits.instructions_per_query)
+        trap = instance.invoke(
+            execution, f"canister_query {method}", fuel=budget.fuel(per_query) if budget else per_query
+        )
         instance.rollback()  # a query leaves no trace
+        if budget is not None:
+            budget.spend(instance)
+            if trap is not None and budget.left <= 0:
+                return budget.exceeded()
         if trap is not None:
             return Outcome.reject(CANISTER_ERROR, f"actor {self.name} trapped: {trap}")
         return _outcome(execution) or Outcome.reject(CANISTER_ERROR, f"actor {self.name}: query did not reply")
@@ -625,20 +664,31 @@ class Actor:
             return None
         return lambda: certifier.certify_data(principal, certified_data)
 
-    def _run_composite(self, method: str, arg: bytes, caller: bytes, certified_data: bytes) -> Outcome:
+    def _run_composite(
+        self, method: str, arg: bytes, caller: bytes, certified_data: bytes, budget: CallGraphBudget | None
+    ) -> Outcome:
         """A composite query: its calls go to other actors' queries, answered at once (the caller's
         thread waits, ``Host.composite_call``), and their callbacks run in the same rolled-back
         transaction, until one of them answers. The method itself (not its callbacks) has a data
-        certificate, as on the IC."""
-        instance, fuel = self._code, self._limits.instructions_per_query
+        certificate, as on the IC. All of it spends one ``budget`` (a new one, unless another composite
+        query called this one)."""
+        instance, per_query = self._code, self._limits.instructions_per_query
+        budget = budget or CallGraphBudget(per_query)
         execution = Execution("CQ", arg=arg, caller=caller, may_respond=True, balance=self._ledger_balance())
         execution.data_certificate = self._data_certificate(certified_data)
         instance.begin()
-        trap = instance.invoke(execution, f"canister_composite_query {method}", fuel=fuel)
+        trap = instance.invoke(execution, f"canister_composite_query {method}", fuel=budget.fuel(per_query))
+        budget.spend(instance)
         response, calls = execution.response, list(execution.calls)
-        while trap is None and response is None and calls:
+        # Once it has answered, the calls it has not made yet and the callbacks of those it made are
+        # dropped, as the IC's query call graph does ("if a response is produced, then the DFS traversal
+        # takes a shortcut and discards the sub-graph of that node": they cannot change the answer, and
+        # a query leaves no trace) -- rs/execution_environment/src/query_handler/query_call_graph.rs.
+        while trap is None and response is None and calls and budget.left > 0:
             call = calls.pop(0)
-            outcome = self._host.composite_call(self, call)
+            outcome = self._host.composite_call(self, call, budget)
+            if budget.left <= 0:
+                break  # the query it called ran the graph's budget out: the whole composite query fails
             replied = outcome.reply is not None
             callback = Execution(
                 "CRy" if replied else "CRt",
@@ -648,14 +698,19 @@ class Actor:
                 reject_code=outcome.reject_code,
                 reject_message=outcome.reject_message,
             )
-            trap = instance.invoke(callback, callback=call.reply if replied else call.reject, fuel=fuel)
-            if trap is not None and call.cleanup is not None:
-                instance.invoke(
-                    Execution("CC", caller=caller, reject_code=outcome.reject_code), callback=call.cleanup, fuel=fuel
-                )
+            trap = instance.invoke(
+                callback, callback=call.reply if replied else call.reject, fuel=budget.fuel(per_query)
+            )
+            budget.spend(instance)
+            if trap is not None and call.cleanup is not None and budget.left > 0:
+                cleanup = Execution("CC", caller=caller, reject_code=outcome.reject_code)
+                instance.invoke(cleanup, callback=call.cleanup, fuel=budget.fuel(per_query))
+                budget.spend(instance)
             response = callback.response
             calls += callback.calls
         instance.rollback()  # a query leaves no trace
+        if budget.left <= 0:
+            return budget.exceeded()
         if trap is not None:
             return Outcome.reject(CANISTER_ERROR, f"actor {self.name} trapped: {trap}")
         return _response_outcome(response) or Outcome.reject(

@@ -40,6 +40,7 @@ from .actor import (
     SYS_TRANSIENT,
     Actor,
     Call,
+    CallGraphBudget,
     Manage,
     Origin,
     Outcome,
@@ -389,10 +390,11 @@ class Host:
             return await first
         return await self._ingress(actor, lambda origin: Call(method, arg, caller, [*origin, keyed, fingerprint]))
 
-    def composite_call(self, caller: Actor, call: OutgoingCall) -> Outcome:
+    def composite_call(self, caller: Actor, call: OutgoingCall, budget: CallGraphBudget) -> Outcome:
         """The answer to a call a composite query of ``caller`` made: another actor's query (or composite
-        query) run now. Called on the caller's thread, which waits at most COMPOSITE_WAIT seconds (two
-        actors whose composite queries call each other would wait on each other)."""
+        query) run now, spending the composite query's ``budget``. Called on the caller's thread, which
+        waits at most COMPOSITE_WAIT seconds (two actors whose composite queries call each other would
+        wait on each other)."""
         target = self._by_principal.get(call.callee)
         if target is None:
             return Outcome.reject(DESTINATION_INVALID, f"no actor with principal {Principal(call.callee)}")
@@ -409,7 +411,7 @@ class Host:
             answer.append(outcome)
             answered.set()
 
-        target.post(None, Query(call.method, bytes(call.data), caller.principal, settle))
+        target.post(None, Query(call.method, bytes(call.data), caller.principal, settle, budget))
         if not answered.wait(COMPOSITE_WAIT):
             return Outcome.reject(SYS_TRANSIENT, f"{target.name}.{call.method} gave no answer in {COMPOSITE_WAIT}s")
         return answer[0]
