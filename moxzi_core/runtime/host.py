@@ -618,13 +618,13 @@ class Host:
         """Run a management call from ``caller``; its answer goes to ``origin``, in ``batch`` or (for a
         method acting on one canister) from that canister's actor, to which it is delivered in ``batch``.
         The cycles an actor's ``origin`` carries go back with the answer unless the method took them."""
-        cycles = origin[3] if len(origin) > 3 else 0
+        cycles = origin[3] if origin[0] == "actor" and len(origin) > 3 else 0
         try:
             result = await self._management_step(caller, origin, method, arg, batch, cycles)
         except BadArgument as error:
             result = Outcome.reject(CANISTER_ERROR, str(error))
         if isinstance(result, Outcome):
-            if method in TAKING_CYCLES and result.reply is not None:
+            if cycles and method in TAKING_CYCLES and result.reply is not None:
                 origin = origin[:3]  # taken: nothing goes back
             self._answer(batch, origin, result)
         else:
