@@ -3,16 +3,22 @@ also after kill -9) and the IC interface's request ids across a restart (moxzi_c
 
 import asyncio
 import json
+import random
+import time
 import urllib.request
 
+import cbor2
 import pytest
 from kit.daemon import project, running_moxzid
-from kit.gateway import serving
+from kit.gateway import post, serving
 from kit.host import spec, started
+from moxzi_gateway_ic import build_ic_app
 
-from moxzi_core.candid import NAT, encode_args
+from moxzi_core.candid import NAT, Principal, encode_args
 from moxzi_core.errors import KeyReused
 from moxzi_core.runtime import replays
+from moxzi_core.runtime.host import Host, actor_principal
+from moxzi_core.store import MemoryStore
 
 
 @pytest.fixture
@@ -94,3 +100,29 @@ def test_a_keyed_call_runs_once_across_kill_9(tmp_path):
     with running_moxzid(*flags, cwd=tmp_path) as moxzid:
         assert post_keyed(moxzid.url, "/call-json/lab/incThenLoop", [200_000_000], "running") == [2]
         assert moxzid.call("lab", "get", query=True) == [2]
+
+
+async def test_an_ic_request_resent_after_a_restart_runs_once():
+    store = MemoryStore()  # what a restart keeps
+    lab = spec("lab", "lab")
+    fields = {
+        "request_type": "call",
+        "sender": b"\x04",  # anonymous
+        "ingress_expiry": time.time_ns() + 4 * 60 * 10**9,
+        "canister_id": actor_principal("lab"),
+        "method_name": "inc",
+        "arg": encode_args([], []),
+        "nonce": random.randbytes(16),
+    }
+    request = cbor2.dumps(cbor2.CBORTag(55799, {"content": fields}))
+    path = f"/api/v4/canister/{Principal(actor_principal('lab'))}/call"
+    for run in range(2):  # the second run is moxzid after a restart: its request statuses are gone
+        host = Host([lab], store=store)
+        await host.start()
+        try:
+            async with serving(host, {"/api": build_ic_app}) as (_, http):
+                async with http.post(path, data=request, headers={"content-type": "application/cbor"}) as response:
+                    assert response.status == 200 and cbor2.loads(await response.read())["status"] == "replied"
+                assert await post(http, "/query-json/lab/get", []) == (200, [1]), run
+        finally:
+            await host.stop()

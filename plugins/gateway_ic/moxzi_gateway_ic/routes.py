@@ -203,13 +203,21 @@ class IcInterface:
 
     async def _outcome(self, name: str, envelope: Request, *, query: bool):
         """What actor ``name``, or the system canister the envelope names (``system_canisters``),
-        answered its call or query."""
+        answered its call or query. A call is keyed by its request id, so a request resent after a
+        restart (when ``statuses`` are gone) gets the first run's outcome instead of running again."""
         content = envelope.content
         if self.system.serves(content["canister_id"]):
             return self.system.call(
                 content["canister_id"], content["method_name"], content["arg"], query=query, caller=envelope.sender
             )
-        return await self.host.call(name, content["method_name"], content["arg"], query=query, caller=envelope.sender)
+        return await self.host.call(
+            name,
+            content["method_name"],
+            content["arg"],
+            query=query,
+            caller=envelope.sender,
+            key=None if query else envelope.id,
+        )
 
     async def _run(self, name: str, envelope: Request, status: Status) -> None:
         content = envelope.content

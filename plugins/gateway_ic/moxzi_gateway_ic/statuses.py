@@ -1,5 +1,6 @@
 """What became of each update call received over the IC interface, for ``request_status`` reads and so
-a request is never run twice (a resent request id finds its first run's status).
+a request is never run twice (a resent request id finds its first run's status; after a restart, the
+host's keyed calls, keyed by the request id, give the first run's outcome: moxzi_core.runtime.replays).
 
 Bounded: at most MAX_REQUESTS ids are remembered until they expire (their ``ingress_expiry``; after
 that the request would be refused anyway), and at most MAX_REPLY_BYTES of replies; past that the oldest
