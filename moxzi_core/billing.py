@@ -13,6 +13,12 @@ In the store, one key per actor that has been charged or given cycles:
 A charge is written in the caller's batch, beside the work it pays for, and so are cycles moving between
 actors (attached to calls, accepted, refunded, given to a created actor): after a crash an actor has paid
 and received exactly what the work that survived did.
+
+Device work is paid through a ``Purse``: before the device changes anything, the call reserves what it
+may cost at most (the price of the device time its shapes suggest), and is refused if the actor's
+balance, less what its other calls hold, is short; once done, the actual price is charged and the rest
+released. Holds live in memory only: after a crash a call either was answered (and its charge
+committed with the answer) or runs again and reserves again.
 """
 
 from __future__ import annotations
@@ -75,6 +81,12 @@ def choose_prices(registry, settings) -> PriceList:
     return factory(settings)
 
 
+class CannotPay(MoxziError):
+    """An actor's balance, less what its calls in progress hold, is short of what a call may cost."""
+
+    status = 402
+
+
 class NotCharging(MoxziError):
     """Cycles were added while moxzid does not charge (``--cycles 0``)."""
 
@@ -114,6 +126,7 @@ class Ledger:
         # id(batch) -> the changes that uncommitted batch holds
         self._pending: dict[int, _Pending] = {}
         self._since_summary: dict[str, tuple[int, int]] = {}  # actor -> (charges, cycles) since last line
+        self._held: dict[str, int] = {}  # actor -> cycles its calls in progress reserved (never stored)
 
     def can_pay(self, actor: str) -> bool:
         """Whether ``actor`` may start work: its balance is above 0 (always, when not charging)."""
@@ -182,6 +195,37 @@ class Ledger:
                 batch.put(_key(actor), cbor2.dumps(accounts[actor]))
             self.store.commit(batch)
             self._committed.update(accounts)
+
+    def reserve(self, actor: str, cycles: int) -> None:
+        """Hold ``cycles`` of ``actor``'s balance for work about to start; raises CannotPay (holding
+        nothing) when its balance less what it already holds is short. Holds are in memory only;
+        ``release`` gives them back."""
+        if not self.charging or cycles <= 0:
+            return
+        with self._lock:
+            balance, held = self._view(actor)[0], self._held.get(actor, 0)
+            if balance - held < cycles:
+                raise CannotPay(
+                    f"actor {actor} cannot pay for this work: it may cost {cycles} cycles, and its balance is "
+                    f"{balance} ({held} of them held by its calls in progress)"
+                )
+            self._held[actor] = held + cycles
+
+    def release(self, actor: str, cycles: int) -> None:
+        """Give back ``cycles`` a ``reserve`` held."""
+        if cycles <= 0:
+            return
+        with self._lock:
+            left = self._held.get(actor, 0) - cycles
+            if left > 0:
+                self._held[actor] = left
+            else:
+                self._held.pop(actor, None)
+
+    def held(self, actor: str) -> int:
+        """Cycles ``actor``'s calls in progress hold."""
+        with self._lock:
+            return self._held.get(actor, 0)
 
     def balance(self, actor: str) -> int:
         with self._lock:
@@ -263,6 +307,37 @@ class _Pending:
 
     batch: weakref.ref[Batch]
     changes: dict[str, _Change] = field(default_factory=dict)
+
+
+class Purse:
+    """What one device call of ``actor`` spends: ``reserve`` before the work, ``settle`` after it.
+    Without a ledger (or one that does not charge) it reserves and charges nothing."""
+
+    def __init__(self, ledger: Ledger | None, actor: str):
+        self.ledger, self.actor = ledger, actor
+        self.held = 0
+
+    def reserve(self, device_ms: float) -> int:
+        """Hold the price of ``device_ms`` of device time (the most the call is expected to take);
+        raises CannotPay when the actor cannot pay it. The cycles held."""
+        if self.ledger is None or not self.ledger.charging:
+            return 0
+        cycles = self.ledger.prices.price("device_ms", device_ms)
+        self.ledger.reserve(self.actor, cycles)
+        self.held += cycles
+        return cycles
+
+    def settle(self, batch: Batch, seconds: float) -> int:
+        """Release what was held and charge the device time the call took into ``batch`` (see
+        ``Ledger.charge``); the cycles charged."""
+        if self.ledger is None:
+            return 0
+        self.ledger.release(self.actor, self.held)
+        self.held = 0
+        return self.ledger.charge(batch, self.actor, "device_ms", seconds * 1000) if seconds else 0
+
+
+FREE = Purse(None, "")  # a call nothing is charged for
 
 
 def _key(actor: str) -> bytes:

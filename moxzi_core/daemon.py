@@ -25,7 +25,17 @@ from collections.abc import Callable
 from . import __version__, plugins
 from . import settings as settings_module
 from .billing import Ledger, choose_prices
-from .device import Device, DeviceError, DeviceLimits, GroupError, LocalRanks, Ranks, ReplicatedDevice, open_device
+from .device import (
+    Device,
+    DeviceBudget,
+    DeviceError,
+    DeviceLimits,
+    GroupError,
+    LocalRanks,
+    Ranks,
+    ReplicatedDevice,
+    open_device,
+)
 from .device.transfer import Transport
 from .events import Events, LogHandler
 from .hookspecs import Gateway
@@ -193,15 +203,36 @@ def _device(settings: Settings, registry: plugins.Registry) -> Device:
                 f"--device-rendezvous {settings.device_rendezvous}: ranks meet there; give --device-world N (N > 1) too"
             )
         limits = DeviceLimits(call_seconds=settings.device_call_secs or None)
-        return open_device(registry, settings.device, seed=settings.device_seed, settings=settings, limits=limits)
+        return open_device(
+            registry,
+            settings.device,
+            seed=settings.device_seed,
+            settings=settings,
+            limits=limits,
+            budget=_budget(settings),
+        )
     local = None
     if settings.device_rendezvous is None:
         local = LocalRanks(settings.every_rank_flags(), world)  # its rendezvous comes once rank 0 listens
     host, port = settings.device_rendezvous or ("127.0.0.1", 0)
     ranks = Ranks(world, 0, host, port, settings.device_rank_timeout, None if local is None else local.start)
     return open_device(
-        registry, settings.device, seed=settings.device_seed, settings=settings, ranks=ranks, local=local
+        registry,
+        settings.device,
+        seed=settings.device_seed,
+        settings=settings,
+        budget=_budget(settings),
+        ranks=ranks,
+        local=local,
     )
+
+
+def _budget(settings: Settings) -> DeviceBudget:
+    """--device-actor-mb and --device-total-mb. The other ranks need neither: rank 0 admits each call."""
+    for flag, mb in (("actor", settings.device_actor_mb), ("total", settings.device_total_mb)):
+        if mb == 0:
+            raise StartupError(f"--device-{flag}-mb 0: the device's actors could hold nothing; give at least 1")
+    return DeviceBudget(settings.device_actor_mb << 20, settings.device_total_mb << 20)
 
 
 def _device_worker(settings: Settings, registry: plugins.Registry, rank: int) -> int:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from .device.budget import ACTOR_MB, TOTAL_MB
 from .runtime.host import Limits
 
 
@@ -147,6 +148,22 @@ CORE_SETTINGS = (
         default=0,
         metavar="N",
         every_rank=True,
+    ),
+    Setting(
+        "device-actor-mb",
+        "count",
+        "device memory each actor may hold: its parameters, optimizers' state, stored tensors and "
+        "publications, and a run's results while it runs; a call that would pass it is refused before it "
+        f"changes anything (default {ACTOR_MB})",
+        default=ACTOR_MB,
+        metavar="MB",
+    ),
+    Setting(
+        "device-total-mb",
+        "count",
+        f"device memory all actors together may hold, counted as --device-actor-mb is (default {TOTAL_MB})",
+        default=TOTAL_MB,
+        metavar="MB",
     ),
     Setting(
         "rand-seed",

@@ -154,6 +154,11 @@ async def test_metrics_show_device_memory_and_live_exports(dev):
         await transport.stop()
     assert metrics["moxzi_device_bytes"] == {(("actor", "alpha"),): 256, (("actor", "beta"),): 256}
     assert metrics["moxzi_device_memory_bytes"] == {(): 512}
+    assert metrics["moxzi_device_counted_bytes"] == metrics["moxzi_device_bytes"]  # no optimizer
+    assert metrics["moxzi_device_budget_bytes"] == {
+        (("scope", "actor"),): dev.budget.actor_bytes,
+        (("scope", "total"),): dev.budget.total_bytes,
+    }
     assert metrics["moxzi_device_exports"] == {(("actor", "alpha"),): 2}
     assert metrics["moxzi_device_fetches"] == {}
     calls = metrics["moxzi_device_op_calls"]  # a counter family's name drops its _total

@@ -316,8 +316,8 @@ def test_limits(registry):
     )
 
 
-def test_a_run_whose_results_would_pass_the_run_limit_is_refused_before_it_runs(registry):
-    d = device.open_device(registry, "torch:cpu", limits=device.DeviceLimits(max_run_bytes=10_000))
+def test_a_run_whose_results_would_pass_the_budget_is_refused_before_it_runs(registry):
+    d = device.open_device(registry, "torch:cpu", budget=device.DeviceBudget(actor_bytes=13_119))
     d.request("params", A, [{"name": "v", "shape": [40], "init": {"ones": None}}])
     square = [{"param": "v"}, {"reshape": {"x": 0, "shape": [40, 1]}}, {"mul": {"a": 1, "b": 0}}]
     twice = {
@@ -327,9 +327,10 @@ def test_a_run_whose_results_would_pass_the_run_limit_is_refused_before_it_runs(
         "split": None,
         "tensors": [3],
         "program": [*square, {"mul": {"a": 2, "b": 2}}],
-    }  # 160 + 160 + 6400 + 6400 bytes
-    assert rejected(d, A, "run", twice) == (
-        "moxzi_device_run: the run would hold 13120 bytes of results (4 ops); the limit is 10000"
+    }  # v (held already), then 160 + 6400 + 6400 bytes
+    assert rejected(d, A, "run", twice) == (  # 160 bytes of v held (read in place), and the run's 12960
+        "moxzi_device_run: the actor would hold 13120 bytes on the device (160 now and 12960 more while "
+        "it runs); its budget is 13119 (--device-actor-mb): delete what it no longer needs"
     )
     once = {"inputs": [], "train": None, "scalars": [], "split": None, "tensors": [2], "program": square}
     assert d.request("run", A, once)["shapes"] == [[40, 40]]

@@ -25,13 +25,18 @@ pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("one_torch_thread")]
 TIMEOUT = 5.0  # --device-rank-timeout of these groups
 
 
-def two_ranks(registry) -> device.Device:
-    """Rank 0 here, rank 1 a `moxzid device-worker` child process."""
+def two_ranks(registry, budget=device.DeviceBudget()) -> device.Device:
+    """Rank 0 here, rank 1 a `moxzid device-worker` child process (with the default budget: rank 0
+    admits every call for both)."""
     local = device.LocalRanks(
         ["--device", "torch:cpu", "--device-world", "2", "--plugins", "torch", "--device-rank-timeout", str(TIMEOUT)], 2
     )
     return device.open_device(
-        registry, "torch:cpu", ranks=device.Ranks(2, 0, "127.0.0.1", 0, TIMEOUT, local.start), local=local
+        registry,
+        "torch:cpu",
+        budget=budget,
+        ranks=device.Ranks(2, 0, "127.0.0.1", 0, TIMEOUT, local.start),
+        local=local,
     )
 
 
@@ -119,6 +124,19 @@ def test_twenty_shakespeare_steps_split_6_6_equal_one_device_on_12(registry):
     finally:
         one.device.close()
         two.device.close()
+
+
+def test_rank_0_alone_admits_calls_and_the_others_never_see_a_refused_one(registry):
+    dev = two_ranks(registry, device.DeviceBudget(actor_bytes=64))  # rank 1 has the default, 8 GiB
+    w = [{"name": "w", "shape": [16], "init": {"ones": None}}]
+    try:
+        dev.request("params", b"a\x01", w)  # 64 bytes: the whole budget
+        with pytest.raises(device.DeviceError, match="the actor would hold 68 bytes on the device"):
+            dev.request("params", b"a\x01", [{"name": "v", "shape": [1], "init": {"ones": None}}])
+        dev.request("params", b"a\x01", w)  # the ranks still agree, call by call
+        assert dev.group.broken is None and [e["name"] for e in dev.request("list", b"a\x01")] == ["w"]
+    finally:
+        dev.close()
 
 
 def worker(dev: device.Device):

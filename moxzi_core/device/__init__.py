@@ -16,6 +16,7 @@ import functools
 import inspect
 from typing import TYPE_CHECKING
 
+from .budget import DeviceBudget
 from .ops import FLOAT, INTS, Check, DeviceError, Kernel, Meta, Op, Source
 from .program import Plan, Step
 from .replicas import GroupError, LocalRanks, Ranks, ReplicatedDevice
@@ -30,6 +31,7 @@ __all__ = [
     "open_device",
     "Device",
     "DeviceLimits",
+    "DeviceBudget",
     "DeviceError",
     "Op",
     "Kernel",
@@ -62,12 +64,14 @@ def open_device(
     seed: int = 0,
     settings: Settings | None = None,
     limits: DeviceLimits = DeviceLimits(),
+    budget: DeviceBudget = DeviceBudget(),
     ranks: Ranks | None = None,
     local: LocalRanks | None = None,
 ) -> Device:
     """The device for ``--device SPEC`` (``torch:cpu``, ``torch:cuda``) with the registered ops.
     ``registry`` is what ``moxzi_core.plugins.load`` returned; the backend's plugin must be loaded.
     A backend factory that takes ``settings`` gets them (its plugin's flags); without them, its defaults.
+    ``budget``: the bytes each actor, and all together, may hold (``--device-actor-mb``, ``--device-total-mb``).
     With ``ranks`` of a world above 1, a replica in that group (``replicas.py``), formed before this
     returns; ``local``: the other ranks this process starts (and ends when the device closes)."""
     family = spec.split(":", 1)[0]
@@ -78,7 +82,7 @@ def open_device(
     if settings is not None and "settings" in inspect.signature(factory).parameters:
         factory = functools.partial(factory, settings=settings)
     if ranks is None or ranks.world == 1:
-        return Device(factory(spec), registry.ops, registry.kernels, seed=seed, limits=limits)
+        return Device(factory(spec), registry.ops, registry.kernels, seed=seed, limits=limits, budget=budget)
     if "ranks" not in inspect.signature(factory).parameters:
         raise DeviceError(f"--device {spec}: backend {family!r} cannot span ranks (--device-world)")
     try:
@@ -87,4 +91,6 @@ def open_device(
         if local is not None:
             local.stop(False)
         raise
-    return ReplicatedDevice(backend, registry.ops, registry.kernels, seed=seed, limits=limits, local=local)
+    return ReplicatedDevice(
+        backend, registry.ops, registry.kernels, seed=seed, limits=limits, budget=budget, local=local
+    )

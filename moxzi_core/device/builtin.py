@@ -7,6 +7,7 @@ Each rule reads operands in the order the kernel takes them (see ``ops.Check``).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from ..candid import Some
 from . import rows
@@ -217,9 +218,17 @@ RULES = {
     "cross_entropy": _cross_entropy,
 }
 
-SOURCES = ("input", "param", "shared", "load")  # ops whose kernel is the identity on their source
+# Ops that contract a dimension do that many multiply-adds per element of their result (Op.cost);
+# every other built-in op touches each element of its operands and result about once.
+COSTS: dict[str, Callable[[Meta, list[Meta]], int]] = {
+    "linear": lambda out, operands: out.numel * operands[0].shape[-1],
+    "matmul": lambda out, operands: out.numel * operands[0].shape[-1],
+    # q @ k^T, then the weights @ v: (query elements + result elements) x keys
+    "attention": lambda out, operands: (operands[0].numel + out.numel) * operands[1].shape[2],
+    "causal_attention": lambda out, operands: (operands[0].numel + out.numel) * operands[1].shape[2],
+}
 
 
 def op(name: str, kernels: dict) -> Op:
     """The built-in op ``name`` with ``kernels`` (backend family -> kernel)."""
-    return Op(name, builtin_payloads()[name], RULES[name], kernels, rows.RULES[name])
+    return Op(name, builtin_payloads()[name], RULES[name], kernels, rows.RULES[name], COSTS.get(name))

@@ -64,6 +64,9 @@ class Op:
     rule: Callable[[Any, Check], Meta]
     kernels: Mapping[str, Callable] = field(default_factory=dict)
     rows: Callable | None = None
+    # The element operations its kernel does, from its result's and operands' types (what a run is
+    # expected to cost before it runs); None: one per element of its result and of its operands.
+    cost: Callable[[Meta, list[Meta]], int] | None = None
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,9 @@ class Kernel:
     fn: Callable
     provider: str
     applies: Callable[..., bool] | None = None
+
+
+SOURCES = ("input", "param", "shared", "load")  # ops whose kernel is the identity on their source
 
 
 # Source operands: what an op reads besides registers. Resolved afresh on every run.

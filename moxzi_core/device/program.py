@@ -12,7 +12,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .ops import ELEM_SIZES, FLOAT, Check, DeviceError, Meta, Op, Source
+from .ops import ELEM_SIZES, FLOAT, SOURCES, Check, DeviceError, Meta, Op, Source
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,8 @@ class Plan:
     stores: tuple[tuple[int, str], ...]  # (register, name), in program order
     rows: tuple = ()  # with split inputs, each value's kind (rows.py): how it is split across ranks
     batch: int = 0  # with split inputs, the whole batch's rows
+    peak_bytes: int = 0  # what a run holds at most: its inputs, and its results (with gradients when it trains)
+    work: int = 0  # element operations its steps do (Op.cost; three times over when it trains)
 
     def slot(self, register: int) -> int:
         return len(self.sources) + register
@@ -53,12 +55,11 @@ def check(
     tensors: Sequence[int],
     loss: int | None,
     max_elements: int,
-    max_run_bytes: int,
 ) -> Plan:
     """Check every op in order, then the requested registers, and build the plan that computes them
-    (and the program's stores). Raises ``DeviceError`` naming the first bad op or request, or saying
-    that the results the run computes (with their gradients, when it trains) would pass
-    ``max_run_bytes``: a run keeps each of them until it ends, so that is its peak."""
+    (and the program's stores), with what running it holds at its peak (a run keeps every result until
+    it ends, and a gradient for each when it trains) and the work it does, both from the shapes alone.
+    Raises ``DeviceError`` naming the first bad op or request."""
     metas: list[Meta] = []
     sources: dict[Source, int] = {}
     source_metas: list[Meta] = []
@@ -94,19 +95,40 @@ def check(
         if r not in needed:
             needed.add(r)
             todo.extend(o for o in operands[r] if isinstance(o, int))
-    held = sum(metas[r].numel * ELEM_SIZES[metas[r].dtype] for r in needed) * (1 if loss is None else 2)
-    if held > max_run_bytes:
-        raise DeviceError(
-            f"the run would hold {held} bytes of results{'' if loss is None else ' and gradients'} "
-            f"({len(needed)} ops); the limit is {max_run_bytes}"
-        )
+
+    def meta_of(operand: int | Source) -> Meta:
+        return metas[operand] if isinstance(operand, int) else source_metas[sources[operand]]
+
+    trains = loss is not None
+    held = 0
+    for r in needed:
+        ((name, _),) = program[r].items()
+        size = metas[r].numel * ELEM_SIZES[metas[r].dtype]
+        if name not in SOURCES:
+            held += size * (2 if trains else 1)  # its gradient beside it
+        elif trains and name == "param":
+            held += size  # the parameter is held already; its gradient is not
+    inputs = sum(m.numel * ELEM_SIZES[m.dtype] for src, m in zip(sources, source_metas) if src.kind == "input")
+    work = 0
+    for r in needed:
+        ((name, _),) = program[r].items()
+        cost, operand_metas = ops[name].cost, [meta_of(o) for o in operands[r]]
+        work += cost(metas[r], operand_metas) if cost else metas[r].numel + sum(m.numel for m in operand_metas)
     n = len(sources)
     steps = []
     for i in sorted(needed):
         ((name, payload),) = program[i].items()
         slots = tuple(n + o if isinstance(o, int) else sources[o] for o in operands[i])
         steps.append(Step(i, name, kernels[name], payload, slots, n + i))
-    return Plan(tuple(sources), tuple(source_metas), tuple(metas), tuple(steps), tuple(stores))
+    return Plan(
+        tuple(sources),
+        tuple(source_metas),
+        tuple(metas),
+        tuple(steps),
+        tuple(stores),
+        peak_bytes=held + inputs,
+        work=work * (3 if trains else 1),  # the backward pass costs about twice the forward
+    )
 
 
 def _check_outputs(metas: list[Meta], scalars: Sequence[int], tensors: Sequence[int], loss: int | None) -> None:

@@ -1,8 +1,10 @@
 """One device on several ranks: replicas that run every call in the same order.
 
-Rank 0 is the device moxzid's actors call. Before it runs a call it shares the call with the other
-ranks (``Group.share``), each of which runs it on its own copy of the device (``follow``), and after it
-every rank's outcome must agree (``Group.agree``): parameters, optimizer state, stored tensors and
+Rank 0 is the device moxzid's actors call. Once it has checked a call and admitted it (within the byte
+budget, its cycles reserved: ``Device._admit``), before the call changes anything, it shares the call
+with the other ranks (``Group.share``), each of which runs it on its own copy of the device (``follow``,
+admitting it as rank 0 did), and after it every rank's outcome must agree (``Group.agree``); a call
+refused before that changed nothing anywhere, and the other ranks never see it: parameters, optimizer state, stored tensors and
 publications stay identical because the device is a deterministic function of its calls. A run that
 splits its batch (``rows.py``) gives each rank a slice and the backend averages the gradients.
 
@@ -30,6 +32,7 @@ from typing import BinaryIO, Protocol
 
 import cbor2
 
+from ..billing import FREE, Purse
 from ..runtime.actor import Outcome
 from ..runtime.journal import Attachment
 from .ops import DeviceError
@@ -85,30 +88,38 @@ class ReplicatedDevice(Device):
         self.group: Group = backend.group
         self.world = self.group.world
         self._local = local
+        self._unshared: tuple[str, bytes, object] | None = None  # rank 0's call until _admit shares it
 
-    def call(self, method: str, caller: bytes, arg) -> Outcome:
+    def call(self, method: str, caller: bytes, arg, purse: Purse | None = FREE) -> Outcome:
         with self._lock:
             if self.group.broken is None:
                 try:
-                    self._share_call(method, caller, arg)
-                    outcome = super().call(method, caller, arg)
+                    attached = isinstance(arg, Attachment)
+                    if attached:  # its parts go first (the handler reads the file too); the call once admitted
+                        self._share_file(arg.open())
+                    self._unshared = (method, caller, None if attached else arg)
+                    outcome = super().call(method, caller, arg, purse)
+                    shared, self._unshared = self._unshared is None, None
+                    if attached and not shared:
+                        self.group.share(cbor2.dumps(["discard"]))
                     if self.group.broken is None:
-                        self.group.agree(_digest(outcome))
+                        if shared:
+                            self.group.agree(_digest(outcome))
                         return outcome
                 except GroupError:
                     pass
             return Outcome.reject(CANISTER_REJECT, f"{method}: {self.down()}")
 
+    def _admit(self, caller: bytes, *, during: int = 0, after: int = 0, work: int = 0) -> None:
+        super()._admit(caller, during=during, after=after, work=work)
+        if self._unshared is not None:  # rank 0, admitted: now the other ranks run it too
+            call, self._unshared = self._unshared, None
+            self.group.share(cbor2.dumps(["call", *call]))  # an argument None: the parts shared before
+
     def down(self) -> str:
         return (
             f"the device's group of {self.world} ranks is broken ({self.group.broken}); restart moxzid to form it again"
         )
-
-    def _share_call(self, method: str, caller: bytes, arg) -> None:
-        if isinstance(arg, Attachment):
-            self._share_file(arg.open())
-            arg = None  # the parts just shared
-        self.group.share(cbor2.dumps(["call", method, caller, arg]))
 
     def _share_file(self, reader: BinaryIO, spool: BinaryIO | None = None) -> None:
         while chunk := reader.read(PART_BYTES):
@@ -146,6 +157,11 @@ class ReplicatedDevice(Device):
                 spool = spool or tempfile.TemporaryFile()
                 spool.write(rest[0])
                 continue
+            if kind == "discard":  # rank 0 refused the call those parts were for
+                if spool is not None:
+                    spool.close()
+                spool = None
+                continue
             if kind == "restore":
                 received, spool = spool or tempfile.TemporaryFile(), None  # no parts: an empty file
                 received.seek(0)
@@ -156,7 +172,7 @@ class ReplicatedDevice(Device):
             method, caller, arg = rest
             if arg is None:
                 arg, spool = Attachment.of_file(spool or tempfile.TemporaryFile()), None  # no parts: empty
-            outcome = super().call(method, caller, arg)
+            outcome = super().call(method, caller, arg, None)  # rank 0 admitted it
             if isinstance(arg, Attachment):
                 arg.close()
             self.group.agree(_digest(outcome))

@@ -16,6 +16,7 @@ import functools
 import hashlib
 import logging
 import math
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -23,12 +24,14 @@ from typing import Any, BinaryIO, Protocol
 
 import cbor2
 
+from ..billing import FREE, CannotPay, Purse
 from ..candid import DEFAULT_BUDGET, CandidError, Principal, Some, decode_args, encode_args
 from ..events import Events
 from ..runtime.actor import Outcome
 from ..runtime.journal import Attachment
 from ..runtime.system_calls import Staged, SystemMethod
 from . import rows, transfer
+from .budget import DeviceBudget, Holdings, counted_bytes, optimizer_bytes, tensor_bytes
 from .interface import method_types
 from .ops import ELEM_SIZES, FLOAT, DeviceError, Kernel, Meta, Op, Source
 from .program import Plan, PlanCache, check
@@ -45,6 +48,10 @@ FETCH = METHOD_PREFIX + "fetch"
 FETCHED = METHOD_PREFIX + "fetched"
 SNAPSHOT_FORMAT = 3  # a CBOR sequence: an item per entry, and per parameter of an optimizer's state
 OPTIMIZER_KINDS = ("adamw", "sgd")  # the `kind` variant of interface.did
+# What a backend does per millisecond at least, in element operations (Op.cost), unless it says
+# (``Backend.work_per_ms``): a call's device time is expected to be at most its work over this, and
+# that time's price is what it reserves of its actor's cycles before it runs.
+WORK_PER_MS = 2_000_000
 
 
 @dataclass(frozen=True)
@@ -53,7 +60,6 @@ class DeviceLimits:
     max_elements: int = 1 << 28  # per tensor: 1 GiB of float32
     max_input_bytes: int = 256 << 20  # all inputs of one run together
     max_ops: int = 20_000  # per program
-    max_run_bytes: int = 8 << 30  # the results one run holds (with gradients), from the plan's shapes
     max_name_bytes: int = 256
     max_entries: int = 100_000  # params + stored + publications of one actor
     max_exports: int = 256  # live exports of one actor
@@ -128,6 +134,15 @@ class OptimizerEntry:
 
 
 @dataclass
+class _Admission:
+    """One call's passage through ``Device._admit``."""
+
+    purse: Purse | None  # what it may spend; None: admitted before (see Device.call)
+    admitted: bool = False
+    bytes: int = 0  # what the byte budget admitted it to add (Holdings.admit)
+
+
+@dataclass
 class Space:
     """One actor's part of the device."""
 
@@ -173,10 +188,14 @@ class Device:
         *,
         seed: int = 0,
         limits: DeviceLimits = DeviceLimits(),
+        budget: DeviceBudget = DeviceBudget(),
     ):
         if not 0 <= seed < 2**64:
             raise DeviceError(f"device seed {seed}: must be from 0 to 2**64 - 1")
-        self.backend, self.seed, self.limits = backend, seed, limits
+        self.backend, self.seed, self.limits, self.budget = backend, seed, limits, budget
+        self.holdings = Holdings()  # what each caller holds, counted from its space
+        self.work_per_ms: float = getattr(backend, "work_per_ms", WORK_PER_MS)
+        self._calls = threading.local()  # .admission: the _Admission of the call on this thread
         chosen = _choose_kernels(backend, ops, kernels)
         self.kernels = {name: fn for name, (fn, _) in chosen.items()}
         self.providers = {name: provider for name, (_, provider) in chosen.items()}  # for `moxzid plugins`
@@ -219,8 +238,9 @@ class Device:
         """What each caller holds, by actor name: counts of ``params``, ``optimizers``, ``stored`` and
         ``publications``, who may read those publications (``readers``: ``"anyone"`` and the names of the
         actors or principals they name, sorted), the ``bytes`` they hold together (optimizers' state
-        included: ``optimizer_bytes`` of them), and ``steps`` by optimizer. Read without waiting for a running
-        call (a call in progress may or may not be counted)."""
+        included: ``optimizer_bytes`` of them), ``counted``, the bytes counted against its budget (its
+        optimizers' state at the most it can hold, see ``budget.py``), and ``steps`` by optimizer. Read
+        without waiting for a running call (a call in progress may or may not be counted)."""
 
         def size(meta: Meta) -> int:
             return ELEM_SIZES.get(meta.dtype, 4) * math.prod(meta.shape)
@@ -230,7 +250,16 @@ class Device:
         def entry(caller: bytes) -> dict:
             return held.setdefault(
                 self.name_of(caller),
-                {"params": 0, "optimizers": [], "stored": 0, "publications": 0, "readers": [], "bytes": 0, "steps": {}},
+                {
+                    "params": 0,
+                    "optimizers": [],
+                    "stored": 0,
+                    "publications": 0,
+                    "readers": [],
+                    "bytes": 0,
+                    "counted": self.holdings.by_caller.get(caller, 0),
+                    "steps": {},
+                },
             )
 
         for caller, space in list(self.spaces.items()):
@@ -297,12 +326,13 @@ class Device:
 
     # --- calls ------------------------------------------------------------------------------------
     def system_methods(self) -> dict[str, SystemMethod]:
-        """``{"moxzi_device_run": async (caller, arg) -> Outcome, ...}`` for ``Host(system_methods=)``."""
+        """``{"moxzi_device_run": async (caller, arg, purse) -> Outcome, ...}`` for ``Host(system_methods=)``
+        (``purse``: see ``call``)."""
 
         def method(name):
-            async def call(caller: bytes, arg: bytes) -> Outcome:
+            async def call(caller: bytes, arg: bytes, purse: Purse | None = FREE) -> Outcome:
                 return await asyncio.wrap_future(
-                    self.schedule.submit(caller, functools.partial(self.call, name, caller, arg))
+                    self.schedule.submit(caller, functools.partial(self.call, name, caller, arg, purse))
                 )
 
             return call
@@ -321,9 +351,12 @@ class Device:
         finally:
             self._replaying = False
 
-    def call(self, method: str, caller: bytes, arg) -> Outcome:
+    def call(self, method: str, caller: bytes, arg, purse: Purse | None = FREE) -> Outcome:
         """Run one device call to completion on the calling thread, once it has the device (``schedule``:
-        it may step aside for other callers' calls, and is stopped past ``DeviceLimits.call_seconds``)."""
+        it may step aside for other callers' calls, and is stopped past ``DeviceLimits.call_seconds``).
+        Before it changes anything it must fit the device's byte budget and ``purse`` must hold what
+        it may cost (``_admit``); ``purse`` None: the call was admitted before (a recorded call re-run,
+        a rank following rank 0), so neither applies."""
         handler = self._handlers.get(method.removeprefix(METHOD_PREFIX))
         # FETCHED is a fetch's second half: the host runs it with the download, an actor never does.
         if (
@@ -341,13 +374,18 @@ class Device:
         limit = None if self._replaying or not self.interruptible else self.limits.call_seconds
         with self.schedule.turn(limit, self.interruptible) as turn:
             space = self.spaces.setdefault(caller, Space())
+            admission = self._calls.admission = _Admission(purse)
             try:
                 result, changed = handler(caller, space, *args)
+                assert admission.admitted or not changed, f"{method} changed the device without _admit"
             except DeviceError as error:
                 return Outcome.reject(CANISTER_REJECT, f"{label}: {error}")
             except Exception as error:  # a backend failure rejects the call, the device keeps serving
                 log.exception("%s from %s failed", label, _principal(caller))
                 return Outcome.reject(CANISTER_REJECT, f"{label}: the device failed: {error}")
+            finally:
+                if admission.admitted:  # counted afresh from the space, never adjusted: nothing can drift
+                    self.holdings.done(caller, admission.bytes, self._counted(caller))
             seconds = turn.seconds()
         reply = encode_args([] if ftype is None else ftype.rets, [] if result is None else [result])
         return Outcome(reply, changed=changed, seconds=seconds)
@@ -455,6 +493,9 @@ class Device:
             raise DeviceError("the snapshot is damaged: it goes on after its end")
         with self.schedule.turn():
             self.spaces, self.publications = spaces, publications
+            self.holdings.clear()
+            for caller in {*spaces, *(owner for owner, _ in publications)}:
+                self.holdings.set(caller, self._counted(caller))
 
     def close(self) -> None:
         self.schedule.close()
@@ -478,6 +519,32 @@ class Device:
         if held > self.limits.max_entries:
             raise DeviceError(f"the space would hold {held} tensors; the limit is {self.limits.max_entries}")
 
+    def _counted(self, caller: bytes) -> int:
+        """The bytes ``caller`` holds, counted from its space and publications (budget.py)."""
+        space = self.spaces.get(caller, Space())
+        return counted_bytes(space, (p for (owner, _), p in self.publications.items() if owner == caller))
+
+    def _publication_bytes(self, caller: bytes, name: str) -> int:
+        """The bytes of ``caller``'s publication ``name`` (0 when it has none)."""
+        found = self.publications.get((caller, name))
+        return 0 if found is None else tensor_bytes(found.meta)
+
+    def _admit(self, caller: bytes, *, during: int = 0, after: int = 0, work: int = 0) -> None:
+        """Every handler calls this once it has checked everything, before it changes anything: the
+        call holds ``during`` more bytes while it runs and ``after`` more once done, and does ``work``
+        element operations. Raises DeviceError when that passes the byte budget or the caller cannot
+        pay for that much device time (its purse reserves the price)."""
+        admission: _Admission = self._calls.admission
+        if admission.purse is not None:
+            admitted = self.holdings.admit(self.budget, caller, during, after)
+            try:
+                admission.purse.reserve(work / self.work_per_ms)
+            except CannotPay as error:
+                self.holdings.done(caller, admitted, self.holdings.by_caller.get(caller, 0))
+                raise DeviceError(str(error)) from None
+            admission.bytes = admitted
+        admission.admitted = True
+
     # --- moxzi_device_params ------------------------------------------------------------------
     def _params(self, caller: bytes, space: Space, specs: list[dict]):
         made = {}
@@ -498,6 +565,14 @@ class Device:
                 raise DeviceError(f"parameter {name!r}: uniform needs finite low <= high, got {value}")
             made[name] = (shape, spec["init"])
         self._room(space, sum(n not in space.params for n in made))
+        replaced = Space(
+            {**space.params, **{n: (None, Meta(shape)) for n, (shape, _) in made.items()}}, space.optimizers
+        )
+        self._admit(
+            caller,
+            after=counted_bytes(replaced, ()) - counted_bytes(Space(space.params, space.optimizers), ()),
+            work=sum(math.prod(shape) for shape, _ in made.values()),
+        )
         for name, (shape, init) in made.items():
             seed = int.from_bytes(
                 hashlib.sha256(b"moxzi init\0%d\0%s\0%s" % (self.seed, caller, name.encode())).digest()[:8], "little"
@@ -518,8 +593,15 @@ class Device:
         for k, v in (("lr", spec["lr"]), *hyper.items()):
             if not math.isfinite(v) or v < 0:
                 raise DeviceError(f"optimizer {name!r}: {k} is {v}; expected a finite number >= 0")
+        params = list(dict.fromkeys(spec["params"]))
+        old = space.optimizers.get(name)
+        self._admit(
+            caller,
+            after=optimizer_bytes(kind, hyper, (space.params[p][1] for p in params))
+            - (0 if old is None else optimizer_bytes(old.kind, old.hyper, (space.params[p][1] for p in old.params))),
+        )
         space.optimizers[name] = OptimizerEntry(
-            kind, list(dict.fromkeys(spec["params"])), spec["lr"], hyper, self.kernels[f"optimizer:{kind}"](hyper)
+            kind, params, spec["lr"], hyper, self.kernels[f"optimizer:{kind}"](hyper)
         )
         return None, True
 
@@ -550,7 +632,6 @@ class Device:
                 tensors,
                 loss,
                 self.limits.max_elements,
-                self.limits.max_run_bytes,
             )
             if split:
                 plan = rows.analyse(plan, split, {n: o.rows for n, o in self.ops.items()})
@@ -565,6 +646,16 @@ class Device:
             )
         step = None if train is None else self._train_step(space, plan, train)
         self._room(space, len({name for _, name in plan.stores} - set(space.stored)))
+        last_store = {name: r for r, name in plan.stores}  # a name stored twice keeps the later value
+        self._admit(
+            caller,
+            during=plan.peak_bytes,
+            after=sum(
+                tensor_bytes(plan.metas[r]) - (tensor_bytes(space.stored[n][1]) if n in space.stored else 0)
+                for n, r in last_store.items()
+            ),
+            work=plan.work,
+        )
         watched = [] if step is None else [step.loss]  # for the `train` event
         wanted = [*scalars, *tensors, *(r for r, _ in plan.stores), *watched]
         if any(src.kind == "shared" and src.key[0] != caller for src in plan.sources):
@@ -699,6 +790,12 @@ class Device:
             self._name("publication", spec["prefix"] + n)
         fresh = sum((caller, spec["prefix"] + n) not in self.publications for n in spec["names"])
         self._room(space, fresh + sum(1 for owner, _ in self.publications if owner == caller))
+        copies = {spec["prefix"] + n: space.params[n][1] for n in spec["names"]}
+        self._admit(
+            caller,
+            after=sum(tensor_bytes(m) - self._publication_bytes(caller, full) for full, m in copies.items()),
+            work=sum(m.numel for m in copies.values()),
+        )
         for n in spec["names"]:
             tensor, meta = space.params[n]
             self.publications[(caller, spec["prefix"] + n)] = Publication(self.backend.copy(tensor), meta, readers)
@@ -706,7 +803,7 @@ class Device:
 
     # --- moxzi_device_mix ---------------------------------------------------------------------
     def _mix(self, caller: bytes, space: Space, mixes: list[dict]):
-        sums = []
+        planned = []
         for m in mixes:  # compute every sum from the values before the call, then assign
             into = self._name("into", m["into"])
             if not m["terms"]:
@@ -728,8 +825,16 @@ class Device:
             if into in space.params and space.params[into][1] != shape:
                 raise DeviceError(f"mix into {into!r}: it is {space.params[into][1]} but the terms are {shape}")
             assert shape is not None  # there are terms
-            sums.append((into, self.backend.weighted_sum(terms), shape))
-        self._room(space, len({i for i, _, _ in sums} - set(space.params)))
+            planned.append((into, terms, shape))
+        self._room(space, len({i for i, _, _ in planned} - set(space.params)))
+        created = {into: shape for into, _, shape in planned if into not in space.params}
+        self._admit(
+            caller,
+            during=sum(tensor_bytes(shape) for _, _, shape in planned),
+            after=sum(tensor_bytes(shape) for shape in created.values()),
+            work=sum(shape.numel * len(terms) for _, terms, shape in planned),
+        )
+        sums = [(into, self.backend.weighted_sum(terms), shape) for into, terms, shape in planned]
         for into, value, shape in sums:
             space.params[into] = (value, shape)
         return None, True
@@ -825,6 +930,13 @@ class Device:
             names.append(full)
         fresh = sum((caller, full) not in self.publications for full in names)
         self._room(space, fresh + sum(1 for owner, _ in self.publications if owner == caller))
+        incoming = {full: meta for full, (_, meta) in zip(names, export.described)}
+        self._admit(
+            caller,
+            during=sum(tensor_bytes(m) for m in incoming.values()),
+            after=sum(tensor_bytes(m) - self._publication_bytes(caller, full) for full, m in incoming.items()),
+            work=sum(m.numel for m in incoming.values()),
+        )
 
         def make(data: bytes, meta: Meta) -> Any:
             checkpoint()  # nothing is stored before every tensor is made
@@ -873,6 +985,7 @@ class Device:
             )
             if not exists:
                 raise DeviceError(f"delete: this actor holds no {kind} named {item['name']!r}")
+        self._admit(caller)  # it only gives bytes back
         for item in items:
             ((kind, _),) = item["kind"].items()
             if kind == "publication":

@@ -26,6 +26,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, BinaryIO, Protocol
 
+from ..billing import FREE, Purse
 from ..events import Events
 from ..store import Batch, StoreError
 from .actor import CANISTER_REJECT, DESTINATION_INVALID, SYS_TRANSIENT, Outcome
@@ -42,9 +43,11 @@ class Staged:
     gather: Callable[[bytes, bytes], Awaitable[Outcome | tuple[str, bytes | Attachment]]]
 
 
-# A system method: (caller principal, argument) -> outcome, or a Staged one. The argument is Candid,
-# or whatever a Staged method gathered for the method it names (bytes, or an Attachment).
-SystemMethod = Callable[[bytes, Any], Awaitable[Outcome]] | Staged
+# A system method: (caller principal, argument, purse) -> outcome, or a Staged one. The argument is
+# Candid, or whatever a Staged method gathered for the method it names (bytes, or an Attachment). The
+# purse (billing.Purse) is what the call may spend, reserved before it changes anything; None for a
+# recorded call re-run at start-up: it was admitted once, so no budget applies to it again.
+SystemMethod = Callable[[bytes, Any, Purse | None], Awaitable[Outcome]] | Staged
 
 
 class SystemState(Protocol):
@@ -152,7 +155,7 @@ class SystemCalls:
                 )
             if isinstance(method, Staged):  # only what a Staged method gathered is recorded
                 raise StoreError(f"recorded system call {seq} is to {method_name!r}, which gathers first")
-            outcome = await method(caller, arg)
+            outcome = await method(caller, arg, None)
             if not outcome.changed:
                 log.warning(
                     "recorded system call %d (%s) changed nothing when re-run: %s",
@@ -218,16 +221,19 @@ class SystemCalls:
         self._idle.clear()
         if refused is not None:
             return refused
+        purse = FREE if self._ledger is None else Purse(self._ledger, actor)
+        outcome = Outcome.reject(SYS_TRANSIENT, f"{method_name} was interrupted")  # unless it ends below
         try:
             if method is None or isinstance(method, Staged):  # a Staged method gathered a call to one
                 raise TypeError(f"{method_name} gathers first: a gathered call cannot run it")
-            outcome = await method(caller, data)
+            outcome = await method(caller, data, purse)
         except Exception as error:  # a failing system method rejects the call, never the host
             log.exception("system method %s failed", method_name)
             outcome = Outcome.reject(SYS_TRANSIENT, f"{method_name} failed: {error}")
         finally:
             if isinstance(data, Attachment):
                 data.close()
+            purse.settle(batch, outcome.seconds)  # what it held goes back, whatever happened
         recorded = outcome.changed and self._policy is not None
         if recorded:
             Journal.system_call(batch, self._seq, caller, method_name, data)
@@ -239,8 +245,6 @@ class SystemCalls:
                 self._attached.add(data.ident)
             else:
                 self._journal.drop_attachment(batch, data.ident)
-        if self._ledger is not None and outcome.seconds:
-            self._ledger.charge(batch, actor, "device_ms", outcome.seconds * 1000)
         self._events.publish(
             "device",
             actor=actor,

@@ -12,7 +12,9 @@ copies), ``moxzi_checkpoint_bytes_total``, ``moxzi_events_dropped_total``. Gauge
 ``moxzi_training_loss{actor,optimizer}`` (the latest step's), ``moxzi_actor_memory_bytes{actor,kind}``
 (``heap``, ``stable``), ``moxzi_cycles_balance{actor}``, ``moxzi_cycles_spent{actor}``,
 ``moxzi_device_bytes{actor}`` (what its parameters, optimizers' state, stored tensors and publications
-hold), ``moxzi_device_memory_bytes`` (all actors' together), ``moxzi_device_exports{actor}`` (live
+hold), ``moxzi_device_memory_bytes`` (all actors' together), ``moxzi_device_counted_bytes{actor}`` (what
+counts against its device budget: optimizers' state at the most it can hold),
+``moxzi_device_budget_bytes{scope}`` (``--device-actor-mb`` as ``actor``, ``--device-total-mb`` as ``total``), ``moxzi_device_exports{actor}`` (live
 exports), ``moxzi_device_fetches{actor}`` (downloads in flight), ``moxzi_device_fetch_bytes{actor}``
 (what those received so far), ``moxzi_store_bytes``.
 """
@@ -161,6 +163,20 @@ def render(watch: Watch, host) -> str:
             "gauge",
             "Bytes the device holds for all actors.",
             [({}, sum(u["bytes"] for u in usage.values()))],
+        )
+        family(
+            "moxzi_device_counted_bytes",
+            "gauge",
+            "Bytes counted against an actor's device budget.",
+            [({"actor": a}, u["counted"]) for a, u in sorted(usage.items())],
+        )
+    budget = getattr(host.system_state, "budget", None)
+    if budget is not None:
+        family(
+            "moxzi_device_budget_bytes",
+            "gauge",
+            "Bytes the device's actors may hold: each one, and all together.",
+            [({"scope": "actor"}, budget.actor_bytes), ({"scope": "total"}, budget.total_bytes)],
         )
     moving = device_transfers(host)
     if moving is not None:

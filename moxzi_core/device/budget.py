@@ -1,0 +1,122 @@
+"""The device's byte budget: what each actor may hold on the device, and all actors together.
+
+An actor's bytes are those of its parameters, its optimizers' state, its stored tensors and its
+publications (a publication others read still counts against its publisher). An optimizer's state is
+counted at the most it can hold (``state_copies`` of each of its parameters) from the moment it
+is created, so what a training step will allocate was admitted before the first one. A call that would
+take an actor past ``actor_bytes``, or the device past ``total_bytes``, at its peak (a run's results and
+gradients, from the plan's shapes, count while it runs) is refused before it changes anything; a call
+that adds nothing (a delete, a run within budget) is never refused, so an actor over a budget that was
+lowered can still free bytes.
+
+Nothing here is stored: what each actor holds is counted from the device's own state (``counted_bytes``), after
+every change and after a restore, so after a restart it is counted afresh from what the store rebuilt.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .ops import ELEM_SIZES, DeviceError, Meta
+
+if TYPE_CHECKING:
+    from .service import Publication, Space
+
+MB = 1 << 20
+ACTOR_MB = 8 << 10  # 8 GiB: the most one run's results could hold before budgets existed
+TOTAL_MB = 32 << 10
+
+
+@dataclass(frozen=True)
+class DeviceBudget:
+    """Bytes one actor may hold on the device (``--device-actor-mb``), and all actors together
+    (``--device-total-mb``)."""
+
+    actor_bytes: int = ACTOR_MB * MB
+    total_bytes: int = TOTAL_MB * MB
+
+
+def tensor_bytes(meta: Meta) -> int:
+    return ELEM_SIZES[meta.dtype] * math.prod(meta.shape)
+
+
+def state_copies(kind: str, hyper: dict) -> int:
+    """How many copies of a parameter an optimizer of ``kind`` keeps at most: AdamW its two moments,
+    SGD its momentum buffer (none without momentum)."""
+    if kind == "sgd":
+        return 1 if hyper.get("beta1") else 0
+    return 2
+
+
+def optimizer_bytes(kind: str, hyper: dict, params: Iterable[Meta]) -> int:
+    """The most an optimizer of ``kind`` over parameters of these shapes holds."""
+    return state_copies(kind, hyper) * sum(tensor_bytes(m) for m in params)
+
+
+def counted_bytes(space: Space, publications: Iterable[Publication]) -> int:
+    """The bytes an actor holds: ``space`` and the ``publications`` it owns."""
+    params = sum(tensor_bytes(meta) for _, meta in space.params.values())
+    state = sum(
+        optimizer_bytes(e.kind, e.hyper, (space.params[p][1] for p in e.params if p in space.params))
+        for e in space.optimizers.values()
+    )
+    stored = sum(tensor_bytes(meta) for _, meta in space.stored.values())
+    return params + state + stored + sum(tensor_bytes(p.meta) for p in publications)
+
+
+class Holdings:
+    """What each caller holds (``counted_bytes``), and all of them together, with what the calls under
+    way were admitted to add while they run (calls of different callers take turns on the device, so
+    several may be under way at once). Changed only by the call holding the device."""
+
+    def __init__(self) -> None:
+        self.by_caller: dict[bytes, int] = {}
+        self.total = 0
+        self._running: dict[bytes, int] = {}  # bytes admitted to calls under way, by caller
+        self._running_total = 0
+
+    def set(self, caller: bytes, held: int) -> None:
+        self.total += held - self.by_caller.get(caller, 0)
+        self.by_caller[caller] = held
+
+    def clear(self) -> None:
+        self.by_caller, self.total = {}, 0
+
+    def admit(self, budget: DeviceBudget, caller: bytes, during: int, after: int) -> int:
+        """Admit a call of ``caller`` that holds ``during`` more bytes while it runs and ``after`` more
+        (negative: fewer) once it is done, or raise ``DeviceError`` when that passes ``budget`` beside
+        what is held and what the calls under way may add. A call that adds nothing is always
+        admitted. Returns the bytes admitted, which ``done`` gives back when the call ends."""
+        adds = max(during, after, 0)
+        if adds == 0:
+            return 0
+        held = self.by_caller.get(caller, 0) + self._running.get(caller, 0)
+        if held + adds > budget.actor_bytes:
+            raise DeviceError(
+                f"the actor would hold {held + adds} bytes on the device ({held} now and {adds} more "
+                f"{'while it runs' if during >= after else 'after it'}); its budget is {budget.actor_bytes} "
+                f"(--device-actor-mb): delete what it no longer needs"
+            )
+        total = self.total + self._running_total
+        if total + adds > budget.total_bytes:
+            raise DeviceError(
+                f"the device would hold {total + adds} bytes for all actors ({total} now, this actor "
+                f"{held}); its budget is {budget.total_bytes} (--device-total-mb)"
+            )
+        self._running[caller] = self._running.get(caller, 0) + adds
+        self._running_total += adds
+        return adds
+
+    def done(self, caller: bytes, admitted: int, held: int) -> None:
+        """A call ``admit`` admitted ``admitted`` bytes for has ended; ``caller`` now holds ``held``."""
+        if admitted:
+            left = self._running[caller] - admitted
+            if left:
+                self._running[caller] = left
+            else:
+                del self._running[caller]
+            self._running_total -= admitted
+        self.set(caller, held)

@@ -1,0 +1,292 @@
+"""The device's budgets: the bytes each actor, and all actors together, may hold (parameters, optimizer
+state, stored tensors, publications, and a run's peak), checked before a call changes anything; and the
+cycles a device call may cost, reserved before it runs and settled after it."""
+
+import io
+import random
+import threading
+import time
+import urllib.error
+
+import pytest
+from kit.daemon import project, running_moxzid
+from kit.device import read, snapshot
+from kit.host import spec
+from kit.http import request
+
+from moxzi_core.billing import DefaultPrices, Ledger, Purse
+from moxzi_core.candid import FLOAT64, NAT, Principal, Some, Vec, encode_args
+from moxzi_core.device import DeviceBudget, DeviceError, open_device
+from moxzi_core.runtime.host import Host
+from moxzi_core.store import MemoryStore
+
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
+
+A, B = b"actor-a\x01", b"actor-b\x01"
+KB = 1024
+
+
+def opened(registry, actor_kb, total_kb):
+    return open_device(registry, "torch:cpu", budget=DeviceBudget(actor_kb * KB, total_kb * KB))
+
+
+def params(d, caller, **shapes):
+    d.request("params", caller, [{"name": n, "shape": s, "init": {"ones": None}} for n, s in shapes.items()])
+
+
+def optimizer(d, caller, name, names, kind="adamw", beta1=0.9):
+    spec = {"name": name, "params": names, "lr": 0.1, "beta1": beta1, "beta2": 0.99, "eps": 1e-8}
+    d.request("optimizer", caller, {**spec, "weight_decay": 0.0, "kind": Some({kind: None})})
+
+
+def run(program, tensors=(), train=None):
+    return {"inputs": [], "program": program, "train": train, "scalars": [], "split": None, "tensors": list(tensors)}
+
+
+def rejected(d, caller, method, *args) -> str:
+    with pytest.raises(DeviceError) as e:
+        d.request(method, caller, *args)
+    return str(e.value)
+
+
+def counted(d, caller) -> int:
+    return d.holdings.by_caller.get(caller, 0)
+
+
+def test_an_actor_past_its_budget_is_refused_and_nothing_changes(registry):
+    d = opened(registry, 16, 1024)
+    params(d, A, w=[1024])  # 4 KiB
+    optimizer(d, A, "adam", ["w"])  # AdamW's two moments, counted from the start: 8 KiB
+    assert counted(d, A) == 12 * KB == d.usage()[d.name_of(A)]["counted"]
+    before, listed = snapshot(d), d.request("list", A)
+    assert rejected(d, A, "params", [{"name": "v", "shape": [1025], "init": {"ones": None}}]) == (
+        "moxzi_device_params: the actor would hold 16388 bytes on the device (12288 now and 4100 more after "
+        "it); its budget is 16384 (--device-actor-mb): delete what it no longer needs"
+    )
+    assert snapshot(d) == before and d.request("list", A) == listed and counted(d, A) == 12 * KB
+    params(d, A, v=[1024])  # exactly the budget
+    assert counted(d, A) == 16 * KB
+    params(d, A, w=[1024])  # replacing with the same shape adds nothing
+    d.close()
+
+
+def test_publications_count_against_their_publisher_and_stored_tensors_against_their_owner(registry):
+    d = opened(registry, 16, 1024)
+    params(d, A, w=[1024])
+    d.request("publish", A, {"names": ["w"], "prefix": "pub/", "readers": Some({"anyone": None})})
+    assert counted(d, A) == 8 * KB  # the parameter and its copy
+    twice = run([{"shared": {"owner": Principal(A), "name": "pub/w"}}, {"scale": {"x": 0, "by": 2.0}}])
+    twice["program"].append({"store": {"x": 1, "name": "twice"}})
+    d.request("run", B, twice)  # B reads A's publication: only what B stores counts against B
+    assert (counted(d, A), counted(d, B)) == (8 * KB, 4 * KB)
+    d.request("run", B, twice)  # storing again under the same name replaces it
+    assert counted(d, B) == 4 * KB
+    d.close()
+
+
+def test_the_total_budget_refuses_an_actor_while_others_hold_bytes_and_deleting_gives_them_back(registry):
+    d = opened(registry, 64, 48)
+    params(d, A, big=[10 * KB])  # 40 KiB
+    params(d, B, small=[KB])  # 4 KiB: 44 of 48 KiB in all
+    assert rejected(d, B, "params", [{"name": "more", "shape": [2 * KB], "init": {"zeros": None}}]) == (
+        "moxzi_device_params: the device would hold 53248 bytes for all actors (45056 now, this actor 4096); "
+        "its budget is 49152 (--device-total-mb)"
+    )
+    # Meanwhile A is served: it reads, replaces in place, and gives bytes back.
+    assert read(d, A, {"param": "big"})[0].sum() == 10 * KB
+    params(d, A, big=[10 * KB])
+    d.request("delete", A, [{"kind": {"param": None}, "name": "big"}])
+    assert (counted(d, A), d.holdings.total) == (0, 4 * KB)
+    params(d, B, more=[2 * KB])  # now it fits
+    assert counted(d, B) == 12 * KB
+    d.close()
+
+
+def test_a_run_whose_peak_would_pass_the_budget_is_refused_before_it_runs(registry):
+    d = opened(registry, 64, 1024)
+    params(d, A, w=[64, 64])  # 16 KiB
+    optimizer(d, A, "sgd", ["w"], kind="sgd", beta1=0.0)  # no momentum: no state
+    square = [{"param": "w"}, {"mul": {"a": 0, "b": 0}}, {"mean": {"x": 1, "dim": None}}]
+    train = Some({"loss": 2, "optimizer": "sgd", "clip": None, "lr": None, "also": None})
+    before, weights = snapshot(d), read(d, A, {"param": "w"})[0]
+    # w's gradient (16 KiB), w * w and the mean (16 KiB + 4 bytes) with theirs, beside the 16 KiB held
+    assert rejected(d, A, "run", run(square, train=train)) == (
+        "moxzi_device_run: the actor would hold 65544 bytes on the device (16384 now and 49160 more while it "
+        "runs); its budget is 65536 (--device-actor-mb): delete what it no longer needs"
+    )
+    assert snapshot(d) == before and (read(d, A, {"param": "w"})[0] == weights).all()
+    assert d.usage()[d.name_of(A)]["steps"] == {}
+    d.request("run", A, run(square, tensors=[2]))  # without training it fits: 16 KiB more
+    assert counted(d, A) == 16 * KB  # what a run holds while it runs is given back after it
+    d.close()
+
+
+def test_optimizer_state_is_counted_at_its_most_and_follows_its_parameters(registry):
+    d = opened(registry, 1024, 1024)
+    params(d, A, w=[256])  # 1 KiB
+    optimizer(d, A, "adam", ["w"])
+    optimizer(d, A, "momentum", ["w"], kind="sgd", beta1=0.9)
+    assert counted(d, A) == (1 + 2 + 1) * KB
+    params(d, A, w=[512])  # a bigger w: both optimizers' state grows with it
+    assert counted(d, A) == (2 + 4 + 2) * KB
+    d.request("delete", A, [{"kind": {"param": None}, "name": "w"}])  # optimizers keep no state for it
+    assert counted(d, A) == 0
+    d.close()
+
+
+def test_what_each_actor_holds_is_counted_from_the_device_after_a_restore(registry):
+    d = opened(registry, 1024, 1024)
+    params(d, A, w=[256])
+    optimizer(d, A, "adam", ["w"])
+    d.request("publish", A, {"names": ["w"], "prefix": "p/", "readers": None})
+    copy = snapshot(d)
+    again = opened(registry, 1, 1024)  # a smaller budget: what is held comes back all the same
+    again.restore(io.BytesIO(copy))
+    assert again.holdings.by_caller == d.holdings.by_caller == {A: 4 * KB}
+    assert again.holdings.total == 4 * KB
+    assert rejected(again, A, "params", [{"name": "v", "shape": [1], "init": {"ones": None}}]).startswith(
+        "moxzi_device_params: the actor would hold 4100 bytes"
+    )
+    again.request("delete", A, [{"kind": {"publication": None}, "name": "p/w"}])  # freeing always works
+    d.close()
+    again.close()
+
+
+# --- cycles -----------------------------------------------------------------------------------------
+LOSSES = [Vec(FLOAT64)]
+
+
+async def learner_host(registry, store, cycles, budget=DeviceBudget()):
+    device = open_device(registry, "torch:cpu", budget=budget)
+    ledger = Ledger(store, DefaultPrices(), cycles)
+    host = Host(
+        [spec("learner", "learner")],
+        system_methods=device.system_methods(),
+        store=store,
+        ledger=ledger,
+        system_state=device,
+    )
+    await host.start()
+    return host, device, ledger
+
+
+async def learn(host, steps):
+    return await host.call("learner", "learn", encode_args([NAT], [steps]), query=False)
+
+
+def test_a_device_call_reserves_its_price_before_it_runs(registry):
+    d = opened(registry, 1 << 20, 1 << 20)
+    ledger = Ledger(MemoryStore(), DefaultPrices(device_cycles_per_ms=1000), 1000)
+    make = d.types["moxzi_device_params"]
+    big = encode_args(make.args, [[{"name": "w", "shape": [4_000_000], "init": {"ones": None}}]])
+    # 4,000,000 elements: 2 ms expected at most, 2,000 cycles, and the actor has 1,000
+    outcome = d.call("moxzi_device_params", A, big, Purse(ledger, "a"))
+    assert outcome.reject_message == (
+        "moxzi_device_params: actor a cannot pay for this work: it may cost 2000 cycles, and its balance is "
+        "1000 (0 of them held by its calls in progress)"
+    )
+    assert d.request("list", A) == [] and (ledger.balance("a"), ledger.held("a")) == (1000, 0)
+    purse = Purse(ledger, "a")
+    small = encode_args(make.args, [[{"name": "w", "shape": [1_000_000], "init": {"ones": None}}]])
+    assert d.call("moxzi_device_params", A, small, purse).reply is not None
+    assert (purse.held, ledger.held("a")) == (500, 500)  # held until the host settles the call
+    d.close()
+
+
+async def test_an_actor_too_poor_for_a_call_is_refused_before_the_device_does_anything(registry):
+    store = MemoryStore()
+    host, device, ledger = await learner_host(registry, store, 1000)  # the params call may cost 204,800
+    try:
+        outcome = await learn(host, 1)
+        assert "actor learner cannot pay for this work: it may cost 204800 cycles" in outcome.reject_message
+        assert device.request("list", host.info("learner").principal.bytes) == []
+        assert (ledger.balance("learner"), ledger.spent("learner"), ledger.held("learner")) == (1000, 0, 0)
+    finally:
+        await host.stop()
+        device.close()
+
+
+async def test_an_ordinary_program_is_charged_its_device_time_and_holds_nothing_after(registry):
+    host, device, ledger = await learner_host(registry, MemoryStore(), 10**15)
+    events = host.events.subscribe()
+    try:
+        assert (await learn(host, 3)).reply is not None
+        calls = [e for e in events.take() if e["kind"] == "device"]
+        assert [e["method"] for e in calls] == ["moxzi_device_params", "moxzi_device_optimizer"] + [
+            "moxzi_device_run"
+        ] * 3
+        prices = DefaultPrices()
+        assert ledger.spent("learner") == sum(prices.price("device_ms", e["seconds"] * 1000) for e in calls)
+        assert ledger.held("learner") == 0
+    finally:
+        await host.stop()
+        device.close()
+
+
+@pytest.mark.slow
+async def test_a_restart_recounts_from_the_record_whatever_the_budget_now(registry):
+    store = MemoryStore()
+    host, device, _ = await learner_host(registry, store, 10**15)
+    assert (await learn(host, 2)).reply is not None
+    held = dict(device.holdings.by_caller)
+    await host.stop()
+    device.close()
+    # 2 x 8 KiB of parameters and 32 KiB of AdamW moments were admitted once: re-run, they come back
+    # even under a budget they no longer fit, and the next run is refused.
+    host, device, ledger = await learner_host(registry, store, 10**15, DeviceBudget(KB, 1 << 30))
+    try:
+        assert device.holdings.by_caller == held == {host.info("learner").principal.bytes: 48 * KB}
+        outcome = await learn(host, 1)
+        assert "moxzi_device_run: the actor would hold" in outcome.reject_message
+        assert "its budget is 1024 (--device-actor-mb)" in outcome.reject_message
+        assert ledger.held("learner") == 0
+    finally:
+        await host.stop()
+        device.close()
+
+
+@pytest.mark.slow
+def test_killed_during_device_calls_each_call_is_paid_exactly_once(tmp_path):
+    """With a flat fee per device call, what the actor spent after kill -9s and restarts must be the fee
+    times the calls it made: none paid twice (re-run after a kill), none lost."""
+    pytest.importorskip("moxzi_store_lmdb")
+    steps, fee, cycles = 1000, 1_000_000, 10**12  # fee: tests/thirdparty/moxzi_flat_fee
+    project(tmp_path, "learner")
+    flags = ("-m", "actors.json", "-s", "state", "--device", "torch:cpu", "--cycles", str(cycles))
+    options = {"cwd": tmp_path, "plugins": "http,torch,lmdb,cycles,flatfee", "third_party": True}
+
+    def progress(daemon) -> int:
+        status, answer = request(f"{daemon.url}/query-json/learner/progress", [])
+        assert status == 200, answer
+        return len(answer[0])
+
+    def learn_in_background(daemon):
+        def learn():
+            try:
+                request(f"{daemon.url}/call-json/learner/learn", [steps], timeout=300)
+            except (urllib.error.URLError, ConnectionError, OSError):
+                pass  # killed under it: the call carries on after the restart
+
+        threading.Thread(target=learn, daemon=True).start()
+
+    rng, seen = random.Random(5), []
+    with running_moxzid(*flags, **options) as daemon:
+        learn_in_background(daemon)
+        time.sleep(rng.uniform(0.5, 1.0))
+        daemon.process.kill()
+    for _ in range(2):
+        with running_moxzid(*flags, **options) as daemon:
+            seen.append(progress(daemon))
+            time.sleep(rng.uniform(0.2, 0.5))
+            daemon.process.kill()
+    with running_moxzid(*flags, **options) as daemon:
+        deadline = time.monotonic() + 240
+        while progress(daemon) < steps:
+            assert time.monotonic() < deadline, "training did not finish"
+            time.sleep(0.1)
+        status, accounts = request(f"{daemon.url}/cycles")
+        assert status == 200
+        spent = fee * (2 + steps)  # params, optimizer, one run per step
+        assert accounts["learner"] == {"balance": cycles - spent, "spent": spent}, accounts
+        assert daemon.stop() == 0
+    assert seen[0] < steps, f"the first kill did not interrupt training: {seen}"
