@@ -2,6 +2,7 @@
 state, stored tensors, publications, and a run's peak), checked before a call changes anything; and the
 cycles a device call may cost, reserved before it runs and settled after it."""
 
+import asyncio
 import io
 import random
 import threading
@@ -290,3 +291,28 @@ def test_killed_during_device_calls_each_call_is_paid_exactly_once(tmp_path):
         assert accounts["learner"] == {"balance": cycles - spent, "spent": spent}, accounts
         assert daemon.stop() == 0
     assert seen[0] < steps, f"the first kill did not interrupt training: {seen}"
+
+
+async def test_what_a_call_under_way_may_add_counts_against_the_others_while_it_stands_aside(registry):
+    d = open_device(registry, "torch:cpu", budget=DeviceBudget(1 << 30, 100 << 20))
+    params(d, A, w=[1024, 1024])  # 4 MiB
+    run_type = d.types["moxzi_device_run"]
+    chain = [{"param": "w"}] + [{"linear": {"x": i, "w": 0, "b": None}} for i in range(20)]  # 80 MiB more
+    long = encode_args(run_type.args, [run(chain, tensors=[20])])
+    methods = d.system_methods()
+    try:
+        running = asyncio.create_task(methods["moxzi_device_run"](A, long))
+        for _ in range(1000):  # until A's run was admitted (it then takes turns with B's calls)
+            if d.holdings.running.get(A):
+                break
+            await asyncio.sleep(0.01)
+        more = encode_args(
+            d.types["moxzi_device_params"].args, [[{"name": "v", "shape": [5 << 20], "init": {"zeros": None}}]]
+        )
+        refused = await methods["moxzi_device_params"](B, more)  # 20 MiB: 4 + 80 + 20 > 100
+        assert "the device would hold" in refused.reject_message and "(--device-total-mb)" in refused.reject_message
+        assert (await running).reply is not None
+        assert (await methods["moxzi_device_params"](B, more)).reply is not None  # A's run gave its bytes back
+        assert d.holdings.total == 24 << 20 and d.holdings.running == {}
+    finally:
+        d.close()

@@ -75,8 +75,8 @@ class Holdings:
     def __init__(self) -> None:
         self.by_caller: dict[bytes, int] = {}
         self.total = 0
-        self._running: dict[bytes, int] = {}  # bytes admitted to calls under way, by caller
-        self._running_total = 0
+        self.running: dict[bytes, int] = {}  # bytes admitted to calls under way, by caller (read-only)
+        self.running_total = 0
 
     def set(self, caller: bytes, held: int) -> None:
         self.total += held - self.by_caller.get(caller, 0)
@@ -93,30 +93,30 @@ class Holdings:
         adds = max(during, after, 0)
         if adds == 0:
             return 0
-        held = self.by_caller.get(caller, 0) + self._running.get(caller, 0)
+        held = self.by_caller.get(caller, 0) + self.running.get(caller, 0)
         if held + adds > budget.actor_bytes:
             raise DeviceError(
                 f"the actor would hold {held + adds} bytes on the device ({held} now and {adds} more "
                 f"{'while it runs' if during >= after else 'after it'}); its budget is {budget.actor_bytes} "
                 f"(--device-actor-mb): delete what it no longer needs"
             )
-        total = self.total + self._running_total
+        total = self.total + self.running_total
         if total + adds > budget.total_bytes:
             raise DeviceError(
                 f"the device would hold {total + adds} bytes for all actors ({total} now, this actor "
                 f"{held}); its budget is {budget.total_bytes} (--device-total-mb)"
             )
-        self._running[caller] = self._running.get(caller, 0) + adds
-        self._running_total += adds
+        self.running[caller] = self.running.get(caller, 0) + adds
+        self.running_total += adds
         return adds
 
     def done(self, caller: bytes, admitted: int, held: int) -> None:
         """A call ``admit`` admitted ``admitted`` bytes for has ended; ``caller`` now holds ``held``."""
         if admitted:
-            left = self._running[caller] - admitted
+            left = self.running[caller] - admitted
             if left:
-                self._running[caller] = left
+                self.running[caller] = left
             else:
-                del self._running[caller]
-            self._running_total -= admitted
+                del self.running[caller]
+            self.running_total -= admitted
         self.set(caller, held)
