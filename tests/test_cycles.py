@@ -137,3 +137,12 @@ async def test_without_cycles_to_give_nothing_can_be_attached(classic):
         assert host.ledger.accounts() == {}
     finally:
         await host.stop()
+
+
+async def test_cycles_an_upgrade_hook_burns_are_spent(classic):
+    host = await started(classic)
+    try:
+        await host.upgrade("bank", build_actor("bank", classic=classic).wasm)
+        assert (host.ledger.balance("bank"), host.ledger.spent("bank")) == (INITIAL - 7, 7)
+    finally:
+        await host.stop()

@@ -294,10 +294,11 @@ class Actor:
         if not instance.has_export("canister_init"):
             return None, b""
         instance.begin()
-        execution = Execution("I", arg=arg, caller=caller, balance=self._ledger_balance())
+        execution = Execution("I", arg=arg, caller=caller, balance=self._balance())
         trap = instance.invoke(execution, "canister_init", fuel=self._limits.instructions_per_message)
         if trap is None:
             instance.commit()
+            self._burn(execution.cycles_burned)
         else:
             instance.rollback()
         return trap, execution.certified_data or b""
@@ -564,6 +565,13 @@ class Actor:
         """The actor's cycle balance as the running message sees it: the ledger's, with what the
         message did to it so far (settled with the message). Only on the actor's thread."""
         return self._ledger_balance() + self._step.cycles
+
+    def _burn(self, cycles: int) -> None:
+        """Cycles a completed canister_init or upgrade hook burned (ic0.cycles_burn128), settled with the
+        message that ran it (install_code, an upgrade). A manifest actor's first canister_init runs
+        before any message, and what it burns is not taken."""
+        self._step.cycles -= cycles
+        self._step.burned += cycles
 
     def _ledger_balance(self) -> int:
         """The actor's cycle balance in the ledger (any thread: what queries and installs see)."""
@@ -920,7 +928,7 @@ class Actor:
         persistence, "replace" it, or None (refused for enhanced persistence, as on the IC)."""
         old = self._code
         old.begin()
-        pre, post = Execution("G", caller=caller), Execution("I", arg=arg, caller=caller)
+        pre = Execution("G", caller=caller, balance=self._balance())
         if old.has_export("canister_pre_upgrade"):
             trap = old.invoke(pre, "canister_pre_upgrade", fuel=self._limits.instructions_per_message)
             if trap is not None:
@@ -948,6 +956,7 @@ class Actor:
             new.memory.load(old.memory.read(0, old.memory.size))
         new.now = old.now
         trap = new.run_start()
+        post = Execution("I", arg=arg, caller=caller, balance=pre.cycle_balance)
         if trap is None:
             new.begin()
             trap = (
@@ -958,6 +967,7 @@ class Actor:
         if trap is not None:
             old.rollback()  # undoes pre_upgrade's stable-memory writes; post_upgrade's were on the copy
             return f"the new code trapped while taking over the state: {trap}"
+        self._burn(pre.cycles_burned + post.cycles_burned)
         with self._replicas.committing:
             new.commit()
             # The certified data an upgrade's hooks set (post_upgrade's last), else the old one, as on the IC.

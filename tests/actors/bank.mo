@@ -40,4 +40,7 @@ persistent actor Bank {
   public query func balance() : async Nat { Cycles.balance() };
 
   public query func keptInAll() : async Nat { kept };
+
+  // An upgrade's hook may burn cycles too.
+  system func postupgrade() { ignore Cycles.burn<system>(7) };
 };
