@@ -9,13 +9,15 @@ import pytest
 from kit.actorbuild import build_actor
 
 from moxzi_core.billing import MAX_BALANCE, DefaultPrices, Ledger
-from moxzi_core.candid import NAT, PRINCIPAL, TEXT, Principal, Vec, decode_args, encode_args
+from moxzi_core.candid import NAT, PRINCIPAL, TEXT, Principal, Some, Vec, decode_args, encode_args
 from moxzi_core.runtime.host import ActorSpec, Host, actor_principal
+from moxzi_core.runtime.management import MANAGEMENT_NAME, SERVICE
 from moxzi_core.store import MemoryStore
 
 INITIAL = 10**12  # every manifest actor starts with this many (--cycles)
 NATS = Vec(NAT)
 BANK = Principal(actor_principal("bank"))
+OUTSIDE = bytes(range(1, 30))  # a caller outside, as a signed request has
 
 
 @pytest.fixture(params=[False, True], ids=["enhanced", "classic"])
@@ -144,5 +146,27 @@ async def test_cycles_an_upgrade_hook_burns_are_spent(classic):
     try:
         await host.upgrade("bank", build_actor("bank", classic=classic).wasm)
         assert (host.ledger.balance("bank"), host.ledger.spent("bank")) == (INITIAL - 7, 7)
+    finally:
+        await host.stop()
+
+
+async def test_a_canister_made_from_outside_starts_as_the_caller_says(classic):
+    host = await started(classic)
+    try:
+        method = "provisional_create_canister_with_cycles"
+        types = list(SERVICE.methods[method].args)
+
+        async def create(amount):
+            fields = {"amount": amount, "settings": None, "specified_id": None, "sender_canister_version": None}
+            arg = encode_args(types, [fields])
+            return await host.call(MANAGEMENT_NAME, method, arg, query=False, caller=OUTSIDE)
+
+        outcome = await create(Some(777))
+        (made,) = decode_args(outcome.reply, list(SERVICE.methods[method].rets))
+        assert host.ledger.balance(made["canister_id"].to_text()) == 777
+        (made,) = decode_args((await create(None)).reply, list(SERVICE.methods[method].rets))
+        assert host.ledger.balance(made["canister_id"].to_text()) == INITIAL  # as every actor starts
+        refused = await create(Some(MAX_BALANCE + 1))
+        assert refused.reply is None and "more than a canister may hold" in refused.reject_message
     finally:
         await host.stop()

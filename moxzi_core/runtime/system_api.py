@@ -6,7 +6,9 @@ listed for it traps, as it would on the IC. Every function moc can import is her
 refused for importing one it does not call; the stable memory's (callable everywhere) run in wasm
 instead (`wasm_stable`). The functions themselves read and write the running
 `Execution` (what this message may see and what it has produced so far); they never touch host state
-directly, so a trapped message leaves nothing behind.
+directly, so a trapped message leaves nothing behind. The cycle calls too: an Execution starts with the
+actor's balance in the ledger and what the call offers, and what it accepts, attaches to calls and
+burns reaches the ledger only when the actor settles the completed message.
 
 A non-replicated query has a data certificate (``data_certificate_*``) when a plugin certifies
 (``Host.certifier``: the ic plugin signs it with moxzid's root key); elsewhere, or without one, there
