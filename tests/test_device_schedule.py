@@ -112,6 +112,16 @@ async def test_a_short_call_completes_while_another_actors_long_program_runs(pro
     assert isinstance(result, dict) and len(result["scalars"]) == 1
 
 
+async def test_a_short_call_does_not_wait_behind_many_calls_another_actor_sent_at_once(probed):
+    setup(probed, A)
+    setup(probed, B)
+    first = await under_way(probed, A, chain(400, train=False, probe=True))
+    rest = [asyncio.ensure_future(call(probed, A, "run", chain(400, train=False))) for _ in range(20)]
+    await call(probed, B, "run", read_w())
+    assert not rest[-1].done()  # A's calls queue behind each other, not in front of B's
+    assert all(isinstance(r, dict) for r in await asyncio.gather(first, *rest))
+
+
 async def test_a_run_reading_another_actors_publication_keeps_the_device(probed):
     """B replacing the publication A's run reads waits for that run: recorded in the order calls end,
     A's run must have read what was there before B's call."""
