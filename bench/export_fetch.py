@@ -1,4 +1,4 @@
-"""Export + fetch throughput between two moxzid processes on loopback.
+"""Export + fetch throughput between two moxzid processes on loopback, beside a plain download.
 
     python bench/export_fetch.py [--rounds 5] [--sizes shakespeare,100m]
 
@@ -6,11 +6,14 @@ Starts two moxzid (``--device torch:cpu --device-listen 127.0.0.1:0``), each hos
 of tests/actors/porter.mo. On the first, alice makes a model's parameters and publishes them; each
 round she exports them (one URL) and bob, on the second, fetches them into his publications: the
 device downloads the body, checks its digest and shapes, and stores it. A round is timed from the
-export call to the fetch's answer, as an HTTP caller sees them. Prints the median MB/s (MB = 10^6
-bytes of float32 data) per model and each daemon's peak resident memory (VmHWM) against the model's
-size, which shows what streaming keeps: no extra copy of every tensor at either end. The daemons keep
-their state in LMDB (``-s``: the fetcher records each fetch's bytes, in parts) and take no device
-copies (NO_COPIES), so the numbers are the transfer's and its record's.
+export call to the fetch's answer, as an HTTP caller sees them. Each round also times the line rate
+to compare with: the same body (downloaded once from an export) served by a plain aiohttp server in
+another process and downloaded by aiohttp in this one, hashing with sha256 as it reads. Prints the
+median MB/s of both (MB = 10^6 bytes of float32 data) per model, their ratio, and each daemon's peak
+resident memory (VmHWM) against the model's size, which shows what streaming keeps: no extra copy of
+every tensor at either end. The daemons keep their state in LMDB (``-s``: the fetcher records each
+fetch's bytes, in parts) and take no device copies (NO_COPIES), so the numbers are the transfer's and
+its record's.
 
 Models (GPT shapes: per layer qkv, proj, fc, out; embedding and head):
   shakespeare   nanoGPT's Shakespeare laptop config, 4 layers, 128 wide: 803,072 parameters
@@ -20,6 +23,8 @@ Models (GPT shapes: per layer qkv, proj, fc, out; embedding and head):
 from __future__ import annotations
 
 import argparse
+import asyncio
+import hashlib
 import json
 import re
 import shutil
@@ -37,6 +42,41 @@ VOCAB = 65
 # The transfer alone: no copy of the fetcher's device after a large recorded fetch (which by default,
 # past 64 MB of record, pauses its next device calls while it is taken).
 NO_COPIES = ["--device-checkpoint-secs", "0", "--device-checkpoint-mb", "1000000"]
+
+
+# A plain aiohttp server for the line rate: serves the file argv[1] from memory at /, prints its port.
+PLAIN_SERVER = """
+import asyncio, sys
+from aiohttp import web
+body = open(sys.argv[1], "rb").read()
+async def main():
+    app = web.Application()
+    app.router.add_get("/", lambda request: web.Response(body=body))
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    print(runner.addresses[0][1], flush=True)
+    await asyncio.Event().wait()
+asyncio.run(main())
+"""
+
+
+def plain_download(url: str) -> float:
+    """Seconds to download ``url`` with aiohttp, hashing with sha256 as it reads."""
+    import aiohttp
+
+    async def run() -> float:
+        async with aiohttp.ClientSession() as session:
+            started = time.perf_counter()
+            async with session.get(url) as response:
+                digest = hashlib.sha256()
+                async for chunk in response.content.iter_chunked(1 << 20):
+                    digest.update(chunk)
+                digest.digest()
+            return time.perf_counter() - started
+
+    return asyncio.run(run())
 
 
 def shapes(layers: int, d: int) -> dict[str, list[int]]:
@@ -121,29 +161,45 @@ def main() -> None:
                 )
                 daemons.append(Daemon(folder))
             here, there = daemons
+            plain = None
             try:
                 here.call("alice", "make", list(model), list(model.values()))
                 here.call("alice", "share", list(model), "pub/")
-                seconds = []
+                [url] = here.call("alice", "export", list(model), "pub/", None, None)
+                body = Path(scratch) / "body"
+                with urllib.request.urlopen(url, timeout=600) as response, body.open("wb") as out:
+                    shutil.copyfileobj(response, out, 1 << 20)
+                plain = subprocess.Popen([sys.executable, "-c", PLAIN_SERVER, str(body)], stdout=subprocess.PIPE)
+                plain_url = f"http://127.0.0.1:{int(plain.stdout.readline())}/"
+                seconds, plain_seconds = [], []
                 for _ in range(args.rounds):
+                    plain_seconds.append(plain_download(plain_url))
                     started = time.perf_counter()
                     [url] = here.call("alice", "export", list(model), "pub/", None, None)
                     there.call("bob", "fetch", url, "alice/")
                     seconds.append(time.perf_counter() - started)
                 peaks = here.peak_mb(), there.peak_mb()
             finally:
+                if plain is not None:
+                    plain.kill()
+                    plain.wait()
                 for daemon in daemons:
                     daemon.stop()
-        median = statistics.median(seconds)
-        rows.append((size, params, 4 * params / 1e6, median, 4 * params / 1e6 / median, *peaks))
-        print(f"{size}: {', '.join(f'{s:.3f}' for s in seconds)} s", file=sys.stderr)
+        mb = 4 * params / 1e6
+        rate, plain_rate = mb / statistics.median(seconds), mb / statistics.median(plain_seconds)
+        rows.append((size, params, mb, rate, plain_rate, *peaks))
+        print(f"{size}: moxzid {', '.join(f'{s:.3f}' for s in seconds)} s", file=sys.stderr)
+        print(f"{size}: plain  {', '.join(f'{s:.3f}' for s in plain_seconds)} s", file=sys.stderr)
 
     print(
-        f"{'model':<12} {'parameters':>12} {'MB':>8} {'median s':>9} {'MB/s':>8} "
+        f"{'model':<12} {'parameters':>12} {'MB':>8} {'moxzid MB/s':>12} {'plain MB/s':>11} {'ratio':>6} "
         f"{'exporter peak MB':>17} {'fetcher peak MB':>16}"
     )
-    for size, params, mb, median, rate, here_peak, there_peak in rows:
-        print(f"{size:<12} {params:>12,} {mb:>8.1f} {median:>9.3f} {rate:>8.1f} {here_peak:>17.0f} {there_peak:>16.0f}")
+    for size, params, mb, rate, plain_rate, here_peak, there_peak in rows:
+        print(
+            f"{size:<12} {params:>12,} {mb:>8.1f} {rate:>12.1f} {plain_rate:>11.1f} {rate / plain_rate:>6.2f} "
+            f"{here_peak:>17.0f} {there_peak:>16.0f}"
+        )
 
 
 if __name__ == "__main__":

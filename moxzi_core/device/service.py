@@ -95,7 +95,10 @@ class Backend(Protocol):
     name: str  # e.g. "torch:cpu"
     family: str  # e.g. "torch": which ops' kernels it runs
 
-    def tensor(self, data: bytes, elem: str, shape: tuple[int, ...]) -> Any: ...
+    def tensor(self, data: bytes | bytearray, elem: str, shape: tuple[int, ...]) -> Any:
+        """An input or a stored tensor from little-endian bytes; it may keep a bytearray's memory (the
+        caller hands it over)."""
+
     def param(self, shape: tuple[int, ...], init: dict, seed: int) -> Any: ...
     def copy(self, t: Any) -> Any: ...
     def weighted_sum(self, terms: list[tuple[float, Any]]) -> Any: ...
@@ -922,7 +925,7 @@ class Device:
         """Store an export's tensors, once its layout, digest, names and shapes check out, as publications
         of the caller that only it may read, named prefix + name (replacing any of those names). Holds
         one tensor's bytes at a time beyond the tensors it makes."""
-        export = transfer.Fetched(fetched.open())
+        export = transfer.Fetched(fetched.open(), fetched.head)
         names = []
         for name, meta in export.described:
             full = self._name("publication", export.prefix + name)
@@ -938,7 +941,7 @@ class Device:
             work=sum(m.numel for m in incoming.values()),
         )
 
-        def make(data: bytes, meta: Meta) -> Any:
+        def make(data: bytearray, meta: Meta) -> Any:
             checkpoint()  # nothing is stored before every tensor is made
             return self.backend.tensor(data, FLOAT, meta.shape)
 

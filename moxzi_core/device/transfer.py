@@ -24,12 +24,15 @@ The body of an export, which a fetch checks before it stores anything::
     data             each tensor's bytes, row-major, in header order
     digest           sha256 of everything before it (32 bytes)
 
-``Exports.body`` streams it tensor by tensor and hashes as it goes, so an export holds at most one
-tensor's bytes beyond the publications themselves. ``download`` reads the header first (it rejects a
-body that is too large before downloading it), then streams the rest into a temporary file, checking the digest as
-it goes: behind the fetch's prefix, that file is the argument of the call a fetch runs as
-(``moxzi_device_fetched``, an ``Attachment`` the host records in parts), so re-running the record at
-start-up stores the same tensors without the network. Reading it back (``Fetched``) holds one tensor's
+``Exports.body`` streams it tensor by tensor and hashes each chunk while the previous one is sent, so an
+export holds at most one tensor's bytes beyond the publications themselves. ``download`` reads the
+header first (it rejects a body that is too large before downloading it), then streams the rest into a
+temporary file, hashing each chunk while the next one arrives and checking the digest at the end. That
+file, with the fetch's prefix and source as its head (``Attachment.head``), is the argument of the call a
+fetch runs as (``moxzi_device_fetched``, an ``Attachment`` the host records in parts), so re-running the
+record at start-up stores the same tensors without the network. The file holds the body alone, so its
+own sha256, which the store keeps to check the parts it gives back, is the body's digest continued over
+its last 32 bytes: the bytes are hashed once. Reading the file back (``Fetched``) holds one tensor's
 bytes at a time.
 """
 
@@ -38,6 +41,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import io
 import math
 import secrets
 import struct
@@ -46,7 +50,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import Any, BinaryIO, Protocol
+from typing import Any, BinaryIO, Protocol, cast
 
 import cbor2
 
@@ -58,6 +62,8 @@ MAGIC = b"MOXZIEX1"
 # and 8 dims each take about 35 MB of CBOR.
 MAX_HEADER_BYTES = 64 << 20
 DIGEST_BYTES = 32
+MAX_SOURCE_CHARS = 1024  # of the URL a fetched file names as its source
+MAX_HEAD_BYTES = 16 << 10  # a fetched file's prefix (a device name's start) and source
 LIFETIME_SECONDS = 600  # the longest an export serves, and the default
 CHUNK = 1 << 20  # what a body hands the transport at a time, and what a download reads at a time
 
@@ -158,16 +164,15 @@ class Exports:
         head = _body_head(export)
         digest = hashlib.sha256(head)
         yield head
-
-        def pack(tensor) -> bytes:  # off the event loop and off the device's worker
-            data = self._save(tensor)
-            digest.update(data)
-            return data
-
-        for _, _, tensor in export.tensors:
-            data = memoryview(await asyncio.to_thread(pack, tensor))
+        for _, _, tensor in export.tensors:  # made off the event loop and off the device's worker
+            data = memoryview(await asyncio.to_thread(self._save, tensor))
             for at in range(0, len(data), CHUNK):
-                yield data[at : at + CHUNK]
+                # the chunk is hashed (hashlib lets go of the GIL) while the transport sends it
+                hashing = asyncio.ensure_future(asyncio.to_thread(digest.update, data[at : at + CHUNK]))
+                try:
+                    yield data[at : at + CHUNK]
+                finally:
+                    await hashing
             del data
         yield digest.digest()
 
@@ -202,26 +207,29 @@ async def download(
     follows the bytes as they arrive. Raises DeviceError saying what went wrong."""
     where = redact(url)
     flight = flight or InFlight(where)
+    head = _head(prefix, where)
+    if len(head) > MAX_HEAD_BYTES:
+        raise DeviceError(f"{where}: the prefix is {len(prefix.encode())} bytes; names are far shorter")
     spool = tempfile.TemporaryFile()
     try:
         try:
             async with asyncio.timeout(seconds), transport.open(url) as body:
-                await _read(body, where, max_bytes, _head(prefix, where), spool, flight)
+                digest = await _read(body, where, max_bytes, spool, flight)
         except TimeoutError:
             raise DeviceError(f"{where}: the download took longer than {seconds:g} s or stalled") from None
     except BaseException:
         spool.close()
         raise
-    return Attachment.of_file(spool)
+    return Attachment.of_file(spool, digest, head)
 
 
 def _head(prefix: str, where: str) -> bytes:
-    """What a fetched file starts with: its length, then CBOR [prefix, where it came from]."""
-    raw = cbor2.dumps([prefix, where])
-    return struct.pack("<I", len(raw)) + raw
+    """A fetched file's head: CBOR [prefix, where it came from (its first MAX_SOURCE_CHARS characters)]."""
+    return cbor2.dumps([prefix, where[:MAX_SOURCE_CHARS]])
 
 
-async def _read(body: Download, where: str, max_bytes: int, head: bytes, spool: BinaryIO, flight: InFlight) -> None:
+async def _read(body: Download, where: str, max_bytes: int, spool: BinaryIO, flight: InFlight) -> bytes:
+    """Check and keep the body in ``spool``: the sha256 of what ``spool`` then holds."""
     size = flight.size = body.size
     if size is None:
         raise DeviceError(f"{where}: the answer has no Content-Length; not an export")
@@ -244,25 +252,43 @@ async def _read(body: Download, where: str, max_bytes: int, head: bytes, spool: 
         )
     digest = hashlib.sha256()
 
-    def keep(chunk: bytes) -> None:  # off the event loop: a disk write can block
+    def keep(chunk: bytes) -> None:  # off the event loop: hashing takes time, a disk write can block
         digest.update(chunk)
         spool.write(chunk)
         flight.received += len(chunk)
 
-    spool.write(head)
-    await asyncio.to_thread(keep, start + header)
-    left = data
-    while left:
-        chunk = await body.read(min(CHUNK, left))
-        if not chunk:
-            raise DeviceError(f"{where}: the export was cut off after {size - DIGEST_BYTES - left} of {size} bytes")
-        await asyncio.to_thread(keep, chunk)
-        left -= len(chunk)
+    keeping = asyncio.ensure_future(asyncio.to_thread(keep, start + header))
+    try:  # each chunk is kept while the next one arrives: at most two chunks in memory
+        left = data
+        while left:
+            chunk = await _chunk(body, min(CHUNK, left))
+            if not chunk:
+                raise DeviceError(f"{where}: the export was cut off after {size - DIGEST_BYTES - left} of {size} bytes")
+            await keeping
+            keeping = asyncio.ensure_future(asyncio.to_thread(keep, chunk))
+            left -= len(chunk)
+    finally:
+        await keeping
     sent = await _exactly(body, DIGEST_BYTES, where)
     if sent != digest.digest():
         raise DeviceError(f"{where}: the export's sha256 digest does not match its bytes (corrupted in transfer)")
     spool.write(sent)
     flight.received += len(sent)
+    digest.update(sent)  # the body's digest, continued: the whole file's
+    return digest.digest()
+
+
+async def _chunk(body: Download, n: int) -> bytes:
+    """Up to ``n`` bytes, fewer only at the end of the body: what a transport has at hand is often less,
+    and each chunk costs a hop to a worker thread."""
+    pieces, got = [], 0
+    while got < n:
+        piece = await body.read(n - got)
+        if not piece:
+            break
+        pieces.append(piece)
+        got += len(piece)
+    return pieces[0] if len(pieces) == 1 else b"".join(pieces)
 
 
 async def _exactly(body: Download, n: int, where: str) -> bytes:
@@ -279,45 +305,48 @@ async def _exactly(body: Download, n: int, where: str) -> bytes:
 
 
 class Fetched:
-    """A fetched file (``download``) read front to back: ``prefix``, ``source`` (the URL, shortened)
-    and ``described`` (the tensors' names and types) at once; the tensors by ``tensors``. Raises
-    DeviceError, prefixed by the source, for a file not laid out as an export. Its digest is not
-    hashed again: ``download`` checked it as the bytes arrived, and a recorded file comes back from
-    the store checked against its own sha256 (``Attachment``) once read to the end."""
+    """A fetched file (``download``) read front to back, with its head: ``prefix``, ``source`` (the URL,
+    shortened) and ``described`` (the tensors' names and types) at once; the tensors by ``tensors``.
+    Raises DeviceError, prefixed by the source, for a file not laid out as an export. Its digest is not
+    hashed again: ``download`` checked it as the bytes arrived, and a recorded file comes back from the
+    store checked against its own sha256 (``Attachment``) once read to the end."""
 
-    def __init__(self, reader: BinaryIO):
-        self._reader, self.source = reader, "the recorded fetch"
-        size = struct.unpack("<I", self._exactly(4))[0]
+    def __init__(self, reader: BinaryIO, head: bytes):
+        self._reader = cast(io.BufferedIOBase, reader)  # buffered: readinto fills all it can
+        self.source = "the recorded fetch"
         try:
-            self.prefix, self.source = cbor2.loads(self._exactly(size))
+            self.prefix, self.source = cbor2.loads(head)
         except (cbor2.CBORDecodeError, ValueError, TypeError):
-            raise DeviceError("the recorded fetch does not start with its prefix and source") from None
+            raise DeviceError("the recorded fetch has no prefix and source") from None
         start = self._exactly(len(MAGIC) + 8)
         if start[: len(MAGIC)] != MAGIC:
             raise DeviceError(f"{self.source}: the bytes are not an export")
         header_size = struct.unpack_from("<Q", start, len(MAGIC))[0]
+        if header_size > MAX_HEADER_BYTES:
+            raise DeviceError(f"{self.source}: the export's header is {header_size} bytes")
         try:
             self.described = _header(self._exactly(header_size))
         except DeviceError as error:
             raise DeviceError(f"{self.source}: {error}") from None
 
-    def tensors(self, make: Callable[[bytes, Meta], Any]) -> list:
-        """``make(bytes, type)`` of each tensor in ``described``'s order, once all of them and the
-        digest after them were read to the file's end."""
+    def tensors(self, make: Callable[[bytearray, Meta], Any]) -> list:
+        """``make(bytes, type)`` of each tensor in ``described``'s order (the bytes are the tensor's
+        own: ``make`` may keep them), once all of them and the digest after them were read to the
+        file's end."""
         made = [make(self._exactly(meta.numel * ELEM_SIZES[meta.dtype]), meta) for _, meta in self.described]
         self._exactly(DIGEST_BYTES)
         if self._reader.read(1):
             raise DeviceError(f"{self.source}: the export's size does not match its header (padded)")
         return made
 
-    def _exactly(self, n: int) -> bytes:
-        data = self._reader.read(n)
-        if len(data) != n:
+    def _exactly(self, n: int) -> bytearray:
+        data = bytearray(n)
+        if self._reader.readinto(data) != n:  # a buffered reader gives all it asks for but at the end
             raise DeviceError(f"{self.source}: the export is cut off (truncated)")
         return data
 
 
-def _header(raw: bytes) -> list[tuple[str, Meta]]:
+def _header(raw: bytes | bytearray) -> list[tuple[str, Meta]]:
     """The (name, type) list a header describes; raises DeviceError for anything else."""
     try:
         entries = cbor2.loads(raw)

@@ -19,7 +19,7 @@ Every key starts with what it belongs to, so one actor's data is one prefix:
     system/copy                      the last full copy of the system's state (an attachment) and
                                      the place in the record it was taken at (the record before it goes)
     system/attached/<id>             an ``Attachment`` (a copy, or a recorded call's argument too large
-    system/parts/<id>/<n>            for one value): its size and sha256, and its bytes in parts;
+    system/parts/<id>/<n>            for one value): its size, sha256 and head, and its bytes in parts;
                                      start-up drops those neither a record nor the copy names
     created/<name>                   an actor made by create_canister (its name is its principal's
                                      text), which start-up restores beside the manifest's
@@ -49,7 +49,8 @@ import cbor2
 from ..store import Batch, Store, StoreError
 from .memory import PAGE
 
-LAYOUT = b"3"  # 2: the system's copy is an attachment; 3: messages, call contexts and callbacks carry cycles
+LAYOUT = b"4"  # 2: the system's copy is an attachment; 3: messages, call contexts and callbacks carry
+# cycles; 4: an attachment's head is in its index (a recorded fetch's parts are the export's body alone)
 _SYSTEM_LOG = b"system/log/"
 _SYSTEM_COPY = b"system/copy"
 _SYSTEM_IDENTITY = b"system/identity"
@@ -88,11 +89,14 @@ class Attachment:
     open: Callable[[], BinaryIO]  # a reader from its first byte
     close: Callable[[], None] = lambda: None  # release what holds it (a temporary file)
     ident: bytes | None = None  # where its parts lie in the store, once there
+    sha256: bytes | None = None  # of its bytes, when whoever wrote them hashed them as they went
+    head: bytes = b""  # a few bytes about them (a fetch's prefix and source), kept in the index
 
     @classmethod
-    def of_file(cls, file: BinaryIO) -> Attachment:
-        """What ``file`` holds (a temporary file, closed with the attachment)."""
-        return cls(file.seek(0, io.SEEK_END), lambda: (file.seek(0), file)[1], file.close)
+    def of_file(cls, file: BinaryIO, sha256: bytes | None = None, head: bytes = b"") -> Attachment:
+        """What ``file`` holds (a temporary file, closed with the attachment); ``sha256``: its bytes'
+        digest, if the writer knows it (the store then keeps it without hashing them again)."""
+        return cls(file.seek(0, io.SEEK_END), lambda: (file.seek(0), file)[1], file.close, sha256=sha256, head=head)
 
 
 @dataclass
@@ -181,21 +185,25 @@ class Journal:
         return calls
 
     def _attachment(self, ident: bytes, size: int) -> Attachment:
-        return Attachment(size, lambda: io.BufferedReader(_StoredParts(self.store, ident)), ident=ident)
+        index = self.store.get(_SYSTEM_ATTACHED + ident)
+        head = cbor2.loads(index)[2] if index is not None else b""  # no index: reading says it is damaged
+        return Attachment(size, lambda: io.BufferedReader(_StoredParts(self.store, ident)), ident=ident, head=head)
 
     def put_attachment(self, attachment: Attachment) -> None:
         """Copy ``attachment`` into the store, a part per batch, and set its ``ident``. Until a record or
         the copy names it, start-up drops it (``attachments`` lists them)."""
         ident, digest = secrets.token_bytes(8), hashlib.sha256()
         batch = Batch()
-        batch.put(_SYSTEM_ATTACHED + ident, cbor2.dumps([attachment.size, None]))  # found, if we stop here
+        batch.put(_SYSTEM_ATTACHED + ident, cbor2.dumps([attachment.size, None, b""]))  # found, if we stop here
         reader, n = attachment.open(), 0
         while part := reader.read(_PART):
-            digest.update(part)
+            if attachment.sha256 is None:
+                digest.update(part)
             batch.put(_SYSTEM_PARTS + ident + b"/" + _u64(n), part)
             self.store.commit(batch)
             batch, n = Batch(), n + 1
-        batch.put(_SYSTEM_ATTACHED + ident, cbor2.dumps([attachment.size, digest.digest()]))
+        kept = attachment.sha256 or digest.digest()  # reading it back checks the parts against it
+        batch.put(_SYSTEM_ATTACHED + ident, cbor2.dumps([attachment.size, kept, attachment.head]))
         self.store.commit(batch)
         attachment.ident = ident
 

@@ -66,10 +66,11 @@ class TorchBackend:
         self.op_seconds: dict[str, list] = {}
 
     # --- tensors ----------------------------------------------------------------------------------
-    def tensor(self, data: bytes, elem: str, shape: tuple[int, ...]) -> torch.Tensor:
-        """An input: integers become int64 (what embedding and cross_entropy index with)."""
+    def tensor(self, data: bytes | bytearray, elem: str, shape: tuple[int, ...]) -> torch.Tensor:
+        """An input: integers become int64 (what embedding and cross_entropy index with). float32 in a
+        bytearray becomes a tensor on its memory (no copy on torch:cpu)."""
         array = np.frombuffer(data, dtype=_DTYPES[elem]).reshape(shape)
-        t = torch.from_numpy(array.astype(np.int64 if elem != "f32" else np.float32))
+        t = torch.from_numpy(array.astype(np.int64 if elem != "f32" else np.float32, copy=not array.flags.writeable))
         return t.to(self.device)
 
     def param(self, shape: tuple[int, ...], init: dict, seed: int) -> torch.Tensor:

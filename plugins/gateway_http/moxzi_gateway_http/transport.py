@@ -17,7 +17,7 @@ import aiohttp
 from aiohttp import web
 
 from moxzi_core.device import DeviceError
-from moxzi_core.device.transfer import Exports, body_size, redact
+from moxzi_core.device.transfer import CHUNK, Exports, body_size, redact
 from moxzi_core.settings import Settings, SettingsError
 
 log = logging.getLogger("moxzi.http")
@@ -82,7 +82,8 @@ class HttpTransport:
         timeout = aiohttp.ClientTimeout(sock_connect=CONNECT_SECONDS, sock_read=STALL_SECONDS)
         try:
             async with (
-                aiohttp.ClientSession(timeout=timeout, auto_decompress=False) as session,
+                # read_bufsize: the socket is read in chunks of up to CHUNK, as the core keeps them
+                aiohttp.ClientSession(timeout=timeout, auto_decompress=False, read_bufsize=CHUNK) as session,
                 session.get(url, allow_redirects=False) as response,
             ):
                 if response.status != 200:
