@@ -255,13 +255,13 @@ async def _read(body: Download, where: str, max_bytes: int, spool: BinaryIO, fli
     def keep(chunk: bytes) -> None:  # off the event loop: hashing takes time, a disk write can block
         digest.update(chunk)
         spool.write(chunk)
-        flight.received += len(chunk)
 
+    flight.received += len(start) + len(header)
     keeping = asyncio.ensure_future(asyncio.to_thread(keep, start + header))
     try:  # each chunk is kept while the next one arrives: at most two chunks in memory
         left = data
         while left:
-            chunk = await _chunk(body, min(CHUNK, left))
+            chunk = await _chunk(body, min(CHUNK, left), flight)
             if not chunk:
                 raise DeviceError(f"{where}: the export was cut off after {size - DIGEST_BYTES - left} of {size} bytes")
             await keeping
@@ -278,9 +278,9 @@ async def _read(body: Download, where: str, max_bytes: int, spool: BinaryIO, fli
     return digest.digest()
 
 
-async def _chunk(body: Download, n: int) -> bytes:
+async def _chunk(body: Download, n: int, flight: InFlight) -> bytes:
     """Up to ``n`` bytes, fewer only at the end of the body: what a transport has at hand is often less,
-    and each chunk costs a hop to a worker thread."""
+    and each chunk costs a hop to a worker thread. ``flight`` counts the bytes as they arrive."""
     pieces, got = [], 0
     while got < n:
         piece = await body.read(n - got)
@@ -288,6 +288,7 @@ async def _chunk(body: Download, n: int) -> bytes:
             break
         pieces.append(piece)
         got += len(piece)
+        flight.received += len(piece)
     return pieces[0] if len(pieces) == 1 else b"".join(pieces)
 
 
