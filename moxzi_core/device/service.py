@@ -110,7 +110,9 @@ class Backend(Protocol):
 
     def execute(self, plan: Plan, sources: list[Any], wanted: list[int], train: TrainStep | None) -> list[Any]:
         """Run ``plan`` on ``sources``; with ``train``, backpropagate, clip and step. Returns the values
-        of the registers in ``wanted`` (computed before any step), detached."""
+        of the registers in ``wanted`` (computed before any step), detached. Call ``checkpoint()``
+        (``moxzi_core.device``) between ops, up to the step: other actors' calls run there, and a run
+        past its time limit stops there (it raises); without it a run holds the device to its end."""
 
 
 @dataclass
