@@ -25,8 +25,8 @@ CHAIN = 4000  # ops of a long program: some tens of milliseconds at the very lea
 
 def chain(ops: int, train: bool, probe: bool = False, add: dict | None = None) -> dict:
     """A run of about ``ops`` ops alternating matmul by parameter ``w`` and rms_norm on a [16, 32]
-    input, then its mean (the loss when ``train``) stored as ``total``. ``probe``: a probe op first;
-    ``add``: a source of shape [16, 32] added to the chain's end."""
+    input, then its mean (the loss when ``train``) stored as ``total``. ``probe``: a probe op first and
+    one last; ``add``: a source of shape [16, 32] added to the chain's end."""
     program: list[dict] = [{"param": "w"}, {"input": 0}]
     if add is not None:
         program.append(add)
@@ -37,6 +37,8 @@ def chain(ops: int, train: bool, probe: bool = False, add: dict | None = None) -
         program.append({"matmul": {"a": prev, "b": 0}} if len(program) % 2 else {"rms_norm": prev})
     if add is not None:
         program.append({"add": {"a": len(program) - 1, "b": 2}})
+    if probe:
+        program.append({"probe": len(program) - 1})
     program.append({"mean": {"x": len(program) - 1, "dim": None}})
     loss = len(program) - 1
     program.append({"store": {"x": loss, "name": "total"}})
@@ -60,19 +62,18 @@ def setup(dev, caller):
 
 @pytest.fixture
 def probed(registry):
-    """A torch:cpu device with a `probe` op (x unchanged) whose kernel sets ``started``; its ops list
-    names what ran, in order (``probed.ran``)."""
-    ran: list[str] = []
-    started = threading.Event()
+    """A torch:cpu device with a `probe` op (x unchanged) whose kernel sets ``started`` and appends
+    what ``watch()`` gives to ``ran`` (in the order the probes ran): ``probed.started``, ``.ran``,
+    ``.watch``."""
 
     def kernel(p, x):
-        ran.append("probe")
-        started.set()
+        d.ran.append(d.watch())
+        d.started.set()
         return x
 
     probe = device.Op("probe", builtin_payloads()["relu"], lambda p, c: c.float("x", c.reg(p)), {"torch": kernel})
     d = device.Device(registry.backends["torch"]("torch:cpu"), dict(registry.ops) | {"probe": probe})
-    d.started = started
+    d.started, d.ran, d.watch = threading.Event(), [], lambda: None
     yield d
     d.close()
 
@@ -131,9 +132,13 @@ async def test_a_run_reading_another_actors_publication_keeps_the_device(probed)
     publish = {"names": ["p"], "prefix": "pub/", "readers": Some({"anyone": None})}
     await call(probed, B, "publish", publish)
     shared = {"shared": {"owner": Principal(B), "name": "pub/p"}}
+    probed.watch = lambda: probed.publications[(B, "pub/p")]
     long = await under_way(probed, A, chain(CHAIN, train=False, probe=True, add=shared))
     assert await call(probed, B, "publish", publish) is None
-    assert long.done()  # B's publish waited for A's run, which had read B's publication
+    assert isinstance(await long, dict)
+    at_start, at_end = probed.ran
+    assert at_start is at_end  # B's publish did not run while A's run was under way
+    assert probed.publications[(B, "pub/p")] is not at_start  # it ran after
 
 
 async def test_an_actors_calls_keep_their_order(dev):
@@ -170,10 +175,11 @@ async def test_interleaved_training_gives_the_numbers_of_training_alone(registry
 
 
 async def test_a_call_past_its_time_limit_is_stopped_and_changes_nothing(registry):
-    dev = device.open_device(registry, "torch:cpu", limits=device.DeviceLimits(call_seconds=0.001))
+    dev = device.open_device(registry, "torch:cpu")
     setup(dev, A)
     setup(dev, B)
-    await call(dev, A, "run", chain(10, train=True))  # a short run: optimizer state and `total` exist
+    assert isinstance(await call(dev, A, "run", chain(10, train=True)), dict)  # optimizer state, `total`
+    dev.limits = device.DeviceLimits(call_seconds=0.001)
     before = snapshot(dev)
     for train in (True, False):
         rejected = await call(dev, A, "run", chain(CHAIN, train=train))
