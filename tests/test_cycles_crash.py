@@ -4,11 +4,13 @@
 points the balances are exactly an uninterrupted run's, and exactly what the steps moved: no cycle is
 lost or moved twice by a message that ran again after the crash."""
 
+import json
+import shutil
 import time
 
 import pytest
+from kit.actorbuild import build_actor
 from kit.crashing import call, uninterrupted_and_crashed
-from kit.daemon import project
 from kit.http import request
 
 from moxzi_core.candid import Principal
@@ -21,6 +23,15 @@ pytest.importorskip("moxzi_store_lmdb")
 TARGET = 400  # steps of the client's loop
 INITIAL = 10**12
 FLAGS = ("-m", "actors.json", "-s", "state", "--plugins", "http,lmdb", "--cycles", str(INITIAL))
+
+
+def project(folder, classic: bool) -> None:
+    for name in ("bank", "client"):
+        built = build_actor(name, classic=classic)
+        shutil.copy(built.wasm_path, folder / f"{name}.wasm")
+        shutil.copy(built.did_path, folder / f"{name}.did")
+    actors = [{"name": name, "wasm": f"{name}.wasm"} for name in ("bank", "client")]
+    (folder / "actors.json").write_text(json.dumps({"actors": actors}))
 
 
 def kept_by_the_bank(steps: int) -> int:
@@ -51,11 +62,12 @@ def finished(daemon, seconds=120):
     return accounts, call(daemon, "query-json/bank/keptInAll"), call(daemon, "query-json/client/status")
 
 
-def test_balances_are_exact_after_kills(tmp_path):
+@pytest.mark.parametrize("classic", [False, True], ids=["enhanced", "classic"])
+def test_balances_are_exact_after_kills(tmp_path, classic):
     expected, result, steps_seen, _ = uninterrupted_and_crashed(
         tmp_path,
         FLAGS,
-        lambda folder: project(folder, "bank", "client"),
+        lambda folder: project(folder, classic),
         start_work,
         steps,
         finished,
