@@ -4,7 +4,10 @@ A message up to ``INLINE_BYTES`` is converted on the event loop (about a millise
 converted in one of the gateway's codec processes: its cost grows with the message (an 8 MiB reply of
 variants takes seconds of pure Python), and on a thread it would hold the GIL, so every other
 client would wait on it a little at each turn of the loop. A process holds no lock of ours; it runs at a
-lower priority (``CODEC_NICENESS``) so that, when the cores are busy, the daemon's own threads go first.
+lower priority (``CODEC_NICENESS``) so that, when the cores are busy, the daemon's own threads go first,
+and within ``CODEC_MEMORY_BYTES`` of address space, so a conversion cannot take the daemon's memory: one
+that would need more fails, and with it (most likely) its process. A ``vec variant`` reply takes about
+390 bytes a variant: an 8 MiB one, the largest, fits.
 
 The conversions are plain functions of bytes (picklable arguments, picklable errors), so the same
 code runs inline and in a process.
@@ -16,6 +19,7 @@ import asyncio
 import json
 import multiprocessing
 import os
+import resource
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -37,6 +41,7 @@ INLINE_BYTES = 64 * 1024
 CODEC_PROCESSES = 2
 # Added to a codec process's niceness: the event loop and the actors' threads come first.
 CODEC_NICENESS = 10
+CODEC_MEMORY_BYTES = 3 << 30
 T = TypeVar("T")
 
 
@@ -51,10 +56,10 @@ class BrokenReply(MoxziError):
 
 
 class CodecDied(MoxziError):
-    """The codec process converting this message died (killed for memory, say); the next message
-    gets a fresh one."""
+    """The codec process converting this message died (killed, or past its memory); the next message
+    gets a new one."""
 
-    status = 503
+    status = 500
 
 
 class Codec:
@@ -72,10 +77,13 @@ class Codec:
         pool = self._pool = self._pool or _new_pool()
         try:
             return await asyncio.get_running_loop().run_in_executor(pool, work, *args)
-        except BrokenProcessPool:
-            if self._pool is pool:
+        except (BrokenProcessPool, MemoryError) as error:
+            if isinstance(error, BrokenProcessPool) and self._pool is pool:
                 self._pool = None
-            raise CodecDied("the process converting this message died; try again") from None
+            raise CodecDied(
+                f"converting this message ({size} bytes) failed: its codec process died (killed, or past "
+                f"its {CODEC_MEMORY_BYTES >> 20} MiB)"
+            ) from None
 
     def close(self) -> None:
         """End the codec processes, those converting a message too (their callers are gone)."""
@@ -95,7 +103,15 @@ def _new_pool() -> ProcessPoolExecutor:
     # started from a fork server, a clean process that imports this module once.
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload([__name__])
-    return ProcessPoolExecutor(CODEC_PROCESSES, mp_context=context, initializer=os.nice, initargs=(CODEC_NICENESS,))
+    return ProcessPoolExecutor(
+        CODEC_PROCESSES, mp_context=context, initializer=_bounded, initargs=(CODEC_NICENESS, CODEC_MEMORY_BYTES)
+    )
+
+
+def _bounded(niceness: int, memory_bytes: int) -> None:
+    """(In a new codec process) Run at a lower priority, within ``memory_bytes`` of address space."""
+    os.nice(niceness)
+    resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
 
 
 def parse_json(body: bytes, what: str) -> Any:

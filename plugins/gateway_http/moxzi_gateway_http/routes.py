@@ -22,9 +22,9 @@ Statuses:
   ``reject_message`` beside ``error``: 422 when the actor rejected it (4, CANISTER_REJECT), 500 when
   the actor trapped (5, CANISTER_ERROR) or the system failed (1, SYS_FATAL), 503 for a transient
   condition worth retrying (2, SYS_TRANSIENT), 404 for an invalid destination (3).
-- 503: the codec process converting a large message died (``codec.py``): converting the arguments (the
-  call did not run) or the reply (it ran; only the answer is lost).
-- 500: anything else; the message is answered and the traceback logged, and the gateway keeps serving.
+- 500: the codec process converting a large message died, killed or past its memory (``codec.py``):
+  converting the arguments (the call did not run) or the reply (it ran; only the answer is lost).
+  Anything else; the message is answered and the traceback logged, and the gateway keeps serving.
 """
 
 from __future__ import annotations
