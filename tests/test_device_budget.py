@@ -17,7 +17,7 @@ from kit.http import request
 
 from moxzi_core.billing import DefaultPrices, Ledger, Purse
 from moxzi_core.candid import FLOAT64, NAT, Principal, Some, Vec, encode_args
-from moxzi_core.device import DeviceBudget, DeviceError, open_device
+from moxzi_core.device import DeviceBudget, DeviceError, DeviceLimits, open_device
 from moxzi_core.runtime.host import Host
 from moxzi_core.store import MemoryStore
 
@@ -191,6 +191,24 @@ def test_a_device_call_reserves_its_price_before_it_runs(registry):
     small = encode_args(make.args, [[{"name": "w", "shape": [1_000_000], "init": {"ones": None}}]])
     assert d.call("moxzi_device_params", A, small, purse).reply is not None
     assert (purse.held, ledger.held("a")) == (500, 500)  # held until the host settles the call
+    d.close()
+
+
+def test_a_call_stopped_after_it_was_admitted_is_billed_for_its_time_and_a_refused_one_is_not(registry):
+    d = open_device(registry, "torch:cpu", limits=DeviceLimits(call_seconds=0.001), budget=DeviceBudget(1 << 20))
+    params(d, A, w=[64])
+    run_type = d.types["moxzi_device_run"]
+    chain = [{"param": "w"}] + [{"scale": {"x": i, "by": 1.0}} for i in range(4000)]
+    ledger = Ledger(MemoryStore(), DefaultPrices(device_cycles_per_ms=1000), 10**9)
+    stopped = d.call(
+        "moxzi_device_run", A, encode_args(run_type.args, [run(chain, tensors=[4000])]), Purse(ledger, "a")
+    )
+    assert "a call may take 0.001 s, and nothing was changed" in stopped.reject_message
+    assert stopped.seconds >= 0.001  # the device time it used is charged (Purse.settle), as for any call
+    make = d.types["moxzi_device_params"]
+    big = encode_args(make.args, [[{"name": "v", "shape": [1 << 20], "init": {"ones": None}}]])  # 4 MiB
+    refused = d.call("moxzi_device_params", A, big, Purse(ledger, "a"))
+    assert "(--device-actor-mb)" in refused.reject_message and refused.seconds == 0.0  # never ran
     d.close()
 
 

@@ -384,10 +384,10 @@ class Device:
                 result, changed = handler(caller, space, *args)
                 assert admission.admitted or not changed, f"{method} changed the device without _admit"
             except DeviceError as error:
-                return Outcome.reject(CANISTER_REJECT, f"{label}: {error}")
+                return _rejected(f"{label}: {error}", admission, turn.seconds())
             except Exception as error:  # a backend failure rejects the call, the device keeps serving
                 log.exception("%s from %s failed", label, _principal(caller))
-                return Outcome.reject(CANISTER_REJECT, f"{label}: the device failed: {error}")
+                return _rejected(f"{label}: the device failed: {error}", admission, turn.seconds())
             finally:
                 if admission.admitted:  # counted afresh from the space, never adjusted: nothing can drift
                     self.holdings.done(caller, admission.bytes, self._counted(caller))
@@ -1003,6 +1003,12 @@ class Device:
                         entry.params.remove(item["name"])
                     entry.state.forget(item["name"])
         return None, True
+
+
+def _rejected(message: str, admission: _Admission, seconds: float) -> Outcome:
+    """A reject. One that came after the call was admitted (stopped at its time limit, a loss that is
+    not finite, a backend failure) used the device for ``seconds``, and is billed for them as any call."""
+    return Outcome(None, CANISTER_REJECT, message, seconds=seconds if admission.admitted else 0.0)
 
 
 def _readers(value) -> None | str | frozenset:
