@@ -50,7 +50,7 @@ async def test_a_codec_process_that_dies_fails_its_message_only(host, monkeypatc
         assert converting is not None
         os.kill(converting, signal.SIGKILL)  # as the kernel's OOM killer would
         status, answer = await large
-        assert status == 500 and "failed: its codec process died (killed, or past its 3072 MiB)" in answer["error"]
+        assert status == 500 and "failed: its codec process was killed or ran past its 3072 MiB" in answer["error"]
         assert await post(http, "/call-json/hostile/inc", []) == (200, [1])
         held.release()
         status, reply = await post(http, "/query-json/hostile/variants", [100_000])  # a fresh process
@@ -61,7 +61,7 @@ async def test_a_reply_too_large_for_a_codec_process_fails_alone_and_others_are_
     monkeypatch.setattr(codec, "CODEC_MEMORY_BYTES", 400 << 20)  # (a process starts with about 200 MiB)
     async with serving(host) as (_, http):
         status, answer = await post(http, "/query-json/hostile/variants", [2_000_000])  # ~770 MiB of JSON
-        assert status == 500 and "its codec process died (killed, or past its 400 MiB)" in answer["error"]
+        assert status == 500 and "its codec process was killed or ran past its 400 MiB" in answer["error"]
         assert await post(http, "/call-json/hostile/inc", []) == (200, [1])
         status, reply = await post(http, "/query-json/hostile/variants", [100_000])
         assert status == 200 and len(reply[0]) == 100_000

@@ -41,6 +41,7 @@ INLINE_BYTES = 64 * 1024
 CODEC_PROCESSES = 2
 # Added to a codec process's niceness: the event loop and the actors' threads come first.
 CODEC_NICENESS = 10
+# A codec process's address space: converting an 8 MiB `vec variant` reply, the costliest, takes 2 GiB.
 CODEC_MEMORY_BYTES = 3 << 30
 T = TypeVar("T")
 
@@ -56,8 +57,8 @@ class BrokenReply(MoxziError):
 
 
 class CodecDied(MoxziError):
-    """The codec process converting this message died (killed, or past its memory); the next message
-    gets a new one."""
+    """The codec process converting this message was killed or ran out of memory; the next message gets
+    a new one where it died."""
 
     status = 500
 
@@ -81,8 +82,8 @@ class Codec:
             if isinstance(error, BrokenProcessPool) and self._pool is pool:
                 self._pool = None
             raise CodecDied(
-                f"converting this message ({size} bytes) failed: its codec process died (killed, or past "
-                f"its {CODEC_MEMORY_BYTES >> 20} MiB)"
+                f"converting this message ({size} bytes) failed: its codec process was killed or ran past "
+                f"its {CODEC_MEMORY_BYTES >> 20} MiB"
             ) from None
 
     def close(self) -> None:
