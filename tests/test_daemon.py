@@ -145,6 +145,10 @@ def garbage_actor(tmp_path):
         (["-s", "state"], ["-s state: no loaded plugin registers a store (loaded: http)"]),
         (["--device-seed", "5"], ["--device-seed 5: seeds a device; give --device too"]),
         (["--actor-memory-mb", "5000"], ["--actor-memory-mb 5000: an actor's wasm memory may be 1 to 4096 MB"]),
+        (
+            ["--device", "torch:cpu", "--device-total-mb", "0"],
+            ["--device-total-mb 0: the device's actors could hold nothing; give at least 1"],
+        ),
     ],
 )
 @pytest.mark.slow
@@ -171,6 +175,10 @@ def test_defaults_given_explicitly_are_accepted(garbage_actor):
         "30",
         "--device-checkpoint-mb",
         "64",
+        "--device-actor-mb",
+        "8192",
+        "--device-total-mb",
+        "32768",
     )
     assert done.returncode == 1, done.stderr
     assert "cannot start the actors" in done.stderr
