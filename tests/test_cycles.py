@@ -91,6 +91,8 @@ async def test_a_trap_or_a_call_that_never_runs_refunds_everything(classic):
         refunded, message = await update(host, "client", "giveRejected", args, [BANK, 700, "reject", 300], rets)
         assert refunded == [0, INITIAL - 300] and message == "no receipt"
         assert await balances(host) == {"bank": INITIAL + 300, "client": INITIAL - 300}
+        # A query method keeps nothing it accepts, as the IC's replicated query (it refunds all).
+        assert await update(host, "client", "giveToQuery", [PRINCIPAL, NAT], [BANK, 90]) == [[90, INITIAL - 300]]
         # More than the balance traps in Cycles.add: nothing is sent, nothing moves.
         outcome = await host.call("client", "giveTooMuch", encode_args([PRINCIPAL], [BANK]), query=False)
         assert outcome.reply is None and "call_cycles_add128: adding" in outcome.reject_message

@@ -588,7 +588,7 @@ class Actor:
 
     def _on_call(self, call: Call) -> None:
         refusal = self._call_refusal(call)
-        if refusal is not None:  # no update ran (a query keeps nothing it accepted): the cycles all go back
+        if refusal is not None:  # no update ran (a query keeps nothing, as the IC's replicated query): all go back
             self._answer(call.origin, replace(refusal, refund=call.cycles))
             return
         context_id = self._new_id()

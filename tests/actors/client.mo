@@ -13,6 +13,7 @@ persistent actor Client {
     depositThenTrap : () -> async Nat;
     depositThenReject : Nat -> async ();
     nothingHere : () -> async ();
+    balance : query () -> async Nat;
   };
   type Management = actor {
     deposit_cycles : { canister_id : Principal } -> async ();
@@ -50,6 +51,12 @@ persistent actor Client {
       "answered"
     } catch (e) { Error.message(e) };
     ([Cycles.refunded(), Cycles.balance()], message)
+  };
+
+  // A query method called from an update runs as a query and keeps nothing: all comes back.
+  public func giveToQuery(to : Principal, amount : Nat) : async [Nat] {
+    ignore await (with cycles = amount) bank(to).balance();
+    [Cycles.refunded(), Cycles.balance()]
   };
 
   // Attaches more than the balance: traps in Cycles.add, before anything is sent.
