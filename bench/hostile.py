@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
 import re
 import shutil
@@ -127,6 +126,8 @@ async def device_scenario(args) -> tuple[list[float], list[float], list[float], 
             "http,torch",
             "--device",
             "torch:cpu",
+            "--device-threads",
+            "1",  # the trainer takes one core, not all
         )
         try:
             async with aiohttp.ClientSession(url) as short, aiohttp.ClientSession(url) as trainer:
@@ -196,7 +197,6 @@ async def main() -> None:
     parser.add_argument("--layers", type=int, default=60, help="layers of the trainer's model")
     parser.add_argument("--width", type=int, default=256, help="width of the trainer's layers")
     args = parser.parse_args()
-    os.environ.setdefault("MOXZI_TORCH_THREADS", "1")  # moxzid's: the trainer takes one core, not all
     rows = []
     if args.scenario in ("http", "both"):
         rows.append((f"query while a {args.variants:,}-variant reply", *await http_scenario(args)))
