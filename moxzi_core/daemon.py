@@ -371,6 +371,7 @@ async def _serve_with(
         ledger=ledger,
         system_state=device,
         seed=settings.rand_seed,
+        max_created_actors=settings.max_created_actors,
         checkpoint=None
         if settings.state is None
         # without -s nothing is rebuilt: no record

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .device.budget import ACTOR_MB, TOTAL_MB
-from .runtime.host import Limits
+from .runtime.host import MAX_CREATED_ACTORS, Limits
 
 
 class SettingsError(ValueError):
@@ -131,6 +131,15 @@ CORE_SETTINGS = (
         f"it traps (default {ACTOR_MEMORY_MB}; at most 4096)",
         default=ACTOR_MEMORY_MB,
         metavar="MB",
+    ),
+    Setting(
+        "max-created-actors",
+        "count",
+        "actors that callers may create (the management canister's create_canister, the cycles ledger's) "
+        "and have not deleted; past it create_canister is refused (default "
+        f"{MAX_CREATED_ACTORS}; the manifest's actors do not count)",
+        default=MAX_CREATED_ACTORS,
+        metavar="N",
     ),
     Setting(
         "device",

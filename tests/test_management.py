@@ -9,7 +9,7 @@ from kit.host import NO_ARGS
 
 from moxzi_core import errors
 from moxzi_core.candid import BLOB, BOOL, NAT, NAT64, PRINCIPAL, TEXT, Principal, decode_args, encode_args
-from moxzi_core.runtime.actor import CANISTER_ERROR
+from moxzi_core.runtime.actor import CANISTER_ERROR, SYS_TRANSIENT
 from moxzi_core.runtime.host import ActorSpec, Host, actor_principal
 from moxzi_core.runtime.management import MANAGEMENT_NAME, SERVICE, BadArgument, arguments
 from moxzi_core.store import MemoryStore
@@ -23,8 +23,8 @@ def factory(classic: bool, controllers=(OPERATOR,)) -> ActorSpec:
     return ActorSpec("factory", built.wasm, built.did, controllers=tuple(controllers))
 
 
-async def started(*specs, store=None, seed=None) -> Host:
-    host = Host(list(specs), store=store or MemoryStore(), seed=seed)
+async def started(*specs, store=None, seed=None, **options) -> Host:
+    host = Host(list(specs), store=store or MemoryStore(), seed=seed, **options)
     await host.start()
     return host
 
@@ -384,3 +384,37 @@ def _settings(given: dict) -> dict:
     fields = resolve(SERVICE.methods["update_settings"].args[0]).fields
     settings_type = resolve(next(f.type for f in fields if f.name == "settings"))
     return {f.name: given.get(f.name) for f in settings_type.fields}
+
+
+async def test_created_actors_are_capped_counted_from_the_store():
+    """Past --max-created-actors create_canister is refused (SYS_TRANSIENT: a retry may succeed), from
+    outside and from an actor, whose await sees the reject; the manifest's actors do not count, the
+    others keep being served, a restart keeps the count, and deleting one frees a slot."""
+    store = MemoryStore()
+    host = await started(factory(False), store=store, max_created_actors=2)
+    try:
+        (kid,) = await update(host, "factory", "make", [NAT], [1], rets=[PRINCIPAL])
+        (empty,), _ = await manage(host, "create_canister", {"settings": None, "sender_canister_version": None})
+        _, refused = await manage(host, "create_canister", {"settings": None, "sender_canister_version": None})
+        assert refused.reject_code == SYS_TRANSIENT
+        assert refused.reject_message == (
+            "moxzid holds 2 created canisters, as many as it may (moxzid --max-created-actors 2): "
+            "delete one, or ask the operator for more"
+        )
+        outcome = await host.call("factory", "make", encode_args([NAT], [1]), query=False)
+        assert outcome.reply is None and "--max-created-actors 2" in outcome.reject_message
+        assert len(host.actor_names()) == 3  # nothing made by the refused calls
+        assert await update(host, "factory", "bump", [PRINCIPAL], [kid]) == [2]  # the others are served
+    finally:
+        await host.stop()
+    host = await started(factory(False), store=store, max_created_actors=2)
+    try:
+        _, refused = await manage(host, "create_canister", {"settings": None, "sender_canister_version": None})
+        assert refused.reject_code == SYS_TRANSIENT
+        await manage(host, "stop_canister", {"canister_id": empty["canister_id"]})
+        _, deleted = await manage(host, "delete_canister", {"canister_id": empty["canister_id"]})
+        assert deleted.reply is not None, deleted.reject_message
+        (other,) = await update(host, "factory", "make", [NAT], [5], rets=[PRINCIPAL])
+        assert await update(host, "factory", "bump", [PRINCIPAL], [other]) == [6]
+    finally:
+        await host.stop()

@@ -77,6 +77,14 @@ COMPOSITE_WAIT = 30.0  # seconds a composite query waits for the query it called
 # Queries from outside run on threads of their own, beside the actors' threads; each actor keeps a
 # replica of its state per query running at once (`replicas.py`), so this also bounds their number.
 QUERY_THREADS = max(2, min(4, os.cpu_count() or 1))
+# How many actors create_canister may make (those not deleted), by default: each may grow its memory to
+# its budget, so their number bounds what clients who create actors can make moxzid hold.
+MAX_CREATED_ACTORS = 100
+
+
+class CreationRefused(ValueError):
+    """create_canister is refused: moxzid holds as many created actors as it may (a retry may succeed
+    once one is deleted)."""
 
 
 @dataclass(frozen=True)
@@ -128,14 +136,17 @@ class Host:
         ledger=None,
         seed: int | None = None,
         events: Events | None = None,
+        max_created_actors: int = MAX_CREATED_ACTORS,
     ):
         """``system_methods`` are the management canister's methods plugins provide (the device's);
         ``system_state`` is what they change, copied per ``checkpoint`` (None: calls to them are not
         recorded, for a store that does not outlive the process); ``ledger`` (moxzi_core.billing)
         charges actors for device time and instructions, if given; ``seed`` makes raw_rand's bytes
         the same on every run. ``events`` (moxzi_core.events, a new stream if not given) gets what
-        happens: handled messages, device calls, copies."""
+        happens: handled messages, device calls, copies. ``max_created_actors``: how many actors
+        create_canister may make that delete_canister has not deleted (the manifest's do not count)."""
         self.limits = limits
+        self.max_created_actors = max_created_actors
         self.events = events or Events()
         self.system_state = system_state  # the device, for plugins that show it
         self.store = store or MemoryStore()
@@ -623,6 +634,8 @@ class Host:
             result = await self._management_step(caller, origin, method, arg, batch, cycles)
         except BadArgument as error:
             result = Outcome.reject(CANISTER_ERROR, str(error))
+        except CreationRefused as error:
+            result = Outcome.reject(SYS_TRANSIENT, str(error))
         if isinstance(result, Outcome):
             if cycles and method in TAKING_CYCLES and result.reply is not None:
                 origin = origin[:3]  # taken: nothing goes back
@@ -745,7 +758,8 @@ class Host:
         written to the store, controlled by ``settings``' controllers or else by ``caller``.
         ``settings`` are canister_settings fields by name, decoded Candid values (those absent or
         null keep their defaults). It starts with ``cycles`` (None: what every actor starts with,
-        ``--cycles``). Raises ValueError for settings the IC refuses."""
+        ``--cycles``). Raises ValueError for settings the IC refuses, CreationRefused (a ValueError)
+        when moxzid holds ``max_created_actors`` created actors already."""
         batch = Batch()
         principal = self._create(batch, caller, settings, cycles)
         self._commit(batch)
@@ -754,7 +768,16 @@ class Host:
 
     def _create(self, batch: Batch, caller: bytes, settings: Mapping[str, object], cycles: int | None) -> bytes:
         """A new actor without code (create_canister) starting with ``cycles`` (None: as every actor),
-        written into ``batch``, running from now on; its principal."""
+        written into ``batch``, running from now on; its principal. Raises CreationRefused past
+        ``max_created_actors``."""
+        # Counted from the store: what creations and deletions committed (each commits before the
+        # event loop, where every creation runs, takes another step), so the count cannot drift.
+        created = len(self._journal.created_actors())
+        if created >= self.max_created_actors:
+            raise CreationRefused(
+                f"moxzid holds {created} created canisters, as many as it may (moxzid --max-created-actors "
+                f"{self.max_created_actors}): delete one, or ask the operator for more"
+            )
         change = settings_change(dict(settings))
         canister = Canister(change.pop("controllers", [caller]), settings={**DEFAULT_SETTINGS, **change}, created=True)
         principal = self._canister_ids.next(batch, self._by_principal)

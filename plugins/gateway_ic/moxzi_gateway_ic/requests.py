@@ -50,7 +50,10 @@ class Request:
 
 
 def hash_of_map(value: dict) -> bytes:
-    """The spec's representation-independent hash of a map (nested maps, arrays, ints, text, blobs)."""
+    """The spec's representation-independent hash of a map (nested maps, arrays, ints, text, blobs).
+    Raises Refused (malformed) for a key that is not text, which has no hash."""
+    if not all(isinstance(key, str) for key in value):
+        raise Refused("a map's keys must be text", malformed=True)
     pairs = sorted(hashlib.sha256(key.encode()).digest() + _hash_value(item) for key, item in value.items())
     return hashlib.sha256(b"".join(pairs)).digest()
 
