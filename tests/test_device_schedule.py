@@ -184,7 +184,7 @@ async def test_a_call_past_its_time_limit_is_stopped_and_changes_nothing(registr
     for train in (True, False):
         rejected = await call(dev, A, "run", chain(CHAIN, train=train))
         assert rejected.startswith("moxzi_device_run: stopped after ")
-        assert "a call may take 0.001 s, and nothing was changed" in rejected
+        assert "a call may take 0.001 s (--device-call-secs), and nothing was changed" in rejected
         assert snapshot(dev) == before  # parameters, optimizer state, stored tensors
     dev.limits = device.DeviceLimits()  # the default limit: B's read must not be stopped on a busy machine
     assert len((await call(dev, B, "run", read_w()))["tensors"]) == 1  # the device serves on

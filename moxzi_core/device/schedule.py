@@ -56,6 +56,9 @@ class Turn:
 
 
 class Schedule:
+    """The device's line (the policy above): ``submit`` runs a caller's calls in order on the device's
+    threads, ``turn`` holds the device around one call's work."""
+
     def __init__(self, threads: int = THREADS, slice_seconds: float = SLICE_SECONDS):
         self.slice_seconds = slice_seconds
         self._cond = threading.Condition()
@@ -141,7 +144,7 @@ def checkpoint() -> None:
     if turn.limit is not None and now - turn.began - turn.aside > turn.limit:
         raise TimeLimit(
             f"stopped after {now - turn.began - turn.aside:.2f} s of device time; a call may take "
-            f"{turn.limit:g} s, and nothing was changed"
+            f"{turn.limit:g} s (--device-call-secs), and nothing was changed"
         )
     schedule = turn.schedule
     if turn.may_yield and schedule._line and now - turn.slice_began >= schedule.slice_seconds:
