@@ -77,7 +77,10 @@ class Codec:
             return work(*args)
         pool = self._pool = self._pool or _new_pool()
         try:
-            return await asyncio.get_running_loop().run_in_executor(pool, work, *args)
+            # Submitting may start a process (the first time, the fork server, which imports this
+            # module): not on the event loop.
+            submitted = await asyncio.to_thread(pool.submit, work, *args)
+            return await asyncio.wrap_future(submitted)
         except (BrokenProcessPool, MemoryError) as error:
             if isinstance(error, BrokenProcessPool) and self._pool is pool:
                 self._pool = None
