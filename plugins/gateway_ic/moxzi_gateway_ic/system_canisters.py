@@ -16,12 +16,10 @@ creation across restarts. Only calls over the IC interface reach these canisters
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from moxzi_core.candid import CandidError, FuncType, Principal, Service, Some, decode_args, encode_args, parse_did
-
-CANISTER_ERROR = 5  # the IC's reject code for a canister's own error
+from moxzi_core.runtime.host import CANISTER_ERROR, Outcome
 
 
 def _service(did: str) -> Service:
@@ -34,15 +32,6 @@ SERVICES = {CYCLES_MINTING: _service("cycles_minting.did"), CYCLES_LEDGER: _serv
 NAMES = {CYCLES_MINTING: "the cycles minting canister", CYCLES_LEDGER: "the cycles ledger"}
 
 
-@dataclass(frozen=True)
-class Answer:
-    """What a system canister answered: ``reply`` (Candid bytes), or None with the reject."""
-
-    reply: bytes | None
-    reject_code: int = 0
-    reject_message: str = ""
-
-
 class SystemCanisters:
     def __init__(self, host, subnet_id: bytes):
         self.host = host
@@ -52,21 +41,21 @@ class SystemCanisters:
     def serves(canister_id: bytes) -> bool:
         return canister_id in SERVICES
 
-    def call(self, canister_id: bytes, method: str, arg: bytes, *, query: bool, caller: bytes) -> Answer:
+    def call(self, canister_id: bytes, method: str, arg: bytes, *, query: bool, caller: bytes) -> Outcome:
         """Run ``method`` of the system canister ``canister_id`` (one ``serves``) for ``caller``."""
         name = NAMES[canister_id]
         func = SERVICES[canister_id].methods.get(method)
         if not isinstance(func, FuncType):
             served = ", ".join(SERVICES[canister_id].methods)
-            return Answer(None, CANISTER_ERROR, f"{name} on moxzid answers only {served}, not {method!r}")
+            return Outcome.reject(CANISTER_ERROR, f"{name} on moxzid answers only {served}, not {method!r}")
         if query and "query" not in func.modes:
-            return Answer(None, CANISTER_ERROR, f"{name}'s {method} is an update method: call it as one")
+            return Outcome.reject(CANISTER_ERROR, f"{name}'s {method} is an update method: call it as one")
         try:
             (argument,) = decode_args(arg, list(func.args)) or [None]
         except CandidError as error:
-            return Answer(None, CANISTER_ERROR, f"{name}: {method}'s argument does not decode: {error}")
+            return Outcome.reject(CANISTER_ERROR, f"{name}: {method}'s argument does not decode: {error}")
         result = getattr(self, "_" + method)(argument, caller)
-        return Answer(encode_args(list(func.rets), [result]))
+        return Outcome(encode_args(list(func.rets), [result]))
 
     # --- the cycles minting canister ---------------------------------------------------------
     def _get_default_subnets(self, argument, caller: bytes) -> list:
