@@ -53,12 +53,7 @@ def verify(public_key_der: bytes, payload: bytes, signature: bytes, root_key_der
     """Check a canister signature on ``payload`` (the domain separator and message); raise
     InvalidCanisterSignature saying what does not hold."""
     canister_id, seed = parse_public_key(public_key_der)
-    try:
-        decoded = cbor.decode(signature, max_depth=64, max_items=MAX_SIGNATURE_ITEMS)
-    except cbor.CborError as error:
-        raise InvalidCanisterSignature(f"the signature is not CBOR {{certificate, tree}}: {error}") from None
-    if not isinstance(decoded, dict) or not isinstance(decoded.get("certificate"), bytes) or "tree" not in decoded:
-        raise InvalidCanisterSignature("the signature must be a CBOR map {certificate, tree}")
+    decoded = _decode_map(signature, "the signature", "certificate")
     try:
         certified = verify_certificate(decoded["certificate"], root_key_der)
         certified_data = lookup(certified, [b"canister", canister_id, b"certified_data"])
@@ -79,12 +74,7 @@ def verify(public_key_der: bytes, payload: bytes, signature: bytes, root_key_der
 def verify_certificate(certificate: bytes, root_key_der: bytes) -> list:
     """The tree of a certificate signed with ``root_key_der``, moxzid's root key; raise
     InvalidCanisterSignature if it is not one."""
-    try:
-        decoded = cbor.decode(certificate, max_depth=64, max_items=MAX_SIGNATURE_ITEMS)
-    except cbor.CborError as error:
-        raise InvalidCanisterSignature(f"the certificate is not CBOR: {error}") from None
-    if not isinstance(decoded, dict) or not isinstance(decoded.get("signature"), bytes) or "tree" not in decoded:
-        raise InvalidCanisterSignature("the certificate must be a CBOR map {tree, signature}")
+    decoded = _decode_map(certificate, "the certificate", "signature")
     if "delegation" in decoded:
         raise InvalidCanisterSignature("the certificate has a subnet delegation: moxzid's certificates have none")
     try:
@@ -94,6 +84,17 @@ def verify_certificate(certificate: bytes, root_key_der: bytes) -> list:
     if not bls.verify(root_key_der, STATE_ROOT_DOMAIN + root_hash, decoded["signature"]):
         raise InvalidCanisterSignature("the certificate is not signed with this moxzid's root key")
     return decoded["tree"]
+
+
+def _decode_map(data: bytes, what: str, blob: str) -> dict:
+    """``data`` decoded as the CBOR map ``{tree, <blob>}`` (``blob``'s value bytes); other keys are kept."""
+    try:
+        decoded = cbor.decode(data, max_depth=64, max_items=MAX_SIGNATURE_ITEMS)
+    except cbor.CborError as error:
+        raise InvalidCanisterSignature(f"{what} is not CBOR {{{blob}, tree}}: {error}") from None
+    if not isinstance(decoded, dict) or not isinstance(decoded.get(blob), bytes) or "tree" not in decoded:
+        raise InvalidCanisterSignature(f"{what} must be a CBOR map {{{blob}, tree}}")
+    return decoded
 
 
 def _der(tag: int, content: bytes) -> bytes:
