@@ -10,21 +10,19 @@ import time
 
 import cbor2
 import pytest
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ed25519
 from kit.actorbuild import build_actor
 from kit.gateway import serving
+from kit.identity import Ed25519Identity
 from moxzi_gateway_ic import build_ic_app, canister_signatures
 from moxzi_gateway_ic.certificates import Identity, Keys
 from moxzi_gateway_ic.hashtree import build_tree, lookup, tree_hash
-from moxzi_gateway_ic.requests import hash_of_map, self_authenticating
+from moxzi_gateway_ic.requests import DELEGATION_DOMAIN, hash_of_map, self_authenticating
 
 from moxzi_core.candid import BLOB, BOOL, PRINCIPAL, Opt, Principal, decode_args, encode_args
 from moxzi_core.runtime.host import ActorSpec, Host, actor_principal
 
 SIGNER = actor_principal("signer")
 GATE = actor_principal("gate")
-DELEGATION_DOMAIN = b"\x1aic-request-auth-delegation"
 SEED = b"user 10000"
 
 
@@ -38,16 +36,6 @@ async def ic():
             yield host, session
     finally:
         await host.stop()
-
-
-class Session:
-    """The session key a delegation hands the signing rights to (as II's front-end makes one)."""
-
-    def __init__(self):
-        self.key = ed25519.Ed25519PrivateKey.generate()
-        self.der = self.key.public_key().public_bytes(
-            serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
-        )
 
 
 async def canister_signature(host, payload: bytes, seed: bytes = SEED) -> tuple[bytes, list]:
@@ -66,7 +54,7 @@ def signature(certificate: bytes, tree: list) -> bytes:
     return cbor2.dumps(cbor2.CBORTag(55799, {"certificate": certificate, "tree": tree}))
 
 
-async def call_whoami(session, delegation: dict, delegation_sig: bytes, key: Session, *, seed: bytes = SEED):
+async def call_whoami(session, delegation: dict, delegation_sig: bytes, key: Ed25519Identity, *, seed: bytes = SEED):
     """(sender, answer, certified reply or None) of gate.whoamiUpdate sent as the canister key of
     ``seed``, through the delegation to ``key``."""
     public_key = canister_signatures.public_key(SIGNER, seed)
@@ -95,14 +83,14 @@ async def call_whoami(session, delegation: dict, delegation_sig: bytes, key: Ses
     return content["sender"], answer, reply
 
 
-def delegation_to(key: Session, expiration: int | None = None) -> tuple[dict, bytes]:
+def delegation_to(key: Ed25519Identity, expiration: int | None = None) -> tuple[dict, bytes]:
     delegation = {"pubkey": key.der, "expiration": expiration or time.time_ns() + 10 * 60 * 10**9}
     return delegation, DELEGATION_DOMAIN + hash_of_map(delegation)
 
 
 async def test_a_delegation_signed_by_a_canister_signature_calls_as_its_principal(ic):
     host, session = ic
-    key = Session()
+    key = Ed25519Identity()
     delegation, payload = delegation_to(key)
     certificate, tree = await canister_signature(host, payload)
     sender, answer, reply = await call_whoami(session, delegation, signature(certificate, tree), key)
@@ -127,7 +115,7 @@ async def test_refusals(ic):
     the certified data, a certificate under another root key, an expired delegation: each is refused
     with what does not hold."""
     host, session = ic
-    key = Session()
+    key = Ed25519Identity()
     delegation, payload = delegation_to(key)
     certificate, tree = await canister_signature(host, payload)
     good = signature(certificate, tree)

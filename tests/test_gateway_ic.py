@@ -8,10 +8,9 @@ import time
 
 import cbor2
 import pytest
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ed25519
 from kit.actorbuild import build_actor
 from kit.gateway import serving
+from kit.identity import Ed25519Identity
 from moxzi_gateway_ic import build_ic_app, cbor
 from moxzi_gateway_ic.bls import ROOT_KEY_DER_PREFIX
 from moxzi_gateway_ic.certificates import Keys
@@ -20,7 +19,6 @@ from moxzi_gateway_ic.requests import (
     Refused,
     hash_of_map,
     read_envelope,
-    self_authenticating,
 )
 
 from moxzi_core.candid import Principal, decode_args, encode_args
@@ -49,20 +47,7 @@ async def ic(host):
         yield session
 
 
-class Signer:
-    """An Ed25519 identity, as the agents' Ed25519KeyIdentity: a new one, or the one of ``seed`` (32 bytes)."""
-
-    def __init__(self, seed: bytes | None = None):
-        self.key = (
-            ed25519.Ed25519PrivateKey.generate() if seed is None else ed25519.Ed25519PrivateKey.from_private_bytes(seed)
-        )
-        self.der = self.key.public_key().public_bytes(
-            serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
-        )
-        self.principal = self_authenticating(self.der)
-
-
-OWNER = Signer()  # gate's controller
+OWNER = Ed25519Identity()  # gate's controller
 
 
 def content(
@@ -81,7 +66,7 @@ def content(
     return fields
 
 
-def envelope(fields: dict, signer: Signer | None = None, *, sig_of: bytes | None = None) -> bytes:
+def envelope(fields: dict, signer: Ed25519Identity | None = None, *, sig_of: bytes | None = None) -> bytes:
     body = {"content": fields}
     if signer is not None:
         request_id = hash_of_map(fields)
@@ -145,7 +130,7 @@ async def test_synchronous_call_answers_a_certificate_with_the_reply(ic):
 
 
 async def test_v2_call_then_read_state_and_a_resent_request_runs_once(ic):
-    signer = Signer()
+    signer = Ed25519Identity()
     fields = content("call", signer.principal)
     path = f"/api/v2/canister/{Principal(GATE)}/call"
     assert (await post(ic, path, envelope(fields, signer)))[0] == 202
@@ -160,7 +145,7 @@ async def test_v2_call_then_read_state_and_a_resent_request_runs_once(ic):
     assert decode_args(lookup(answer["certificate"], b"request_status", request_id, b"reply")) == [1]
     assert await count(ic) == 1
     # Another sender may not read it.
-    other = Signer()
+    other = Ed25519Identity()
     read = content("read_state", other.principal, paths=[[b"request_status", request_id]])
     status, text = await post(ic, f"/api/v2/canister/{Principal(GATE)}/read_state", envelope(read, other))
     assert status == 403 and "another sender" in text
@@ -182,7 +167,7 @@ async def test_private_metadata_is_for_controllers_only(ic, host):
     path = [b"canister", GATE, b"metadata", b"motoko:stable-types"]
     url = f"/api/v3/canister/{Principal(GATE)}/read_state"
     assert "motoko:stable-types" in host.info("gate").private_metadata
-    stranger = Signer()
+    stranger = Ed25519Identity()
     for signer, sender in [(None, ANONYMOUS), (stranger, stranger.principal)]:
         status, text = await post(ic, url, envelope(content("read_state", sender, paths=[path]), signer))
         assert status == 403 and "only the actor's controllers" in text, text
@@ -192,19 +177,19 @@ async def test_private_metadata_is_for_controllers_only(ic, host):
 
 
 def signed_by_someone_else(fields):
-    signer, other = Signer(), Signer()
+    signer, other = Ed25519Identity(), Ed25519Identity()
     fields["sender"] = other.principal
     return envelope(fields, signer)
 
 
 def bad_signature(fields):
-    signer = Signer()
+    signer = Ed25519Identity()
     fields["sender"] = signer.principal
     return envelope(fields, signer, sig_of=bytes(32))
 
 
 def unsigned_sender(fields):
-    fields["sender"] = Signer().principal
+    fields["sender"] = Ed25519Identity().principal
     return envelope(fields)
 
 
@@ -242,8 +227,8 @@ async def test_unknown_canister_is_a_rejection_not_a_404(ic):
 
 async def test_a_bad_signature_on_a_query_is_refused(ic):
     fields = content("query", method="whoami")
-    fields["sender"] = Signer().principal
-    status, answer = await post(ic, f"/api/v3/canister/{Principal(GATE)}/query", envelope(fields, Signer()))
+    fields["sender"] = Ed25519Identity().principal
+    status, answer = await post(ic, f"/api/v3/canister/{Principal(GATE)}/query", envelope(fields, Ed25519Identity()))
     assert status == 200 and "is not the principal of sender_pubkey" in answer["reject_message"]
 
 
@@ -267,7 +252,7 @@ def test_fuzzed_envelopes_are_refused_never_crash():
     Refused; nothing else escapes. (With a fresh key and nonce each run, about one run in 200 mutated a
     map key into a number, which escaped as an AttributeError: a 500 from the gateway.)"""
     rng = random.Random(14)
-    signer = Signer(bytes(range(32)))
+    signer = Ed25519Identity(bytes(range(32)))
     now = 1_700_000_000 * 10**9
     valid = envelope(content("call", signer.principal, expiry=now + 60 * 10**9, nonce=bytes(16)), signer)
     outcomes = {"accepted": 0, "refused": 0}
@@ -318,7 +303,7 @@ def management(method: str, value: dict) -> bytes:
     return encode_args(list(MANAGEMENT_SERVICE.methods[method].args), [value])
 
 
-async def manage(ic, signer: Signer, method: str, value: dict, effective: Principal = Principal(GATE)):
+async def manage(ic, signer: Ed25519Identity, method: str, value: dict, effective: Principal = Principal(GATE)):
     """(status, the reply's values decoded with the method's result types, or None) of a management call that
     ``signer`` makes over /api/v4 with ``effective`` as the URL's canister."""
     fields = {
@@ -337,7 +322,7 @@ async def manage(ic, signer: Signer, method: str, value: dict, effective: Princi
 async def test_a_signed_sender_creates_an_actor_and_only_it_controls_it(ic):
     """A created actor is controlled by its creator: only it gets canister_status, and read_state
     certifies its controllers."""
-    owner, stranger = Signer(), Signer()
+    owner, stranger = Ed25519Identity(), Ed25519Identity()
     _, created = await manage(ic, owner, "create_canister", {"settings": None, "sender_canister_version": None})
     created = created[0]["canister_id"]
     status, record = await manage(ic, owner, "canister_status", {"canister_id": created}, created)
@@ -351,7 +336,7 @@ async def test_a_signed_sender_creates_an_actor_and_only_it_controls_it(ic):
 
 async def test_an_actor_created_over_the_interface_is_reachable_once_installed(host):
     """The routes find actors created after start; module_hash is absent until code is installed."""
-    owner = Signer()
+    owner = Ed25519Identity()
     wasm = build_actor("gate").wasm
     async with serving(host, {"/api": build_ic_app}) as (_, ic):
         _, created = await manage(ic, owner, "create_canister", {"settings": None, "sender_canister_version": None})
@@ -394,7 +379,7 @@ async def test_an_unexpected_failure_is_a_certified_reject(ic, host, monkeypatch
     )
 
 
-async def system_call(ic, signer: Signer, canister: bytes, method: str, arg: bytes, *, query: bool = False):
+async def system_call(ic, signer: Ed25519Identity, canister: bytes, method: str, arg: bytes, *, query: bool = False):
     """The decoded reply of a call (or query) of a system canister moxzid answers for, or the reject."""
     from moxzi_gateway_ic.system_canisters import SERVICES
 
@@ -422,7 +407,7 @@ async def test_the_cycles_ledger_creates_and_the_cycles_minting_canister_names_t
     cycles ledger, which makes an empty actor the caller controls."""
     from moxzi_gateway_ic.system_canisters import CYCLES_LEDGER, CYCLES_MINTING, SERVICES
 
-    owner = Signer()
+    owner = Ed25519Identity()
     (subnets,) = await system_call(ic, owner, CYCLES_MINTING, "get_default_subnets", EMPTY, query=True)
     read = content("read_state", owner.principal, paths=[[b"subnet", subnets[0].bytes, b"public_key"]])
     status, answer = await post(ic, f"/api/v3/subnet/{subnets[0]}/read_state", envelope(read, owner))
@@ -465,7 +450,7 @@ async def test_the_cycles_ledger_creates_and_the_cycles_minting_canister_names_t
 async def test_query_rejects_are_signed_with_the_ic_error_codes(ic):
     """A query of an unknown canister or method is a signed reject (agents accept no other answer to
     a query); a missing method is IC0536, which icp-cli reads as "no such method"."""
-    missing = await system_call(ic, Signer(), GATE, "http_request", EMPTY, query=True)
+    missing = await system_call(ic, Ed25519Identity(), GATE, "http_request", EMPTY, query=True)
     assert missing[:2] == (5, "IC0536")
     other = Principal(b"\x00" * 7 + b"\x09\x01\x01")
     fields = {**content("query", method="get"), "canister_id": other.bytes}
@@ -501,7 +486,7 @@ async def test_a_canister_the_cycles_ledger_creates_starts_with_the_amount_asked
             create = SERVICES[CYCLES_LEDGER].methods["create_canister"]
             value = {"from_subaccount": None, "created_at_time": None, "amount": 7 * 10**12, "creation_args": None}
             arg = encode_args(list(create.args), [value])
-            (created,) = await system_call(ic, Signer(), CYCLES_LEDGER, "create_canister", arg)
+            (created,) = await system_call(ic, Ed25519Identity(), CYCLES_LEDGER, "create_canister", arg)
         assert host.ledger.balance(created["Ok"]["canister_id"].to_text()) == 7 * 10**12
     finally:
         await host.stop()
@@ -518,7 +503,7 @@ async def test_creating_past_the_cap_is_an_ic_reject_and_the_others_are_served()
     await host.start()
     try:
         async with serving(host, {"/api": build_ic_app}) as (_, ic):
-            owner = Signer()
+            owner = Ed25519Identity()
             create = {"settings": None, "sender_canister_version": None}
             assert (await manage(ic, owner, "create_canister", create))[0] == "replied"
             fields = {
