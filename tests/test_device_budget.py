@@ -203,7 +203,7 @@ def test_a_call_stopped_after_it_was_admitted_is_billed_for_its_time_and_a_refus
     stopped = d.call(
         "moxzi_device_run", A, encode_args(run_type.args, [run(chain, tensors=[4000])]), Purse(ledger, "a")
     )
-    assert "a call may take 0.001 s, and nothing was changed" in stopped.reject_message
+    assert "a call may take 0.001 s (--device-call-secs), and nothing was changed" in stopped.reject_message
     assert stopped.seconds >= 0.001  # the device time it used is charged (Purse.settle), as for any call
     make = d.types["moxzi_device_params"]
     big = encode_args(make.args, [[{"name": "v", "shape": [1 << 20], "init": {"ones": None}}]])  # 4 MiB
