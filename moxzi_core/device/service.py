@@ -48,9 +48,9 @@ FETCH = METHOD_PREFIX + "fetch"
 FETCHED = METHOD_PREFIX + "fetched"
 SNAPSHOT_FORMAT = 3  # a CBOR sequence: an item per entry, and per parameter of an optimizer's state
 OPTIMIZER_KINDS = ("adamw", "sgd")  # the `kind` variant of interface.did
-# What a backend does per millisecond at least, in element operations (Op.cost), unless it says
-# (``Backend.work_per_ms``): a call's device time is expected to be at most its work over this, and
-# that time's price is what it reserves of its actor's cycles before it runs.
+# What a backend does per millisecond at least, in element operations (Op.cost): a call's device time
+# is expected to be at most its work over this, and that time's price is what it reserves of its
+# actor's cycles before it runs.
 WORK_PER_MS = 2_000_000
 
 
@@ -199,7 +199,6 @@ class Device:
             raise DeviceError(f"device seed {seed}: must be from 0 to 2**64 - 1")
         self.backend, self.seed, self.limits, self.budget = backend, seed, limits, budget
         self.holdings = Holdings()  # what each caller holds, counted from its space
-        self.work_per_ms: float = getattr(backend, "work_per_ms", WORK_PER_MS)
         self._calls = threading.local()  # .admission: the _Admission of the call on this thread
         chosen = _choose_kernels(backend, ops, kernels)
         self.kernels = {name: fn for name, (fn, _) in chosen.items()}
@@ -543,7 +542,7 @@ class Device:
         if admission.purse is not None:
             admitted = self.holdings.admit(self.budget, caller, during, after)
             try:
-                admission.purse.reserve(work / self.work_per_ms)
+                admission.purse.reserve(work / WORK_PER_MS)
             except CannotPay as error:
                 self.holdings.done(caller, admitted, self.holdings.by_caller.get(caller, 0))
                 raise DeviceError(str(error)) from None
