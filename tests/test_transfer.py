@@ -12,7 +12,7 @@ import pytest
 from moxzi_core.device import DeviceError
 from moxzi_core.device.ops import Meta
 from moxzi_core.device.transfer import DIGEST_BYTES, Exports, Fetched, body_size, download
-from moxzi_core.runtime.journal import Journal
+from moxzi_core.runtime.journal import Journal, TemporarySpool
 from moxzi_core.store import Batch, MemoryStore, StoreError
 
 URL = "fake://exporter/export/0123456789abcdefghijklmnop"
@@ -58,7 +58,7 @@ TENSORS = {"w": bytes(range(256)) * 4096, "b": b"\x01\x00\x80\x3f" * 1000}  # 1 
 
 async def test_a_download_is_hashed_once_and_the_store_checks_its_parts_against_that():
     body = await export_body(TENSORS)
-    fetched = await download(PieceTransport(body, 1000), URL, "far/", len(body), 60)
+    fetched = await download(PieceTransport(body, 1000), URL, "far/", len(body), 60, TemporarySpool)
     kept = fetched.open().read()  # a temporary file, until fetched.close()
     assert kept == body and fetched.sha256 == hashlib.sha256(kept).digest()
     export = Fetched(io.BytesIO(kept), fetched.head)
@@ -87,13 +87,13 @@ async def test_a_corrupted_body_is_refused(damage):
     body = bytearray(await export_body(TENSORS))
     body[-DIGEST_BYTES - 10 if damage == "data" else -1] ^= 0x40
     with pytest.raises(DeviceError, match="sha256 digest does not match its bytes"):
-        await download(PieceTransport(bytes(body), 777), URL, "far/", len(body), 60)
+        await download(PieceTransport(bytes(body), 777), URL, "far/", len(body), 60, TemporarySpool)
 
 
 async def test_a_prefix_too_long_for_any_name_is_refused_before_the_download():
     transport = PieceTransport(await export_body(TENSORS), 1000)
     with pytest.raises(DeviceError, match="the prefix is 20000 bytes"):
-        await download(transport, URL, "p" * 20_000, 10 << 20, 60)
+        await download(transport, URL, "p" * 20_000, 10 << 20, 60, TemporarySpool)
     assert transport.opened == 0
 
 
@@ -103,7 +103,7 @@ async def test_a_download_holds_a_few_chunks_whatever_the_export_size():
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
-        fetched = await download(transport, URL, "far/", len(body), 120)
+        fetched = await download(transport, URL, "far/", len(body), 120, TemporarySpool)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
@@ -112,3 +112,25 @@ async def test_a_download_holds_a_few_chunks_whatever_the_export_size():
         assert peak - before < 8 << 20, f"peak {(peak - before) / 2**20:.1f} MiB for a 64 MiB download"
     finally:
         fetched.close()
+
+
+async def test_a_download_into_the_store_writes_its_parts_as_they_come():
+    """With a store, the body goes into an attachment's parts as it arrives (no temporary file), kept
+    with the download's digest and the fetch's head; a corrupted body leaves nothing behind."""
+    body = await export_body({f"t{i}": bytes([i]) * (3 << 20) for i in range(3)})  # 9 MiB: 3 parts
+    journal = Journal(MemoryStore())
+    fetched = await download(PieceTransport(body, 100_000), URL, "far/", len(body), 60, journal.attachment_writer)
+    assert fetched.ident is not None and journal.attachments() == [fetched.ident]
+    assert len(list(journal.store.scan(b"system/parts/" + fetched.ident))) == 3
+    assert fetched.open().read() == body and fetched.sha256 == hashlib.sha256(body).digest()
+    recorded = Batch()
+    Journal.system_call(recorded, 0, b"\x01", "moxzi_device_fetched", fetched)
+    journal.store.commit(recorded)
+    [(_, (_, _, stored))] = journal.system_calls()
+    assert stored.open().read() == body and stored.head == fetched.head  # checked against the digest
+
+    damaged = bytearray(body)
+    damaged[100] ^= 1
+    with pytest.raises(DeviceError, match="sha256 digest does not match"):
+        await download(PieceTransport(bytes(damaged), 100_000), URL, "far/", len(body), 60, journal.attachment_writer)
+    assert journal.attachments() == [fetched.ident]  # the refused download's parts are gone

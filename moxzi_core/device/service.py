@@ -28,7 +28,7 @@ from ..billing import FREE, CannotPay, Purse
 from ..candid import DEFAULT_BUDGET, CandidError, Principal, Some, decode_args, encode_args
 from ..events import Events
 from ..runtime.actor import Outcome
-from ..runtime.journal import Attachment
+from ..runtime.journal import Attachment, Spool, TemporarySpool
 from ..runtime.system_calls import Staged, SystemMethod
 from . import rows, transfer
 from .budget import DeviceBudget, Holdings, counted_bytes, optimizer_bytes, tensor_bytes
@@ -876,7 +876,7 @@ class Device:
         published = [(n, self.publications[(caller, prefix + n)]) for n in names]
         return self.exports.offer(caller, [(n, p.meta, p.tensor) for n, p in published], uses, seconds), False
 
-    async def _download(self, caller: bytes, arg: bytes):
+    async def _download(self, caller: bytes, arg: bytes, spool: Callable[[], Spool] = TemporarySpool):
         """moxzi_device_fetch's first half, on the event loop (no device call waits for the network):
         the FETCHED call to run, with the export downloaded, or a reject."""
         try:
@@ -897,7 +897,7 @@ class Device:
         failure: str | None = "the download was interrupted"  # unless it ends either way below
         try:
             fetched = await transfer.download(
-                transport, url, spec["prefix"], self.limits.max_fetch_bytes, self.limits.fetch_seconds, flight
+                transport, url, spec["prefix"], self.limits.max_fetch_bytes, self.limits.fetch_seconds, spool, flight
             )
             failure = None
             return FETCHED, fetched

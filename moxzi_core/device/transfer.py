@@ -26,14 +26,15 @@ The body of an export, which a fetch checks before it stores anything::
 
 ``Exports.body`` streams it tensor by tensor and hashes each chunk while the previous one is sent, so an
 export holds at most one tensor's bytes beyond the publications themselves. ``download`` reads the
-header first (it rejects a body that is too large before downloading it), then streams the rest into a
-temporary file, hashing each chunk while the next one arrives and checking the digest at the end. That
-file, with the fetch's prefix and source as its head (``Attachment.head``), is the argument of the call a
-fetch runs as (``moxzi_device_fetched``, an ``Attachment`` the host records in parts), so re-running the
-record at start-up stores the same tensors without the network. The file holds the body alone, so its
-own sha256, which the store keeps to check the parts it gives back, is the body's digest continued over
-its last 32 bytes: the bytes are hashed once. Reading the file back (``Fetched``) holds one tensor's
-bytes at a time.
+header first (it rejects a body that is too large before downloading it), then streams the rest into
+the host's spool (the store's parts of a new attachment, as they come; without a store, a temporary
+file), hashing and writing each chunk while the next one arrives and checking the digest at the end.
+That file, with the fetch's prefix and source as its head (``Attachment.head``), is the argument of the
+call a fetch runs as (``moxzi_device_fetched``, recorded with its parts), so re-running the record at
+start-up stores the same tensors without the network. The file holds the body alone, so its own
+sha256, which the store keeps to check the parts it gives back, is the body's digest continued over its
+last 32 bytes: the bytes are hashed once. Reading the file back (``Fetched``) holds one tensor's bytes
+at a time.
 """
 
 from __future__ import annotations
@@ -45,7 +46,6 @@ import io
 import math
 import secrets
 import struct
-import tempfile
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
@@ -54,7 +54,7 @@ from typing import Any, BinaryIO, Protocol, cast
 
 import cbor2
 
-from ..runtime.journal import Attachment
+from ..runtime.journal import Attachment, Spool
 from .ops import ELEM_SIZES, FLOAT, DeviceError, Meta
 
 MAGIC = b"MOXZIEX1"
@@ -199,28 +199,35 @@ class InFlight:
 
 
 async def download(
-    transport: Transport, url: str, prefix: str, max_bytes: int, seconds: float, flight: InFlight | None = None
+    transport: Transport,
+    url: str,
+    prefix: str,
+    max_bytes: int,
+    seconds: float,
+    spool: Callable[[], Spool],
+    flight: InFlight | None = None,
 ) -> Attachment:
-    """The argument of the call a fetch runs as: ``prefix``, the URL (its token shortened) and the
-    export's body from ``url`` through ``transport``, at most ``max_bytes`` of it, within ``seconds``, in
-    a temporary file. The header is checked before the data is read, the digest as it is; ``flight``
-    follows the bytes as they arrive. Raises DeviceError saying what went wrong."""
+    """The argument of the call a fetch runs as: the export's body from ``url`` through ``transport``, at
+    most ``max_bytes`` of it, within ``seconds``, written into a new ``spool()``, with ``prefix`` and the
+    URL (its token shortened) as its head. The header is checked before the data is read, the digest as
+    it is; ``flight`` follows the bytes as they arrive. Raises DeviceError saying what went wrong (the
+    spool discarded)."""
     where = redact(url)
     flight = flight or InFlight(where)
     head = _head(prefix, where)
     if len(head) > MAX_HEAD_BYTES:
         raise DeviceError(f"{where}: the prefix is {len(prefix.encode())} bytes; names are far shorter")
-    spool = tempfile.TemporaryFile()
+    out = spool()
     try:
         try:
             async with asyncio.timeout(seconds), transport.open(url) as body:
-                digest = await _read(body, where, max_bytes, spool, flight)
+                digest = await _read(body, where, max_bytes, out, flight)
         except TimeoutError:
             raise DeviceError(f"{where}: the download took longer than {seconds:g} s or stalled") from None
+        return await asyncio.to_thread(out.finish, digest, head)
     except BaseException:
-        spool.close()
+        out.discard()
         raise
-    return Attachment.of_file(spool, digest, head)
 
 
 def _head(prefix: str, where: str) -> bytes:
@@ -228,8 +235,8 @@ def _head(prefix: str, where: str) -> bytes:
     return cbor2.dumps([prefix, where[:MAX_SOURCE_CHARS]])
 
 
-async def _read(body: Download, where: str, max_bytes: int, spool: BinaryIO, flight: InFlight) -> bytes:
-    """Check and keep the body in ``spool``: the sha256 of what ``spool`` then holds."""
+async def _read(body: Download, where: str, max_bytes: int, out: Spool, flight: InFlight) -> bytes:
+    """Check and keep the body in ``out``: the sha256 of what ``out`` then holds."""
     size = flight.size = body.size
     if size is None:
         raise DeviceError(f"{where}: the answer has no Content-Length; not an export")
@@ -252,9 +259,9 @@ async def _read(body: Download, where: str, max_bytes: int, spool: BinaryIO, fli
         )
     digest = hashlib.sha256()
 
-    def keep(chunk: bytes) -> None:  # off the event loop: hashing takes time, a disk write can block
+    def keep(chunk: bytes) -> None:  # off the event loop: hashing takes time, a write can block
         digest.update(chunk)
-        spool.write(chunk)
+        out.write(chunk)
 
     flight.received += len(start) + len(header)
     keeping = asyncio.ensure_future(asyncio.to_thread(keep, start + header))
@@ -272,7 +279,7 @@ async def _read(body: Download, where: str, max_bytes: int, spool: BinaryIO, fli
     sent = await _exactly(body, DIGEST_BYTES, where)
     if sent != digest.digest():
         raise DeviceError(f"{where}: the export's sha256 digest does not match its bytes (corrupted in transfer)")
-    spool.write(sent)
+    await asyncio.to_thread(out.write, sent)
     flight.received += len(sent)
     digest.update(sent)  # the body's digest, continued: the whole file's
     return digest.digest()

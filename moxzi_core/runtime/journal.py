@@ -40,9 +40,10 @@ from __future__ import annotations
 import hashlib
 import io
 import secrets
+import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import BinaryIO
+from typing import BinaryIO, Protocol
 
 import cbor2
 
@@ -189,6 +190,10 @@ class Journal:
         head = cbor2.loads(index)[2] if index is not None else b""  # no index: reading says it is damaged
         return Attachment(size, lambda: io.BufferedReader(_StoredParts(self.store, ident)), ident=ident, head=head)
 
+    def attachment_writer(self) -> AttachmentWriter:
+        """A new attachment, written into the store part by part as its bytes come."""
+        return AttachmentWriter(self.store)
+
     def put_attachment(self, attachment: Attachment) -> None:
         """Copy ``attachment`` into the store, a part per batch, and set its ``ident``. Until a record or
         the copy names it, start-up drops it (``attachments`` lists them)."""
@@ -313,12 +318,88 @@ class Journal:
         return sorted(names)
 
 
-class _StoredParts(io.RawIOBase):
-    """An attachment's bytes, read from the store a part at a time; checked against its digest at the
-    end (raises StoreError there if they differ)."""
+class Spool(Protocol):
+    """Where a gathered argument too large for memory is written as it comes: ``write`` its bytes in
+    order, then ``finish`` (the Attachment holding them) or ``discard``."""
 
-    def __init__(self, store: Store, ident: bytes):
-        self._store, self._ident = store, ident
+    def write(self, data: bytes) -> None: ...
+    def finish(self, sha256: bytes, head: bytes) -> Attachment: ...
+    def discard(self) -> None: ...
+
+
+class TemporarySpool:
+    """A Spool in a temporary file, for a host that records nothing (no store)."""
+
+    def __init__(self) -> None:
+        self._file = tempfile.TemporaryFile()
+
+    def write(self, data: bytes) -> None:
+        self._file.write(data)
+
+    def finish(self, sha256: bytes, head: bytes) -> Attachment:
+        return Attachment.of_file(self._file, sha256, head)
+
+    def discard(self) -> None:
+        self._file.close()
+
+
+class AttachmentWriter:
+    """A Spool into the store: an attachment written as its bytes come, a part per batch (what memory holds of it
+    at a time), rather than into a temporary file and copied in later. ``finish`` gives the Attachment,
+    in the store already; ``discard`` drops what was written. Until a record or the copy names it,
+    start-up drops it. Written from one thread at a time."""
+
+    def __init__(self, store: Store):
+        self._store, self.ident = store, secrets.token_bytes(8)
+        self._pending: list[bytes] = []
+        self._pending_bytes = self._size = self._parts = 0
+        batch = Batch()
+        batch.put(_SYSTEM_ATTACHED + self.ident, cbor2.dumps([0, None, b""]))  # found, if we stop here
+        store.commit(batch)
+
+    def write(self, data: bytes) -> None:
+        self._pending.append(data)
+        self._pending_bytes += len(data)
+        self._size += len(data)
+        if self._pending_bytes >= _PART:
+            self._commit_part()
+
+    def finish(self, sha256: bytes, head: bytes) -> Attachment:
+        """The attachment, whose bytes' digest is ``sha256`` (the writer's: not hashed again here). Read
+        back at once, its parts are not checked against it (they were just written); read from a
+        record, they are."""
+        if self._pending:
+            self._commit_part()
+        batch = Batch()
+        batch.put(_SYSTEM_ATTACHED + self.ident, cbor2.dumps([self._size, sha256, head]))
+        self._store.commit(batch)
+        store, ident = self._store, self.ident
+        return Attachment(
+            self._size,
+            lambda: io.BufferedReader(_StoredParts(store, ident, check=False)),
+            ident=ident,
+            sha256=sha256,
+            head=head,
+        )
+
+    def discard(self) -> None:
+        batch = Batch()
+        Journal.drop_attachment(batch, self.ident)
+        self._store.commit(batch)
+
+    def _commit_part(self) -> None:
+        batch = Batch()
+        batch.put(_SYSTEM_PARTS + self.ident + b"/" + _u64(self._parts), b"".join(self._pending))
+        self._store.commit(batch)
+        self._pending, self._pending_bytes, self._parts = [], 0, self._parts + 1
+
+
+class _StoredParts(io.RawIOBase):
+    """An attachment's bytes, read from the store a part at a time; with ``check``, checked against its
+    digest at the end (raises StoreError there if they differ)."""
+
+    def __init__(self, store: Store, ident: bytes, check: bool = True):
+        self._store, self._ident, self._check_digest = store, ident, check
         self._next, self._part, self._digest = 0, memoryview(b""), hashlib.sha256()
 
     def readable(self) -> bool:
@@ -331,13 +412,16 @@ class _StoredParts(io.RawIOBase):
                 self._check()
                 return 0
             self._next, self._part = self._next + 1, memoryview(part)
-            self._digest.update(part)
+            if self._check_digest:
+                self._digest.update(part)
         n = min(len(into), len(self._part))
         into[:n] = self._part[:n]
         self._part = self._part[n:]
         return n
 
     def _check(self) -> None:
+        if not self._check_digest:
+            return
         index = self._store.get(_SYSTEM_ATTACHED + self._ident)
         if index is None or cbor2.loads(index)[1] != self._digest.digest():
             raise StoreError(

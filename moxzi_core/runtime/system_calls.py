@@ -10,8 +10,9 @@ in parts, and one batch makes it the copy, dropping the record before it and the
 
 A method may first gather what it needs (``Staged``: a fetch downloads), changing nothing; it then runs
 as the call it gathered, which is what gets recorded. Gathering does not count as a call in flight, so
-a copy never waits for a download. A gathered argument too large for memory (an ``Attachment``, in a
-temporary file) goes into the store in parts before the call runs; its record names those parts.
+a copy never waits for a download. A gathered argument too large for memory (an ``Attachment``) is
+written into the store in parts as it comes (``Spool``), before the call runs; its record names those
+parts.
 Without a checkpoint policy (moxzid without ``-s``: nothing outlives the process) nothing is recorded.
 """
 
@@ -30,17 +31,19 @@ from ..billing import FREE, Purse
 from ..events import Events
 from ..store import Batch, StoreError
 from .actor import CANISTER_REJECT, DESTINATION_INVALID, SYS_TRANSIENT, Outcome
-from .journal import Attachment, Journal
+from .journal import Attachment, Journal, Spool, TemporarySpool
 
 log = logging.getLogger("moxzid")
 
 
 @dataclass(frozen=True)
 class Staged:
-    """A system method that gathers first: ``gather(caller, Candid argument)`` changes nothing and
-    gives either a reject or the call ``(method, argument)`` to run in its place (and to record)."""
+    """A system method that gathers first: ``gather(caller, Candid argument, spool)`` changes nothing
+    and gives either a reject or the call ``(method, argument)`` to run in its place (and to record).
+    An argument too large for memory it writes through ``spool()`` (``journal.Spool``: into the store
+    as it comes, where the host keeps one; else a temporary file)."""
 
-    gather: Callable[[bytes, bytes], Awaitable[Outcome | tuple[str, bytes | Attachment]]]
+    gather: Callable[[bytes, bytes, Callable[[], Spool]], Awaitable[Outcome | tuple[str, bytes | Attachment]]]
 
 
 # A system method: (caller principal, argument, purse) -> outcome, or a Staged one. The argument is
@@ -257,12 +260,18 @@ class SystemCalls:
 
     async def _gather(self, name: str, method: Staged, caller: bytes, data: bytes):
         """What ``method`` gathered for the call, with an attachment already in the store; or a reject."""
+        spool = self._journal.attachment_writer if self._policy is not None else TemporarySpool
         try:
-            gathered = await method.gather(caller, data)
+            gathered = await method.gather(caller, data, spool)
         except Exception as error:
             log.exception("system method %s failed", name)
             return Outcome.reject(SYS_TRANSIENT, f"{name} failed: {error}")
-        if isinstance(gathered, Outcome) or not isinstance(gathered[1], Attachment) or self._policy is None:
+        if (
+            isinstance(gathered, Outcome)
+            or not isinstance(gathered[1], Attachment)
+            or self._policy is None
+            or gathered[1].ident is not None  # spooled into the store already
+        ):
             return gathered
         try:
             await asyncio.to_thread(self._journal.put_attachment, gathered[1])
