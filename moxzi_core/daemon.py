@@ -197,6 +197,11 @@ def _device(settings: Settings, registry: plugins.Registry) -> Device:
     world = settings.device_world
     if world < 1:
         raise StartupError("--device-world 0: a device needs at least one rank")
+    if world > 1 and not settings.is_default("device_call_secs"):
+        raise StartupError(
+            f"--device-call-secs {settings.device_call_secs:g}: a device over several ranks runs each call "
+            "whole (every rank must run it to the same end); leave it out with --device-world"
+        )
     if world == 1:
         if settings.device_rendezvous is not None:
             raise StartupError(
@@ -295,6 +300,10 @@ def _open_device(settings: Settings, registry: plugins.Registry, resources: cont
             raise StartupError(f"--device-seed {settings.device_seed}: seeds a device; give --device too")
         if not settings.is_default("device_world"):
             raise StartupError(f"--device-world {settings.device_world}: spans a device; give --device too")
+        if not settings.is_default("device_call_secs"):
+            raise StartupError(
+                f"--device-call-secs {settings.device_call_secs:g}: limits device calls; give --device too"
+            )
         return None
     device = _device(settings, registry)
     resources.callback(device.close)

@@ -144,6 +144,11 @@ def garbage_actor(tmp_path):
         ),
         (["-s", "state"], ["-s state: no loaded plugin registers a store (loaded: http)"]),
         (["--device-seed", "5"], ["--device-seed 5: seeds a device; give --device too"]),
+        (["--device-call-secs", "5"], ["--device-call-secs 5: limits device calls; give --device too"]),
+        (
+            ["--device", "torch:cpu", "--device-world", "2", "--device-call-secs", "5"],
+            ["--device-call-secs 5: a device over several ranks runs each call whole"],
+        ),
         (["--actor-memory-mb", "5000"], ["--actor-memory-mb 5000: an actor's wasm memory may be 1 to 4096 MB"]),
         (
             ["--device", "torch:cpu", "--device-total-mb", "0"],
@@ -179,6 +184,8 @@ def test_defaults_given_explicitly_are_accepted(garbage_actor):
         "8192",
         "--device-total-mb",
         "32768",
+        "--device-call-secs",
+        "60",
     )
     assert done.returncode == 1, done.stderr
     assert "cannot start the actors" in done.stderr
