@@ -2,10 +2,11 @@
 while another's long program is under way, an actor's own calls keep their order, a run that reads
 another actor's publication keeps the device, interleaved training gives the same numbers as training
 alone, and a call past its time limit is stopped with nothing changed (but not when the record is
-re-run), also in moxzid (tests/actors/grinder.mo) across a kill. Programs are long by their size,
-never by a clock."""
+re-run), also in moxzid (tests/actors/grinder.mo) across a kill, where interleaved training is
+rebuilt exactly. Programs are long by their size, never by a clock."""
 
 import asyncio
+import concurrent.futures
 import threading
 
 import numpy as np
@@ -217,3 +218,21 @@ def test_moxzid_stops_a_call_past_its_limit_and_serves_on(tmp_path):
     with running_moxzid(*flags, cwd=tmp_path, plugins="http,lmdb,torch") as moxzid:
         # the record re-ran the calls that changed the device, and not the one stopped
         assert moxzid.call("grinder", "weights") == trained
+
+
+@pytest.mark.slow
+def test_moxzid_rebuilds_interleaved_training_exactly_after_a_kill(tmp_path):
+    """Two actors training at once (the learner's steps taking turns inside the grinder's) are recorded
+    in the order their calls ended; a kill and the record's re-run give back the same weights."""
+    manifest = project(tmp_path, "grinder", "learner")
+    flags = ["-m", str(manifest), "-s", str(tmp_path / "state"), "--device", "torch:cpu"]
+    with running_moxzid(*flags, cwd=tmp_path, plugins="http,lmdb,torch") as moxzid:
+        moxzid.call("grinder", "setup", 128, 32)
+        with concurrent.futures.ThreadPoolExecutor(2) as both:
+            grinding = both.submit(moxzid.call, "grinder", "train", 40, 8)
+            learning = both.submit(moxzid.call, "learner", "learn", 40)
+            assert len(grinding.result()[0]) == 8 and len(learning.result()[0]) == 40
+        weights = moxzid.call("grinder", "weights"), moxzid.call("learner", "weights")
+        moxzid.kill()
+    with running_moxzid(*flags, cwd=tmp_path, plugins="http,lmdb,torch") as moxzid:
+        assert (moxzid.call("grinder", "weights"), moxzid.call("learner", "weights")) == weights
