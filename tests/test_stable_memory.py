@@ -4,8 +4,6 @@ Motoko actor's stable memory through traps, queries, upgrades, restarts and kill
 persistence modes."""
 
 import asyncio
-import json
-import shutil
 import struct
 import time
 
@@ -14,6 +12,7 @@ import pytest
 import wasmtime
 from kit.actorbuild import build_actor
 from kit.crashing import call, uninterrupted_and_crashed
+from kit.daemon import project
 from kit.host import spec, started, update
 
 from moxzi_core.candid import NAT, NAT64, decode_args, encode_args
@@ -312,13 +311,6 @@ async def test_stable_memory_survives_upgrades_and_restarts(classic):
 STEPS = 300  # of the workload, each writing 4096 places
 
 
-def project(folder):
-    built = build_actor("stable")
-    shutil.copy(built.wasm_path, folder / "s.wasm")
-    shutil.copy(built.did_path, folder / "s.did")
-    (folder / "actors.json").write_text(json.dumps({"actors": [{"name": "s", "wasm": "s.wasm"}]}))
-
-
 def finished(daemon, seconds=120):
     deadline = time.monotonic() + seconds
     while (now := call_status(daemon))[0] < STEPS:
@@ -328,7 +320,7 @@ def finished(daemon, seconds=120):
 
 
 def call_status(daemon):
-    return call(daemon, "query-json/s/status")
+    return call(daemon, "query-json/stable/status")
 
 
 @pytest.mark.slow  # kill -9 runs of moxzid
@@ -337,8 +329,8 @@ def test_kill_9_during_stable_writes_ends_as_an_uninterrupted_run(tmp_path):
     expected, result, steps_seen, _ = uninterrupted_and_crashed(
         tmp_path,
         ("-m", "actors.json", "-s", "state", "--plugins", "http,lmdb"),
-        project,
-        lambda daemon: call(daemon, "call-json/s/run", [STEPS]),
+        lambda folder: project(folder, "stable"),
+        lambda daemon: call(daemon, "call-json/stable/run", [STEPS]),
         lambda daemon: call_status(daemon)[0],
         finished,
         seed=11,
