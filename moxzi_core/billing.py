@@ -317,24 +317,24 @@ class Purse:
         self.ledger, self.actor = ledger, actor
         self.held = 0
 
-    def reserve(self, device_ms: float) -> int:
-        """Hold the price of ``device_ms`` of device time (the most the call is expected to take);
-        raises CannotPay when the actor cannot pay it. The cycles held."""
+    def reserve(self, device_ms: float) -> None:
+        """Hold the price of ``device_ms`` of device time (the most the call is expected to take) and
+        count it in ``held``; raises CannotPay, holding nothing more, when the actor cannot pay it."""
         if self.ledger is None or not self.ledger.charging:
-            return 0
+            return
         cycles = self.ledger.prices.price("device_ms", device_ms)
         self.ledger.reserve(self.actor, cycles)
         self.held += cycles
-        return cycles
 
-    def settle(self, batch: Batch, seconds: float) -> int:
+    def settle(self, batch: Batch, seconds: float) -> None:
         """Release what was held and charge the device time the call took into ``batch`` (see
-        ``Ledger.charge``); the cycles charged."""
+        ``Ledger.charge``)."""
         if self.ledger is None:
-            return 0
+            return
         self.ledger.release(self.actor, self.held)
         self.held = 0
-        return self.ledger.charge(batch, self.actor, "device_ms", seconds * 1000) if seconds else 0
+        if seconds:
+            self.ledger.charge(batch, self.actor, "device_ms", seconds * 1000)
 
 
 FREE = Purse(None, "")  # a call nothing is charged for
