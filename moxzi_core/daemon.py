@@ -91,6 +91,8 @@ def main(argv: list[str] | None = None) -> None:
                     f"--actor-memory-mb {settings.actor_memory_mb}: an actor's wasm memory may "
                     f"be 1 to {MAX_ACTOR_MEMORY_MB} MB"
                 )
+            if settings.total_memory_mb == 0:
+                raise StartupError("--total-memory-mb 0: all actors' wasm memory could hold nothing; give at least 1")
             open_store = _store_opener(settings, registry, loaded)
             device = _open_device(settings, registry, resources)
             transports = [factory(settings) for factory in registry.transports.values()]
@@ -381,6 +383,7 @@ async def _serve_with(
         system_state=device,
         seed=settings.rand_seed,
         max_created_actors=settings.max_created_actors,
+        total_memory_bytes=settings.total_memory_mb << 20,
         checkpoint=None
         if settings.state is None
         # without -s nothing is rebuilt: no record

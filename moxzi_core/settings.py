@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 from .device.budget import ACTOR_MB, TOTAL_MB
 from .runtime.host import MAX_CREATED_ACTORS, Limits
+from .runtime.memory_budget import default_total_mb
 
 
 class SettingsError(ValueError):
@@ -130,6 +131,14 @@ CORE_SETTINGS = (
         "wasm memory each actor may grow to; a message that would grow past "
         f"it traps (default {ACTOR_MEMORY_MB}; at most 4096)",
         default=ACTOR_MEMORY_MB,
+        metavar="MB",
+    ),
+    Setting(
+        "total-memory-mb",
+        "count",
+        "wasm memory (heap and stable) all actors together may hold; a message that would grow its actor "
+        f"past it is rolled back, as a trap (default: a quarter of this machine's RAM, {default_total_mb()})",
+        default=default_total_mb(),
         metavar="MB",
     ),
     Setting(

@@ -151,6 +151,10 @@ def garbage_actor(tmp_path):
         ),
         (["--actor-memory-mb", "5000"], ["--actor-memory-mb 5000: an actor's wasm memory may be 1 to 4096 MB"]),
         (
+            ["--total-memory-mb", "0"],
+            ["--total-memory-mb 0: all actors' wasm memory could hold nothing; give at least 1"],
+        ),
+        (
             ["--device", "torch:cpu", "--device-total-mb", "0"],
             ["--device-total-mb 0: the device's actors could hold nothing; give at least 1"],
         ),

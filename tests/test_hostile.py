@@ -16,6 +16,7 @@ from kit.held import HeldElsewhere
 from kit.host import eventually, query, spec, started, update
 
 from moxzi_core.candid import NAT, encode_args
+from moxzi_core.runtime.host import Host
 from moxzi_core.runtime.instance import Limits
 from moxzi_gateway_http import codec, routes
 
@@ -136,3 +137,29 @@ async def test_query_replicas_share_one_memory_budget_and_a_large_actor_gets_one
 
 def encode_nat(n: int) -> bytes:
     return encode_args([NAT], [n])
+
+
+async def test_all_actors_together_grow_only_to_the_total_memory_budget():
+    """--total-memory-mb: a message that would leave all actors' written wasm memory past it is rolled
+    back like a trap (its growth given back, the RAM too, and not counted); that actor and the others
+    keep being served, and what still fits is admitted."""
+    actors = [spec("a", "hostile"), spec("b", "hostile")]
+    fresh = await started(*actors)
+    held = fresh.memory_budget.held_bytes  # what the two hold when installed
+    await fresh.stop()
+    host = Host(actors, total_memory_bytes=held + (96 << 20))  # room for 96 MiB more, for both
+    await host.start()
+    try:
+        assert await update(host, "a", "keep", [NAT], [40]) == [40 * 2**20 // 8]
+        before = resident_mib()
+        refused = await host.call("b", "keep", encode_nat(80), query=False)
+        assert refused.reply is None, "80 MiB more fitted in what was left of 96"
+        assert refused.reject_message.startswith("actor b trapped: moxzid's wasm memory for all actors is spent:")
+        assert "(moxzid --total-memory-mb); the message's growth was given back" in refused.reject_message
+        assert resident_mib() - before < 64  # the refused growth's RAM went back to the OS
+        assert await update(host, "b", "inc") == [1]  # b keeps being served: its rolled-back pages don't count
+        assert await update(host, "a", "inc") == [1]
+        assert await update(host, "b", "keep", [NAT], [10]) == [10 * 2**20 // 8]  # what fits still does
+        assert host.memory_budget.held_bytes <= host.memory_budget.total_bytes
+    finally:
+        await host.stop()

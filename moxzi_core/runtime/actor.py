@@ -297,6 +297,8 @@ class Actor:
         execution = Execution("I", arg=arg, caller=caller, balance=self._balance())
         trap = instance.invoke(execution, "canister_init", fuel=self._limits.instructions_per_message)
         if trap is None:
+            trap = self._past_total(instance)
+        if trap is None:
             instance.commit()
             self._burn(execution.cycles_burned)
         else:
@@ -371,8 +373,23 @@ class Actor:
             return 0, 0
         return self.instance.memory.size, self.instance.stable.size
 
+    def _past_total(self, instance: Instance) -> str | None:
+        """None if the memories ``instance`` has now fit moxzid's total for all actors' wasm memory (they
+        become this actor's share: `memory_budget`), else why the message that grew them must be rolled
+        back."""
+        size = instance.extent(committing=True)
+        budget = self._host.memory_budget
+        if budget.admit(self.name, size):
+            return None
+        return (
+            f"moxzid's wasm memory for all actors is spent: actor {self.name} would hold {size >> 20} MiB "
+            f"(heap and stable memory written), and all actors more than {budget.total_bytes >> 20} MiB "
+            "(moxzid --total-memory-mb); the message's growth was given back"
+        )
+
     def start(self) -> None:
         self.footprint = self._footprint()
+        self._host.memory_budget.hold(self.name, 0 if self.instance is None else self.instance.extent())
         self._thread = threading.Thread(target=self._loop, name=f"actor-{self.name}", daemon=True)
         self._thread.start()
 
@@ -792,6 +809,8 @@ class Actor:
         trap = instance.invoke(execution, export, callback, fuel=self._limits.instructions_per_message)
         self._step.instructions += instance.instructions_used()
         context = self._contexts[context_id]
+        if trap is None:
+            trap = self._past_total(instance)
         if trap is not None:
             instance.rollback()
             context.last_trap = trap
@@ -917,6 +936,8 @@ class Actor:
         trap, certified_data = new.run_start(), b""
         if trap is None:
             trap, certified_data = self._run_init(new, arg, caller)
+        if trap is None:
+            trap = self._past_total(new)  # (the start function's memory, where there is no canister_init)
         if trap is not None:
             return f"canister_init trapped: {trap}"
         self._adopt(new, module, certified_data)
@@ -964,6 +985,8 @@ class Actor:
                 if new.has_export("canister_post_upgrade")
                 else None
             )
+        if trap is None:
+            trap = self._past_total(new)
         if trap is not None:
             old.rollback()  # undoes pre_upgrade's stable-memory writes; post_upgrade's were on the copy
             return f"the new code trapped while taking over the state: {trap}"

@@ -66,6 +66,7 @@ from .management import (
     reply,
     settings_change,
 )
+from .memory_budget import MemoryBudget, default_total_mb
 from .replays import Replays
 from .system_api import OutgoingCall
 from .system_calls import CheckpointPolicy, SystemCalls, SystemMethod, SystemState
@@ -137,6 +138,7 @@ class Host:
         seed: int | None = None,
         events: Events | None = None,
         max_created_actors: int = MAX_CREATED_ACTORS,
+        total_memory_bytes: int | None = None,
     ):
         """``system_methods`` are the management canister's methods plugins provide (the device's);
         ``system_state`` is what they change, copied per ``checkpoint`` (None: calls to them are not
@@ -144,9 +146,14 @@ class Host:
         charges actors for device time and instructions, if given; ``seed`` makes raw_rand's bytes
         the same on every run. ``events`` (moxzi_core.events, a new stream if not given) gets what
         happens: handled messages, device calls, copies. ``max_created_actors``: how many actors
-        create_canister may make that delete_canister has not deleted (the manifest's do not count)."""
+        create_canister may make that delete_canister has not deleted (the manifest's do not count);
+        ``total_memory_bytes``: the wasm memory all actors may hold together (`memory_budget`; None: a
+        quarter of the machine's RAM)."""
         self.limits = limits
         self.max_created_actors = max_created_actors
+        self.memory_budget = MemoryBudget(
+            default_total_mb() << 20 if total_memory_bytes is None else total_memory_bytes
+        )
         self.events = events or Events()
         self.system_state = system_state  # the device, for plugins that show it
         self.store = store or MemoryStore()
@@ -799,6 +806,7 @@ class Host:
     def _forget(self, actor: Actor) -> None:
         """Remove a deleted actor (called on its own thread, which then ends)."""
         del self._actors[actor.name], self._by_principal[actor.principal]
+        self.memory_budget.release(actor.name)
         self._interfaces.pop(actor.name, None)
         actor.stop()
 

@@ -237,6 +237,13 @@ class Instance:
         finally:
             self.api.execution = None
 
+    def extent(self, *, committing: bool = False) -> int:
+        """Bytes of both memories up to the last page written in each (`TrackedMemory.extent`), as
+        committed, or as committing the running message would leave them: what they may cost in RAM."""
+        if committing:
+            return self.memory.extent_if_committed() + self.stable.extent_if_committed()
+        return self.memory.extent + self.stable.extent
+
     def commit(self) -> tuple[list[int], list[int]]:
         """Keep the message's effects; return the changed pages of (main, stable) memory."""
         self._committed_globals = self._read_globals()

@@ -46,6 +46,8 @@ class TrackedMemory:
         self._cover()
         live = self._live()
         self._committed = len(live)
+        # Pages from `_extent` on are zero in the committed state: no committed message wrote them.
+        self._extent = self._committed
         # capacity; the first `_committed` pages are the shadow
         self._shadow_pages = live.copy() if shadow else np.empty((0, _WORDS), dtype=np.uint64)
 
@@ -89,18 +91,35 @@ class TrackedMemory:
             self._shadow_pages = grown
         self._committed = max(old, new)
         self._shadow[changed] = live[changed]
+        if len(changed):
+            self._extent = max(self._extent, int(changed.max()) + 1)
         return changed.tolist()
 
+    @property
+    def extent(self) -> int:
+        """Bytes up to the last page a committed message wrote (or the whole memory, as made or
+        loaded): beyond it the committed memory is zero and costs no RAM, however large it grew."""
+        return self._extent * PAGE
+
+    def extent_if_committed(self) -> int:
+        """`extent` as committing now would leave it (the marks are kept)."""
+        words = self._map_bytes().view(np.uint64)
+        hit = np.flatnonzero(words != 0)
+        if not len(hit):
+            return self.extent
+        last = int(hit[-1])
+        top = last * 8 + int(np.flatnonzero(words[last : last + 1].view(np.uint8))[-1]) + 1
+        return max(self._extent, min(top, self.size // PAGE)) * PAGE
+
     def rollback(self) -> None:
-        """Put back every committed byte. Wasm memory cannot shrink: pages grown since are zeroed and
-        their RAM given back."""
+        """Put back every committed byte. Wasm memory cannot shrink: pages grown since, and those past
+        `extent` the message wrote, are zeroed and their RAM given back."""
         live = self._live()
         changed = self._take_marks()
-        kept = changed[changed < self._committed]
+        kept = changed[changed < self._extent]
         live[kept] = self._shadow[kept]
-        grown = len(live) - self._committed
-        if grown > 0 and not _release(live[self._committed :]):
-            live[self._committed :] = 0
+        if (len(kept) < len(changed) or len(live) > self._committed) and not _release(live[self._extent :]):
+            live[self._extent :] = 0
 
     def follow(self, source: TrackedMemory, pages: np.ndarray | None) -> None:
         """(A replica's memory) Hold ``source``'s committed contents again, given every page ``source``
@@ -155,7 +174,7 @@ class TrackedMemory:
         live[len(image) // 8 :] = 0
         self._map_bytes()[:] = 0
         self._shadow_pages = self._live().copy()
-        self._committed = len(self._shadow_pages)
+        self._committed = self._extent = len(self._shadow_pages)
 
     def image(self, pages: int | None = None) -> bytes:
         """The committed contents: whole, or their first ``pages`` 4 KiB pages."""
@@ -219,6 +238,14 @@ class StableMemory:
         """The bytes of its wasm memory that hold committed contents, which a replica copies (read by
         any thread between commits, which change it)."""
         return self._bytes.committed_size
+
+    @property
+    def extent(self) -> int:
+        """As `TrackedMemory.extent`."""
+        return self._bytes.extent
+
+    def extent_if_committed(self) -> int:
+        return self._bytes.extent_if_committed()
 
     def read(self, offset: int, size: int) -> bytes:
         """Bytes as the running message sees them (within `size`)."""
