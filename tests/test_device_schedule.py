@@ -206,18 +206,18 @@ def test_moxzid_stops_a_call_past_its_limit_and_serves_on(tmp_path):
     with running_moxzid(*flags, cwd=tmp_path, plugins="http,lmdb,torch") as moxzid:
         moxzid.call("grinder", "setup", 512, 64)
         moxzid.call("grinder", "train", 2, 1)  # a short step: the optimizer has moments
-        before = moxzid.call("grinder", "weights")
+        before = moxzid.call("grinder", "fingerprint")
         message = moxzid.reject("grinder", "train", 9000, 1)
         assert "moxzi_device_run: stopped after" in message and "a call may take 1 s" in message, message
-        assert moxzid.call("grinder", "weights") == before
+        assert moxzid.call("grinder", "fingerprint") == before
         assert len(moxzid.call("learner", "learn", 2)[0]) == 2  # another actor trains meanwhile
         moxzid.call("grinder", "train", 2, 1)
-        trained = moxzid.call("grinder", "weights")
+        trained = moxzid.call("grinder", "fingerprint")
         assert trained != before
         moxzid.kill()
     with running_moxzid(*flags, cwd=tmp_path, plugins="http,lmdb,torch") as moxzid:
         # the record re-ran the calls that changed the device, and not the one stopped
-        assert moxzid.call("grinder", "weights") == trained
+        assert moxzid.call("grinder", "fingerprint") == trained
 
 
 @pytest.mark.slow
@@ -232,7 +232,7 @@ def test_moxzid_rebuilds_interleaved_training_exactly_after_a_kill(tmp_path):
             grinding = both.submit(moxzid.call, "grinder", "train", 40, 8)
             learning = both.submit(moxzid.call, "learner", "learn", 40)
             assert len(grinding.result()[0]) == 8 and len(learning.result()[0]) == 40
-        weights = moxzid.call("grinder", "weights"), moxzid.call("learner", "weights")
+        weights = moxzid.call("grinder", "fingerprint"), moxzid.call("learner", "weights")
         moxzid.kill()
     with running_moxzid(*flags, cwd=tmp_path, plugins="http,lmdb,torch") as moxzid:
-        assert (moxzid.call("grinder", "weights"), moxzid.call("learner", "weights")) == weights
+        assert (moxzid.call("grinder", "fingerprint"), moxzid.call("learner", "weights")) == weights
