@@ -362,7 +362,7 @@ class Actor:
             memory, stable = self.instance.memory, self.instance.stable
             delta = Delta(
                 self._state(),
-                dict(zip(sorted(step.memory_pages), memory.pages(sorted(step.memory_pages)))),
+                dict(zip(sorted(step.memory_pages), memory.pages_of(sorted(step.memory_pages)))),
                 dict(zip(sorted(step.stable_pages), stable.pages_of(sorted(step.stable_pages)))),
             )
         delta.chunks, delta.chunks_cleared = step.chunks, step.chunks_cleared

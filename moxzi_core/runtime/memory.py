@@ -159,7 +159,7 @@ class TrackedMemory:
         """The committed memory's size in bytes (read by any thread between commits, which change it)."""
         return self._committed * PAGE
 
-    def pages(self, numbers: list[int]) -> list[bytes]:
+    def pages_of(self, numbers: list[int]) -> list[bytes]:
         """The committed contents of the given pages."""
         return [self._shadow[n].tobytes() for n in numbers]
 
@@ -280,7 +280,7 @@ class StableMemory:
 
     def pages_of(self, numbers: list[int]) -> list[bytes]:
         """The committed contents of the given 4 KiB pages."""
-        return self._bytes.pages(numbers)
+        return self._bytes.pages_of(numbers)
 
     def image(self) -> bytes:
         """The committed contents, whole."""
