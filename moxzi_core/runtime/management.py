@@ -2,14 +2,14 @@
 the methods moxzid implements, and the pieces of them that need no actor (random bytes, new canister
 ids, settings, status records).
 
-Who does what: the host answers ``raw_rand``, ``create_canister`` and ``deposit_cycles`` itself; a method that acts on one
-canister (``TARGETED``) is delivered as a message to that canister's actor, whose thread checks that
-the caller is a controller and does the work in order with the actor's other messages (so a status
-sees the state the actor's messages left, and an install never runs beside one of them). The chunk
-store is the actor's too (``upload_chunk`` runs on its thread); ``install_chunked_code`` is put together
-by the host from the store canister's chunks and then delivered as an install. Actors call
-these methods through ``ic0.call_*`` like any other; an outside caller through
-``Host.call(MANAGEMENT_NAME, method, arg, caller=...)``.
+Who does what: the host answers ``raw_rand``, ``create_canister`` and ``deposit_cycles`` itself; a
+method that acts on one canister (``TARGETED``) is delivered as a message to that canister's actor,
+whose thread checks that the caller is a controller and does the work in order with the actor's other
+messages (so a status sees the state the actor's messages left, and an install never runs beside one of
+them). The chunk store is the actor's too (``upload_chunk`` runs on its thread);
+``install_chunked_code`` is put together by the host from the store canister's chunks and then delivered
+as an install. Actors call these methods through ``ic0.call_*`` like any other; an outside caller
+through ``Host.call(MANAGEMENT_NAME, method, arg, caller=...)``.
 """
 
 from __future__ import annotations

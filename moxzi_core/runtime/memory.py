@@ -26,8 +26,8 @@ class TrackedMemory:
     bytes of its stable memory (`StableMemory`).
 
     The module marks each 4 KiB page it writes in its dirty-page map (a second memory, see
-    `wasm_dirty`; the stable memory's: `wasm_stable`), and `write` marks the pages the host writes. Commit copies the marked pages into
-    the shadow, rollback copies them back from it; both clear the map. Either costs what the message
+    `wasm_dirty`; the stable memory's: `wasm_stable`), and `write` marks the pages the host writes.
+    Commit copies the marked pages into the shadow, rollback copies them back from it; both clear the map. Either costs what the message
     wrote, plus a scan of the map (one byte per page). Pages the memory grew by are zero until written,
     so only the written ones are copied; a rolled-back message's growth goes back to the OS (the
     memory keeps its size, as wasm memory cannot shrink, but not the RAM).

@@ -21,8 +21,9 @@ canister, a request id already used by another sender) answers 200 with CBOR ``{
 "non_replicated_rejection", reject_code, reject_message, error_code}``, as agents retry other statuses.
 A body that is not a well-formed request, an expired or far-future one (the text starts ``Invalid
 request expiry: ``, on which the JS agent re-syncs its clock) and a refused read_state answer 400 (403
-for reading another sender's request or, not being a controller, private metadata) with the reason as text, as the IC does. A body over
-``--max-message-bytes`` is the HTTP gateway's 413, one slower than ``--http-body-secs`` its 408. Nothing refused reaches an actor.
+for reading another sender's request or, not being a controller, private metadata) with the reason as
+text, as the IC does. A body over ``--max-message-bytes`` is the HTTP gateway's 413, one slower than
+``--http-body-secs`` its 408. Nothing refused reaches an actor.
 """
 
 from __future__ import annotations
