@@ -204,30 +204,22 @@ def _device(settings: Settings, registry: plugins.Registry) -> Device:
             f"--device-call-secs {settings.device_call_secs:g}: a device over several ranks runs each call "
             "whole (every rank must run it to the same end); leave it out with --device-world"
         )
-    if world == 1:
-        if settings.device_rendezvous is not None:
-            raise StartupError(
-                f"--device-rendezvous {settings.device_rendezvous}: ranks meet there; give --device-world N (N > 1) too"
-            )
-        limits = DeviceLimits(call_seconds=settings.device_call_secs or None)
-        return open_device(
-            registry,
-            settings.device,
-            seed=settings.device_seed,
-            settings=settings,
-            limits=limits,
-            budget=_budget(settings),
+    ranks, local = None, None
+    if world == 1 and settings.device_rendezvous is not None:
+        raise StartupError(
+            f"--device-rendezvous {settings.device_rendezvous}: ranks meet there; give --device-world N (N > 1) too"
         )
-    local = None
-    if settings.device_rendezvous is None:
-        local = LocalRanks(settings.every_rank_flags(), world)  # its rendezvous comes once rank 0 listens
-    host, port = settings.device_rendezvous or ("127.0.0.1", 0)
-    ranks = Ranks(world, 0, host, port, settings.device_rank_timeout, None if local is None else local.start)
+    if world > 1:
+        if settings.device_rendezvous is None:
+            local = LocalRanks(settings.every_rank_flags(), world)  # its rendezvous comes once rank 0 listens
+        host, port = settings.device_rendezvous or ("127.0.0.1", 0)
+        ranks = Ranks(world, 0, host, port, settings.device_rank_timeout, None if local is None else local.start)
     return open_device(
         registry,
         settings.device,
         seed=settings.device_seed,
         settings=settings,
+        limits=DeviceLimits(call_seconds=settings.device_call_secs or None),
         budget=_budget(settings),
         ranks=ranks,
         local=local,
