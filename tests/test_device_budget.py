@@ -3,6 +3,7 @@ state, stored tensors, publications, and a run's peak), checked before a call ch
 cycles a device call may cost, reserved before it runs and settled after it."""
 
 import asyncio
+import contextlib
 import io
 import random
 import threading
@@ -157,7 +158,10 @@ def test_what_each_actor_holds_is_counted_from_the_device_after_a_restore(regist
 LOSSES = [Vec(FLOAT64)]
 
 
+@contextlib.asynccontextmanager
 async def learner_host(registry, store, cycles, budget=DeviceBudget()):
+    """(host, device, ledger): the learner actor on a torch:cpu device, every actor starting with
+    ``cycles``; both stopped at the end."""
     device = open_device(registry, "torch:cpu", budget=budget)
     ledger = Ledger(store, DefaultPrices(), cycles)
     host = Host(
@@ -167,8 +171,12 @@ async def learner_host(registry, store, cycles, budget=DeviceBudget()):
         ledger=ledger,
         system_state=device,
     )
-    await host.start()
-    return host, device, ledger
+    try:
+        await host.start()
+        yield host, device, ledger
+    finally:
+        await host.stop()
+        device.close()
 
 
 async def learn(host, steps):
@@ -213,22 +221,16 @@ def test_a_call_stopped_after_it_was_admitted_is_billed_for_its_time_and_a_refus
 
 
 async def test_an_actor_too_poor_for_a_call_is_refused_before_the_device_does_anything(registry):
-    store = MemoryStore()
-    host, device, ledger = await learner_host(registry, store, 1000)  # the params call may cost 204,800
-    try:
-        outcome = await learn(host, 1)
+    async with learner_host(registry, MemoryStore(), 1000) as (host, device, ledger):
+        outcome = await learn(host, 1)  # its params call may cost 204,800
         assert "actor learner cannot pay for this work: it may cost 204800 cycles" in outcome.reject_message
         assert device.request("list", host.info("learner").principal.bytes) == []
         assert (ledger.balance("learner"), ledger.spent("learner"), ledger.held("learner")) == (1000, 0, 0)
-    finally:
-        await host.stop()
-        device.close()
 
 
 async def test_an_ordinary_program_is_charged_its_device_time_and_holds_nothing_after(registry):
-    host, device, ledger = await learner_host(registry, MemoryStore(), 10**15)
-    events = host.events.subscribe()
-    try:
+    async with learner_host(registry, MemoryStore(), 10**15) as (host, device, ledger):
+        events = host.events.subscribe()
         assert (await learn(host, 3)).reply is not None
         calls = [e for e in events.take() if e["kind"] == "device"]
         assert [e["method"] for e in calls] == ["moxzi_device_params", "moxzi_device_optimizer"] + [
@@ -237,31 +239,22 @@ async def test_an_ordinary_program_is_charged_its_device_time_and_holds_nothing_
         prices = DefaultPrices()
         assert ledger.spent("learner") == sum(prices.price("device_ms", e["seconds"] * 1000) for e in calls)
         assert ledger.held("learner") == 0
-    finally:
-        await host.stop()
-        device.close()
 
 
 @pytest.mark.slow
 async def test_a_restart_recounts_from_the_record_whatever_the_budget_now(registry):
     store = MemoryStore()
-    host, device, _ = await learner_host(registry, store, 10**15)
-    assert (await learn(host, 2)).reply is not None
-    held = dict(device.holdings.by_caller)
-    await host.stop()
-    device.close()
+    async with learner_host(registry, store, 10**15) as (host, device, _):
+        assert (await learn(host, 2)).reply is not None
+        held = dict(device.holdings.by_caller)
     # 2 x 8 KiB of parameters and 32 KiB of AdamW moments were admitted once: re-run, they come back
     # even under a budget they no longer fit, and the next run is refused.
-    host, device, ledger = await learner_host(registry, store, 10**15, DeviceBudget(KB, 1 << 30))
-    try:
+    async with learner_host(registry, store, 10**15, DeviceBudget(KB, 1 << 30)) as (host, device, ledger):
         assert device.holdings.by_caller == held == {host.info("learner").principal.bytes: 48 * KB}
         outcome = await learn(host, 1)
         assert "moxzi_device_run: the actor would hold" in outcome.reject_message
         assert "its budget is 1024 (--device-actor-mb)" in outcome.reject_message
         assert ledger.held("learner") == 0
-    finally:
-        await host.stop()
-        device.close()
 
 
 @pytest.mark.slow
