@@ -186,10 +186,11 @@ def _check_signature(
         )
 
 
-def verify(public_key_der: bytes, message: bytes, signature: bytes, root_key_der: bytes | None = None) -> bool:
+def verify(public_key_der: bytes, message: bytes, signature: bytes, root_key_der: bytes | None) -> bool:
     """Whether ``signature`` signs ``message`` with the key ``public_key_der``: Ed25519, or ECDSA on
-    secp256k1 or P-256 over SHA-256 (64-byte r||s). A canister signature that does not hold, and
-    other key types, raise Refused saying why."""
+    secp256k1 or P-256 over SHA-256 (64-byte r||s), or a canister signature, checked against
+    ``root_key_der``. A canister signature that does not hold (or any, with ``root_key_der`` None) and
+    other key types raise Refused saying why."""
     if canister_signatures.is_canister_key(public_key_der):
         if root_key_der is None:
             raise Refused("canister signatures are not accepted here (no root key to check them with)")
