@@ -91,6 +91,11 @@ def main(argv: list[str] | None = None) -> None:
                     f"--actor-memory-mb {settings.actor_memory_mb}: an actor's wasm memory may "
                     f"be 1 to {MAX_ACTOR_MEMORY_MB} MB"
                 )
+            if not 0 < settings.actor_stable_mb <= MAX_ACTOR_MEMORY_MB:
+                raise StartupError(
+                    f"--actor-stable-mb {settings.actor_stable_mb}: an actor's stable memory may "
+                    f"be 1 to {MAX_ACTOR_MEMORY_MB} MB"
+                )
             if settings.total_memory_mb == 0:
                 raise StartupError("--total-memory-mb 0: all actors' wasm memory could hold nothing; give at least 1")
             open_store = _store_opener(settings, registry, loaded)
@@ -367,7 +372,11 @@ async def _serve_with(
         device.watch(events, {actor_principal(spec.name): spec.name for spec in specs})
     host = Host(
         specs,
-        Limits(max_message_bytes=settings.max_message_bytes, memory_bytes=settings.actor_memory_mb * 1024 * 1024),
+        Limits(
+            max_message_bytes=settings.max_message_bytes,
+            memory_bytes=settings.actor_memory_mb << 20,
+            stable_memory_pages=settings.actor_stable_mb << 4,  # 64 KiB pages
+        ),
         events=events,
         system_methods=device.system_methods() if device else None,
         store=store,

@@ -99,6 +99,7 @@ class Settings:
 
 MAX_MESSAGE_BYTES = Limits().max_message_bytes
 ACTOR_MEMORY_MB = Limits().memory_bytes >> 20
+ACTOR_STABLE_MB = Limits().stable_memory_pages >> 4  # (16 pages of 64 KiB a MiB)
 
 CORE_SETTINGS = (
     Setting("manifest", "path", "the manifest naming the actors to host (JSON)", short="-m", metavar="FILE"),
@@ -131,6 +132,14 @@ CORE_SETTINGS = (
         "wasm memory each actor may grow to; a message that would grow past "
         f"it traps (default {ACTOR_MEMORY_MB}; at most 4096)",
         default=ACTOR_MEMORY_MB,
+        metavar="MB",
+    ),
+    Setting(
+        "actor-stable-mb",
+        "count",
+        "stable memory each actor may grow to; ic0.stable64_grow answers -1 past it "
+        f"(default {ACTOR_STABLE_MB}; at most 4096)",
+        default=ACTOR_STABLE_MB,
         metavar="MB",
     ),
     Setting(

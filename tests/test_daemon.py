@@ -150,6 +150,7 @@ def garbage_actor(tmp_path):
             ["--device-call-secs 5: a device over several ranks runs each call whole"],
         ),
         (["--actor-memory-mb", "5000"], ["--actor-memory-mb 5000: an actor's wasm memory may be 1 to 4096 MB"]),
+        (["--actor-stable-mb", "0"], ["--actor-stable-mb 0: an actor's stable memory may be 1 to 4096 MB"]),
         (
             ["--total-memory-mb", "0"],
             ["--total-memory-mb 0: all actors' wasm memory could hold nothing; give at least 1"],

@@ -12,7 +12,7 @@ import pytest
 import wasmtime
 from kit.actorbuild import build_actor
 from kit.crashing import call, uninterrupted_and_crashed
-from kit.daemon import project
+from kit.daemon import project, running_moxzid
 from kit.host import spec, started, update
 
 from moxzi_core.candid import NAT, NAT64, decode_args, encode_args
@@ -281,6 +281,18 @@ async def test_region_growth_past_the_limit_fails_as_on_the_ic(classic):
         assert await ask(host, "get", [NAT64], [8], query=True) == [5]
     finally:
         await host.stop()
+
+
+@pytest.mark.slow  # a moxzid
+def test_moxzid_grows_stable_memory_only_to_actor_stable_mb(tmp_path):
+    # 9 MiB (144 pages) holds a region's first block (1 page of metadata, then 128), not a second.
+    project(tmp_path, "stable")
+    with running_moxzid("-m", "actors.json", "--actor-stable-mb", "9", cwd=tmp_path) as daemon:
+        assert daemon.call("stable", "grow", 1) == [0]
+        assert daemon.call("stable", "grow", 127) == [1]
+        assert daemon.call("stable", "grow", 1) == [REFUSED]
+        assert daemon.call("stable", "size", query=True) == [128]
+        daemon.stop()
 
 
 @pytest.mark.slow  # restarts of the host on a store
