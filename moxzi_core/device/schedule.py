@@ -59,13 +59,13 @@ class Schedule:
     """The device's line (the policy above): ``submit`` runs a caller's calls in order on the device's
     threads, ``turn`` holds the device around one call's work."""
 
-    def __init__(self, threads: int = THREADS, slice_seconds: float = SLICE_SECONDS):
-        self.slice_seconds = slice_seconds
+    def __init__(self) -> None:
+        self.slice_seconds = SLICE_SECONDS  # (a test sets 0: a call steps aside at every checkpoint)
         self._cond = threading.Condition()
         self._line: deque[Turn] = deque()  # calls waiting for the device, in the order they get it
         self._holder: Turn | None = None
         self._queues: dict[bytes, deque[tuple[Callable[[], Any], Future]]] = {}  # per caller, not yet run
-        self._pool = ThreadPoolExecutor(threads, thread_name_prefix="moxzi-device")
+        self._pool = ThreadPoolExecutor(THREADS, thread_name_prefix="moxzi-device")
 
     def submit(self, caller: bytes, call: Callable[[], Any]) -> Future:
         """Run ``call()`` on a device thread after every call ``caller`` submitted before; its result."""
