@@ -246,9 +246,6 @@ class Device:
         optimizers' state at the most it can hold, see ``budget.py``), and ``steps`` by optimizer. Read
         without waiting for a running call (a call in progress may or may not be counted)."""
 
-        def size(meta: Meta) -> int:
-            return ELEM_SIZES.get(meta.dtype, 4) * math.prod(meta.shape)
-
         held: dict[str, dict] = {}
 
         def entry(caller: bytes) -> dict:
@@ -273,13 +270,13 @@ class Device:
                 params=len(params),
                 optimizers=sorted(space.optimizers),
                 stored=len(stored),
-                bytes=sum(size(m) for _, m in params + stored) + optimizer_bytes,
+                bytes=sum(tensor_bytes(m) for _, m in params + stored) + optimizer_bytes,
                 optimizer_bytes=optimizer_bytes,
             )
         readers: dict[bytes, set[str]] = {}
         for (owner, _), publication in list(self.publications.items()):
             entry(owner)["publications"] += 1
-            entry(owner)["bytes"] += size(publication.meta)
+            entry(owner)["bytes"] += tensor_bytes(publication.meta)
             named = readers.setdefault(owner, set())
             if publication.readers == "anyone":
                 named.add("anyone")
