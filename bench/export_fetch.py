@@ -11,7 +11,8 @@ to compare with: the same body (downloaded once from an export) served by a plai
 another process and downloaded by aiohttp in this one, hashing with sha256 as it reads. Prints the
 median MB/s of both (MB = 10^6 bytes of float32 data) per model, their ratio, and each daemon's peak
 resident memory (VmHWM) against the model's size, which shows what streaming keeps: no extra copy of
-every tensor at either end. The daemons keep their state in LMDB (``-s``: the fetcher records each
+every tensor at either end (the fetcher's counts LMDB's pages it maps to read the recorded parts back:
+file-backed, reclaimable). The daemons keep their state in LMDB (``-s``: the fetcher records each
 fetch's bytes, in parts) and take no device copies (NO_COPIES), so the numbers are the transfer's and
 its record's.
 
