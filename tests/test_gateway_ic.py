@@ -11,7 +11,7 @@ import pytest
 from kit.actorbuild import build_actor
 from kit.gateway import serving
 from kit.identity import Ed25519Identity
-from moxzi_gateway_ic import build_ic_app, cbor
+from moxzi_gateway_ic import build_ic_app, cbor, hashtree
 from moxzi_gateway_ic.bls import ROOT_KEY_DER_PREFIX
 from moxzi_gateway_ic.certificates import Keys
 from moxzi_gateway_ic.hashtree import build_tree, tree_hash
@@ -84,21 +84,8 @@ async def post(ic, path: str, body: bytes):
 
 
 def lookup(certificate: bytes, *path: bytes):
-    """The leaf at ``path`` in a certificate's tree, or None."""
-
-    def find(tree, label):
-        if tree[0] == 1:
-            return find(tree[1], label) or find(tree[2], label)
-        if tree[0] == 2 and tree[1] == label:
-            return tree[2]
-        return None
-
-    tree = cbor2.loads(certificate)["tree"]
-    for label in path:
-        tree = find(tree, label)
-        if tree is None:
-            return None
-    return tree[1] if tree[0] == 3 else tree
+    """The leaf at ``path`` in a certificate's tree (which must be well formed), or None."""
+    return hashtree.lookup(cbor2.loads(certificate)["tree"], list(path))
 
 
 async def count(ic) -> int:
