@@ -21,6 +21,7 @@ def public_key_der(secret: int) -> bytes:
 
 
 def sign(secret: int, message: bytes) -> bytes:
+    """The signature (48 bytes, compressed G1) of ``message`` with the secret key ``secret``."""
     return pyblst.BlstP1Element().hash_to_group(message, DST).scalar_mul(secret).compress()
 
 
