@@ -73,7 +73,7 @@ class Canister:
 
     @classmethod
     def from_record(cls, record: list) -> Canister:
-        controllers, status, version, settings, created, waiters, certified, *chunks = record
+        controllers, status, version, settings, created, waiters, certified, chunks = record
         return cls(
             list(controllers),
             status,
@@ -82,5 +82,5 @@ class Canister:
             created,
             list(waiters),
             certified,
-            {digest: size for digest, size in chunks[0]} if chunks else {},  # records before chunk stores: none
+            {digest: size for digest, size in chunks},
         )
