@@ -133,6 +133,25 @@ def test_growth_answers_minus_one_past_the_limit(memory64):
 
 
 @MODES
+def test_the_extent_counts_up_to_the_last_page_a_committed_message_wrote(memory64):
+    """What --total-memory-mb counts (`TrackedMemory.extent`): stable pages grown but never written,
+    or written by a message rolled back, are not counted; the write kept is, page by page."""
+    actor = Actor(memory64)
+    heap = actor.instance.memory.extent
+    assert actor.instance.stable.extent == 0 and actor.grow(4) == 0  # 4 pages of 64 KiB, unwritten
+    assert actor.instance.extent() == heap
+    far = 3 * STABLE_PAGE + 5  # in the 4 KiB page 48
+    assert actor.message([("write", [far, 4096, 4])], keep=False) is None
+    assert actor.instance.extent() == heap and actor.read(far, 4) == bytes(4)
+    actor.instance.begin()  # the message `Actor.write` runs, looked at before it commits
+    actor.instance.write(0, struct.pack("<QQQ", far, 4096, 4) + bytes(4096 - 24) + b"kept")
+    assert actor.instance.invoke(None, "write", fuel=10**9) is None
+    assert actor.instance.extent(committing=True) == heap + 49 * PAGE and actor.instance.extent() == heap
+    actor.instance.commit()
+    assert actor.instance.stable.extent == 49 * PAGE and actor.read(far, 4) == b"kept"
+
+
+@MODES
 def test_a_rollback_puts_back_the_bytes_and_the_size(memory64):
     actor = Actor(memory64)
     actor.grow(1)
