@@ -20,10 +20,13 @@ from moxzi_gateway_ic.requests import (
     hash_of_map,
     read_envelope,
 )
+from moxzi_gateway_ic.system_canisters import CYCLES_LEDGER, CYCLES_MINTING, SERVICES
 
-from moxzi_core.candid import Principal, decode_args, encode_args
+from moxzi_core.billing import DefaultPrices, Ledger
+from moxzi_core.candid import Principal, Some, decode_args, encode_args
 from moxzi_core.runtime.host import ActorSpec, Host, actor_principal
 from moxzi_core.runtime.management import SERVICE as MANAGEMENT_SERVICE
+from moxzi_core.store import MemoryStore
 
 LIMIT = 64 * 1024
 GATE = Principal(actor_principal("gate")).bytes
@@ -368,8 +371,6 @@ async def test_an_unexpected_failure_is_a_certified_reject(ic, host, monkeypatch
 
 async def system_call(ic, signer: Ed25519Identity, canister: bytes, method: str, arg: bytes, *, query: bool = False):
     """The decoded reply of a call (or query) of a system canister moxzid answers for, or the reject."""
-    from moxzi_gateway_ic.system_canisters import SERVICES
-
     kind = "query" if query else "call"
     fields = {**content(kind, signer.principal, method=method, arg=arg), "canister_id": canister}
     route = "v3/canister/{}/query" if query else "v4/canister/{}/call"
@@ -392,8 +393,6 @@ async def system_call(ic, signer: Ed25519Identity, canister: bytes, method: str,
 async def test_the_cycles_ledger_creates_and_the_cycles_minting_canister_names_the_subnet(ic, host):
     """What icp deploy asks before it installs: the subnets to create on, then create_canister on the
     cycles ledger, which makes an empty actor the caller controls."""
-    from moxzi_gateway_ic.system_canisters import CYCLES_LEDGER, CYCLES_MINTING, SERVICES
-
     owner = Ed25519Identity()
     (subnets,) = await system_call(ic, owner, CYCLES_MINTING, "get_default_subnets", EMPTY, query=True)
     read = content("read_state", owner.principal, paths=[[b"subnet", subnets[0].bytes, b"public_key"]])
@@ -410,8 +409,8 @@ async def test_the_cycles_ledger_creates_and_the_cycles_minting_canister_names_t
             "freezing_threshold": None,
             "reserved_cycles_limit": None,
         }
-        args = {"subnet_selection": _some({"Subnet": {"subnet": subnet}}), "settings": _some(settings)}
-        value = {"from_subaccount": None, "created_at_time": None, "amount": 2 * 10**12, "creation_args": _some(args)}
+        args = {"subnet_selection": Some({"Subnet": {"subnet": subnet}}), "settings": Some(settings)}
+        value = {"from_subaccount": None, "created_at_time": None, "amount": 2 * 10**12, "creation_args": Some(args)}
         return encode_args(list(create.args), [value])
 
     (created,) = await system_call(ic, owner, CYCLES_LEDGER, "create_canister", creation(subnets[0]))
@@ -424,10 +423,10 @@ async def test_the_cycles_ledger_creates_and_the_cycles_minting_canister_names_t
     (where,) = await system_call(
         ic, owner, CYCLES_MINTING, "get_subnet_for_canister", _subnet_request(canister), query=True
     )
-    assert where == {"Ok": {"subnet_id": _some(subnets[0])}}
+    assert where == {"Ok": {"subnet_id": Some(subnets[0])}}
     (elsewhere,) = await system_call(ic, owner, CYCLES_LEDGER, "create_canister", creation(Principal(GATE)))
     assert "moxzid has one subnet" in elsewhere["Err"]["FailedToCreate"]["error"]
-    crowd = _some([Principal(bytes([n])) for n in range(11)])
+    crowd = Some([Principal(bytes([n])) for n in range(11)])
     (crowded,) = await system_call(ic, owner, CYCLES_LEDGER, "create_canister", creation(subnets[0], crowd))
     assert "at most 10 principals" in crowded["Err"]["FailedToCreate"]["error"]
     code, error_code, message = await system_call(ic, owner, CYCLES_LEDGER, "icrc1_transfer", EMPTY)
@@ -446,25 +445,12 @@ async def test_query_rejects_are_signed_with_the_ic_error_codes(ic):
     assert answer["signatures"]
 
 
-def _some(value):
-    from moxzi_core.candid import Some
-
-    return Some(value)
-
-
 def _subnet_request(canister: Principal) -> bytes:
-    from moxzi_gateway_ic.system_canisters import CYCLES_MINTING, SERVICES
-
     func = SERVICES[CYCLES_MINTING].methods["get_subnet_for_canister"]
-    return encode_args(list(func.args), [{"principal": _some(canister)}])
+    return encode_args(list(func.args), [{"principal": Some(canister)}])
 
 
 async def test_a_canister_the_cycles_ledger_creates_starts_with_the_amount_asked_for():
-    from moxzi_gateway_ic.system_canisters import CYCLES_LEDGER, SERVICES
-
-    from moxzi_core.billing import DefaultPrices, Ledger
-    from moxzi_core.store import MemoryStore
-
     store = MemoryStore()
     host = Host([], store=store, ledger=Ledger(store, DefaultPrices(), 1000))  # charging: 1000 cycles each
     await host.start()
@@ -483,8 +469,6 @@ async def test_creating_past_the_cap_is_an_ic_reject_and_the_others_are_served()
     """Past --max-created-actors, the management canister's create_canister over /api is a certified
     SYS_TRANSIENT reject (IC0201) and the cycles ledger's answers FailedToCreate, naming the flag;
     the actors there keep answering."""
-    from moxzi_gateway_ic.system_canisters import CYCLES_LEDGER, SERVICES
-
     built = build_actor("gate")
     host = Host([ActorSpec("gate", built.wasm, built.did)], max_created_actors=1)
     await host.start()

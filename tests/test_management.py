@@ -8,8 +8,10 @@ from kit.actorbuild import build_actor
 from kit.host import NO_ARGS
 
 from moxzi_core import errors
-from moxzi_core.candid import BLOB, BOOL, NAT, NAT64, PRINCIPAL, TEXT, Principal, decode_args, encode_args
+from moxzi_core.candid import BLOB, BOOL, NAT, NAT64, PRINCIPAL, TEXT, Principal, Some, Vec, decode_args, encode_args
+from moxzi_core.candid.types import resolve
 from moxzi_core.runtime.actor import CANISTER_ERROR, SYS_TRANSIENT
+from moxzi_core.runtime.canister import MAX_CHUNK_BYTES, MAX_CHUNKS
 from moxzi_core.runtime.host import ActorSpec, Host, actor_principal
 from moxzi_core.runtime.management import MANAGEMENT_NAME, SERVICE, BadArgument, arguments
 from moxzi_core.store import MemoryStore
@@ -103,8 +105,6 @@ async def test_only_controllers_manage(classic):
 
 
 def _vec(t):
-    from moxzi_core.candid import Vec
-
     return Vec(t)
 
 
@@ -171,7 +171,7 @@ async def test_outside_caller_creates_installs_and_controls():
         # An upgrade of enhanced persistence must say what happens to the heap, as on the IC.
         _, refused = await manage(host, "install_code", _install(kid, kid_wasm, 0, mode={"upgrade": None}))
         assert "wasm_memory_persistence" in refused.reject_message
-        keep = {"upgrade": _some({"skip_pre_upgrade": None, "wasm_memory_persistence": _some({"keep": None})})}
+        keep = {"upgrade": Some({"skip_pre_upgrade": None, "wasm_memory_persistence": Some({"keep": None})})}
         _, upgraded = await manage(host, "install_code", _install(kid, kid_wasm, 0, mode=keep))
         assert upgraded.reply is not None, upgraded.reject_message
         assert await update(host, kid.to_text(), "inc") == [5]
@@ -179,12 +179,6 @@ async def test_outside_caller_creates_installs_and_controls():
         assert bad.reject_code == CANISTER_ERROR and await update(host, kid.to_text(), "inc") == [6]
     finally:
         await host.stop()
-
-
-def _some(value):
-    from moxzi_core.candid import Some
-
-    return Some(value)
 
 
 def _install(canister, wasm, start, mode=None):
@@ -249,7 +243,7 @@ def _chunked(canister, digests, wasm_hash, mode=None, store=None):
     return {
         "mode": mode or {"install": None},
         "target_canister": canister,
-        "store_canister": None if store is None else _some(store),
+        "store_canister": None if store is None else Some(store),
         "chunk_hashes_list": [{"hash": d} for d in digests],
         "wasm_module_hash": wasm_hash,
         "arg": encode_args([NAT], [40]),
@@ -313,8 +307,6 @@ async def test_chunked_install_from_the_chunk_store_survives_a_restart():
 
 
 async def test_the_chunk_store_is_bounded():
-    from moxzi_core.runtime.canister import MAX_CHUNK_BYTES, MAX_CHUNKS
-
     host = await started(factory(False))
     try:
         (created,), _ = await manage(host, "create_canister", {"settings": None, "sender_canister_version": None})
@@ -336,10 +328,10 @@ async def test_settings_of_the_current_interface_are_kept_and_reported():
     factory_id = Principal(actor_principal("factory"))
     settings = _settings(
         {
-            "environment_variables": _some([{"name": "PUBLIC_CANISTER_ID:backend", "value": factory_id.to_text()}]),
-            "status_visibility": _some({"allowed_viewers": [Principal(ALICE)]}),
-            "log_visibility": _some({"public": None}),
-            "wasm_memory_threshold": _some(1 << 20),
+            "environment_variables": Some([{"name": "PUBLIC_CANISTER_ID:backend", "value": factory_id.to_text()}]),
+            "status_visibility": Some({"allowed_viewers": [Principal(ALICE)]}),
+            "log_visibility": Some({"public": None}),
+            "wasm_memory_threshold": Some(1 << 20),
         }
     )
     try:
@@ -368,7 +360,7 @@ async def test_settings_of_the_current_interface_are_kept_and_reported():
             "update_settings",
             {
                 "canister_id": factory_id,
-                "settings": _settings({"environment_variables": _some(many)}),
+                "settings": _settings({"environment_variables": Some(many)}),
                 "sender_canister_version": None,
             },
         )
@@ -379,8 +371,6 @@ async def test_settings_of_the_current_interface_are_kept_and_reported():
 
 def _settings(given: dict) -> dict:
     """A canister_settings record setting ``given`` (the other fields null)."""
-    from moxzi_core.candid.types import resolve
-
     fields = resolve(SERVICE.methods["update_settings"].args[0]).fields
     settings_type = resolve(next(f.type for f in fields if f.name == "settings"))
     return {f.name: given.get(f.name) for f in settings_type.fields}
