@@ -33,6 +33,8 @@ NAMES = {CYCLES_MINTING: "the cycles minting canister", CYCLES_LEDGER: "the cycl
 
 
 class SystemCanisters:
+    """The cycles minting canister and the cycles ledger of ``host``, on the subnet ``subnet_id``."""
+
     def __init__(self, host, subnet_id: bytes):
         self.host = host
         self.subnet = Principal(subnet_id)
