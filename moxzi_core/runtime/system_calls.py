@@ -27,7 +27,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, BinaryIO, Protocol
 
-from ..billing import FREE, Purse
+from ..billing import Purse
 from ..events import Events
 from ..store import Batch, StoreError
 from .actor import CANISTER_REJECT, DESTINATION_INVALID, SYS_TRANSIENT, Outcome
@@ -224,7 +224,7 @@ class SystemCalls:
         self._idle.clear()
         if refused is not None:
             return refused
-        purse = FREE if self._ledger is None else Purse(self._ledger, actor)
+        purse = Purse(self._ledger, actor)  # without a ledger it charges nothing
         outcome = Outcome.reject(SYS_TRANSIENT, f"{method_name} was interrupted")  # unless it ends below
         try:
             if method is None or isinstance(method, Staged):  # a Staged method gathered a call to one
