@@ -6,11 +6,12 @@ it. An actor class made with cycles starts with them, deposit_cycles gives them,
 the balance, and every number is the ledger's (moxzi_core.billing)."""
 
 import pytest
+from kit import host as kit_host
 from kit.actorbuild import build_actor
 
 from moxzi_core.billing import MAX_BALANCE, DefaultPrices, Ledger
 from moxzi_core.candid import NAT, PRINCIPAL, TEXT, Principal, Some, Vec, decode_args, encode_args
-from moxzi_core.runtime.host import ActorSpec, Host, actor_principal
+from moxzi_core.runtime.host import Host, actor_principal
 from moxzi_core.runtime.management import MANAGEMENT_NAME, SERVICE
 from moxzi_core.store import MemoryStore
 
@@ -27,27 +28,22 @@ def classic(request):
 
 async def started(classic: bool, initial: int = INITIAL) -> Host:
     store = MemoryStore()
-    specs = []
-    for name in ("bank", "client"):
-        built = build_actor(name, classic=classic)
-        specs.append(ActorSpec(name, built.wasm, built.did))
+    specs = [kit_host.spec(name, name, classic=classic) for name in ("bank", "client")]
     host = Host(specs, store=store, ledger=Ledger(store, DefaultPrices(), initial))
     await host.start()
     return host
 
 
 async def update(host, actor, method, types=(), values=(), rets=(NATS,)):
-    outcome = await host.call(actor, method, encode_args(list(types), list(values)), query=False)
-    assert outcome.reply is not None, outcome.reject_message
-    return decode_args(outcome.reply, list(rets))
+    """kit.host.update, whose answers here are most often a vec nat."""
+    return await kit_host.update(host, actor, method, types, values, rets)
 
 
 async def balances(host) -> dict[str, int]:
     """Each actor's balance as its own Cycles.balance() sees it, which must be the ledger's."""
     seen = {}
     for name in ("bank", "client"):
-        outcome = await host.call(name, "balance", encode_args([], []), query=True)
-        (seen[name],) = decode_args(outcome.reply, [NAT])
+        (seen[name],) = await kit_host.query(host, name, "balance")
         assert seen[name] == host.ledger.balance(name)
     return seen
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from kit.device import read, snapshot
+from kit.device import PROBED, probe, probe_run, read, snapshot
 
 from moxzi_core import device, plugins
 from moxzi_core.candid import Principal, Some, decode_args, encode_args, parse_did
@@ -655,27 +655,12 @@ async def test_system_methods_run_on_the_device_thread(registry):
         seen.append(threading.current_thread().name)
         return x
 
-    ops = dict(registry.ops) | {
-        "probe": device.Op("probe", builtin_payloads()["relu"], lambda p, c: c.float("x", c.reg(p)), {"torch": kernel})
-    }
-    d = device.Device(registry.backends["torch"]("torch:cpu"), ops)
+    d = device.Device(registry.backends["torch"]("torch:cpu"), dict(registry.ops) | {"probe": probe(kernel)})
     methods = d.system_methods()
     run_type = d.types["moxzi_device_run"]
-    arg = encode_args(
-        run_type.args,
-        [
-            {
-                "inputs": [{"data": np.ones(2, "<f4").tobytes(), "elem": {"f32": None}, "shape": [2]}],
-                "program": [{"input": 0}, {"probe": 0}],
-                "train": None,
-                "scalars": [],
-                "split": None,
-                "tensors": [1],
-            }
-        ],
-    )
+    arg = probe_run(d)
     outcomes = await asyncio.gather(*(methods["moxzi_device_run"](c, arg) for c in (A, B, C)))
-    assert all(decode_args(o.reply, run_type.rets)[0]["tensors"] == [np.ones(2, "<f4").tobytes()] for o in outcomes)
+    assert all(decode_args(o.reply, run_type.rets)[0]["tensors"] == [PROBED] for o in outcomes)
     assert seen and all(name.startswith("moxzi-device") for name in seen)
     bad = await methods["moxzi_device_params"](A, b"not candid")
     assert bad.reply is None and bad.reject_code == 4

@@ -5,13 +5,11 @@ import asyncio
 import os
 import types
 
-import numpy as np
 import pytest
 from kit.daemon import moxzid
+from kit.device import probe, probe_run
 
 from moxzi_core import device, plugins, settings
-from moxzi_core.candid import encode_args
-from moxzi_core.device.interface import builtin_payloads
 from moxzi_device_torch import threads
 
 
@@ -27,12 +25,11 @@ def registry():
         seen.append(torch.get_num_threads())
         return x
 
-    probe = device.Op("probe", builtin_payloads()["relu"], lambda p, c: c.float("x", c.reg(p)), {"torch": kernel})
     before = torch.get_num_threads()
     yield (
         types.SimpleNamespace(
             backends=loaded.backends,
-            ops=loaded.ops | {"probe": probe},
+            ops=loaded.ops | {"probe": probe(kernel)},
             kernels=loaded.kernels,
             settings=loaded.settings,
         ),
@@ -45,20 +42,7 @@ def threads_in_a_run(registry, flags: dict) -> int:
     """The thread count torch had in a run on the device's worker thread, for these raw flags."""
     loaded, seen = registry
     d = device.open_device(loaded, "torch:cpu", settings=settings.from_sources(flags, loaded.settings))
-    run = d.types["moxzi_device_run"]
-    arg = encode_args(
-        run.args,
-        [
-            {
-                "inputs": [{"data": np.ones(2, "<f4").tobytes(), "elem": {"f32": None}, "shape": [2]}],
-                "program": [{"input": 0}, {"probe": 0}],
-                "train": None,
-                "scalars": [],
-                "split": None,
-                "tensors": [1],
-            }
-        ],
-    )
+    arg = probe_run(d)
     seen.clear()
     try:
         outcome = asyncio.run(d.system_methods()["moxzi_device_run"](b"caller\x01", arg))

@@ -4,6 +4,12 @@ import io
 
 import numpy as np
 
+from moxzi_core import device
+from moxzi_core.candid import encode_args
+from moxzi_core.device.interface import builtin_payloads
+
+PROBED = np.ones(2, "<f4").tobytes()  # what probe_run puts through the probe
+
 
 def read(dev, caller, *sources):
     """The float32 values of sources (ops such as {"param": "w"}), as numpy arrays."""
@@ -27,3 +33,17 @@ def snapshot(d) -> bytes:
     out = io.BytesIO()
     d.snapshot(out)
     return out.getvalue()
+
+
+def probe(kernel) -> device.Op:
+    """An op ``probe`` that passes its float input through ``kernel(payload, x)`` on torch, so a test
+    sees where and how the device runs an op's kernel."""
+    return device.Op("probe", builtin_payloads()["relu"], lambda p, c: c.float("x", c.reg(p)), {"torch": kernel})
+
+
+def probe_run(d) -> bytes:
+    """The Candid argument of a moxzi_device_run of ``probe`` on PROBED, returning its result."""
+    program = [{"input": 0}, {"probe": 0}]
+    inputs = [{"data": PROBED, "elem": {"f32": None}, "shape": [2]}]
+    run = {"inputs": inputs, "program": program, "train": None, "scalars": [], "split": None, "tensors": [1]}
+    return encode_args(d.types["moxzi_device_run"].args, [run])
