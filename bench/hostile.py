@@ -88,6 +88,7 @@ async def short_call_latencies(session, path, body, rounds: int, heavy) -> tuple
     that the shared machine's load weighs on both alike."""
     idle, loaded = [], []
     for _ in range(rounds):
+        await asyncio.sleep(0.3)  # as long as before a loaded timing: the last heavy call's aftermath settles
         idle.append(await timed(session, path, body))
         load = asyncio.create_task(heavy())
         await asyncio.sleep(0.3)  # the heavy call is under way
