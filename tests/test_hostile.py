@@ -8,9 +8,11 @@ import logging
 import os
 import signal
 import socket
+import time
 from pathlib import Path
 
 import pytest
+from kit.daemon import project, running_moxzid
 from kit.gateway import post, serving
 from kit.held import HeldElsewhere
 from kit.host import eventually, query, spec, started, update
@@ -56,6 +58,35 @@ async def test_a_codec_process_that_dies_fails_its_message_only(host, monkeypatc
         held.release()
         status, reply = await post(http, "/query-json/hostile/variants", [100_000])  # a fresh process
         assert status == 200 and len(reply[0]) == 100_000
+
+
+def descendants(pid: int) -> set[int]:
+    """The processes below ``pid``, from /proc."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = set(), [pid]
+    while todo:
+        below = children.get(todo.pop(), [])
+        found.update(below)
+        todo.extend(below)
+    return found
+
+
+@pytest.mark.slow  # a moxzid, killed
+def test_the_codec_processes_end_with_a_moxzid_killed_with_sigkill(tmp_path):
+    with running_moxzid("-m", project(tmp_path, "hostile").name, cwd=tmp_path) as daemon:
+        assert len(daemon.call("hostile", "variants", 100_000, query=True)[0]) == 100_000  # in a codec process
+        helpers = descendants(daemon.process.pid)
+        assert helpers  # the fork server, its codec process, multiprocessing's resource tracker
+        daemon.kill()
+    for _ in range(300):
+        if not any(Path(f"/proc/{pid}").exists() for pid in helpers):
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"still running 30 s after moxzid was killed: {sorted(helpers)}")
 
 
 async def test_a_reply_too_large_for_a_codec_process_fails_alone_and_others_are_served(host, monkeypatch):

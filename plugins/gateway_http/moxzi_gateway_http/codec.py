@@ -20,6 +20,8 @@ import json
 import multiprocessing
 import os
 import resource
+import select
+import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -108,14 +110,33 @@ def _new_pool() -> ProcessPoolExecutor:
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload([__name__])
     return ProcessPoolExecutor(
-        CODEC_PROCESSES, mp_context=context, initializer=_bounded, initargs=(CODEC_NICENESS, CODEC_MEMORY_BYTES)
+        CODEC_PROCESSES,
+        mp_context=context,
+        initializer=_bounded,
+        initargs=(CODEC_NICENESS, CODEC_MEMORY_BYTES, os.getpid()),
     )
 
 
-def _bounded(niceness: int, memory_bytes: int) -> None:
-    """(In a new codec process) Run at a lower priority, within ``memory_bytes`` of address space."""
+def _bounded(niceness: int, memory_bytes: int, daemon: int) -> None:
+    """(In a new codec process) Run at a lower priority, within ``memory_bytes`` of address space, and
+    only as long as process ``daemon`` (the moxzid that started it) runs."""
     os.nice(niceness)
     resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+    threading.Thread(target=_exit_after, args=(daemon,), name="moxzi-codec-watch", daemon=True).start()
+
+
+def _exit_after(daemon: int) -> None:
+    """Exit once process ``daemon`` has ended. A moxzid killed with SIGKILL never ends its codec
+    processes, and one would wait for work for ever: it holds the writing end of its own work queue, so
+    it never sees that queue end (and, holding the fork server's liveness pipe, keeps that alive too)."""
+    try:
+        ended = os.pidfd_open(daemon)
+    except ProcessLookupError:
+        os._exit(0)
+    except OSError:
+        return  # no pidfds here (Linux before 5.3): the process then outlives a moxzid killed with SIGKILL
+    select.select([ended], [], [])  # readable once the process has ended
+    os._exit(0)
 
 
 def parse_json(body: bytes, what: str) -> Any:
