@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 from kit.actorbuild import build_actor
-from kit.host import NO_ARGS, eventually, query, started, update
+from kit.host import NO_ARGS, eventually, query, spec, started, update
 
 from moxzi_core.candid import BLOB, BOOL, NAT, NAT64, PRINCIPAL, TEXT, Opt, Vec, decode_args, encode_args
 from moxzi_core.runtime.actor import CANISTER_ERROR, HEARTBEAT_SECONDS
@@ -47,8 +47,7 @@ def test_every_listed_function_is_implemented_and_none_is_callable_before_it_sho
 
 @pytest.mark.parametrize("classic", [False, True], ids=["enhanced", "classic"])
 async def test_system_api_answers_as_on_the_ic(classic):
-    built = build_actor("sysapi", classic=classic)
-    host = await started(ActorSpec("s", built.wasm, built.did))
+    host = await started(spec("s", "sysapi", classic=classic))
     try:
         await update(host, "s", "certify", [BLOB], [b"root hash"], rets=[])
         trapped = await host.call("s", "certifyInQuery", encode_args([BLOB], [b"x"]), query=True)
@@ -97,8 +96,7 @@ async def _at_least(result, n):
 
 @pytest.mark.parametrize("classic", [False, True], ids=["enhanced", "classic"])
 async def test_a_full_output_queue_refuses_the_call_and_motoko_throws(classic):
-    built = build_actor("flood", classic=classic)
-    host = await started(ActorSpec("a", built.wasm, built.did), ActorSpec("b", built.wasm, built.did))
+    host = await started(*(spec(name, "flood", classic=classic) for name in "ab"))
     try:
         peer = host.info("b").principal
         sent, why = await update(host, "a", "flood", [PRINCIPAL, NAT], [peer, QUEUE_CAPACITY + 100], rets=[NAT, TEXT])
@@ -114,8 +112,7 @@ async def test_a_full_output_queue_refuses_the_call_and_motoko_throws(classic):
 
 @pytest.mark.parametrize("classic", [False, True], ids=["enhanced", "classic"])
 async def test_composite_queries_call_other_actors_queries(classic):
-    built = build_actor("composite", classic=classic)
-    host = await started(*(ActorSpec(name, built.wasm, built.did) for name in "abc"))
+    host = await started(*(spec(name, "composite", classic=classic) for name in "abc"))
     try:
         for name, value in zip("abc", (1, 20, 300)):
             await update(host, name, "set", [NAT], [value], rets=[])
@@ -137,11 +134,9 @@ async def test_composite_queries_call_other_actors_queries(classic):
 
 @pytest.mark.parametrize("classic", [False, True], ids=["enhanced", "classic"])
 async def test_a_composite_query_has_one_instruction_limit_for_its_whole_call_graph(classic):
-    built = build_actor("composite", classic=classic)
     limit = 50_000_000
-    host = await started(
-        *(ActorSpec(name, built.wasm, built.did) for name in "abc"), limits=Limits(instructions_per_query=limit)
-    )
+    specs = (spec(name, "composite", classic=classic) for name in "abc")
+    host = await started(*specs, limits=Limits(instructions_per_query=limit))
     try:
         b = host.info("b").principal
 
@@ -173,8 +168,7 @@ async def test_a_composite_query_has_one_instruction_limit_for_its_whole_call_gr
 
 @pytest.mark.parametrize("classic", [False, True], ids=["enhanced", "classic"])
 async def test_a_composite_query_that_answered_drops_its_outstanding_calls(classic):
-    built = build_actor("composite", classic=classic)
-    host = await started(*(ActorSpec(name, built.wasm, built.did) for name in "ab"))
+    host = await started(*(spec(name, "composite", classic=classic) for name in "ab"))
     try:
         await update(host, "b", "set", [NAT], [42], rets=[])
         b = host.info("b").principal
