@@ -6,11 +6,10 @@ import asyncio
 import contextlib
 import io
 import random
-import threading
 import time
-import urllib.error
 
 import pytest
+from kit.crashing import call_in_background
 from kit.daemon import project, running_moxzid
 from kit.device import read, snapshot
 from kit.host import spec
@@ -272,18 +271,9 @@ def test_killed_during_device_calls_each_call_is_paid_exactly_once(tmp_path):
         assert status == 200, answer
         return len(answer[0])
 
-    def learn_in_background(daemon):
-        def learn():
-            try:
-                request(f"{daemon.url}/call-json/learner/learn", [steps], timeout=300)
-            except (urllib.error.URLError, ConnectionError, OSError):
-                pass  # killed under it: the call carries on after the restart
-
-        threading.Thread(target=learn, daemon=True).start()
-
     rng, seen = random.Random(5), []
     with running_moxzid(*flags, **options) as daemon:
-        learn_in_background(daemon)
+        call_in_background(daemon, "call-json/learner/learn", [steps])
         time.sleep(rng.uniform(0.5, 1.0))
         daemon.process.kill()
     for _ in range(2):

@@ -3,12 +3,10 @@ device): after restarts, training finishes with the same parameters, byte for by
 as an uninterrupted run."""
 
 import base64
-import threading
 import time
-import urllib.error
 
 import pytest
-from kit.crashing import call, uninterrupted_and_crashed
+from kit.crashing import call, call_in_background, uninterrupted_and_crashed
 from kit.daemon import project as kit_project
 
 pytestmark = pytest.mark.slow  # kill -9 runs of moxzid while training
@@ -40,15 +38,7 @@ def project(folder):
 
 
 def learn_in_background(daemon):
-    def learn():
-        try:
-            call(daemon, "call-json/learner/learn", [STEPS])
-        except (urllib.error.URLError, ConnectionError, OSError):
-            pass  # the daemon was killed under it; the call carries on after the restart
-
-    thread = threading.Thread(target=learn, daemon=True)
-    thread.start()
-    return thread
+    call_in_background(daemon, "call-json/learner/learn", [STEPS])
 
 
 def finished(daemon, seconds=180):

@@ -5,14 +5,12 @@ restarts, end with one device's result; the worker ranks of a killed moxzid go a
 import base64
 import subprocess
 import sys
-import threading
 import time
-import urllib.error
 from pathlib import Path
 
 import numpy as np
 import pytest
-from kit.crashing import call, uninterrupted_and_crashed
+from kit.crashing import call, call_in_background, uninterrupted_and_crashed
 from kit.daemon import project as kit_project
 
 pytest.importorskip("moxzi_store_lmdb")
@@ -43,13 +41,7 @@ def project(folder):
 
 
 def learn_in_background(daemon):
-    def learn():
-        try:
-            call(daemon, "call-json/rows/learn", [STEPS])
-        except (urllib.error.URLError, ConnectionError, OSError):
-            pass  # the daemon was killed under it; the call carries on after the restart
-
-    threading.Thread(target=learn, daemon=True).start()
+    call_in_background(daemon, "call-json/rows/learn", [STEPS])
 
 
 def finished(daemon, seconds=240):

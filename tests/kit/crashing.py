@@ -2,7 +2,9 @@
 `kill -9` at random points, restarting moxzid on the same state directory each time."""
 
 import random
+import threading
 import time
+import urllib.error
 from collections.abc import Callable
 from pathlib import Path
 
@@ -15,6 +17,19 @@ def call(daemon: Daemon, route: str, args=(), timeout=120):
     status, answer = request(f"{daemon.url}/{route}", list(args), timeout=timeout)
     assert status == 200, answer
     return answer
+
+
+def call_in_background(daemon: Daemon, route: str, args=(), timeout=300) -> None:
+    """``POST /ROUTE`` on a thread of its own, for a call that a kill -9 of ``daemon`` may cut off: the
+    call was recorded and carries on after the restart, so nothing waits for its answer here."""
+
+    def post():
+        try:
+            request(f"{daemon.url}/{route}", list(args), timeout=timeout)
+        except (urllib.error.URLError, ConnectionError, OSError):
+            pass  # the daemon was killed under it
+
+    threading.Thread(target=post, daemon=True).start()
 
 
 def uninterrupted_and_crashed(
