@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from kit.device import PROBED, probe, probe_run, read, snapshot
+from kit.device import PROBED, plain_sgd, probe, probe_run, read, snapshot
 
 from moxzi_core import device, plugins
 from moxzi_core.candid import Principal, Some, decode_args, encode_args, parse_did
@@ -461,8 +461,8 @@ def test_cached_decoding_matches_the_full_causal_forward(dev):
     wq, wk, wv = (values(d, d, seed=s) for s in (4, 5, 6))
     dev.request("params", A, [{"name": n, "shape": [d, d], "init": w} for n, w in (("q", wq), ("k", wk), ("v", wv))])
 
-    # the full sequence, causal attention in one go
-    full = [
+    # q, k and v of the input (registers 4, 5, 6), as both programs begin
+    projections = [
         {"input": 0},
         {"param": "q"},
         {"param": "k"},
@@ -470,6 +470,9 @@ def test_cached_decoding_matches_the_full_causal_forward(dev):
         {"linear": {"x": 0, "w": 1, "b": None}},
         {"linear": {"x": 0, "w": 2, "b": None}},
         {"linear": {"x": 0, "w": 3, "b": None}},
+    ]
+    # the full sequence, causal attention in one go
+    full = projections + [
         {"rope": 4},
         {"rope": 5},
         {"causal_attention": {"q": 7, "k": 8, "v": 6}},
@@ -490,14 +493,7 @@ def test_cached_decoding_matches_the_full_causal_forward(dev):
     want = np.frombuffer(want["tensors"][0], "<f4").reshape(b, h, t, d)
     # one position at a time: rope_from, append to the stored keys and values, attend to all of them
     for pos in range(t):
-        step = [
-            {"input": 0},
-            {"param": "q"},
-            {"param": "k"},
-            {"param": "v"},
-            {"linear": {"x": 0, "w": 1, "b": None}},
-            {"linear": {"x": 0, "w": 2, "b": None}},
-            {"linear": {"x": 0, "w": 3, "b": None}},
+        step = projections + [
             {"rope_from": {"x": 4, "start": pos}},
             {"rope_from": {"x": 5, "start": pos}},
         ]
@@ -701,20 +697,7 @@ def test_a_third_party_op_package_adds_an_op(with_square):
         "tensors : vec blob }) }"
     ).methods["moxzi_device_run"]
     d.request("params", A, [{"name": "w", "shape": [3], "init": values(3, fill=3.0)}])
-    d.request(
-        "optimizer",
-        A,
-        {
-            "name": "sgd",
-            "params": ["w"],
-            "lr": 0.5,
-            "beta1": 0.0,
-            "beta2": 0.0,
-            "eps": 0.0,
-            "weight_decay": 0.0,
-            "kind": Some({"sgd": None}),
-        },
-    )
+    d.request("optimizer", A, plain_sgd(["w"], 0.5))
     arg = encode_args(
         declared.args,
         [

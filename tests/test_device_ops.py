@@ -10,6 +10,7 @@ import math
 import numpy as np
 import pytest
 import torch
+from kit.device import plain_sgd
 
 from moxzi_core import device
 from moxzi_core.candid import Some
@@ -34,20 +35,7 @@ def run_case(dev, floats: dict, ints: dict, op: str, payload, out_shape):
     )
     r = f32(out_shape, 99)
     dev.request("params", CALLER, [{"name": "r", "shape": list(out_shape), "init": {"values": r.tobytes()}}])
-    dev.request(
-        "optimizer",
-        CALLER,
-        {
-            "name": "sgd",
-            "params": names,
-            "lr": 1.0,
-            "beta1": 0.0,
-            "beta2": 0.0,
-            "eps": 0.0,
-            "weight_decay": 0.0,
-            "kind": Some({"sgd": None}),
-        },
-    )
+    dev.request("optimizer", CALLER, plain_sgd(names, 1.0))
     program, regs = [], {}
     for n in names:
         regs[n] = len(program)

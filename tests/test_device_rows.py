@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from kit.device import plain_sgd
 
 from moxzi_core import device, plugins
 from moxzi_core.candid import Some
@@ -47,20 +48,7 @@ def refused(dev, program, **options) -> str:
 def dev(registry):
     d = device.open_device(registry, "torch:cpu")
     d.request("params", A, [{"name": "w", "shape": [6, 6], "init": {"normal": 0.5}}])
-    d.request(
-        "optimizer",
-        A,
-        {
-            "name": "sgd",
-            "params": ["w"],
-            "lr": 0.1,
-            "beta1": 0.0,
-            "beta2": 0.0,
-            "eps": 0.0,
-            "weight_decay": 0.0,
-            "kind": Some({"sgd": None}),
-        },
-    )
+    d.request("optimizer", A, plain_sgd(["w"], 0.1))
     yield d
     d.close()
 

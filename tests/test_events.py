@@ -8,6 +8,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from kit.device import plain_sgd
 
 from moxzi_core import plugins
 from moxzi_core.candid import Principal, Some, encode_args
@@ -113,20 +114,7 @@ def test_each_training_step_publishes_its_loss(dev):
     sub = events.subscribe()
     dev.watch(events, {CALLER: "squares"})
     dev.request("params", CALLER, [{"name": "w", "shape": [2, 3], "init": {"normal": 1.0}}])
-    dev.request(
-        "optimizer",
-        CALLER,
-        {
-            "name": "sgd",
-            "params": ["w"],
-            "lr": 0.1,
-            "beta1": 0.0,
-            "beta2": 0.0,
-            "eps": 0.0,
-            "weight_decay": 0.0,
-            "kind": Some({"sgd": None}),
-        },
-    )
+    dev.request("optimizer", CALLER, plain_sgd(["w"], 0.1))
     losses = [dev.request("run", CALLER, squares_run(train=True))["scalars"][0] for _ in range(3)]
     dev.request("run", CALLER, squares_run(train=False))  # not a training step
     got = [e for e in sub.take() if e["kind"] == "train"]

@@ -5,7 +5,7 @@ import io
 import numpy as np
 
 from moxzi_core import device
-from moxzi_core.candid import encode_args
+from moxzi_core.candid import Some, encode_args
 from moxzi_core.device.interface import builtin_payloads
 
 PROBED = np.ones(2, "<f4").tobytes()  # what probe_run puts through the probe
@@ -47,3 +47,17 @@ def probe_run(d) -> bytes:
     inputs = [{"data": PROBED, "elem": {"f32": None}, "shape": [2]}]
     run = {"inputs": inputs, "program": program, "train": None, "scalars": [], "split": None, "tensors": [1]}
     return encode_args(d.types["moxzi_device_run"].args, [run])
+
+
+def plain_sgd(params: list[str], lr: float) -> dict:
+    """The optimizer argument of plain SGD named "sgd" over ``params``: no momentum, no weight decay."""
+    return {
+        "name": "sgd",
+        "params": params,
+        "lr": lr,
+        "beta1": 0.0,
+        "beta2": 0.0,
+        "eps": 0.0,
+        "weight_decay": 0.0,
+        "kind": Some({"sgd": None}),
+    }
