@@ -1,9 +1,10 @@
 """The wasm memory all actors together may hold (``--total-memory-mb``): what bounds the RAM of an
 unbounded number of actors, each within its own budget (``--actor-memory-mb``).
 
-An actor's share is the size of its memories as its last committed message left them: its main memory
-and its stable memory (heap and stable, in bytes). Sizes, not the pages written: wasm memory cannot
-shrink, and a page grown once may be written later without another grow. A message is checked as it
+An actor's share is its main and its stable memory up to the last page a committed message wrote in
+each (``Instance.extent``), in bytes. The pages written, not the memories' sizes: wasm memory cannot
+shrink, so counting sizes would leave an actor whose one allocation failed unable to commit anything
+while the total is full, and a page grown but never written costs no RAM. A message is checked as it
 ends, before its effects are kept: if it would leave its actor larger than before and all actors past
 the total, it is rolled back instead (its growth given back, as a trapped message's is). So the
 committed memories of all actors never pass the total by growing; during a message an actor may grow
