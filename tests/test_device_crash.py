@@ -6,7 +6,7 @@ import base64
 import time
 
 import pytest
-from kit.crashing import call, call_in_background, uninterrupted_and_crashed
+from kit.crashing import DEVICE_COPIED_EACH_CALL, call, call_in_background, uninterrupted_and_crashed
 from kit.daemon import project as kit_project
 
 pytestmark = pytest.mark.slow  # kill -9 runs of moxzid while training
@@ -15,21 +15,6 @@ pytest.importorskip("moxzi_store_lmdb")
 pytest.importorskip("moxzi_device_torch")
 
 STEPS = 1000
-# Copy the device after nearly every call, so kills land during copies too.
-FLAGS = (
-    "-m",
-    "actors.json",
-    "-s",
-    "state",
-    "--plugins",
-    "http,lmdb,torch",
-    "--device",
-    "torch:cpu",
-    "--device-checkpoint-secs",
-    "0",
-    "--device-checkpoint-mb",
-    "0.001",
-)
 
 
 def project(folder):
@@ -52,7 +37,7 @@ def finished(daemon, seconds=180):
 def test_killed_while_training_ends_with_the_same_parameters(tmp_path):
     expected, result, seen, log = uninterrupted_and_crashed(
         tmp_path,
-        FLAGS,
+        DEVICE_COPIED_EACH_CALL,
         project,
         learn_in_background,
         lambda daemon: len(call(daemon, "query-json/learner/progress")[0]),

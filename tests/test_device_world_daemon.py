@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from kit.crashing import call, call_in_background, uninterrupted_and_crashed
+from kit.crashing import DEVICE_COPIED_EACH_CALL, call, call_in_background, uninterrupted_and_crashed
 from kit.daemon import project as kit_project
 
 pytest.importorskip("moxzi_store_lmdb")
@@ -18,20 +18,7 @@ pytest.importorskip("moxzi_device_torch")
 pytestmark = pytest.mark.slow
 
 STEPS = 200  # past about 200 steps on its plateau, rounding moves the losses by more than 1e-5
-ONE = (
-    "-m",
-    "actors.json",
-    "-s",
-    "state",
-    "--plugins",
-    "http,lmdb,torch",
-    "--device",
-    "torch:cpu",
-    "--device-checkpoint-secs",
-    "0",
-    "--device-checkpoint-mb",
-    "0.001",
-)  # a copy after nearly every call
+ONE = DEVICE_COPIED_EACH_CALL
 TWO = ONE + ("--device-world", "2", "--device-rank-timeout", "10")
 
 

@@ -11,6 +11,23 @@ from pathlib import Path
 from kit.daemon import Daemon, running_moxzid
 from kit.http import request
 
+# moxzid on a state directory with the torch device, copied into the store after nearly every device
+# call, so that kills land during copies too.
+DEVICE_COPIED_EACH_CALL = (
+    "-m",
+    "actors.json",
+    "-s",
+    "state",
+    "--plugins",
+    "http,lmdb,torch",
+    "--device",
+    "torch:cpu",
+    "--device-checkpoint-secs",
+    "0",
+    "--device-checkpoint-mb",
+    "0.001",
+)
+
 
 def call(daemon: Daemon, route: str, args=(), timeout=120):
     """The results of ``POST /ROUTE`` (``call-json/ACTOR/METHOD``), which must succeed."""
