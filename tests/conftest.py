@@ -1,6 +1,19 @@
 import pytest
 from kit.actorbuild import build_actor
 
+# Longest a parameter's part of a test's id may be. pytest puts the id in the environment of every
+# process a test starts (PYTEST_CURRENT_TEST), and Linux refuses to start a program with an
+# environment string over 128 KiB: a 200 KB body as an id made every such start fail.
+ID_CHARS = 60
+
+
+def pytest_make_parametrize_id(config, val, argname):
+    """A text or bytes parameter longer than ID_CHARS is named by its start and its length."""
+    if isinstance(val, (str, bytes)) and len(val) > ID_CHARS:
+        start = val[: ID_CHARS - 20]
+        return f"{start.decode('latin-1') if isinstance(start, bytes) else start}...({len(val)})"
+    return None
+
 
 @pytest.fixture(scope="session")
 def actor_build():
