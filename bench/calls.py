@@ -15,17 +15,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
-import re
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import aiohttp
+from moxzid import serving
 
-from moxzi_core.build import build
+from moxzi_core.build import BuildResult, build
 from moxzi_core.candid import NAT, encode_args
 from moxzi_core.runtime.host import ActorSpec, Host
 
@@ -111,24 +109,9 @@ async def direct_rates(spec: ActorSpec, args) -> tuple[dict[str, list[float]], d
         await host.stop()
 
 
-async def http_rates(manifest: Path, args) -> tuple[dict[str, list[float]], dict[str, float]]:
-    log = manifest.parent / "moxzid.log"
-    with log.open("w") as stderr:
-        daemon = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "moxzi_core.daemon",
-            "-m",
-            str(manifest),
-            "--plugins",
-            "http",
-            "--listen",
-            "127.0.0.1:0",
-            stderr=stderr,
-        )
-    try:
-        url = await serving_url(daemon, log)
-        sessions = [aiohttp.ClientSession(url) for _ in range(args.clients)]
+async def http_rates(folder: Path, built: BuildResult, args) -> tuple[dict[str, list[float]], dict[str, float]]:
+    with serving(folder, counter=built) as daemon:
+        sessions = [aiohttp.ClientSession(daemon.url) for _ in range(args.clients)]
         try:
             rates = {}
             for kind, route, method in CALLS:
@@ -154,20 +137,6 @@ async def http_rates(manifest: Path, args) -> tuple[dict[str, list[float]], dict
         finally:
             for session in sessions:
                 await session.close()
-    finally:
-        daemon.terminate()
-        await daemon.wait()
-
-
-async def serving_url(daemon, log: Path) -> str:
-    for _ in range(600):
-        found = re.search(r"serving on (http://\S+)", log.read_text())
-        if found:
-            return found.group(1)
-        if daemon.returncode is not None:
-            raise SystemExit(f"moxzid exited {daemon.returncode}:\n{log.read_text()}")
-        await asyncio.sleep(0.1)
-    raise SystemExit(f"moxzid did not start serving:\n{log.read_text()}")
 
 
 async def main() -> None:
@@ -179,16 +148,14 @@ async def main() -> None:
     args = parser.parse_args()
     if args.clients < 2:
         parser.error("--clients must be at least 2")
-    with tempfile.TemporaryDirectory() as folder:
-        source = Path(folder) / "counter.mo"
+    with tempfile.TemporaryDirectory() as source_folder, tempfile.TemporaryDirectory() as folder:
+        source = Path(source_folder) / "counter.mo"
         source.write_text(COUNTER)
-        built = build(source, out_dir=Path(folder))
-        manifest = Path(folder) / "actors.json"
-        manifest.write_text(json.dumps({"actors": [{"name": "counter", "wasm": built.wasm_path.name}]}))
+        built = build(source)
         direct, direct_latency = await direct_rates(
             ActorSpec("counter", built.wasm_path.read_bytes(), built.did_path.read_text()), args
         )
-        http, http_latency = await http_rates(manifest, args)
+        http, http_latency = await http_rates(Path(folder), built, args)
     print(
         f"counter actor, {args.calls} calls per round, {args.clients} concurrent callers, "
         f"median of {args.rounds} rounds"

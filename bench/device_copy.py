@@ -11,19 +11,16 @@ import argparse
 import asyncio
 import io
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
+from device_step import Config, DeviceGPT, batches, weights
 
-from device_step import Config, DeviceGPT, batches, weights  # noqa: E402
-
-from moxzi_core.runtime.journal import Attachment, Journal  # noqa: E402
-from moxzi_core.runtime.system_calls import CheckpointPolicy, SystemCalls  # noqa: E402
-from moxzi_core.store import Batch  # noqa: E402
-from moxzi_store_lmdb import LmdbStore  # noqa: E402
+from moxzi_core.runtime.journal import Attachment, Journal
+from moxzi_core.runtime.system_calls import CheckpointPolicy, SystemCalls
+from moxzi_core.store import Batch
+from moxzi_store_lmdb import LmdbStore
 
 
 def median_time(fn, rounds):

@@ -16,7 +16,8 @@ import argparse
 import os
 import statistics
 import time
-from pathlib import Path
+
+import device_step
 
 
 def main() -> None:
@@ -24,10 +25,6 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=10, help="steps per round and path")
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    import device_step
 
     from moxzi_core import device, plugins
 

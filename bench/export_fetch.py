@@ -25,9 +25,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import hashlib
-import json
-import re
 import shutil
 import statistics
 import subprocess
@@ -37,12 +36,14 @@ import time
 import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from moxzid import memory_mib, serving
+
 MODELS = {"shakespeare": (4, 128), "100m": (8, 1024)}  # layers, width
 VOCAB = 65
 # The transfer alone: no copy of the fetcher's device after a large recorded fetch (which by default,
 # past 64 MB of record, pauses its next device calls while it is taken).
 NO_COPIES = ["--device-checkpoint-secs", "0", "--device-checkpoint-mb", "1000000"]
+CALL_SECS = 1800  # the 100m model's calls, on a busy machine
 
 
 # A plain aiohttp server for the line rate: serves the file argv[1] from memory at /, prints its port.
@@ -87,52 +88,12 @@ def shapes(layers: int, d: int) -> dict[str, list[int]]:
     return out | {"head": [VOCAB, d]}
 
 
-class Daemon:
-    def __init__(self, folder: Path):
-        self.log = folder / "moxzid.log"
-        with self.log.open("w") as stderr:
-            self.process = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "moxzi_core.daemon",
-                    "-m",
-                    "actors.json",
-                    "--plugins",
-                    "http,torch,lmdb",
-                    "--listen",
-                    "127.0.0.1:0",
-                    "--device",
-                    "torch:cpu",
-                    "--device-listen",
-                    "127.0.0.1:0",
-                    "-s",
-                    "state",
-                    *NO_COPIES,
-                ],
-                cwd=folder,
-                stdout=subprocess.DEVNULL,
-                stderr=stderr,
-            )
-        deadline = time.monotonic() + 120
-        while not (serving := re.search(r"serving on (http://\S+)", self.log.read_text())):
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"moxzid did not start:\n{self.log.read_text()}")
-            time.sleep(0.05)
-        self.url = serving.group(1)
-
-    def call(self, actor: str, method: str, *args):
-        request = urllib.request.Request(f"{self.url}/call-json/{actor}/{method}", data=json.dumps(args).encode())
-        with urllib.request.urlopen(request, timeout=1800) as response:
-            return json.loads(response.read())
-
-    def peak_mb(self) -> float:
-        status = Path(f"/proc/{self.process.pid}/status").read_text()
-        return int(re.search(r"VmHWM:\s+(\d+) kB", status).group(1)) / 1024
-
-    def stop(self) -> None:
-        self.process.terminate()
-        self.process.wait(timeout=60)
+def porters_in(folder: Path):
+    """moxzid in ``folder`` (made here) with the porter actor as alice and as bob, its device serving
+    exports and its state in LMDB; stopped at the end."""
+    folder.mkdir()
+    flags = ("--device", "torch:cpu", "--device-listen", "127.0.0.1:0", "-s", "state", *NO_COPIES)
+    return serving(folder, *flags, plugins="http,torch,lmdb", alice="porter", bob="porter")
 
 
 def main() -> None:
@@ -140,33 +101,17 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--sizes", default="shakespeare,100m", help="comma-separated: " + ", ".join(MODELS))
     args = parser.parse_args()
-    sys.path.insert(0, str(ROOT / "tests"))
-    from kit.actorbuild import build_actor
-
-    built = build_actor("porter")
     rows = []
     for size in args.sizes.split(","):
         model = shapes(*MODELS[size])
         params = sum(a * b for a, b in model.values())
-        with tempfile.TemporaryDirectory(prefix="export-fetch-") as scratch:
-            daemons = []
-            for side in ("here", "there"):
-                folder = Path(scratch) / side
-                folder.mkdir()
-                shutil.copy(built.wasm_path, folder / "porter.wasm")
-                shutil.copy(built.did_path, folder / "porter.did")
-                (folder / "actors.json").write_text(
-                    json.dumps(
-                        {"actors": [{"name": "alice", "wasm": "porter.wasm"}, {"name": "bob", "wasm": "porter.wasm"}]}
-                    )
-                )
-                daemons.append(Daemon(folder))
-            here, there = daemons
+        with tempfile.TemporaryDirectory(prefix="export-fetch-") as scratch, contextlib.ExitStack() as daemons:
+            here, there = (daemons.enter_context(porters_in(Path(scratch) / side)) for side in ("here", "there"))
             plain = None
             try:
-                here.call("alice", "make", list(model), list(model.values()))
-                here.call("alice", "share", list(model), "pub/")
-                [url] = here.call("alice", "export", list(model), "pub/", None, None)
+                here.call("alice", "make", list(model), list(model.values()), timeout=CALL_SECS)
+                here.call("alice", "share", list(model), "pub/", timeout=CALL_SECS)
+                [url] = here.call("alice", "export", list(model), "pub/", None, None, timeout=CALL_SECS)
                 body = Path(scratch) / "body"
                 with urllib.request.urlopen(url, timeout=600) as response, body.open("wb") as out:
                     shutil.copyfileobj(response, out, 1 << 20)
@@ -176,16 +121,14 @@ def main() -> None:
                 for _ in range(args.rounds):
                     plain_seconds.append(plain_download(plain_url))
                     started = time.perf_counter()
-                    [url] = here.call("alice", "export", list(model), "pub/", None, None)
-                    there.call("bob", "fetch", url, "alice/")
+                    [url] = here.call("alice", "export", list(model), "pub/", None, None, timeout=CALL_SECS)
+                    there.call("bob", "fetch", url, "alice/", timeout=CALL_SECS)
                     seconds.append(time.perf_counter() - started)
-                peaks = here.peak_mb(), there.peak_mb()
+                peaks = memory_mib(here, "VmHWM"), memory_mib(there, "VmHWM")
             finally:
                 if plain is not None:
                     plain.kill()
                     plain.wait()
-                for daemon in daemons:
-                    daemon.stop()
         mb = 4 * params / 1e6
         rate, plain_rate = mb / statistics.median(seconds), mb / statistics.median(plain_seconds)
         rows.append((size, params, mb, rate, plain_rate, *peaks))

@@ -27,8 +27,6 @@ import argparse
 import asyncio
 import json
 import random
-import re
-import shutil
 import statistics
 import subprocess
 import sys
@@ -38,41 +36,7 @@ import urllib.request
 from pathlib import Path
 
 import aiohttp
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from kit.actorbuild import build_actor  # noqa: E402  (the test actors and their build cache)
-
-
-async def started(folder: Path, actors: dict[str, str], *flags: str) -> tuple[asyncio.subprocess.Process, str]:
-    """A moxzid hosting ``actors`` (name -> the test actor it runs) with ``flags``, and its URL once it
-    serves."""
-    entries = []
-    for name, actor in actors.items():
-        built = build_actor(actor)
-        shutil.copy(built.wasm_path, folder / f"{name}.wasm")
-        shutil.copy(built.did_path, folder / f"{name}.did")
-        entries.append({"name": name, "wasm": f"{name}.wasm"})
-    (folder / "actors.json").write_text(json.dumps({"actors": entries}))
-    log = folder / "moxzid.log"
-    with log.open("w") as stderr:
-        daemon = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "moxzi_core.daemon",
-            "-m",
-            "actors.json",
-            "--listen",
-            "127.0.0.1:0",
-            *flags,
-            cwd=folder,
-            stderr=stderr,
-        )
-    deadline = time.monotonic() + 120
-    while not (serving := re.search(r"serving on (http://\S+)", log.read_text())):
-        if daemon.returncode is not None or time.monotonic() > deadline:
-            raise SystemExit(f"moxzid did not start:\n{log.read_text()}")
-        await asyncio.sleep(0.05)
-    return daemon, serving.group(1)
+from moxzid import serving
 
 
 async def timed(session: aiohttp.ClientSession, path: str, body: list) -> float:
@@ -98,20 +62,15 @@ async def short_call_latencies(session, path, body, rounds: int, heavy) -> tuple
 
 
 async def http_scenario(args) -> tuple[list[float], list[float]]:
-    with tempfile.TemporaryDirectory() as folder:
-        # The short query goes to another actor: an actor runs one message at a time, and this measures
-        # the gateway, not the big reply's actor.
-        daemon, url = await started(Path(folder), {"hostile": "hostile", "other": "hostile"}, "--plugins", "http")
-        try:
-            async with aiohttp.ClientSession(url) as short:
+    # The short query goes to another actor: an actor runs one message at a time, and this measures the
+    # gateway, not the big reply's actor.
+    with tempfile.TemporaryDirectory() as folder, serving(Path(folder), hostile="hostile", other="hostile") as daemon:
+        async with aiohttp.ClientSession(daemon.url) as short:
 
-                async def large_reply():  # on a thread: reading it must not slow this loop's timing
-                    await asyncio.to_thread(read_large_reply, url, args.variants)
+            async def large_reply():  # on a thread: reading it must not slow this loop's timing
+                await asyncio.to_thread(read_large_reply, daemon.url, args.variants)
 
-                return await short_call_latencies(short, "/query-json/other/get", [], args.rounds, large_reply)
-        finally:
-            daemon.terminate()
-            await daemon.wait()
+            return await short_call_latencies(short, "/query-json/other/get", [], args.rounds, large_reply)
 
 
 async def device_scenario(args) -> tuple[list[float], list[float], list[float], float]:
@@ -119,42 +78,40 @@ async def device_scenario(args) -> tuple[list[float], list[float], list[float], 
     process keeps a core busy (what any CPU-bound neighbour costs: the machine's floor) and as many
     while ``trainer`` (a grinder) trains, in ``--rounds`` alternating rounds (so all three see the same
     machine); the three lists of latencies and the trainer's seconds per step."""
-    with tempfile.TemporaryDirectory() as folder:
-        daemon, url = await started(
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        serving(
             Path(folder),
-            {"trainer": "grinder", "reader": "learner"},
-            "--plugins",
-            "http,torch",
             "--device",
             "torch:cpu",
             "--device-threads",
             "1",  # the trainer takes one core, not all
-        )
-        try:
-            async with aiohttp.ClientSession(url) as short, aiohttp.ClientSession(url) as trainer:
-                await timed(short, "/call-json/reader/learn", [1])  # its parameters exist
-                await timed(trainer, "/call-json/trainer/setup", [args.width, 64])
-                step = await timed(trainer, "/call-json/trainer/train", [args.layers, 3]) / 3
-                path, per_round = "/call-json/reader/weights", max(1, args.reads // args.rounds)
-                idle, busy, loaded = [], [], []
-                for _ in range(args.rounds):
-                    idle += await spread_reads(short, path, per_round)
-                    burner = subprocess.Popen([sys.executable, "-c", BURN])
-                    try:
-                        busy += await spread_reads(short, path, per_round)
-                    finally:
-                        burner.kill()
-                        burner.wait()
-                    training = asyncio.create_task(timed(trainer, "/call-json/trainer/train", [args.layers, 10**6]))
-                    await asyncio.sleep(2 * step)  # the training is under way
-                    loaded += await spread_reads(short, path, per_round)
-                    if training.done():
-                        raise SystemExit(f"the training ended during the reads: {training.result()}")
-                    await timed(short, "/call-json/trainer/stop", [])
-                    await training
-        finally:
-            daemon.terminate()
-            await daemon.wait()
+            plugins="http,torch",
+            trainer="grinder",
+            reader="learner",
+        ) as daemon,
+    ):
+        async with aiohttp.ClientSession(daemon.url) as short, aiohttp.ClientSession(daemon.url) as trainer:
+            await timed(short, "/call-json/reader/learn", [1])  # its parameters exist
+            await timed(trainer, "/call-json/trainer/setup", [args.width, 64])
+            step = await timed(trainer, "/call-json/trainer/train", [args.layers, 3]) / 3
+            path, per_round = "/call-json/reader/weights", max(1, args.reads // args.rounds)
+            idle, busy, loaded = [], [], []
+            for _ in range(args.rounds):
+                idle += await spread_reads(short, path, per_round)
+                burner = subprocess.Popen([sys.executable, "-c", BURN])
+                try:
+                    busy += await spread_reads(short, path, per_round)
+                finally:
+                    burner.kill()
+                    burner.wait()
+                training = asyncio.create_task(timed(trainer, "/call-json/trainer/train", [args.layers, 10**6]))
+                await asyncio.sleep(2 * step)  # the training is under way
+                loaded += await spread_reads(short, path, per_round)
+                if training.done():
+                    raise SystemExit(f"the training ended during the reads: {training.result()}")
+                await timed(short, "/call-json/trainer/stop", [])
+                await training
     return idle, busy, loaded, step
 
 

@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import statistics
 import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
+
+from moxzid import serving
 
 from moxzi_core.build import build
 from moxzi_core.candid import Principal
@@ -39,34 +38,15 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=4, help="concurrent callers (default 4)")
     parser.add_argument("--rounds", type=int, default=5, help="rounds; the median counts (default 5)")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as folder:
-        built = build(COUNTER, out_dir=Path(folder))
-        manifest = Path(folder) / "actors.json"
-        manifest.write_text(json.dumps({"actors": [{"name": "counter", "wasm": built.wasm_path.name}]}))
-        log = Path(folder) / "moxzid.log"
-        with log.open("w") as stderr:
-            daemon = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "moxzi_core.daemon",
-                    "-m",
-                    str(manifest),
-                    "--plugins",
-                    "http,ic",
-                    "--listen",
-                    "127.0.0.1:0",
-                ],
-                stderr=stderr,
-            )
-        try:
-            url = serving_url(daemon, log)
+    with tempfile.TemporaryDirectory() as source_folder, tempfile.TemporaryDirectory() as folder:
+        built = build(COUNTER, out_dir=Path(source_folder))
+        with serving(Path(folder), plugins="http,ic", counter=built) as daemon:
             canister = str(Principal(actor_principal("counter")))
             done = subprocess.run(
                 [
                     "node",
                     str(HERE / "ic_agent.mjs"),
-                    url,
+                    daemon.url,
                     canister,
                     str(args.calls),
                     str(args.clients),
@@ -76,9 +56,6 @@ def main() -> None:
                 text=True,
                 check=True,
             )
-        finally:
-            daemon.terminate()
-            daemon.wait()
     rates = json.loads(done.stdout.splitlines()[-1])
     per_round = args.calls // args.clients * args.clients
     made = 2 * (1 + args.rounds * per_round)  # warm-up call and rounds, agent and JSON
@@ -90,18 +67,6 @@ def main() -> None:
     for kind in ("update", "query"):
         agent, plain = statistics.median(rates["agent"][kind]), statistics.median(rates["json"][kind])
         print(f"{kind:8}{agent:18.0f}{plain:14.0f}{agent / plain:12.2f}")
-
-
-def serving_url(daemon: subprocess.Popen, log: Path) -> str:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        found = re.search(r"serving on (http://\S+)", log.read_text())
-        if found:
-            return found.group(1)
-        if daemon.poll() is not None:
-            raise SystemExit(f"moxzid exited {daemon.returncode}:\n{log.read_text()}")
-        time.sleep(0.1)
-    raise SystemExit(f"moxzid did not start serving:\n{log.read_text()}")
 
 
 if __name__ == "__main__":

@@ -14,16 +14,14 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
+from moxzid import build_actor
 
-from kit.actorbuild import build_actor  # noqa: E402
-
-from moxzi_core.candid import NAT, encode_args  # noqa: E402
-from moxzi_core.runtime.actor import Call, to_record  # noqa: E402
-from moxzi_core.runtime.host import ActorSpec, Host  # noqa: E402
-from moxzi_core.runtime.journal import Journal  # noqa: E402
-from moxzi_core.store import Batch, MemoryStore  # noqa: E402
-from moxzi_store_lmdb import LmdbStore  # noqa: E402
+from moxzi_core.candid import NAT, encode_args
+from moxzi_core.runtime.actor import Call, to_record
+from moxzi_core.runtime.host import ActorSpec, Host
+from moxzi_core.runtime.journal import Journal
+from moxzi_core.store import Batch, MemoryStore
+from moxzi_store_lmdb import LmdbStore
 
 NO_ARGS = encode_args([], [])
 

@@ -17,15 +17,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
-import tempfile
 import time
 from contextlib import contextmanager
-from pathlib import Path
 
 import numpy as np
 import wasmtime
+from moxzid import build_actor
 
-from moxzi_core.build import build
 from moxzi_core.candid import NAT, decode_args, encode_args
 from moxzi_core.runtime import instance as instance_module
 from moxzi_core.runtime import wasm_rewrite
@@ -33,7 +31,6 @@ from moxzi_core.runtime.host import ActorSpec, Host
 from moxzi_core.runtime.instance import Instance, new_engine, new_store
 from moxzi_core.runtime.memory import TrackedMemory
 
-HEAP_ACTOR = Path(__file__).resolve().parent.parent / "tests" / "actors" / "heap.mo"
 WORD_BYTES = 8  # enhanced persistence: an array element takes 8 bytes
 
 
@@ -194,9 +191,8 @@ async def main() -> None:
         help="iterations of the compute-heavy message and of the wasm store loop (x10) (default 2000000)",
     )
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as folder:
-        built = build(HEAP_ACTOR, out_dir=Path(folder))
-        spec = ActorSpec("heap", built.wasm_path.read_bytes(), built.did_path.read_text())
+    built = build_actor("heap")
+    spec = ActorSpec("heap", built.wasm, built.did)
     results = await measure(spec, args)
     old, new = results["before"], results["after"]
 

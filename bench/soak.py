@@ -16,16 +16,13 @@ import argparse
 import asyncio
 import contextlib
 import gzip
-import signal
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 import aiohttp
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from hostile import started  # noqa: E402  (moxzid with test actors, once it serves)
+from moxzid import memory_mib, serving
 
 
 async def honest(url: str, acked: list[int], stop: asyncio.Event) -> None:
@@ -67,11 +64,8 @@ async def hostile(url: str, address: tuple[str, int], tally: dict[str, list[int]
             writer.close()
 
 
-def resident_mib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) >> 10
-    return 0
+ACTORS = {"counter": "counter", "hostile": "hostile"}  # name: the test actor it runs
+PLUGINS = "http,lmdb,cycles"
 
 
 async def main() -> int:
@@ -80,12 +74,9 @@ async def main() -> int:
     parser.add_argument("--kill-every", type=float, default=6)
     parser.add_argument("--actor-memory-mb", type=int, default=256)
     args = parser.parse_args()
-    actors = {"counter": "counter", "hostile": "hostile"}
     flags = (
         "-s",
         "state",
-        "--plugins",
-        "http,lmdb,cycles",
         "--cycles",
         "1000",
         "--actor-memory-mb",
@@ -95,32 +86,28 @@ async def main() -> int:
     )
     acked, kills, tally, peak = [0], 0, {}, 0
     deadline = time.monotonic() + args.seconds
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch)
         while time.monotonic() < deadline:
-            daemon, url = await started(Path(folder), actors, *flags)
-            host, port = url.removeprefix("http://").rsplit(":", 1)
-            stop = asyncio.Event()
-            clients = [
-                asyncio.create_task(honest(url, acked, stop)),
-                asyncio.create_task(hostile(url, (host, int(port)), tally, stop)),
-            ]
-            await asyncio.sleep(min(args.kill_every, max(0.0, deadline - time.monotonic())))
-            peak = max(peak, resident_mib(daemon.pid))  # under attack, memory grown and trapped included
-            daemon.send_signal(signal.SIGKILL)
-            await daemon.wait()
-            kills += 1
-            stop.set()
-            await asyncio.gather(*clients)
-        daemon, url = await started(Path(folder), actors, *flags)
-        try:
-            async with aiohttp.ClientSession(url) as session:
+            with serving(folder, *flags, plugins=PLUGINS, **ACTORS) as daemon:
+                host, port = daemon.url.removeprefix("http://").rsplit(":", 1)
+                stop = asyncio.Event()
+                clients = [
+                    asyncio.create_task(honest(daemon.url, acked, stop)),
+                    asyncio.create_task(hostile(daemon.url, (host, int(port)), tally, stop)),
+                ]
+                await asyncio.sleep(min(args.kill_every, max(0.0, deadline - time.monotonic())))
+                peak = max(peak, memory_mib(daemon))  # under attack, memory grown and trapped included
+                daemon.kill()
+                kills += 1
+                stop.set()
+                await asyncio.gather(*clients)
+        with serving(folder, *flags, plugins=PLUGINS, **ACTORS) as daemon:
+            async with aiohttp.ClientSession(daemon.url) as session:
                 async with session.post("/query-json/counter/get", json=[]) as response:
                     count = (await response.json())[0]
                 await asyncio.sleep(1)
-                rss = resident_mib(daemon.pid)
-        finally:
-            daemon.send_signal(signal.SIGTERM)
-            await daemon.wait()
+                rss = memory_mib(daemon)
     lost = acked[0] - count if count < acked[0] else 0
     print(f"{'SIGKILLs':<32} {kills:>10}")
     print(f"{'updates acknowledged':<32} {acked[0]:>10}")
@@ -129,9 +116,9 @@ async def main() -> int:
     for what, (refused, not_refused) in tally.items():
         print(f"{what:<32} {refused:>10} refused, {not_refused} not")
     print(
-        f"{'moxzid resident MiB before kills':<32} {peak:>10}  (the most; actor budget {args.actor_memory_mb} MiB each)"
+        f"{'moxzid resident MiB before kills':<32} {peak:>10.0f}  (the most; actor budget {args.actor_memory_mb} MiB each)"
     )
-    print(f"{'moxzid resident MiB at the end':<32} {rss:>10}")
+    print(f"{'moxzid resident MiB at the end':<32} {rss:>10.0f}")
     bad = (
         lost
         or count > acked[0] + kills

@@ -69,8 +69,7 @@ def main() -> None:
         print(json.dumps(asyncio.run(rates(wasm.read_bytes(), did.read_text(), args.ops, args.rounds))))
         return
 
-    sys.path.insert(0, str(ROOT / "tests"))
-    from kit.actorbuild import build_actor
+    from moxzid import build_actor
 
     print(f"stable memory, {args.ops} 8-byte operations per message, median of {args.rounds} rounds")
     print(f"{'persistence':<12} {'operation':<10} {args.before + '/s':>14} {'this tree/s':>14} {'ratio':>8}")

@@ -12,8 +12,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from kit.actorbuild import build_actor
+from kit.actorbuild import BuiltActor, build_actor
 from kit.http import Answer, request
+from moxzi_core.build import BuildResult
 
 THIRD_PARTY = Path(__file__).parent.parent / "thirdparty"  # see tests/thirdparty/README.md
 
@@ -100,13 +101,16 @@ def running_moxzid(
             process.wait()
 
 
-def project(folder: Path, *actors: str) -> Path:
-    """``folder`` with each test actor's wasm and .did (tests/actors/NAME.mo) and a manifest naming them
-    all; the manifest."""
-    for name in actors:
-        built = build_actor(name)
+def project(folder: Path, *actors: str, **hosted: str | BuiltActor | BuildResult) -> Path:
+    """``folder`` with a manifest (actors.json) and each actor's wasm and .did; the manifest. Each of
+    ``actors`` is a test actor (tests/actors/NAME.mo) hosted under its own name; ``NAME=ACTOR`` hosts
+    ACTOR under NAME, ACTOR being a test actor's name or a build's output (moxzi_core.build) made
+    outside ``folder``."""
+    entries = []
+    for name, actor in {**{actor: actor for actor in actors}, **hosted}.items():
+        built = build_actor(actor) if isinstance(actor, str) else actor
         shutil.copy(built.wasm_path, folder / f"{name}.wasm")
         shutil.copy(built.did_path, folder / f"{name}.did")
-    manifest = {"actors": [{"name": name, "wasm": f"{name}.wasm"} for name in actors]}
-    (folder / "actors.json").write_text(json.dumps(manifest))
+        entries.append({"name": name, "wasm": f"{name}.wasm"})
+    (folder / "actors.json").write_text(json.dumps({"actors": entries}))
     return folder / "actors.json"
