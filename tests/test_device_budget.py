@@ -11,14 +11,12 @@ import time
 import pytest
 from kit.crashing import call_in_background
 from kit.daemon import project, running_moxzid
-from kit.device import read, snapshot
-from kit.host import spec
+from kit.device import learner_host, read, snapshot
 from kit.http import request
 
 from moxzi_core.billing import DefaultPrices, Ledger, Purse
 from moxzi_core.candid import FLOAT64, NAT, Principal, Some, Vec, encode_args
 from moxzi_core.device import DeviceBudget, DeviceError, DeviceLimits, open_device
-from moxzi_core.runtime.host import Host
 from moxzi_core.store import MemoryStore
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
@@ -158,24 +156,11 @@ LOSSES = [Vec(FLOAT64)]
 
 
 @contextlib.asynccontextmanager
-async def learner_host(registry, store, cycles, budget=DeviceBudget()):
-    """(host, device, ledger): the learner actor on a torch:cpu device, every actor starting with
-    ``cycles``; both stopped at the end."""
-    device = open_device(registry, "torch:cpu", budget=budget)
+async def paying_learner(registry, store, cycles, budget=DeviceBudget()):
+    """(host, device, ledger): kit.device's learner host, every actor starting with ``cycles``."""
     ledger = Ledger(store, DefaultPrices(), cycles)
-    host = Host(
-        [spec("learner", "learner")],
-        system_methods=device.system_methods(),
-        store=store,
-        ledger=ledger,
-        system_state=device,
-    )
-    try:
-        await host.start()
+    async with learner_host(registry, store, ledger=ledger, budget=budget) as (host, device):
         yield host, device, ledger
-    finally:
-        await host.stop()
-        device.close()
 
 
 async def learn(host, steps):
@@ -220,7 +205,7 @@ def test_a_call_stopped_after_it_was_admitted_is_billed_for_its_time_and_a_refus
 
 
 async def test_an_actor_too_poor_for_a_call_is_refused_before_the_device_does_anything(registry):
-    async with learner_host(registry, MemoryStore(), 1000) as (host, device, ledger):
+    async with paying_learner(registry, MemoryStore(), 1000) as (host, device, ledger):
         outcome = await learn(host, 1)  # its params call may cost 204,800
         assert "actor learner cannot pay for this work: it may cost 204800 cycles" in outcome.reject_message
         assert device.request("list", host.info("learner").principal.bytes) == []
@@ -228,7 +213,7 @@ async def test_an_actor_too_poor_for_a_call_is_refused_before_the_device_does_an
 
 
 async def test_an_ordinary_program_is_charged_its_device_time_and_holds_nothing_after(registry):
-    async with learner_host(registry, MemoryStore(), 10**15) as (host, device, ledger):
+    async with paying_learner(registry, MemoryStore(), 10**15) as (host, device, ledger):
         events = host.events.subscribe()
         assert (await learn(host, 3)).reply is not None
         calls = [e for e in events.take() if e["kind"] == "device"]
@@ -243,12 +228,12 @@ async def test_an_ordinary_program_is_charged_its_device_time_and_holds_nothing_
 @pytest.mark.slow
 async def test_a_restart_recounts_from_the_record_whatever_the_budget_now(registry):
     store = MemoryStore()
-    async with learner_host(registry, store, 10**15) as (host, device, _):
+    async with paying_learner(registry, store, 10**15) as (host, device, _):
         assert (await learn(host, 2)).reply is not None
         held = dict(device.holdings.by_caller)
     # 2 x 8 KiB of parameters and 32 KiB of AdamW moments were admitted once: re-run, they come back
     # even under a budget they no longer fit, and the next run is refused.
-    async with learner_host(registry, store, 10**15, DeviceBudget(KB, 1 << 30)) as (host, device, ledger):
+    async with paying_learner(registry, store, 10**15, DeviceBudget(KB, 1 << 30)) as (host, device, ledger):
         assert device.holdings.by_caller == held == {host.info("learner").principal.bytes: 48 * KB}
         outcome = await learn(host, 1)
         assert "moxzi_device_run: the actor would hold" in outcome.reject_message

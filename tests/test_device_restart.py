@@ -6,11 +6,11 @@ import io
 
 import numpy as np
 import pytest
-from kit.host import spec, update
+from kit.device import learner_host
+from kit.host import update
 
 from moxzi_core.candid import FLOAT64, NAT, Vec
 from moxzi_core.device import DeviceError, open_device
-from moxzi_core.runtime.host import Host
 from moxzi_core.runtime.journal import Attachment, Journal
 from moxzi_core.runtime.system_calls import CheckpointPolicy
 from moxzi_core.store import Batch, MemoryStore, StoreError
@@ -20,70 +20,33 @@ pytestmark = pytest.mark.slow  # restarts of the device from its record
 LOSSES = [Vec(FLOAT64)]
 
 
-async def started(registry, store):
-    device = open_device(registry, "torch:cpu")
-    host = Host([spec("learner", "learner")], system_methods=device.system_methods(), store=store)
-    await host.start()
-    return host, device
-
-
-async def stopped(host, device):
-    await host.stop()
-    device.close()
-
-
 async def learn(host, steps):
     [losses] = await update(host, "learner", "learn", [NAT], [steps], rets=LOSSES)
     return losses
 
 
 async def test_training_after_a_restart_matches_an_uninterrupted_run(registry):
-    host, device = await started(registry, MemoryStore())
-    uninterrupted = await learn(host, 4)
-    uninterrupted = await learn(host, 4)
-    await stopped(host, device)
+    async with learner_host(registry, MemoryStore()) as (host, _):
+        uninterrupted = await learn(host, 4)
+        uninterrupted = await learn(host, 4)
 
     store = MemoryStore()
-    host, device = await started(registry, store)
-    await learn(host, 4)
-    await stopped(host, device)
+    async with learner_host(registry, store) as (host, _):
+        await learn(host, 4)
     assert len(Journal(store).system_calls()) == 2 + 4  # params, optimizer, 4 training runs
 
-    host, device = await started(registry, store)  # a new, empty device: rebuilt from the record
-    try:
+    async with learner_host(registry, store) as (host, _):  # a new, empty device: rebuilt from the record
         assert await learn(host, 4) == uninterrupted  # bit for bit, the first 4 from the record
         assert uninterrupted[-1] < uninterrupted[0]
-    finally:
-        await stopped(host, device)
 
 
 async def test_reads_are_not_recorded(registry):
     store = MemoryStore()
-    host, device = await started(registry, store)
-    try:
+    async with learner_host(registry, store) as (host, device):
         await learn(host, 1)
         before = len(Journal(store).system_calls())
         device.request("list", b"\x04")  # a call that changes nothing
         assert len(Journal(store).system_calls()) == before
-    finally:
-        await stopped(host, device)
-
-
-async def started_with(registry, store, policy, seed=0):
-    device = open_device(registry, "torch:cpu", seed=seed)
-    host = Host(
-        [spec("learner", "learner")],
-        system_methods=device.system_methods(),
-        store=store,
-        system_state=device,
-        checkpoint=policy,
-    )
-    try:
-        await host.start()
-    except BaseException:
-        device.close()
-        raise
-    return host, device
 
 
 @pytest.mark.parametrize(
@@ -95,65 +58,53 @@ async def started_with(registry, store, policy, seed=0):
     ids=["by-time", "by-size"],
 )
 async def test_copies_of_the_device_replace_the_record(registry, policy):
-    host, device = await started(registry, MemoryStore())
-    uninterrupted = await learn(host, 3) + await learn(host, 3)
-    await stopped(host, device)
+    async with learner_host(registry, MemoryStore()) as (host, _):
+        uninterrupted = await learn(host, 3) + await learn(host, 3)
 
     store = MemoryStore()
-    host, device = await started_with(registry, store, policy)
-    first = await learn(host, 3)
-    await stopped(host, device)
+    async with learner_host(registry, store, checkpoint=policy) as (host, _):
+        first = await learn(host, 3)
     copy = Journal(store).system_checkpoint()
     assert copy is not None
     assert copy[0] >= 4 and len(Journal(store).system_calls()) <= 1  # the record before the copy went
 
-    host, device = await started_with(registry, store, policy)
-    try:
+    async with learner_host(registry, store, checkpoint=policy) as (host, _):
         assert first + await learn(host, 3) == uninterrupted
-    finally:
-        await stopped(host, device)
 
 
 async def test_a_long_record_is_copied_right_after_start_up(registry):
     store = MemoryStore()
     never = CheckpointPolicy(seconds=0, megabytes=1e9)
-    host, device = await started_with(registry, store, never)
-    await learn(host, 3)
-    await stopped(host, device)
+    async with learner_host(registry, store, checkpoint=never) as (host, _):
+        await learn(host, 3)
     assert Journal(store).system_checkpoint() is None
 
-    host, device = await started_with(registry, store, CheckpointPolicy(seconds=0, megabytes=1e-6))
-    try:
+    async with learner_host(registry, store, checkpoint=CheckpointPolicy(seconds=0, megabytes=1e-6)):
         assert Journal(store).system_checkpoint()[0] == 5  # params, optimizer, 3 runs: copied at start
         assert Journal(store).system_calls() == []
-    finally:
-        await stopped(host, device)
 
 
 async def test_without_a_policy_nothing_is_recorded_nor_copied(registry):
     """moxzid without -s: nothing outlives the process, so keeping a record would only cost memory."""
     store = MemoryStore()
-    host, device = await started_with(registry, store, None)
-    try:
+    async with learner_host(registry, store, checkpoint=None) as (host, _):
         losses = await learn(host, 3)
         assert losses[-1] < losses[0]
         assert Journal(store).system_calls() == [] and Journal(store).system_checkpoint() is None
-    finally:
-        await stopped(host, device)
 
 
 async def test_a_damaged_copy_stops_start_up_with_a_clear_error(registry):
-    store = MemoryStore()
-    host, device = await started_with(registry, store, CheckpointPolicy(seconds=0, megabytes=1e-6, spacing=0))
-    await learn(host, 2)
-    await stopped(host, device)
+    store, every_call = MemoryStore(), CheckpointPolicy(seconds=0, megabytes=1e-6, spacing=0)
+    async with learner_host(registry, store, checkpoint=every_call) as (host, _):
+        await learn(host, 2)
     key, part = next(store.scan(b"system/parts/"))
     batch = Batch()
     at = len(part) // 2
     batch.put(key, part[:at] + bytes([part[at] ^ 1]) + part[at + 1 :])  # one bit
     store.commit(batch)
     with pytest.raises((StoreError, DeviceError), match="damaged"):  # the store's digest, or the snapshot's own form
-        await started_with(registry, store, CheckpointPolicy())
+        async with learner_host(registry, store):
+            pass
 
 
 def test_an_attachment_reads_back_in_parts_and_a_changed_bit_is_caught():
@@ -175,29 +126,24 @@ def test_an_attachment_reads_back_in_parts_and_a_changed_bit_is_caught():
 
 
 async def test_the_seed_decides_the_starting_weights_and_a_store_keeps_its_seed(registry):
-    host, device = await started_with(registry, MemoryStore(), CheckpointPolicy(), seed=0)
-    zero = await learn(host, 2)
-    await stopped(host, device)
-    host, device = await started_with(registry, MemoryStore(), CheckpointPolicy(), seed=7)
-    uninterrupted = await learn(host, 2) + await learn(host, 2)
-    await stopped(host, device)
+    async with learner_host(registry, MemoryStore(), seed=0) as (host, _):
+        zero = await learn(host, 2)
+    async with learner_host(registry, MemoryStore(), seed=7) as (host, _):
+        uninterrupted = await learn(host, 2) + await learn(host, 2)
     assert uninterrupted[:2] != zero  # the learner's parameters start #normal
 
     store = MemoryStore()
-    host, device = await started_with(registry, store, CheckpointPolicy(), seed=7)
-    await learn(host, 2)
-    await stopped(host, device)
+    async with learner_host(registry, store, seed=7) as (host, _):
+        await learn(host, 2)
     with pytest.raises(
         StoreError,
         match="recorded on a device with seed 7, and this moxzid's has seed 0 "
         r"\(start it with the same --device-seed\)",
     ):
-        await started_with(registry, store, CheckpointPolicy())
-    host, device = await started_with(registry, store, CheckpointPolicy(), seed=7)
-    try:
+        async with learner_host(registry, store):
+            pass
+    async with learner_host(registry, store, seed=7) as (host, _):
         assert await learn(host, 2) == uninterrupted[2:]  # rebuilt on a device with the same seed
-    finally:
-        await stopped(host, device)
 
 
 @pytest.mark.parametrize("seed", [-1, 2**64])
@@ -237,22 +183,13 @@ async def test_a_created_actor_trains_and_carries_on_after_a_restart(registry):
         [losses] = await update(host, name, "learn", [NAT], [steps], rets=LOSSES)
         return losses
 
-    host, device = await started(registry, MemoryStore())
-    try:
+    async with learner_host(registry, MemoryStore()) as (host, _):
         name = await created(host)
         uninterrupted = await learn_as(host, name, 2) + await learn_as(host, name, 2)
-    finally:
-        await stopped(host, device)
     store = MemoryStore()
-    host, device = await started(registry, store)
-    try:
+    async with learner_host(registry, store) as (host, _):
         assert await created(host) == name  # the same id from a fresh store: the same device seed
         first = await learn_as(host, name, 2)
-    finally:
-        await stopped(host, device)
-    host, device = await started(registry, store)
-    try:
+    async with learner_host(registry, store) as (host, _):
         assert first + await learn_as(host, name, 2) == uninterrupted
         assert uninterrupted[-1] < uninterrupted[0]
-    finally:
-        await stopped(host, device)

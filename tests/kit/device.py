@@ -1,12 +1,17 @@
-"""Looking into a tensor device from tests."""
+"""Tensor devices in tests: the learner actor on one, runs' arguments, and looking into a device."""
 
+import contextlib
 import io
 
 import numpy as np
 
+from kit.host import spec
 from moxzi_core import device
 from moxzi_core.candid import Some, encode_args
+from moxzi_core.device import DeviceBudget, open_device
 from moxzi_core.device.interface import builtin_payloads
+from moxzi_core.runtime.host import Host
+from moxzi_core.runtime.system_calls import CheckpointPolicy
 
 PROBED = np.ones(2, "<f4").tobytes()  # what probe_run puts through the probe
 
@@ -61,3 +66,36 @@ def plain_sgd(params: list[str], lr: float) -> dict:
         "weight_decay": 0.0,
         "kind": Some({"sgd": None}),
     }
+
+
+@contextlib.asynccontextmanager
+async def learner_host(
+    registry,
+    store,
+    *,
+    checkpoint: CheckpointPolicy | None = CheckpointPolicy(),
+    ledger=None,
+    budget: DeviceBudget = DeviceBudget(),
+    seed: int = 0,
+):
+    """(host, device): the learner actor (tests/actors/learner.mo) in a started ``Host`` on ``store``,
+    on a new torch:cpu device (``registry``'s, with ``budget`` and ``seed``) whose calls the host records
+    and copies per ``checkpoint`` and charges to ``ledger``'s accounts if given. Both are stopped at the
+    end; a start-up that fails closes the device and raises."""
+    dev = open_device(registry, "torch:cpu", budget=budget, seed=seed)
+    host = Host(
+        [spec("learner", "learner")],
+        system_methods=dev.system_methods(),
+        store=store,
+        system_state=dev,
+        checkpoint=checkpoint,
+        ledger=ledger,
+    )
+    try:
+        await host.start()
+        try:
+            yield host, dev
+        finally:
+            await host.stop()
+    finally:
+        dev.close()
