@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from kit.daemon import project, running_moxzid
+from kit.device import run_arg
 from kit.http import request
 from moxzi_console.metrics import render
 from moxzi_console.routes import type_tree
@@ -137,14 +138,7 @@ async def test_metrics_show_device_memory_and_live_exports(dev):
             dev.request(
                 "run",
                 b"a",
-                {
-                    "inputs": [],
-                    "program": [{"param": "w"}, {"mul": {"a": 0, "b": 0}}, {"mean": {"x": 1, "dim": None}}],
-                    "train": None,
-                    "scalars": [2],
-                    "tensors": [],
-                    "split": None,
-                },
+                run_arg([{"param": "w"}, {"mul": {"a": 0, "b": 0}}, {"mean": {"x": 1, "dim": None}}], scalars=[2]),
             )
         metrics = {
             f.name: {tuple(s.labels.items()): s.value for s in f.samples}

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from kit.device import PROBED, plain_sgd, probe, probe_run, read, snapshot
+from kit.device import PROBED, plain_sgd, probe, probe_run, read, run_arg, snapshot, training
 
 from moxzi_core import device, plugins
 from moxzi_core.candid import Principal, Some, decode_args, encode_args, parse_did
@@ -56,15 +56,8 @@ ADAM = {
 def letters_run(train=True, program=LETTERS, **changes):
     """The letters run; ``train``: True (the seed's), False (forward only) or the `train` value itself."""
     if isinstance(train, bool):
-        train = Some({"loss": 9, "optimizer": "adam", "clip": None, "lr": None, "also": None}) if train else None
-    run = {
-        "inputs": [{"data": TEXT, "elem": {"u8": None}, "shape": [1, 65]}],
-        "program": program,
-        "train": train,
-        "scalars": [9],
-        "split": None,
-        "tensors": [],
-    }
+        train = training(9, "adam") if train else None
+    run = run_arg(program, inputs=[{"data": TEXT, "elem": {"u8": None}, "shape": [1, 65]}], train=train, scalars=[9])
     return run | changes
 
 
@@ -263,7 +256,7 @@ def test_bad_programs_are_rejected_with_what_was_wrong(dev):
     )
     assert "input 1: the run has 1 input(s)" in bad_letters(dev, lambda p: p.__setitem__(0, {"input": 1}))
     assert "train: this actor has no optimizer named 'sgd'" in rejected(
-        dev, A, "run", letters_run(train=Some({"loss": 9, "optimizer": "sgd", "clip": None, "lr": None, "also": None}))
+        dev, A, "run", letters_run(train=training(9, "sgd"))
     )
     assert "scalars: register 8 is [64, 256]; expected one element" in rejected(dev, A, "run", letters_run(scalars=[8]))
     assert "inputs[0]: 64 bytes of data, but u8 [1, 65] needs 65" in rejected(
@@ -305,14 +298,7 @@ def test_limits(registry):
         d,
         A,
         "run",
-        {
-            "inputs": [],
-            "train": None,
-            "scalars": [],
-            "split": None,
-            "tensors": [2],
-            "program": [{"param": "v"}, {"reshape": {"x": 0, "shape": [40, 1]}}, {"mul": {"a": 1, "b": 0}}],
-        },
+        run_arg([{"param": "v"}, {"reshape": {"x": 0, "shape": [40, 1]}}, {"mul": {"a": 1, "b": 0}}], tensors=[2]),
     )
 
 
@@ -320,19 +306,12 @@ def test_a_run_whose_results_would_pass_the_budget_is_refused_before_it_runs(reg
     d = device.open_device(registry, "torch:cpu", budget=device.DeviceBudget(actor_bytes=13_119))
     d.request("params", A, [{"name": "v", "shape": [40], "init": {"ones": None}}])
     square = [{"param": "v"}, {"reshape": {"x": 0, "shape": [40, 1]}}, {"mul": {"a": 1, "b": 0}}]
-    twice = {
-        "inputs": [],
-        "train": None,
-        "scalars": [],
-        "split": None,
-        "tensors": [3],
-        "program": [*square, {"mul": {"a": 2, "b": 2}}],
-    }  # v (held already), then 160 + 6400 + 6400 bytes
+    twice = run_arg([*square, {"mul": {"a": 2, "b": 2}}], tensors=[3])  # v (held already), then 160 + 6400 + 6400 bytes
     assert rejected(d, A, "run", twice) == (  # 160 bytes of v held (read in place), and the run's 12960
         "moxzi_device_run: the actor would hold 13120 bytes on the device (160 now and 12960 more while "
         "it runs); its budget is 13119 (--device-actor-mb): delete what it no longer needs"
     )
-    once = {"inputs": [], "train": None, "scalars": [], "split": None, "tensors": [2], "program": square}
+    once = run_arg(square, tensors=[2])
     assert d.request("run", A, once)["shapes"] == [[40, 40]]
     d.close()
 
@@ -347,7 +326,7 @@ def test_each_actor_has_its_own_space(dev):
         dev,
         C,
         "run",
-        {"inputs": [], "program": [{"param": "head"}], "train": None, "scalars": [], "split": None, "tensors": [0]},
+        run_arg([{"param": "head"}], tensors=[0]),
     )
 
 
@@ -364,7 +343,7 @@ def test_publications_are_read_only_by_their_readers(dev):
         dev,
         B,
         "run",
-        {"inputs": [], "program": [shared(A, "me/w")], "train": None, "scalars": [], "split": None, "tensors": [0]},
+        run_arg([shared(A, "me/w")], tensors=[0]),
     )
     assert forbidden == (
         f"moxzi_device_run: publication 'me/w' of {Principal(A).to_text()}: there is none this actor may read"
@@ -481,14 +460,7 @@ def test_cached_decoding_matches_the_full_causal_forward(dev):
     want = dev.request(
         "run",
         A,
-        {
-            "inputs": [{"data": seq.tobytes(), "elem": {"f32": None}, "shape": [b, h, t, d]}],
-            "program": full,
-            "train": None,
-            "scalars": [],
-            "split": None,
-            "tensors": [9],
-        },
+        run_arg(full, inputs=[{"data": seq.tobytes(), "elem": {"f32": None}, "shape": [b, h, t, d]}], tensors=[9]),
     )
     want = np.frombuffer(want["tensors"][0], "<f4").reshape(b, h, t, d)
     # one position at a time: rope_from, append to the stored keys and values, attend to all of them
@@ -515,14 +487,11 @@ def test_cached_decoding_matches_the_full_causal_forward(dev):
         got = dev.request(
             "run",
             A,
-            {
-                "inputs": [{"data": x[pos].tobytes(), "elem": {"f32": None}, "shape": [b, h, 1, d]}],
-                "program": step,
-                "train": None,
-                "scalars": [],
-                "split": None,
-                "tensors": [len(step) - 1],
-            },
+            run_arg(
+                step,
+                inputs=[{"data": x[pos].tobytes(), "elem": {"f32": None}, "shape": [b, h, 1, d]}],
+                tensors=[len(step) - 1],
+            ),
         )
         np.testing.assert_allclose(
             np.frombuffer(got["tensors"][0], "<f4").reshape(b, h, 1, d), want[:, :, pos : pos + 1], rtol=1e-5, atol=1e-6
@@ -536,14 +505,7 @@ def test_list_and_delete(dev):
     dev.request(
         "run",
         A,
-        {
-            "inputs": [],
-            "program": [{"param": "head"}, {"store": {"x": 0, "name": "kept"}}],
-            "train": None,
-            "scalars": [],
-            "split": None,
-            "tensors": [],
-        },
+        run_arg([{"param": "head"}, {"store": {"x": 0, "name": "kept"}}]),
     )
     dev.request("publish", A, {"names": ["head"], "prefix": "p/", "readers": None})
     entries = {(next(iter(e["kind"])), e["name"]): e["shape"] for e in dev.request("list", A)}
@@ -704,7 +666,7 @@ def test_a_third_party_op_package_adds_an_op(with_square):
             {
                 "inputs": [],
                 "program": [{"param": "w"}, {"square": 0}, {"sum": {"x": 1, "dim": None}}],
-                "train": Some({"loss": 2, "optimizer": "sgd", "clip": None, "lr": None, "also": None}),
+                "train": training(2, "sgd"),
                 "scalars": [2],
                 "tensors": [1],
             }
@@ -717,14 +679,11 @@ def test_a_third_party_op_package_adds_an_op(with_square):
         d,
         A,
         "run",
-        {
-            "inputs": [{"data": b"\0" * 4, "elem": {"i32": None}, "shape": [1]}],
-            "program": [{"input": 0}, {"square": 0}],
-            "train": None,
-            "scalars": [],
-            "split": None,
-            "tensors": [1],
-        },
+        run_arg(
+            [{"input": 0}, {"square": 0}],
+            inputs=[{"data": b"\0" * 4, "elem": {"i32": None}, "shape": [1]}],
+            tensors=[1],
+        ),
     )
     d.close()
 
@@ -791,14 +750,7 @@ def test_kernels_from_plugins_replace_an_ops_kernel_and_the_optimizer(registry):
     d.request(
         "run",
         A,
-        {
-            "inputs": [],
-            "program": [{"param": "w"}, {"sum": {"x": 0, "dim": None}}],
-            "scalars": [],
-            "split": None,
-            "tensors": [],
-            "train": Some({"loss": 1, "optimizer": "adam", "clip": Some(2.0), "lr": Some(0.25), "also": None}),
-        },
+        run_arg([{"param": "w"}, {"sum": {"x": 0, "dim": None}}], train=training(1, "adam", clip=2.0, lr=0.25)),
     )
     assert calls == [("step", ["w"], 0.25, 2.0)]  # one optimizer: it clips (a fused kernel can)
     d.close()
@@ -814,20 +766,14 @@ def test_a_snapshot_restored_continues_bit_for_bit(registry):
     first.request("optimizer", B, dev_sgd)
     for _ in range(3):
         first.request("run", A, letters_run())
-        first.request(
-            "run", B, letters_run(train=Some({"loss": 9, "optimizer": "sgd", "clip": None, "lr": None, "also": None}))
-        )
+        first.request("run", B, letters_run(train=training(9, "sgd")))
     first.request(
         "run",
         A,
-        {
-            "inputs": [{"data": TEXT, "elem": {"u8": None}, "shape": [1, 65]}],
-            "program": [{"input": 0}, {"store": {"x": 0, "name": "ids"}}],
-            "train": None,
-            "scalars": [],
-            "split": None,
-            "tensors": [],
-        },
+        run_arg(
+            [{"input": 0}, {"store": {"x": 0, "name": "ids"}}],
+            inputs=[{"data": TEXT, "elem": {"u8": None}, "shape": [1, 65]}],
+        ),
     )
     first.request("publish", A, {"names": ["head"], "prefix": "p/", "readers": Some({"principals": [Principal(B)]})})
     snap = snapshot(first)
@@ -868,14 +814,7 @@ def test_a_snapshot_holds_one_tensors_bytes_at_a_time(registry):
     first.request(
         "run",
         A,
-        {
-            "inputs": [],
-            "program": program,
-            "scalars": [],
-            "split": None,
-            "tensors": [],
-            "train": Some({"loss": 18, "optimizer": "adam", "clip": None, "lr": None, "also": None}),
-        },
+        run_arg(program, train=training(18, "adam")),
     )
     one = 1 << 20
     with tempfile.TemporaryFile() as out:

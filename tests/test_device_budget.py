@@ -11,7 +11,7 @@ import time
 import pytest
 from kit.crashing import call_in_background
 from kit.daemon import project, running_moxzid
-from kit.device import learner_host, read, snapshot
+from kit.device import learner_host, read, run_arg, snapshot, training
 from kit.http import request
 
 from moxzi_core.billing import DefaultPrices, Ledger, Purse
@@ -36,10 +36,6 @@ def params(d, caller, **shapes):
 def optimizer(d, caller, name, names, kind="adamw", beta1=0.9):
     spec = {"name": name, "params": names, "lr": 0.1, "beta1": beta1, "beta2": 0.99, "eps": 1e-8}
     d.request("optimizer", caller, {**spec, "weight_decay": 0.0, "kind": Some({kind: None})})
-
-
-def run(program, tensors=(), train=None):
-    return {"inputs": [], "program": program, "train": train, "scalars": [], "split": None, "tensors": list(tensors)}
 
 
 def rejected(d, caller, method, *args) -> str:
@@ -74,7 +70,7 @@ def test_publications_count_against_their_publisher_and_stored_tensors_against_t
     params(d, A, w=[1024])
     d.request("publish", A, {"names": ["w"], "prefix": "pub/", "readers": Some({"anyone": None})})
     assert counted(d, A) == 8 * KB  # the parameter and its copy
-    twice = run([{"shared": {"owner": Principal(A), "name": "pub/w"}}, {"scale": {"x": 0, "by": 2.0}}])
+    twice = run_arg([{"shared": {"owner": Principal(A), "name": "pub/w"}}, {"scale": {"x": 0, "by": 2.0}}])
     twice["program"].append({"store": {"x": 1, "name": "twice"}})
     d.request("run", B, twice)  # B reads A's publication: only what B stores counts against B
     assert (counted(d, A), counted(d, B)) == (8 * KB, 4 * KB)
@@ -106,16 +102,16 @@ def test_a_run_whose_peak_would_pass_the_budget_is_refused_before_it_runs(regist
     params(d, A, w=[64, 64])  # 16 KiB
     optimizer(d, A, "sgd", ["w"], kind="sgd", beta1=0.0)  # no momentum: no state
     square = [{"param": "w"}, {"mul": {"a": 0, "b": 0}}, {"mean": {"x": 1, "dim": None}}]
-    train = Some({"loss": 2, "optimizer": "sgd", "clip": None, "lr": None, "also": None})
+    train = training(2, "sgd")
     before, weights = snapshot(d), read(d, A, {"param": "w"})[0]
     # w's gradient (16 KiB), w * w and the mean (16 KiB + 4 bytes) with theirs, beside the 16 KiB held
-    assert rejected(d, A, "run", run(square, train=train)) == (
+    assert rejected(d, A, "run", run_arg(square, train=train)) == (
         "moxzi_device_run: the actor would hold 65544 bytes on the device (16384 now and 49160 more while it "
         "runs); its budget is 65536 (--device-actor-mb): delete what it no longer needs"
     )
     assert snapshot(d) == before and (read(d, A, {"param": "w"})[0] == weights).all()
     assert d.usage()[d.name_of(A)]["steps"] == {}
-    d.request("run", A, run(square, tensors=[2]))  # without training it fits: 16 KiB more
+    d.request("run", A, run_arg(square, tensors=[2]))  # without training it fits: 16 KiB more
     assert counted(d, A) == 16 * KB  # what a run holds while it runs is given back after it
     d.close()
 
@@ -193,7 +189,7 @@ def test_a_call_stopped_after_it_was_admitted_is_billed_for_its_time_and_a_refus
     chain = [{"param": "w"}] + [{"scale": {"x": i, "by": 1.0}} for i in range(4000)]
     ledger = Ledger(MemoryStore(), DefaultPrices(device_cycles_per_ms=1000), 10**9)
     stopped = d.call(
-        "moxzi_device_run", A, encode_args(run_type.args, [run(chain, tensors=[4000])]), Purse(ledger, "a")
+        "moxzi_device_run", A, encode_args(run_type.args, [run_arg(chain, tensors=[4000])]), Purse(ledger, "a")
     )
     assert "a call may take 0.001 s (--device-call-secs), and nothing was changed" in stopped.reject_message
     assert stopped.seconds >= 0.001  # the device time it used is charged (Purse.settle), as for any call
@@ -284,7 +280,7 @@ async def test_what_a_call_under_way_may_add_counts_against_the_others_while_it_
     params(d, A, w=[1024, 1024])  # 4 MiB
     run_type = d.types["moxzi_device_run"]
     chain = [{"param": "w"}] + [{"linear": {"x": i, "w": 0, "b": None}} for i in range(20)]  # 80 MiB more
-    long = encode_args(run_type.args, [run(chain, tensors=[20])])
+    long = encode_args(run_type.args, [run_arg(chain, tensors=[20])])
     methods = d.system_methods()
     try:
         running = asyncio.create_task(methods["moxzi_device_run"](A, long))

@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pytest
 import torch
-from kit.device import plain_sgd
+from kit.device import plain_sgd, run_arg, training
 
 from moxzi_core import device
 from moxzi_core.candid import Some
@@ -52,28 +52,14 @@ def run_case(dev, floats: dict, ints: dict, op: str, payload, out_shape):
     result = dev.request(
         "run",
         CALLER,
-        {
-            "inputs": inputs,
-            "program": program,
-            "scalars": [],
-            "split": None,
-            "tensors": [out],
-            "train": Some({"loss": loss, "optimizer": "sgd", "clip": None, "lr": None, "also": None}),
-        },
+        run_arg(program, inputs=inputs, train=training(loss, "sgd"), tensors=[out]),
     )
     assert result["shapes"] == [list(out_shape)]
     value = np.frombuffer(result["tensors"][0], "<f4").reshape(out_shape)
     after = dev.request(
         "run",
         CALLER,
-        {
-            "inputs": [],
-            "program": [{"param": n} for n in names],
-            "train": None,
-            "scalars": [],
-            "split": None,
-            "tensors": list(range(len(names))),
-        },
+        run_arg([{"param": n} for n in names], tensors=list(range(len(names)))),
     )
     grads = {n: floats[n] - np.frombuffer(b, "<f4").reshape(floats[n].shape) for n, b in zip(names, after["tensors"])}
     return value, grads, r
@@ -307,21 +293,17 @@ def optimizer_case(dev, kind, hyper, steps=5):
         dev.request(
             "run",
             CALLER,
-            {
-                "inputs": [{"data": x.tobytes(), "elem": {"f32": None}, "shape": [4, 5]}],
-                "program": program,
-                "scalars": [4],
-                "split": None,
-                "tensors": [],
-                "train": Some(
-                    {"loss": 4, "optimizer": "o", "clip": Some(3.0), "lr": Some(0.1 / (i + 1)), "also": None}
-                ),
-            },
+            run_arg(
+                program,
+                inputs=[{"data": x.tobytes(), "elem": {"f32": None}, "shape": [4, 5]}],
+                train=training(4, "o", clip=3.0, lr=0.1 / (i + 1)),
+                scalars=[4],
+            ),
         )
     got = dev.request(
         "run",
         CALLER,
-        {"inputs": [], "program": [{"param": "w"}], "train": None, "scalars": [], "split": None, "tensors": [0]},
+        run_arg([{"param": "w"}], tensors=[0]),
     )["tensors"][0]
     tw = torch.tensor(w, requires_grad=True)
     return np.frombuffer(got, "<f4").reshape(6, 5), tw, torch.tensor(x)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from kit.device import plain_sgd
+from kit.device import plain_sgd, training
 
 from moxzi_core import device, plugins
 from moxzi_core.candid import Some
@@ -23,7 +23,7 @@ X = np.arange(24, dtype=np.float32).reshape(4, 6) / 24
 
 
 def run(dev, program, *, split=(0,), inputs=(X,), scalars=(), tensors=(), loss=None):
-    train = None if loss is None else Some({"loss": loss, "optimizer": "sgd", "clip": None, "lr": None, "also": None})
+    train = None if loss is None else training(loss, "sgd")
     return dev.request(
         "run",
         A,

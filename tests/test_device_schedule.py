@@ -12,7 +12,7 @@ import threading
 import numpy as np
 import pytest
 from kit.daemon import project, running_moxzid
-from kit.device import read, snapshot
+from kit.device import read, run_arg, snapshot, training
 
 from moxzi_core import device
 from moxzi_core.candid import Principal, Some, decode_args, encode_args
@@ -44,14 +44,12 @@ def chain(ops: int, train: bool, probe: bool = False, add: dict | None = None) -
     loss = len(program) - 1
     program.append({"store": {"x": loss, "name": "total"}})
     x = np.random.default_rng(1).standard_normal((16, 32)).astype("<f4")
-    return {
-        "inputs": [{"data": x.tobytes(), "elem": {"f32": None}, "shape": [16, 32]}],
-        "program": program,
-        "train": Some({"loss": loss, "optimizer": "sgd", "clip": None, "lr": None, "also": None}) if train else None,
-        "scalars": [loss],
-        "split": None,
-        "tensors": [],
-    }
+    return run_arg(
+        program,
+        inputs=[{"data": x.tobytes(), "elem": {"f32": None}, "shape": [16, 32]}],
+        train=training(loss, "sgd") if train else None,
+        scalars=[loss],
+    )
 
 
 def setup(dev, caller):
@@ -100,7 +98,7 @@ async def call(dev, caller, method, value):
 
 
 def read_w() -> dict:
-    return {"inputs": [], "program": [{"param": "w"}], "train": None, "scalars": [], "split": None, "tensors": [0]}
+    return run_arg([{"param": "w"}], tensors=[0])
 
 
 async def test_a_short_call_completes_while_another_actors_long_program_runs(probed):

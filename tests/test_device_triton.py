@@ -32,7 +32,7 @@ import torch
 from kit.actorbuild import build_actor
 from kit.crashing import call
 from kit.daemon import running_moxzid
-from kit.device import read, snapshot
+from kit.device import read, run_arg, snapshot, training
 
 from moxzi_core import device, plugins
 from moxzi_core.candid import Some
@@ -273,22 +273,12 @@ def train(dev, batches, split: bool = False) -> list[float]:
     program, loss = device_step.loss_program(CFG)
     losses = []
     for seq in batches:
-        run = {
-            "inputs": [{"data": seq.tobytes(), "elem": {"u8": None}, "shape": list(seq.shape)}],
-            "program": program,
-            "scalars": [loss],
-            "split": None,
-            "tensors": [],
-            "train": Some(
-                {
-                    "loss": loss,
-                    "optimizer": "adamw",
-                    "clip": Some(1.0),
-                    "lr": Some(LR),
-                    "also": Some(["head"]) if split else None,
-                }
-            ),
-        }
+        run = run_arg(
+            program,
+            inputs=[{"data": seq.tobytes(), "elem": {"u8": None}, "shape": list(seq.shape)}],
+            train=training(loss, "adamw", clip=1.0, lr=LR, also=["head"] if split else None),
+            scalars=[loss],
+        )
         losses.append(dev.request("run", TRAINER, run)["scalars"][0])
     return losses
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from kit.device import run_arg
 
 from moxzi_core import device
 from moxzi_core.candid import Some
@@ -45,14 +46,7 @@ def params(gpt: device_step.DeviceGPT) -> list[np.ndarray]:
     r = gpt.device.request(
         "run",
         gpt.CALLER,
-        {
-            "inputs": [],
-            "program": [{"param": n} for n in names],
-            "train": None,
-            "scalars": [],
-            "tensors": list(range(len(names))),
-            "split": None,
-        },
+        run_arg([{"param": n} for n in names], tensors=list(range(len(names)))),
     )
     return [np.frombuffer(b, "<f4") for b in r["tensors"]]
 

@@ -8,7 +8,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from kit.device import plain_sgd
+from kit.device import plain_sgd, run_arg, training
 
 from moxzi_core import plugins
 from moxzi_core.candid import Principal, Some, encode_args
@@ -27,8 +27,8 @@ SQUARES = [{"param": "w"}, {"mul": {"a": 0, "b": 0}}, {"mean": {"x": 1, "dim": N
 
 
 def squares_run(train: bool) -> dict:
-    step = Some({"loss": 2, "optimizer": "sgd", "clip": None, "lr": None, "also": None}) if train else None
-    return {"inputs": [], "program": SQUARES, "train": step, "scalars": [2], "tensors": [], "split": None}
+    step = training(2, "sgd") if train else None
+    return run_arg(SQUARES, train=step, scalars=[2])
 
 
 def test_a_full_buffer_drops_the_oldest_and_counts_them():
@@ -170,7 +170,7 @@ def test_usage_counts_optimizer_state(dev):
         CALLER,
         {
             **squares_run(train=True),
-            "train": Some({"loss": 2, "optimizer": "adam", "clip": None, "lr": None, "also": None}),
+            "train": training(2, "adam"),
         },
     )
     usage = dev.usage()[Principal(CALLER).to_text()]

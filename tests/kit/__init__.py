@@ -5,8 +5,8 @@ from ``kit`` only (never from each other).
 - ``kit.http``: the one HTTP client (``request``) the tests use against moxzid.
 - ``kit.daemon``: moxzid as a process (``running_moxzid``, ``moxzid``, ``Daemon``) and small projects.
 - ``kit.host``: a ``Host`` in this process with compiled actors (``spec``, ``started``, ``update``, ...).
-- ``kit.device``: the learner actor on a torch:cpu device (``learner_host``), reading a device's tensors and
-  taking its snapshot.
+- ``kit.device``: the learner actor on a torch:cpu device (``learner_host``), a run's argument (``run_arg``,
+  ``training``), reading a device's tensors and taking its snapshot.
 - ``kit.crashing``: the kill -9 procedure the crash tests follow.
 - ``kit.candid_random``: random Candid types and values, for property tests.
 - ``kit.candid_suite``: the official Candid test suite's assertions (tests/data/candid-suite).

@@ -16,20 +16,33 @@ from moxzi_core.runtime.system_calls import CheckpointPolicy
 PROBED = np.ones(2, "<f4").tobytes()  # what probe_run puts through the probe
 
 
+def run_arg(program, *, inputs=(), train=None, scalars=(), tensors=()) -> dict:
+    """The argument of a device ``run`` (a moxzi_device_run record, not split over ranks): ``program``'s
+    ops on ``inputs``; a training step if ``train`` (see ``training``); the registers ``scalars`` and
+    ``tensors`` read back."""
+    return {
+        "inputs": list(inputs),
+        "program": list(program),
+        "train": train,
+        "scalars": list(scalars),
+        "split": None,
+        "tensors": list(tensors),
+    }
+
+
+def training(loss: int, optimizer: str, *, clip=None, lr=None, also=None) -> Some:
+    """A run's ``train`` value: a step of the optimizer named ``optimizer`` on register ``loss``, clipping
+    gradients to the global norm ``clip`` and at the learning rate ``lr`` if given, and of the optimizers
+    named in ``also`` too."""
+    given = {
+        name: None if value is None else Some(value) for name, value in (("clip", clip), ("lr", lr), ("also", also))
+    }
+    return Some({"loss": loss, "optimizer": optimizer, **given})
+
+
 def read(dev, caller, *sources):
     """The float32 values of sources (ops such as {"param": "w"}), as numpy arrays."""
-    r = dev.request(
-        "run",
-        caller,
-        {
-            "inputs": [],
-            "program": list(sources),
-            "train": None,
-            "scalars": [],
-            "split": None,
-            "tensors": list(range(len(sources))),
-        },
-    )
+    r = dev.request("run", caller, run_arg(sources, tensors=range(len(sources))))
     return [np.frombuffer(b, "<f4").reshape(s) for b, s in zip(r["tensors"], r["shapes"])]
 
 
@@ -50,8 +63,7 @@ def probe_run(d) -> bytes:
     """The Candid argument of a moxzi_device_run of ``probe`` on PROBED, returning its result."""
     program = [{"input": 0}, {"probe": 0}]
     inputs = [{"data": PROBED, "elem": {"f32": None}, "shape": [2]}]
-    run = {"inputs": inputs, "program": program, "train": None, "scalars": [], "split": None, "tensors": [1]}
-    return encode_args(d.types["moxzi_device_run"].args, [run])
+    return encode_args(d.types["moxzi_device_run"].args, [run_arg(program, inputs=inputs, tensors=[1])])
 
 
 def plain_sgd(params: list[str], lr: float) -> dict:
