@@ -96,6 +96,8 @@ def main(argv: list[str] | None = None) -> None:
                     f"--actor-stable-mb {settings.actor_stable_mb}: an actor's stable memory may "
                     f"be 1 to {MAX_ACTOR_MEMORY_MB} MB"
                 )
+            if settings.max_queued_calls == 0:
+                raise StartupError("--max-queued-calls 0: no actor could take a call from outside; give at least 1")
             if settings.total_memory_mb == 0:
                 raise StartupError("--total-memory-mb 0: all actors' wasm memory could hold nothing; give at least 1")
             open_store = _store_opener(settings, registry, loaded)
@@ -384,6 +386,7 @@ async def _serve_with(
         system_state=device,
         seed=settings.rand_seed,
         max_created_actors=settings.max_created_actors,
+        max_queued_calls=settings.max_queued_calls,
         total_memory_bytes=settings.total_memory_mb << 20,
         checkpoint=None
         if settings.state is None

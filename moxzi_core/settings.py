@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .device.budget import ACTOR_MB, TOTAL_MB
-from .runtime.host import MAX_CREATED_ACTORS, Limits
+from .runtime.host import MAX_CREATED_ACTORS, MAX_QUEUED_CALLS, Limits
 from .runtime.memory_budget import default_total_mb
 
 
@@ -157,6 +157,15 @@ CORE_SETTINGS = (
         "and have not deleted; past it create_canister is refused (default "
         f"{MAX_CREATED_ACTORS}; the manifest's actors do not count)",
         default=MAX_CREATED_ACTORS,
+        metavar="N",
+    ),
+    Setting(
+        "max-queued-calls",
+        "count",
+        "calls from outside (update calls, management calls acting on it) each actor's inbox may hold, "
+        "queued or running; one more is rejected SYS_TRANSIENT, as the IC rejects a call to a full queue "
+        f"(default {MAX_QUEUED_CALLS}, the IC's queue capacity)",
+        default=MAX_QUEUED_CALLS,
         metavar="N",
     ),
     Setting(

@@ -2,6 +2,7 @@
 request ids, certificates, request_status, and every refusal, each of which leaves the actor as it was.
 The real JS and Python agents drive it in test_gateway_ic_agents.py."""
 
+import asyncio
 import hashlib
 import random
 import time
@@ -25,6 +26,7 @@ from moxzi_gateway_ic.system_canisters import CYCLES_LEDGER, CYCLES_MINTING, SER
 from moxzi_core.billing import DefaultPrices, Ledger
 from moxzi_core.candid import Principal, Some, decode_args, encode_args
 from moxzi_core.runtime.host import ActorSpec, Host, actor_principal
+from moxzi_core.runtime.instance import Limits
 from moxzi_core.runtime.management import SERVICE as MANAGEMENT_SERVICE
 from moxzi_core.store import MemoryStore
 
@@ -497,3 +499,62 @@ async def test_creating_past_the_cap_is_an_ic_reject_and_the_others_are_served()
             assert status == 200 and await count(ic) == before + 1
     finally:
         await host.stop()
+
+
+async def test_a_sender_past_its_calls_in_flight_is_refused_and_the_others_are_served():
+    """Past --ic-max-calls-per-sender calls in flight (a v2 call is answered 202 and runs on), a sender's
+    next call is a non-replicated SYS_TRANSIENT rejection naming the flag, and its query a signed
+    SYS_TRANSIENT reject; another sender's call and query are taken, and once the actor's inbox is full
+    (--max-queued-calls) a call is rejected as the IC rejects one to a full queue (IC0201). Every call
+    taken completes."""
+    lab = build_actor("lab")  # its spin loops until the instruction limit: about a second here
+    host = Host([ActorSpec("gate", lab.wasm, lab.did)], Limits(instructions_per_message=4 * 10**9), max_queued_calls=4)
+    await host.start()
+    path = f"/api/v2/canister/{Principal(GATE)}/call"
+    try:
+        async with serving(host, {"/api": build_ic_app}, ic_max_calls_per_sender=3) as (_, ic):
+            flooder, other, late = Ed25519Identity(), Ed25519Identity(), Ed25519Identity()
+            taken = [content("call", flooder.principal, method=m) for m in ("spin", "inc", "inc")]
+            for fields in taken:
+                assert (await post(ic, path, envelope(fields, flooder)))[0] == 202
+            status, answer = await post(ic, path, envelope(content("call", flooder.principal), flooder))
+            assert status == 200 and answer["status"] == "non_replicated_rejection"
+            assert (answer["reject_code"], answer["error_code"]) == (2, "IC0201")
+            assert "--ic-max-calls-per-sender 3" in answer["reject_message"]
+            query = envelope(content("query", flooder.principal, method="get"), flooder)
+            status, answer = await post(ic, f"/api/v3/canister/{Principal(GATE)}/query", query)
+            assert (answer["status"], answer["reject_code"]) == ("rejected", 2) and answer["signatures"]
+            assert await count(ic) == 0  # an anonymous client's query is answered meanwhile
+
+            taken.append(content("call", other.principal))
+            assert (await post(ic, path, envelope(taken[-1], other)))[0] == 202
+            full = content("call", late.principal)
+            assert (await post(ic, path, envelope(full, late)))[0] == 202
+            rejected = await request_status(ic, late, full)
+            assert (rejected[b"status"], rejected[b"error_code"]) == (b"rejected", b"IC0201")
+            assert b"--max-queued-calls 4" in rejected[b"reject_message"]
+
+            statuses = [
+                await request_status(ic, signer, fields) for signer, fields in zip([flooder] * 3 + [other], taken)
+            ]
+            assert [s[b"status"] for s in statuses] == [b"rejected", b"replied", b"replied", b"replied"]
+            assert sorted(decode_args(s[b"reply"])[0] for s in statuses[1:]) == [1, 2, 3]
+            assert (await post(ic, path, envelope(content("call", flooder.principal), flooder)))[0] == 202
+    finally:
+        await host.stop()
+
+
+async def request_status(ic, signer: Ed25519Identity, fields: dict) -> dict:
+    """The ``request_status/<id>`` leaves of the call ``fields`` once it ended (polled over read_state)."""
+    request_id = hash_of_map(fields)
+    read = envelope(content("read_state", signer.principal, paths=[[b"request_status", request_id]]), signer)
+    for _ in range(500):
+        _, answer = await post(ic, f"/api/v2/canister/{Principal(GATE)}/read_state", read)
+        status = lookup(answer["certificate"], b"request_status", request_id, b"status")
+        if status not in (None, b"processing"):
+            return {
+                label: lookup(answer["certificate"], b"request_status", request_id, label)
+                for label in (b"status", b"reply", b"reject_code", b"reject_message", b"error_code")
+            }
+        await asyncio.sleep(0.01)
+    raise AssertionError("the call did not end")

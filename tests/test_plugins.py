@@ -128,7 +128,8 @@ def test_describe_lists_what_each_plugin_registers(site):
     (http,) = [line for line in lines if line.startswith("http ")]
     assert http.endswith(
         ": gateway http, setting device-listen, setting http-body-secs, setting http-idle-secs, "
-        "setting http-max-connections, setting http-write-secs, setting listen, transport http"
+        "setting http-max-calls-per-client, setting http-max-connections, setting http-write-secs, setting listen, "
+        "transport http"
     ), http
 
 

@@ -238,6 +238,9 @@ class Actor:
         self._host = host
         self._limits = host.limits
         self._queue: queue.Queue = queue.Queue()
+        # The inbox places of the calls from outside it holds, queued or running (`Host._queue_full`):
+        # added by ``post``, dropped as the host consumes them. A set's add and discard are atomic.
+        self._from_outside: set[int] = set()
         self._contexts: dict[int, _Context] = {}
         self._callbacks: dict[int, tuple[int, OutgoingCall]] = {}
         self._in_flight: Counter[bytes] = Counter()  # callbacks by callee: for the output queue's limit
@@ -405,7 +408,19 @@ class Actor:
 
     def post(self, seq: int | None, message) -> None:
         """Queue a message: ``seq`` is its place in the actor's inbox (None for queries)."""
+        if seq is not None and isinstance(message, (Call, Manage)) and message.origin[0] == "ingress":
+            self._from_outside.add(seq)
         self._queue.put((seq, message))
+
+    def consumed(self, seq: int) -> None:
+        """The message at inbox place ``seq`` is handled (the host writes it consumed)."""
+        self._from_outside.discard(seq)
+
+    @property
+    def calls_from_outside(self) -> int:
+        """How many calls from outside (update calls, management calls acting on it) its inbox holds,
+        queued or running: those delivered or restored and not yet consumed."""
+        return len(self._from_outside)
 
     def query(self, method: str, arg: bytes, caller: bytes) -> Outcome:
         """Answer a query from outside on the calling thread, from the last committed state: beside the

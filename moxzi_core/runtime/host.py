@@ -81,6 +81,12 @@ QUERY_THREADS = max(2, min(4, os.cpu_count() or 1))
 # How many actors create_canister may make (those not deleted), by default: each may grow its memory to
 # its budget, so their number bounds what clients who create actors can make moxzid hold.
 MAX_CREATED_ACTORS = 100
+# How many calls from outside (update calls, management calls acting on it) an actor's inbox may hold,
+# queued or running, by default. The IC bounds a canister's input queues the same way: its
+# DEFAULT_QUEUE_CAPACITY is 500, and a message for a full queue fails with StateError::QueueFull,
+# "Maximum queue capacity 500 reached", which a caller sees as ErrorCode::CanisterQueueFull (IC0201),
+# reject code SYS_TRANSIENT (ic-replicated-state, ic-error-types). A caller refused so may retry.
+MAX_QUEUED_CALLS = 500
 
 
 class CreationRefused(ValueError):
@@ -139,6 +145,7 @@ class Host:
         events: Events | None = None,
         max_created_actors: int = MAX_CREATED_ACTORS,
         total_memory_bytes: int | None = None,
+        max_queued_calls: int = MAX_QUEUED_CALLS,
     ):
         """``system_methods`` are the management canister's methods plugins provide (the device's);
         ``system_state`` is what they change, copied per ``checkpoint`` (None: calls to them are not
@@ -148,9 +155,11 @@ class Host:
         happens: handled messages, device calls, copies. ``max_created_actors``: how many actors
         create_canister may make that delete_canister has not deleted (the manifest's do not count);
         ``total_memory_bytes``: the wasm memory all actors may hold together (`memory_budget`; None: a
-        quarter of the machine's RAM)."""
+        quarter of the machine's RAM); ``max_queued_calls``: the calls from outside each actor's inbox
+        may hold, queued or running (one more is rejected SYS_TRANSIENT: `_queue_full`)."""
         self.limits = limits
         self.max_created_actors = max_created_actors
+        self.max_queued_calls = max_queued_calls
         self.memory_budget = MemoryBudget(
             default_total_mb() << 20 if total_memory_bytes is None else total_memory_bytes
         )
@@ -330,6 +339,11 @@ class Host:
         """Actor ``name``'s memory and stable memory in bytes, as its last handled message left them."""
         return self._actor(name).footprint
 
+    def queued_calls(self, name: str) -> int:
+        """How many calls from outside actor ``name``'s inbox holds, queued or running: at most
+        ``max_queued_calls`` (more only where a restart with a lower bound restored more)."""
+        return self._actor(name).calls_from_outside
+
     def info(self, name: str) -> ActorInfo:
         actor = self._actor(name)
         sections = actor.prepared.custom_sections if actor.instance else {}
@@ -398,7 +412,8 @@ class Host:
             actor.post(None, Query(method, arg, caller, self._resolver(answer)))
             return await answer
         if key is None:
-            return await self._ingress(actor, lambda origin: Call(method, arg, caller, origin))
+            full = self._queue_full(actor)
+            return full or await self._ingress(actor, lambda origin: Call(method, arg, caller, origin))
         assert self._replays is not None, "the host is started"
         keyed, fingerprint = Replays.key(caller, key), Replays.fingerprint(name, method, arg)
         first = self._replays.claim(keyed, fingerprint)
@@ -406,7 +421,24 @@ class Host:
             return first
         if first is not None:
             return await first
+        full = self._queue_full(actor)
+        if full is not None:  # it did not run: a retry with the key runs it
+            self._replays.release(keyed)
+            return full
         return await self._ingress(actor, lambda origin: Call(method, arg, caller, [*origin, keyed, fingerprint]))
+
+    def _queue_full(self, actor: Actor) -> Outcome | None:
+        """None if ``actor``'s inbox has room for one more call from outside, else the IC's reject for a
+        full queue (SYS_TRANSIENT: nothing ran, a retry may succeed), naming the flag."""
+        held = actor.calls_from_outside
+        if held < self.max_queued_calls:
+            return None
+        return Outcome.reject(
+            SYS_TRANSIENT,
+            f"Maximum queue capacity {self.max_queued_calls} reached: actor {actor.name} holds {held} calls "
+            f"from outside, queued or running (moxzid --max-queued-calls {self.max_queued_calls}); retry "
+            "once it has answered some",
+        )
 
     def composite_call(self, caller: Actor, call: OutgoingCall, budget: CallGraphBudget) -> Outcome:
         """The answer to a call a composite query of ``caller`` made: another actor's query (or composite
@@ -529,6 +561,7 @@ class Host:
             self.ledger.transfer(batch, actor.name, cycles, burned)
         if consumed is not None:
             Journal.consume(batch, actor.name, consumed)
+            actor.consumed(consumed)
         if deleted:
             Journal.forget(batch, actor.name)
             self._forget(actor)
@@ -647,6 +680,11 @@ class Host:
             if cycles and method in TAKING_CYCLES and result.reply is not None:
                 origin = origin[:3]  # taken: nothing goes back
             self._answer(batch, origin, result)
+            return
+        target, _ = result
+        full = self._queue_full(target) if origin[0] == "ingress" else None
+        if full is not None:  # refused before it is recorded: nothing of it (a module added) is kept
+            self._answer(Batch(), origin, full)
         else:
             self._deliver(batch, [result])
 

@@ -104,6 +104,14 @@ class Replays:
             self._running[key] = _Running(fingerprint)
             return None
 
+    def release(self, key: bytes) -> None:
+        """The new call ``key`` that ``claim`` let run was refused before it ran (its actor's queue is
+        full): forget it, so a retry with the key runs it. Called on the event loop, in the same step as
+        ``claim``, so no retry waits for it yet."""
+        with self._lock:
+            running = self._running.pop(key)
+        assert not running.waiters, "released in the step that claimed it"
+
     def resume(self, key: bytes, fingerprint: bytes) -> None:
         """(At start-up) a keyed call is in an inbox, to run again: retries wait for it."""
         with self._lock:

@@ -15,9 +15,9 @@ LIMIT = 512 * 1024  # request bodies: above the test actors' wasm (~300 KB), so 
 @contextlib.asynccontextmanager
 async def serving(host, http_apps=None, **settings):
     """(gateway, an aiohttp session whose base URL is it): the gateway serving ``host`` on a free port,
-    with ``settings`` (the http plugin's and the core's) and the ``http_apps`` it mounts."""
+    with ``settings`` (the core's, the http and ic plugins') and the ``http_apps`` it mounts."""
     values = {"listen": Address("127.0.0.1", 0), "max_message_bytes": LIMIT, **settings}
-    gateway = HttpGateway(host, Settings(plugins.load(["http"])[0].settings, values), http_apps or {})
+    gateway = HttpGateway(host, Settings(plugins.load(["http", "ic"])[0].settings, values), http_apps or {})
     await gateway.start()
     try:
         async with aiohttp.ClientSession(f"http://{gateway.address}") as session:

@@ -10,7 +10,8 @@ by op, ``Device.op_seconds``),
 ``moxzi_training_steps_total{actor,optimizer}``, ``moxzi_checkpoint_seconds`` (a histogram of device
 copies), ``moxzi_checkpoint_bytes_total``, ``moxzi_events_dropped_total``. Gauges read when asked:
 ``moxzi_training_loss{actor,optimizer}`` (the latest step's), ``moxzi_actor_memory_bytes{actor,kind}``
-(``heap``, ``stable``), ``moxzi_cycles_balance{actor}``, ``moxzi_cycles_spent{actor}``,
+(``heap``, ``stable``), ``moxzi_actor_queued_calls{actor}`` (calls from outside its inbox holds),
+``moxzi_cycles_balance{actor}``, ``moxzi_cycles_spent{actor}``,
 ``moxzi_device_bytes{actor}`` (what its parameters, optimizers' state, stored tensors and publications
 hold), ``moxzi_device_memory_bytes`` (all actors' together), ``moxzi_device_counted_bytes{actor}`` (what
 counts against its device budget: optimizers' state at the most it can hold),
@@ -136,6 +137,12 @@ def render(watch: Watch, host) -> str:
             for a in actors
             for kind, size in zip(("heap", "stable"), host.footprint(a))
         ],
+    )
+    family(
+        "moxzi_actor_queued_calls",
+        "gauge",
+        "Calls from outside an actor's inbox holds, queued or running (at most --max-queued-calls).",
+        [({"actor": a}, host.queued_calls(a)) for a in actors],
     )
     if host.ledger is not None:
         family(

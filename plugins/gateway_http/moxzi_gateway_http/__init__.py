@@ -26,6 +26,7 @@ Errors answer ``{"error": MESSAGE}`` with the status ``moxzi_gateway_http.routes
 from moxzi_core.hookspecs import hookimpl
 from moxzi_core.settings import Address, Setting
 
+from .routes import CALLS_PER_CLIENT
 from .server import HttpGateway
 from .transport import HttpTransport
 
@@ -78,6 +79,16 @@ def register_settings(register):
             "HTTP connections held open at once; one more is answered "
             "503 and closed (default 512; lowered to fit the open-file limit)",
             default=512,
+            metavar="N",
+        )
+    )
+    register(
+        Setting(
+            "http-max-calls-per-client",
+            "count",
+            "calls and queries one client (a remote address) may have in flight on the call and query "
+            f"routes, a client that hung up included; one more is answered 429 (default {CALLS_PER_CLIENT})",
+            default=CALLS_PER_CLIENT,
             metavar="N",
         )
     )

@@ -18,10 +18,13 @@ Statuses:
   actor, method or arguments).
 - 408: the request body did not arrive within ``--http-body-secs``; the connection is closed.
 - 413: the request body, or the Candid argument it encodes to, is over the size limit.
+- 429: the client (its remote address) has ``--http-max-calls-per-client`` calls and queries in flight
+  on these routes already (those whose client hung up count until they end); nothing ran.
 - A rejected call answers by its IC reject code (REJECTS) with ``reject_code`` and
   ``reject_message`` beside ``error``: 422 when the actor rejected it (4, CANISTER_REJECT), 500 when
   the actor trapped (5, CANISTER_ERROR) or the system failed (1, SYS_FATAL), 503 for a transient
-  condition worth retrying (2, SYS_TRANSIENT), 404 for an invalid destination (3).
+  condition worth retrying (2, SYS_TRANSIENT: the actor's inbox holding ``--max-queued-calls`` calls
+  from outside is one), 404 for an invalid destination (3).
 - 500: the codec process converting a large message died, killed or past its memory (``codec.py``):
   converting the arguments (the call did not run) or the reply (it ran; only the answer is lost).
   Anything else; the message is answered and the traceback logged, and the gateway keeps serving.
@@ -30,8 +33,11 @@ Statuses:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
+from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 from aiohttp import web
@@ -63,19 +69,64 @@ REJECTS = {
     4: ("CANISTER_REJECT", 422),
     5: ("CANISTER_ERROR", 500),
 }
+# Calls and queries one client may have in flight by default: far more than a client making calls
+# one after another, or a handful at once, needs.
+CALLS_PER_CLIENT = 128
 HOST = web.AppKey("host", Host)
 BODY_SECS = web.AppKey("body_secs", float)
 ADMIN = web.AppKey("admin", AdminToken)
 CODEC = web.AppKey("codec", Codec)
 
 
-def build_app(host, max_body_bytes: int, body_secs: float, admin: AdminToken = AdminToken(None, "")) -> web.Application:
+class TooManyCalls(MoxziError):
+    status = 429
+
+
+class ClientCalls:
+    """The calls and queries each client, by remote address, has in flight on the call and query
+    routes: at most ``limit`` each. A handler runs on after its client hangs up (aiohttp does not cancel
+    it), and so does the call it made, so a client that sends calls and hangs up is still held to it."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self._by_client: Counter[str] = Counter()  # only clients with calls in flight
+
+    @contextlib.contextmanager
+    def held(self, client: str) -> Iterator[None]:
+        """Count a call of ``client`` while the block runs; raises TooManyCalls (429) when it has
+        ``limit`` in flight already."""
+        if self._by_client[client] >= self.limit:
+            raise TooManyCalls(
+                f"{client} has {self.limit} calls in flight, the most a client may "
+                f"(moxzid --http-max-calls-per-client {self.limit}); retry once some are answered"
+            )
+        self._by_client[client] += 1
+        try:
+            yield
+        finally:
+            self._by_client[client] -= 1
+            if not self._by_client[client]:
+                del self._by_client[client]
+
+
+CALLS = web.AppKey("calls", ClientCalls)
+
+
+def build_app(
+    host,
+    max_body_bytes: int,
+    body_secs: float,
+    admin: AdminToken = AdminToken(None, ""),
+    calls_per_client: int = CALLS_PER_CLIENT,
+) -> web.Application:
     """The aiohttp application serving ``host``; bodies over ``max_body_bytes`` are answered 413, bodies
-    that take over ``body_secs`` to arrive 408; the admin routes need what ``admin`` allows."""
+    that take over ``body_secs`` to arrive 408; the admin routes need what ``admin`` allows; a client
+    with ``calls_per_client`` calls and queries in flight is answered 429."""
     app = web.Application(client_max_size=max_body_bytes, middlewares=[_errors_as_json])
     app[HOST] = host
     app[ADMIN] = admin
     app[BODY_SECS] = body_secs
+    app[CALLS] = ClientCalls(calls_per_client)
     app[CODEC] = Codec()
     app.on_cleanup.append(_stop_codec)
     app.router.add_post("/call-json/{actor}/{method}", _call_json)
@@ -200,7 +251,13 @@ async def _query_text(request: web.Request) -> web.Response:
 
 
 async def _call(request: web.Request, query_route: bool, text: bool) -> web.Response:
-    """A call with JSON arguments and results, or (``text``) Candid's textual values."""
+    """A call with JSON arguments and results, or (``text``) Candid's textual values; counted as in
+    flight for its client from its start to its answer."""
+    with request.app[CALLS].held(request.remote or "a local socket"):
+        return await _run_call(request, query_route, text)
+
+
+async def _run_call(request: web.Request, query_route: bool, text: bool) -> web.Response:
     host = request.app[HOST]
     actor, method = request.match_info["actor"], request.match_info["method"]
     func = host.info(actor).interface.methods.get(method)

@@ -50,7 +50,9 @@ class HttpGateway:
 
     def __init__(self, host, settings: Settings, http_apps: Mapping[str, Callable] = MappingProxyType({})):
         admin = AdminToken.for_listening(settings.listen.host, settings.state)
-        self._app = build_app(host, settings.max_message_bytes, settings.http_body_secs, admin)
+        self._app = build_app(
+            host, settings.max_message_bytes, settings.http_body_secs, admin, settings.http_max_calls_per_client
+        )
         for prefix, factory in http_apps.items():
             self._app.add_subapp(prefix, factory(host, settings))
         if CONSOLE in http_apps:  # a person opening the address in a browser gets the console

@@ -17,8 +17,12 @@
   the actor's controllers only), ``subnet``).
 
 Refusals: a well-formed call or query refused before it runs (bad signature, wrong sender, unknown
-canister, a request id already used by another sender) answers 200 with CBOR ``{status:
-"non_replicated_rejection", reject_code, reject_message, error_code}``, as agents retry other statuses.
+canister, a request id already used by another sender, a sender with ``--ic-max-calls-per-sender``
+calls and queries in flight) answers 200 with CBOR ``{status: "non_replicated_rejection", reject_code,
+reject_message, error_code}``, as agents retry other statuses (a query to an unknown canister, or past
+the sender's bound, gets a signed ``rejected`` answer instead, as agents accept no other). A call the
+actor's full inbox refuses (``--max-queued-calls``) is rejected SYS_TRANSIENT, IC0201, as the IC rejects
+a call to a full queue.
 A body that is not a well-formed request, an expired or far-future one (the text starts ``Invalid
 request expiry: ``, on which the JS agent re-syncs its clock) and a refused read_state answer 400 (403
 for reading another sender's request or, not being a controller, private metadata) with the reason as
@@ -31,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import Counter
 
 import cbor2
 from aiohttp import web
@@ -54,12 +59,21 @@ CBOR = "application/cbor"
 # IC error codes by reject code, for what a client prints beside the reject
 ERROR_CODES = {1: "IC0101", 2: "IC0201", 3: "IC0301", 4: "IC0406", 5: "IC0503"}
 METHOD_NOT_FOUND = "IC0536"  # CanisterMethodNotFound: how clients tell a missing method (icp-cli's probes)
+ANONYMOUS = b"\x04"
+# Calls and queries one sender may have in flight by default: far more than an agent making calls one after
+# another, or a handful at once, needs.
+CALLS_PER_SENDER = 128
 
 
 def build_ic_app(host, settings) -> web.Application:
     """The sub-application serving ``host`` over the IC interface; keys from ``settings.state``."""
     app = web.Application()
-    gateway = IcInterface(host, Identity(Keys.load_or_create(settings.state)), settings.http_body_secs)
+    gateway = IcInterface(
+        host,
+        Identity(Keys.load_or_create(settings.state)),
+        settings.http_body_secs,
+        settings.ic_max_calls_per_sender,
+    )
     host.certifier = gateway.identity  # actors' data certificates are signed with the same root key
     app.router.add_get("/v2/status", gateway.status)
     app.router.add_post(r"/{version:v[234]}/canister/{canister}/call", gateway.call)
@@ -91,6 +105,14 @@ def _rejected(code: int, error_code: str, message: str) -> dict:
     return {"status": "rejected", "reject_code": code, "reject_message": message, "error_code": error_code}
 
 
+def _sender(sender: bytes, request: web.Request) -> bytes:
+    """Whom a call counts against: its sender, or for the anonymous principal, which anyone may use,
+    the anonymous principal at the request's remote address."""
+    if sender != ANONYMOUS:
+        return sender
+    return ANONYMOUS + (request.remote or "").encode()
+
+
 def _refusal(error: MoxziError) -> tuple[int, str]:
     """The reject code and IC error code of a call the host refused: an unknown method is the
     canister's error IC0536 as on the IC, anything else an invalid destination."""
@@ -104,13 +126,18 @@ def _text(message: str, status: int = 400) -> web.Response:
 
 
 class IcInterface:
-    def __init__(self, host, identity: Identity, body_secs: float):
+    def __init__(self, host, identity: Identity, body_secs: float, calls_per_sender: int = CALLS_PER_SENDER):
         self.host = host
         self.identity = identity
         self.body_secs = body_secs
+        self.calls_per_sender = calls_per_sender
         self.statuses = Statuses()
         self.system = SystemCanisters(host, identity.subnet_id)
         self._running: set[asyncio.Task] = set()
+        # Calls and queries in flight by sender (`_sender`), only those with any: a v2 call is answered
+        # 202 at once and runs on, and a query's handler runs on after its client hangs up, so without
+        # this bound one sender could start any number of them.
+        self._in_flight: Counter[bytes] = Counter()
 
     async def shutdown(self, app) -> None:
         for task in self._running:
@@ -179,12 +206,17 @@ class IcInterface:
             return _rejection(reject.code, reject.message)
         status = self.statuses.get(envelope.id)
         if status is None:
+            sender = _sender(envelope.sender, request)
+            if not self._take(sender):
+                return _rejection(2, self._too_many(envelope))
             status = self.statuses.add(envelope.id, envelope.sender, envelope.content["ingress_expiry"])
             if status is None:
+                self._release(sender)
                 return _rejection(2, "moxzid has too many recent update calls in memory; retry shortly")
             task = asyncio.create_task(self._run(name, envelope, status))
             self._running.add(task)
             task.add_done_callback(self._running.discard)
+            task.add_done_callback(lambda _: self._release(sender))
         elif status.sender != envelope.sender:
             return _rejection(4, "this request id was already used by another sender")
         else:
@@ -200,6 +232,26 @@ class IcInterface:
                 "status": "replied",
                 "certificate": self.identity.certificate({b"request_status": {envelope.id: status.tree()}}),
             }
+        )
+
+    def _take(self, sender: bytes) -> bool:
+        """Count one more call or query of ``sender`` (`_sender`) in flight; False, counting nothing,
+        when it has ``calls_per_sender`` already."""
+        if self._in_flight[sender] >= self.calls_per_sender:
+            return False
+        self._in_flight[sender] += 1
+        return True
+
+    def _release(self, sender: bytes) -> None:
+        self._in_flight[sender] -= 1
+        if not self._in_flight[sender]:
+            del self._in_flight[sender]
+
+    def _too_many(self, envelope: Request) -> str:
+        return (
+            f"sender {Principal(envelope.sender)} has {self.calls_per_sender} calls and queries in flight, the "
+            f"most a sender may (moxzid --ic-max-calls-per-sender {self.calls_per_sender}); retry once some "
+            "are answered"
         )
 
     async def _outcome(self, name: str, envelope: Request, *, query: bool):
@@ -250,20 +302,29 @@ class IcInterface:
         except _Reject as reject:  # a query's reject is signed like its reply: agents accept no other
             answer = _rejected(reject.code, ERROR_CODES[reject.code], reject.message)
         else:
-            try:
-                outcome = await self._outcome(name, envelope, query=True)
-            except MoxziError as error:
-                answer = _rejected(*_refusal(error), str(error))
+            sender = _sender(envelope.sender, request)
+            if self._take(sender):
+                try:
+                    answer = await self._query_answer(name, envelope)
+                finally:
+                    self._release(sender)
             else:
-                if outcome.reply is not None:
-                    answer = {"status": "replied", "reply": {"arg": outcome.reply}}
-                else:
-                    code = outcome.reject_code
-                    answer = _rejected(code, ERROR_CODES.get(code, "IC0500"), outcome.reject_message)
+                answer = _rejected(2, ERROR_CODES[2], self._too_many(envelope))
         timestamp = time.time_ns()
         signed = hash_of_map({**answer, "timestamp": timestamp, "request_id": envelope.id})
         signature = {"timestamp": timestamp, **self.identity.sign_response(signed)}
         return _cbor({**answer, "signatures": [signature]})
+
+    async def _query_answer(self, name: str, envelope: Request) -> dict:
+        """A query's answer, before its signature."""
+        try:
+            outcome = await self._outcome(name, envelope, query=True)
+        except MoxziError as error:
+            return _rejected(*_refusal(error), str(error))
+        if outcome.reply is not None:
+            return {"status": "replied", "reply": {"arg": outcome.reply}}
+        code = outcome.reject_code
+        return _rejected(code, ERROR_CODES.get(code, "IC0500"), outcome.reject_message)
 
     # --- read_state --------------------------------------------------------------------------
     async def read_state(self, request: web.Request) -> web.Response:

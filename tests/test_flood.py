@@ -1,0 +1,129 @@
+"""One client flooding moxzid: an actor's inbox holds at most --max-queued-calls calls from outside and a
+client (a remote address) has at most --http-max-calls-per-client calls in flight; past either the call
+is refused before it runs, naming the flag, every call accepted completes, and the other clients and
+actors are served meanwhile. (The IC interface's bound per sender: tests/test_gateway_ic.py.)
+
+Actor ``a`` is held busy by ``spin``, which loops until its instruction limit (about a second here), so
+the calls sent meanwhile wait in its inbox."""
+
+import asyncio
+
+import aiohttp
+from kit.gateway import post, serving
+from kit.host import NO_ARGS, eventually, spec
+
+from moxzi_core.candid import Principal, decode_args, encode_args
+from moxzi_core.runtime.actor import CANISTER_ERROR, SYS_TRANSIENT
+from moxzi_core.runtime.host import Host, actor_principal
+from moxzi_core.runtime.instance import Limits
+from moxzi_core.runtime.management import MANAGEMENT_NAME, SERVICE
+
+A = Principal(actor_principal("a"))
+SPIN = Limits(instructions_per_message=4 * 10**9)  # lab.spin traps after this: about a second
+
+
+async def started(max_queued_calls: int = 500) -> Host:
+    host = Host([spec("a"), spec("b")], SPIN, max_queued_calls=max_queued_calls)
+    await host.start()
+    return host
+
+
+def spinning(host: Host) -> asyncio.Task:
+    """``a`` busy with spin (delivered once the caller yields), called in process, not by a client."""
+    return asyncio.create_task(host.call("a", "spin", NO_ARGS, query=False))
+
+
+async def test_a_full_inbox_refuses_calls_from_outside_and_loses_none():
+    """Update calls, keyed ones and management calls acting on the actor are refused alike."""
+    host = await started(max_queued_calls=4)
+    try:
+        spin = spinning(host)
+        accepted = [asyncio.create_task(host.call("a", "inc", NO_ARGS, query=False)) for _ in range(3)]
+        await asyncio.sleep(0)  # each task delivers its call in its first step
+        assert host.queued_calls("a") == 4
+
+        refused = await host.call("a", "inc", NO_ARGS, query=False)
+        assert refused.reject_code == SYS_TRANSIENT
+        assert "Maximum queue capacity 4 reached" in refused.reject_message
+        assert "--max-queued-calls 4" in refused.reject_message
+        keyed = await host.call("a", "inc", NO_ARGS, query=False, key=b"k")
+        assert keyed.reject_code == SYS_TRANSIENT and host.queued_calls("a") == 4
+        status = encode_args(list(SERVICE.methods["canister_status"].args), [{"canister_id": A}])
+        managing = await host.call(MANAGEMENT_NAME, "canister_status", status, query=False)
+        assert managing.reject_code == SYS_TRANSIENT and "Maximum queue capacity" in managing.reject_message
+
+        # Meanwhile the other actor takes calls, and a's queries are answered.
+        assert decode_args((await host.call("b", "inc", NO_ARGS, query=False)).reply) == [1]
+        assert decode_args((await host.call("a", "get", NO_ARGS, query=True)).reply) == [0]
+        assert not spin.done()
+
+        assert (await spin).reject_code == CANISTER_ERROR  # its instruction limit
+        assert sorted(decode_args(outcome.reply)[0] for outcome in await asyncio.gather(*accepted)) == [1, 2, 3]
+        assert host.queued_calls("a") == 0
+        # The refused keyed call did not run and kept no outcome: its retry runs it.
+        assert decode_args((await host.call("a", "inc", NO_ARGS, query=False, key=b"k")).reply) == [4]
+    finally:
+        await host.stop()
+
+
+async def test_a_client_past_its_calls_in_flight_is_429_and_another_client_is_served():
+    host = await started()
+    try:
+        async with serving(host, http_max_calls_per_client=3) as (gateway, flooder):
+            spin = spinning(host)
+            await asyncio.sleep(0)
+            flood = [asyncio.create_task(post(flooder, "/call-json/a/inc", [])) for _ in range(3)]
+            await eventually(lambda: _async(host.queued_calls("a") == 4))
+
+            status, answer = await post(flooder, "/call-json/a/inc", [])
+            assert status == 429
+            assert "--http-max-calls-per-client 3" in answer["error"]
+            assert (await post(flooder, "/query-json/b/get", []))[0] == 429  # queries count too
+
+            other = aiohttp.TCPConnector(local_addr=("127.0.0.2", 0))
+            async with aiohttp.ClientSession(f"http://{gateway.address}", connector=other) as client:
+                assert await post(client, "/call-json/b/inc", []) == (200, [1])
+                assert await post(client, "/query-json/a/get", []) == (200, [0])
+                queued = asyncio.create_task(post(client, "/call-json/a/inc", []))
+                await eventually(lambda: _async(host.queued_calls("a") == 5))
+                assert not spin.done()
+
+                assert (await spin).reject_code == CANISTER_ERROR
+                answers = await asyncio.gather(*flood)
+                assert sorted(values for _, values in answers) == [[1], [2], [3]]
+                assert await queued == (200, [4])
+            assert await post(flooder, "/call-json/a/inc", []) == (200, [5])  # its calls ended: served again
+    finally:
+        await host.stop()
+
+
+async def test_a_client_that_hangs_up_keeps_its_calls_in_flight_until_they_end():
+    """aiohttp does not cancel a handler whose client left, so its call runs on and still counts: hanging
+    up and calling again cannot queue more than the bound."""
+    host = await started()
+    try:
+        async with serving(host, http_max_calls_per_client=2) as (gateway, flooder):
+            spin = spinning(host)
+            await asyncio.sleep(0)
+            flood = [asyncio.create_task(post(flooder, "/call-json/a/inc", [])) for _ in range(2)]
+            await eventually(lambda: _async(host.queued_calls("a") == 3))
+            for call in flood:
+                call.cancel()  # closes its connection
+            await asyncio.gather(*flood, return_exceptions=True)
+            assert (await post(flooder, "/call-json/a/inc", []))[0] == 429
+
+            await spin
+            await eventually(lambda: _async(host.queued_calls("a") == 0))
+            assert decode_args((await host.call("a", "get", NO_ARGS, query=True)).reply) == [2]  # both ran
+            await eventually(lambda: _async_post_ok(flooder))
+    finally:
+        await host.stop()
+
+
+async def _async(value: bool) -> bool:
+    return value
+
+
+async def _async_post_ok(session) -> bool:
+    """Whether a call from this client is taken again (its handlers ended after their calls)."""
+    return (await post(session, "/query-json/a/get", []))[0] == 200
