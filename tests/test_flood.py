@@ -17,6 +17,7 @@ from moxzi_core.runtime.actor import CANISTER_ERROR, SYS_TRANSIENT
 from moxzi_core.runtime.host import Host, actor_principal
 from moxzi_core.runtime.instance import Limits
 from moxzi_core.runtime.management import MANAGEMENT_NAME, SERVICE
+from moxzi_core.store import MemoryStore
 
 A = Principal(actor_principal("a"))
 SPIN = Limits(instructions_per_message=4 * 10**9)  # lab.spin traps after this: about a second
@@ -62,6 +63,30 @@ async def test_a_full_inbox_refuses_calls_from_outside_and_loses_none():
         assert host.queued_calls("a") == 0
         # The refused keyed call did not run and kept no outcome: its retry runs it.
         assert decode_args((await host.call("a", "inc", NO_ARGS, query=False, key=b"k")).reply) == [4]
+    finally:
+        await host.stop()
+
+
+async def test_calls_restored_after_a_restart_count_and_all_run():
+    """What the inbox held when moxzid stopped comes back counted against the bound (here a lower one
+    than when they were taken), and every call runs."""
+    store = MemoryStore()
+    host = Host([spec("a")], SPIN, store=store, max_queued_calls=4)
+    await host.start()
+    taken = [spinning(host)] + [asyncio.create_task(host.call("a", "inc", NO_ARGS, query=False)) for _ in range(3)]
+    await asyncio.sleep(0)
+    await host.stop()  # spin is cut short: it and the three calls behind it stay in the inbox
+    for call in taken:
+        call.cancel()
+
+    host = Host([spec("a")], SPIN, store=store, max_queued_calls=2)
+    await host.start()
+    try:
+        assert host.queued_calls("a") == 4  # spin runs again, the calls wait behind it
+        refused = await host.call("a", "inc", NO_ARGS, query=False)
+        assert "--max-queued-calls 2" in refused.reject_message
+        await eventually(lambda: _async(host.queued_calls("a") == 0))
+        assert decode_args((await host.call("a", "get", NO_ARGS, query=True)).reply) == [3]
     finally:
         await host.stop()
 
