@@ -7,13 +7,11 @@ arithmetic followed by an awaited call to actor `b` whose answer it folds in; `b
 its own number. Messages between actors, timers, self-calls and callbacks are all in flight when the
 process dies."""
 
-import json
-import shutil
 import time
 
 import pytest
-from kit.actorbuild import build_actor
 from kit.crashing import call, uninterrupted_and_crashed
+from kit.daemon import project
 
 from moxzi_core.candid import Principal
 from moxzi_core.runtime.host import actor_principal
@@ -24,16 +22,6 @@ pytest.importorskip("moxzi_store_lmdb")
 
 TARGET = 150  # timer callbacks of actor a
 FLAGS = ("-m", "actors.json", "-s", "state", "--plugins", "http,lmdb")
-
-
-def project(folder):
-    built = build_actor("crunch")
-    for name in ("a", "b"):
-        shutil.copy(built.wasm_path, folder / f"{name}.wasm")
-        shutil.copy(built.did_path, folder / f"{name}.did")
-    (folder / "actors.json").write_text(
-        json.dumps({"actors": [{"name": "a", "wasm": "a.wasm"}, {"name": "b", "wasm": "b.wasm"}]})
-    )
 
 
 def status(daemon):
@@ -59,7 +47,7 @@ def test_kill_at_several_points_ends_as_an_uninterrupted_run(tmp_path):
     expected, result, steps_seen, _ = uninterrupted_and_crashed(
         tmp_path,
         FLAGS,
-        project,
+        lambda folder: project(folder, a="crunch", b="crunch"),
         start_work,
         lambda daemon: status(daemon)["a"][0],
         finished,

@@ -4,13 +4,12 @@
 points the balances are exactly an uninterrupted run's, and exactly what the steps moved: no cycle is
 lost or moved twice by a message that ran again after the crash."""
 
-import json
-import shutil
 import time
 
 import pytest
 from kit.actorbuild import build_actor
 from kit.crashing import call, uninterrupted_and_crashed
+from kit.daemon import project
 from kit.http import request
 
 from moxzi_core.candid import Principal
@@ -25,13 +24,9 @@ INITIAL = 10**12
 FLAGS = ("-m", "actors.json", "-s", "state", "--plugins", "http,lmdb", "--cycles", str(INITIAL))
 
 
-def project(folder, classic: bool) -> None:
-    for name in ("bank", "client"):
-        built = build_actor(name, classic=classic)
-        shutil.copy(built.wasm_path, folder / f"{name}.wasm")
-        shutil.copy(built.did_path, folder / f"{name}.did")
-    actors = [{"name": name, "wasm": f"{name}.wasm"} for name in ("bank", "client")]
-    (folder / "actors.json").write_text(json.dumps({"actors": actors}))
+def bank_and_client(folder, classic: bool) -> None:
+    """``folder`` with the bank and client actors, built for ``classic`` persistence or not."""
+    project(folder, bank=build_actor("bank", classic=classic), client=build_actor("client", classic=classic))
 
 
 def kept_by_the_bank(steps: int) -> int:
@@ -67,7 +62,7 @@ def test_balances_are_exact_after_kills(tmp_path, classic):
     expected, result, steps_seen, _ = uninterrupted_and_crashed(
         tmp_path,
         FLAGS,
-        lambda folder: project(folder, classic),
+        lambda folder: bank_and_client(folder, classic),
         start_work,
         steps,
         finished,

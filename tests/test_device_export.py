@@ -6,9 +6,7 @@ import asyncio
 import base64
 import hashlib
 import io
-import json
 import re
-import shutil
 import socket
 import struct
 import threading
@@ -19,7 +17,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import cbor2
 import numpy as np
 import pytest
-from kit.daemon import running_moxzid
+from kit.daemon import project, running_moxzid
 from kit.host import spec, update
 
 from moxzi_core import plugins
@@ -67,18 +65,11 @@ async def serving(device, settings=None) -> HttpTransport:
 
 
 @pytest.fixture(scope="module")
-def daemons(tmp_path_factory, actor_build):
+def daemons(tmp_path_factory):
     """Two moxzid processes on loopback, each with its own torch:cpu device."""
-    built = actor_build("porter")
-    folders = []
-    for side in ("here", "there"):
-        folder = tmp_path_factory.mktemp(side)
-        shutil.copy(built.wasm_path, folder / "porter.wasm")
-        shutil.copy(built.did_path, folder / "porter.did")
-        (folder / "actors.json").write_text(
-            json.dumps({"actors": [{"name": "alice", "wasm": "porter.wasm"}, {"name": "bob", "wasm": "porter.wasm"}]})
-        )
-        folders.append(folder)
+    folders = [tmp_path_factory.mktemp(side) for side in ("here", "there")]
+    for folder in folders:
+        project(folder, alice="porter", bob="porter")
     flags = ("-m", "actors.json", "--plugins", "http,torch", "--device", "torch:cpu", "--device-listen", "127.0.0.1:0")
     with running_moxzid(*flags, cwd=folders[0]) as here, running_moxzid(*flags, cwd=folders[1]) as there:
         yield Porters(here), Porters(there)

@@ -17,10 +17,8 @@ float16 3e-3, bfloat16 2.5e-2 (the interpreter truncates float32 to bfloat16 whe
 
 import importlib.util
 import io
-import json
 import math
 import os
-import shutil
 import subprocess
 import sys
 import tomllib
@@ -29,9 +27,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-from kit.actorbuild import build_actor
 from kit.crashing import call
-from kit.daemon import running_moxzid
+from kit.daemon import moxzid, project, running_moxzid
 from kit.device import read, run_arg, snapshot, training
 
 from moxzi_core import device, plugins
@@ -374,9 +371,7 @@ def moxzid_losses(folder: Path, plugin_names: str, steps: int) -> tuple[list[flo
     """tests/actors/learner_attention.mo trained ``steps`` steps in a moxzid on torch:cpu with
     ``--plugins plugin_names``: its losses, and the daemon's log."""
     folder.mkdir()
-    built = build_actor("learner_attention")
-    shutil.copy(built.wasm_path, folder / "learner.wasm")
-    (folder / "actors.json").write_text(json.dumps({"actors": [{"name": "learner", "wasm": "learner.wasm"}]}))
+    project(folder, learner="learner_attention")
     with running_moxzid("-m", "actors.json", "--device", "torch:cpu", "--plugins", plugin_names, cwd=folder) as daemon:
         [losses] = call(daemon, "call-json/learner/learn", [steps])
         return losses, daemon.log.read_text()
@@ -408,13 +403,7 @@ def test_moxzid_plugins_lists_the_replaced_kernels(registries):
 
 @pytest.mark.usefixtures("installed_for_subprocesses")
 def test_moxzid_plugins_with_a_device_says_which_kernel_runs_each_op():
-    done = subprocess.run(
-        [sys.executable, "-m", "moxzi_core.daemon", "--device", "torch:cpu", "--plugins", "torch,triton", "plugins"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = moxzid("--device", "torch:cpu", "--plugins", "torch,triton", "plugins")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert "device   torch:cpu: triton kernels: attention, causal_attention, optimizer:adamw" in lines

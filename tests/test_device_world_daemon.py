@@ -2,16 +2,13 @@
 ranks, and kill -9 in the middle of data-parallel training (and of copies of the device), then
 restarts, end with one device's result; the worker ranks of a killed moxzid go away by themselves."""
 
-import base64
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 import pytest
-from kit.crashing import DEVICE_COPIED_EACH_CALL, call, call_in_background, uninterrupted_and_crashed
-from kit.daemon import project as kit_project
+from kit.crashing import DEVICE_COPIED_EACH_CALL, Training, uninterrupted_and_crashed
+from kit.daemon import moxzid
 
 pytest.importorskip("moxzi_store_lmdb")
 pytest.importorskip("moxzi_device_torch")
@@ -20,23 +17,7 @@ pytestmark = pytest.mark.slow
 STEPS = 200  # past about 200 steps on its plateau, rounding moves the losses by more than 1e-5
 ONE = DEVICE_COPIED_EACH_CALL
 TWO = ONE + ("--device-world", "2", "--device-rank-timeout", "10")
-
-
-def project(folder):
-    """``folder`` with the rows actor and its manifest."""
-    kit_project(folder, "rows")
-
-
-def learn_in_background(daemon):
-    call_in_background(daemon, "call-json/rows/learn", [STEPS])
-
-
-def finished(daemon, seconds=240):
-    deadline = time.monotonic() + seconds
-    while len(losses := call(daemon, "query-json/rows/progress")[0]) < STEPS:
-        assert time.monotonic() < deadline, f"stuck at {len(losses)} steps"
-        time.sleep(0.05)
-    return losses, np.frombuffer(base64.b64decode(call(daemon, "call-json/rows/weights")[0]), "<f4")
+TRAINING = Training("rows", STEPS, seconds=240)
 
 
 def processes_in(folder: Path) -> list[int]:
@@ -52,23 +33,7 @@ def processes_in(folder: Path) -> list[int]:
 
 
 def test_plugins_lists_the_ranks():
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "moxzi_core.daemon",
-            "--plugins",
-            "torch",
-            "--device",
-            "torch:cpu",
-            "--device-world",
-            "2",
-            "plugins",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    out = moxzid("--plugins", "torch", "--device", "torch:cpu", "--device-world", "2", "plugins")
     assert out.returncode == 0, out.stderr
     assert "device   rank 0 of 2: " in out.stdout and "device   rank 1 of 2: " in out.stdout, out.stdout
 
@@ -78,10 +43,10 @@ def test_killed_while_training_on_two_ranks_ends_with_one_devices_result(tmp_pat
     expected, result, seen, log = uninterrupted_and_crashed(
         tmp_path,
         TWO,
-        project,
-        learn_in_background,
-        lambda daemon: len(call(daemon, "query-json/rows/progress")[0]),
-        finished,
+        TRAINING.project,
+        TRAINING.start,
+        TRAINING.progress,
+        TRAINING.finished,
         seed=17,
         first_kill=(0.5, 1.5),
         later_kills=(0.1, 0.5),
@@ -92,7 +57,7 @@ def test_killed_while_training_on_two_ranks_ends_with_one_devices_result(tmp_pat
     assert seen == sorted(seen) and seen[0] < STEPS, f"the kills did not interrupt training: {seen}"
     np.testing.assert_allclose(result[0], expected[0], rtol=1e-5)
     # Float rounding differs between one device and two (AdamW magnifies it where gradients nearly cancel).
-    drift = np.abs(result[1] - expected[1])
+    drift = np.abs(np.frombuffer(result[1], "<f4") - np.frombuffer(expected[1], "<f4"))
     assert np.quantile(drift, 0.99) < 1e-4 and drift.max() < 1e-3, drift.max()
     assert "system state restored from its copy" in log
     assert "moxzid: device rank 0 of 2: " in log and "moxzid: device rank 1 of 2: " in log, log

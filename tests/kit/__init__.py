@@ -7,7 +7,7 @@ from ``kit`` only (never from each other).
 - ``kit.host``: a ``Host`` in this process with compiled actors (``spec``, ``started``, ``update``, ...).
 - ``kit.device``: the learner actor on a torch:cpu device (``learner_host``), a run's argument (``run_arg``,
   ``training``), reading a device's tensors and taking its snapshot.
-- ``kit.crashing``: the kill -9 procedure the crash tests follow.
+- ``kit.crashing``: the kill -9 procedure the crash tests follow, and the device ones' workload (``Training``).
 - ``kit.candid_random``: random Candid types and values, for property tests.
 - ``kit.candid_suite``: the official Candid test suite's assertions (tests/data/candid-suite).
 - ``kit.gateway``: the http gateway in the test process, serving a ``Host`` (``serving``, ``post``).

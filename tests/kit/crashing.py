@@ -1,14 +1,17 @@
-"""The procedure both crash tests follow: run a workload once without interruption, and once with
-`kill -9` at random points, restarting moxzid on the same state directory each time."""
+"""The procedure the crash tests follow: run a workload once without interruption, and once with
+`kill -9` at random points, restarting moxzid on the same state directory each time; and the workload
+of the device's crash tests, an actor training."""
 
+import base64
 import random
 import threading
 import time
 import urllib.error
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
-from kit.daemon import Daemon, running_moxzid
+from kit.daemon import Daemon, project, running_moxzid
 from kit.http import request
 
 # moxzid on a state directory with the torch device, copied into the store after nearly every device
@@ -89,3 +92,34 @@ def uninterrupted_and_crashed(
     with running_moxzid(*flags, cwd=crashed) as daemon:
         result = finished(daemon)
         return expected, result, seen, daemon.log.read_text()
+
+
+@dataclass(frozen=True)
+class Training:
+    """The device crash tests' workload: test actor ``actor`` (tests/actors: ``learn(steps)``, the query
+    ``progress()`` with the losses so far, ``weights()`` its parameters) training for ``steps`` steps in
+    the background. Its methods are what ``uninterrupted_and_crashed`` takes."""
+
+    actor: str
+    steps: int
+    seconds: float  # the most that finishing may take, after a start or a restart
+
+    def project(self, folder: Path) -> None:
+        project(folder, self.actor)
+
+    def start(self, daemon: Daemon) -> None:
+        call_in_background(daemon, f"call-json/{self.actor}/learn", [self.steps])
+
+    def losses(self, daemon: Daemon) -> list[float]:
+        return call(daemon, f"query-json/{self.actor}/progress")[0]
+
+    def progress(self, daemon: Daemon) -> int:
+        return len(self.losses(daemon))
+
+    def finished(self, daemon: Daemon) -> tuple[list[float], bytes]:
+        """(every step's loss, the parameters' bytes) once all steps have run."""
+        deadline = time.monotonic() + self.seconds
+        while len(losses := self.losses(daemon)) < self.steps:
+            assert time.monotonic() < deadline, f"stuck at {len(losses)} steps"
+            time.sleep(0.05)
+        return losses, base64.b64decode(call(daemon, f"call-json/{self.actor}/weights")[0])
