@@ -21,6 +21,7 @@ from moxzi_gateway_ic.requests import (
     hash_of_map,
     read_envelope,
 )
+from moxzi_gateway_ic.statuses import Statuses
 from moxzi_gateway_ic.system_canisters import CYCLES_LEDGER, CYCLES_MINTING, SERVICES
 
 from moxzi_core.billing import DefaultPrices, Ledger
@@ -558,3 +559,17 @@ async def request_status(ic, signer: Ed25519Identity, fields: dict) -> dict:
             }
         await asyncio.sleep(0.01)
     raise AssertionError("the call did not end")
+
+
+def test_request_statuses_past_their_capacity_forget_the_oldest_answered():
+    """A sender making calls fast cannot fill the statuses and have everyone's calls refused: past the
+    capacity the oldest answered request is forgotten; only requests all processing refuse a new one."""
+    statuses = Statuses(capacity=3)
+    later = time.time_ns() + 60 * 10**9
+    first, second, third = (statuses.add(bytes([i]), ANONYMOUS, later) for i in range(3))
+    statuses.replied(first, b"one")
+    third.status = "rejected"
+    assert statuses.add(b"\x03", ANONYMOUS, later) is not None
+    assert statuses.get(b"\x00") is None and statuses.get(b"\x01") is second  # processing: kept
+    assert statuses.add(b"\x04", ANONYMOUS, later) is not None and statuses.get(b"\x02") is None
+    assert statuses.add(b"\x05", ANONYMOUS, later) is None  # \x01, \x03, \x04 are all processing

@@ -2,9 +2,14 @@
 a request is never run twice (a resent request id finds its first run's status; after a restart, the
 host's keyed calls, keyed by the request id, give the first run's outcome: moxzi_core.runtime.replays).
 
-Bounded: at most MAX_REQUESTS ids are remembered until they expire (their ``ingress_expiry``; after
+Bounded: at most MAX_REQUESTS ids are remembered, each until it expires (its ``ingress_expiry``; after
 that the request would be refused anyway), and at most MAX_REPLY_BYTES of replies; past that the oldest
-answered requests keep only the status ``done``, as the IC does once it prunes a reply.
+answered requests keep only the status ``done``, as the IC does once it prunes a reply. Past
+MAX_REQUESTS the oldest answered request is forgotten to make room, so one sender making calls fast
+cannot fill the table and have every sender's calls refused: a read of it then finds nothing, and a
+resend of a call to an actor still does not run again (the host's keyed calls answer it; one to the
+management canister would, as after a restart). Only when every remembered request is still
+processing is a new one refused.
 """
 
 from __future__ import annotations
@@ -47,7 +52,8 @@ class Status:
 
 
 class Statuses:
-    def __init__(self) -> None:
+    def __init__(self, capacity: int = MAX_REQUESTS) -> None:
+        self.capacity = capacity
         self._by_id: OrderedDict[bytes, Status] = OrderedDict()
         self._reply_bytes = 0
 
@@ -55,12 +61,27 @@ class Statuses:
         return self._by_id.get(request_id)
 
     def add(self, request_id: bytes, sender: bytes, expiry_ns: int) -> Status | None:
-        """A new status for a request, or None when MAX_REQUESTS unexpired ones are remembered."""
+        """A new status for a request, forgetting the oldest answered one when ``capacity`` are
+        remembered; None when all those are still processing."""
         self._forget_expired()
-        if len(self._by_id) >= MAX_REQUESTS:
+        if len(self._by_id) >= self.capacity and not self._forget_oldest_answered():
             return None
         status = self._by_id[request_id] = Status(sender, expiry_ns)
         return status
+
+    def _forget_oldest_answered(self) -> bool:
+        """Forget the oldest request no longer processing; False when there is none. The scan passes
+        only requests in flight, which the bounds per sender and per actor's inbox limit."""
+        for request_id, status in self._by_id.items():
+            if status.status != "processing":
+                self._forget(request_id)
+                return True
+        return False
+
+    def _forget(self, request_id: bytes) -> None:
+        status = self._by_id.pop(request_id)
+        if status.reply is not None:
+            self._reply_bytes -= len(status.reply)
 
     def replied(self, status: Status, reply: bytes) -> None:
         status.status, status.reply = "replied", reply
@@ -79,6 +100,4 @@ class Statuses:
             request_id, first = next(iter(self._by_id.items()))
             if first.expiry_ns >= now or first.status == "processing":
                 return
-            del self._by_id[request_id]
-            if first.reply is not None:
-                self._reply_bytes -= len(first.reply)
+            self._forget(request_id)
