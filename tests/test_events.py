@@ -9,13 +9,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from kit.device import plain_sgd, run_arg, training
+from kit.host import spec
 
 from moxzi_core import plugins
 from moxzi_core.candid import Principal, Some, encode_args
 from moxzi_core.device.transfer import redact
 from moxzi_core.events import Events, LogHandler
 from moxzi_core.progress import Progress
-from moxzi_core.runtime.host import ActorSpec, Host
+from moxzi_core.runtime.host import Host
 from moxzi_core.settings import Address, Settings
 from moxzi_gateway_http.transport import HttpTransport
 
@@ -83,15 +84,14 @@ def test_log_records_become_events_naming_the_actor_of_a_print():
     )
 
 
-def test_the_host_publishes_each_message_and_prints(actor_build):
-    built = actor_build("counter")
+def test_the_host_publishes_each_message_and_prints():
     events = Events()
     sub = events.subscribe()
     handler = LogHandler(events)
     logging.getLogger("moxzid").addHandler(handler)
 
     async def main():
-        host = Host([ActorSpec("counter", built.wasm, built.did)], events=events)
+        host = Host([spec("counter", "counter")], events=events)
         await host.start()
         try:
             await host.call("counter", "inc", encode_args([], []), query=False)

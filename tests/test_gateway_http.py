@@ -10,16 +10,12 @@ from aiohttp.test_utils import TestServer
 from kit.actorbuild import build_actor
 from kit.daemon import project, running_moxzid
 from kit.gateway import LIMIT, post, serving
+from kit.host import spec
 from kit.http import request
 
-from moxzi_core.runtime.host import ActorSpec, Host
+from moxzi_core.runtime.host import Host
 from moxzi_gateway_http.admin import AdminToken
 from moxzi_gateway_http.routes import build_app
-
-
-def spec(name: str, actor: str) -> ActorSpec:
-    built = build_actor(actor)
-    return ActorSpec(name, built.wasm, built.did)
 
 
 @pytest.fixture

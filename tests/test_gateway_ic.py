@@ -11,6 +11,7 @@ import cbor2
 import pytest
 from kit.actorbuild import build_actor
 from kit.gateway import serving
+from kit.host import spec
 from kit.identity import Ed25519Identity
 from moxzi_gateway_ic import build_ic_app, cbor, hashtree
 from moxzi_gateway_ic.bls import ROOT_KEY_DER_PREFIX
@@ -472,8 +473,7 @@ async def test_creating_past_the_cap_is_an_ic_reject_and_the_others_are_served()
     """Past --max-created-actors, the management canister's create_canister over /api is a certified
     SYS_TRANSIENT reject (IC0201) and the cycles ledger's answers FailedToCreate, naming the flag;
     the actors there keep answering."""
-    built = build_actor("gate")
-    host = Host([ActorSpec("gate", built.wasm, built.did)], max_created_actors=1)
+    host = Host([spec("gate", "gate")], max_created_actors=1)
     await host.start()
     try:
         async with serving(host, {"/api": build_ic_app}) as (_, ic):
