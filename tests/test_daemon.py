@@ -156,6 +156,10 @@ def garbage_actor(tmp_path):
             ["--total-memory-mb 0: all actors' wasm memory could hold nothing; give at least 1"],
         ),
         (
+            ["--max-queued-calls", "0"],
+            ["--max-queued-calls 0: no actor could take a call from outside; give at least 1"],
+        ),
+        (
             ["--device", "torch:cpu", "--device-total-mb", "0"],
             ["--device-total-mb 0: the device's actors could hold nothing; give at least 1"],
         ),

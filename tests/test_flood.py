@@ -7,10 +7,15 @@ Actor ``a`` is held busy by ``spin``, which loops until its instruction limit (a
 the calls sent meanwhile wait in its inbox."""
 
 import asyncio
+import time
+from concurrent.futures import ThreadPoolExecutor
 
 import aiohttp
+import pytest
+from kit.daemon import project, running_moxzid
 from kit.gateway import post, serving
 from kit.host import NO_ARGS, eventually, spec
+from kit.http import request
 
 from moxzi_core.candid import Principal, decode_args, encode_args
 from moxzi_core.runtime.actor import CANISTER_ERROR, SYS_TRANSIENT
@@ -152,3 +157,30 @@ async def _async(value: bool) -> bool:
 async def _async_post_ok(session) -> bool:
     """Whether a call from this client is taken again (its handlers ended after their calls)."""
     return (await post(session, "/query-json/a/get", []))[0] == 200
+
+
+@pytest.mark.slow
+def test_moxzid_refuses_a_call_to_a_full_inbox_and_runs_those_taken(tmp_path):
+    """The flag as moxzid reads it, and the queue as /metrics shows it."""
+    project(tmp_path, "lab")
+    flags = ("-m", "actors.json", "--max-queued-calls", "2")
+    with running_moxzid(*flags, cwd=tmp_path, plugins="http,console") as daemon, ThreadPoolExecutor(2) as pool:
+        busy = pool.submit(daemon.call, "lab", "incThenLoop", 60_000_000)  # about a second
+        _wait_for_queued(daemon, 1)
+        queued = pool.submit(daemon.call, "lab", "inc")
+        _wait_for_queued(daemon, 2)
+        status, answer = daemon.try_call("lab", "inc")
+        assert (status, answer["reject_code"]) == (503, SYS_TRANSIENT)
+        assert "Maximum queue capacity 2 reached" in answer["reject_message"]
+        assert "--max-queued-calls 2" in answer["reject_message"]
+        assert sorted([busy.result(), queued.result()]) == [[1], [2]]
+        assert daemon.call("lab", "get", query=True) == [2]
+
+
+def _wait_for_queued(daemon, count: int) -> None:
+    line = f'moxzi_actor_queued_calls{{actor="lab"}} {count}'
+    for _ in range(500):
+        if line in request(f"{daemon.url}/metrics").body:
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"lab never held {count} calls from outside")
