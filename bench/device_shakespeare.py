@@ -41,18 +41,7 @@ def main() -> None:
         total = 0.0
         for k in range(20):
             seq = windows([lo + (k * cfg.batch + j) * span // (20 * cfg.batch) for j in range(cfg.batch)])
-            total += dev.device.request(
-                "run",
-                dev.CALLER,
-                {
-                    "inputs": [{"data": seq.tobytes(), "elem": {"u8": None}, "shape": list(seq.shape)}],
-                    "program": dev.program,
-                    "train": None,
-                    "scalars": [dev.loss_reg],
-                    "split": None,
-                    "tensors": [],
-                },
-            )["scalars"][0]
+            total += dev.device.request("run", dev.CALLER, dev.run(seq, lr=None))["scalars"][0]
         return total / 20
 
     started = time.perf_counter()

@@ -195,31 +195,22 @@ class DeviceGPT:
         self.program, self.loss_reg = loss_program(cfg)
         self.run_type = self.device.types["moxzi_device_run"]
 
+    def run(self, seq: np.ndarray, lr: float | None, split: bool = False) -> dict:
+        """The run record of the loss on a batch: a training step at ``lr`` (AdamW, clip 1.0), or the
+        loss alone with ``lr`` None; ``split``: the batch's rows split across ranks."""
+        train = {"loss": self.loss_reg, "optimizer": "adamw", "clip": self.Some(1.0), "lr": self.Some(lr), "also": None}
+        return {
+            "inputs": [{"data": seq.astype(np.uint8).tobytes(), "elem": {"u8": None}, "shape": list(seq.shape)}],
+            "program": self.program,
+            "train": None if lr is None else self.Some(train),
+            "scalars": [self.loss_reg],
+            "tensors": [],
+            "split": self.Some([0]) if split else None,
+        }
+
     def arg(self, seq: np.ndarray, lr: float, split: bool = False) -> bytes:
         """What the actor sends for one training step; ``split``: the batch's rows split across ranks."""
-        return self.encode(
-            self.run_type.args,
-            [
-                {
-                    "inputs": [
-                        {"data": seq.astype(np.uint8).tobytes(), "elem": {"u8": None}, "shape": list(seq.shape)}
-                    ],
-                    "program": self.program,
-                    "train": self.Some(
-                        {
-                            "loss": self.loss_reg,
-                            "optimizer": "adamw",
-                            "clip": self.Some(1.0),
-                            "lr": self.Some(lr),
-                            "also": None,
-                        }
-                    ),
-                    "scalars": [self.loss_reg],
-                    "tensors": [],
-                    "split": self.Some([0]) if split else None,
-                }
-            ],
-        )
+        return self.encode(self.run_type.args, [self.run(seq, lr, split)])
 
     def step(self, arg: bytes) -> float:
         outcome = self.device.call("moxzi_device_run", self.CALLER, arg)

@@ -53,19 +53,8 @@ def params(gpt: device_step.DeviceGPT) -> list[np.ndarray]:
 
 def logits(gpt: device_step.DeviceGPT, seq: np.ndarray, split: bool) -> np.ndarray:
     """The forward's logits for a batch, as one tensor."""
-    program, _ = device_step.loss_program(gpt.cfg)
-    r = gpt.device.request(
-        "run",
-        gpt.CALLER,
-        {
-            "inputs": [{"data": seq.astype(np.uint8).tobytes(), "elem": {"u8": None}, "shape": list(seq.shape)}],
-            "program": program,
-            "train": None,
-            "scalars": [],
-            "tensors": [len(program) - 2],
-            "split": Some([0]) if split else None,
-        },
-    )
+    logits_only = {"scalars": [], "tensors": [len(gpt.program) - 2]}  # the loss's program, read before the loss
+    r = gpt.device.request("run", gpt.CALLER, gpt.run(seq, lr=None, split=split) | logits_only)
     return np.frombuffer(r["tensors"][0], "<f4")
 
 
