@@ -20,7 +20,7 @@ from kit.daemon import Daemon, project, running_moxzid  # noqa: E402
 
 from moxzi_core.build import BuildResult  # noqa: E402
 
-__all__ = ["Daemon", "build_actor", "memory_mib", "project", "serving"]
+__all__ = ["build_actor", "memory_mib", "serving"]
 
 
 @contextlib.contextmanager
