@@ -1,42 +1,53 @@
 """Calls per second to a counter actor: directly through Host.call, and through HTTP to a moxzid
-subprocess (the http gateway), updates (``inc``) and queries (``get``); then a query's latency while
-the actor is idle and while it runs a long update (``busy``).
+subprocess (the http gateway), updates (``inc``) and queries (``get``); then the latency of a query
+and of a composite query (``getVia``, which also awaits a second counter's ``get``) while the counter
+is idle and while it runs a long update (``busy``).
 
     python bench/calls.py [--calls 2000] [--clients 4] [--rounds 5] [--latency 200]
 
 Each round makes ``--calls`` calls spread over ``--clients`` concurrent callers (each its own aiohttp
 session on the HTTP side); the table shows the median rate over the rounds and the HTTP/direct ratio.
 The HTTP figures include JSON and Candid conversion, HTTP and the client itself, which shares the
-machine's cores with moxzid. Latency: ``--latency`` queries one after another, idle, then as many
-while ``busy`` updates run back to back (each a few hundred ms of wasm); medians and their ratio.
+machine's cores with moxzid. Latency: ``--latency`` queries of each kind one after another, idle, then
+as many while ``busy`` updates run back to back (each a few hundred ms of wasm); medians and their ratio.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import statistics
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import aiohttp
 from moxzid import serving
 
 from moxzi_core.build import BuildResult, build
-from moxzi_core.candid import NAT, encode_args
-from moxzi_core.runtime.host import ActorSpec, Host
+from moxzi_core.candid import NAT, PRINCIPAL, Principal, encode_args
+from moxzi_core.runtime.host import ActorSpec, Host, actor_principal
 
-# The example counter, with an update that keeps the actor's thread busy.
-COUNTER = """persistent actor {
+# The example counter, with an update that keeps the actor's thread busy and a composite query that
+# adds a peer's count to its own.
+COUNTER = """import Principal "mo:core/Principal";
+persistent actor {
   var count : Nat = 0;
   public func inc() : async Nat { count += 1; count };
   public query func get() : async Nat { count };
   public func busy(rounds : Nat) : async () { var i = 0; while (i < rounds) { i += 1 } };
+  public composite query func getVia(peer : Principal) : async Nat {
+    let other : actor { get : shared query () -> async Nat } = actor (Principal.toText(peer));
+    count + (await other.get())
+  };
 };
 """
 NO_ARGS = encode_args([], [])
 BUSY_ROUNDS = 20_000_000
+PEER = "peer"  # the second counter, which getVia calls
+VIA_ARGS = [Principal(actor_principal(PEER))]
 
 
 # (kind, HTTP route, counter method)
@@ -56,16 +67,17 @@ async def rate(args, call_once) -> float:
     return args.calls // args.clients * args.clients / (time.perf_counter() - started)
 
 
-async def latencies(args, query_once, busy_once) -> dict[str, float]:
-    """Median seconds of one query (``query_once()``), idle and while ``busy_once()`` updates run back
-    to back."""
+async def latencies(args, queries, busy_once) -> dict[str, dict[str, float]]:
+    """For each kind of query in ``queries`` (kind -> make one query), the median seconds of one, idle
+    and while ``busy_once()`` updates run back to back."""
 
-    async def timed() -> list[float]:
-        times = []
-        for _ in range(args.latency):
-            started = time.perf_counter()
-            await query_once()
-            times.append(time.perf_counter() - started)
+    async def timed() -> dict[str, list[float]]:
+        times: dict[str, list[float]] = {kind: [] for kind in queries}
+        for kind, query_once in queries.items():
+            for _ in range(args.latency):
+                started = time.perf_counter()
+                await query_once()
+                times[kind].append(time.perf_counter() - started)
         return times
 
     idle = await timed()
@@ -83,11 +95,11 @@ async def latencies(args, query_once, busy_once) -> dict[str, float]:
     during = await timed()
     stop.set()
     assert await busy > 0
-    return {"idle": statistics.median(idle), "busy": statistics.median(during)}
+    return {kind: {"idle": statistics.median(idle[kind]), "busy": statistics.median(during[kind])} for kind in queries}
 
 
-async def direct_rates(spec: ActorSpec, args) -> tuple[dict[str, list[float]], dict[str, float]]:
-    host = Host([spec])
+async def direct_rates(spec: ActorSpec, args) -> tuple[dict[str, list[float]], dict[str, dict[str, float]]]:
+    host = Host([spec, replace(spec, name=PEER)])
     await host.start()
     try:
         rates = {}
@@ -104,13 +116,22 @@ async def direct_rates(spec: ActorSpec, args) -> tuple[dict[str, list[float]], d
             outcome = await host.call("counter", "busy", busy_arg, query=False)
             assert outcome.reply is not None, outcome.reject_message
 
-        return rates, await latencies(args, lambda: call_once(0, "get", True), busy_once)
+        via_arg = encode_args([PRINCIPAL], VIA_ARGS)
+
+        async def via_once() -> None:
+            outcome = await host.call("counter", "getVia", via_arg, query=True)
+            assert outcome.reply is not None, outcome.reject_message
+
+        queries = {"query": lambda: call_once(0, "get", True), "composite": via_once}
+        return rates, await latencies(args, queries, busy_once)
     finally:
         await host.stop()
 
 
-async def http_rates(folder: Path, built: BuildResult, args) -> tuple[dict[str, list[float]], dict[str, float]]:
-    with serving(folder, counter=built) as daemon:
+async def http_rates(
+    folder: Path, built: BuildResult, args
+) -> tuple[dict[str, list[float]], dict[str, dict[str, float]]]:
+    with serving(folder, **{"counter": built, PEER: built}) as daemon:
         sessions = [aiohttp.ClientSession(daemon.url) for _ in range(args.clients)]
         try:
             rates = {}
@@ -133,7 +154,15 @@ async def http_rates(folder: Path, built: BuildResult, args) -> tuple[dict[str, 
                     assert response.status == 200, await response.text()
 
             get = CALLS[1]
-            return rates, await latencies(args, lambda: call_once(0, f"/{get[1]}/counter/{get[2]}"), busy_once)
+            via = json.dumps([v.to_text() for v in VIA_ARGS]).encode()
+
+            async def via_once() -> None:
+                async with sessions[0].post("/query-json/counter/getVia", data=via) as response:
+                    assert response.status == 200, await response.text()
+                    await response.read()
+
+            queries = {"query": lambda: call_once(0, f"/{get[1]}/counter/{get[2]}"), "composite": via_once}
+            return rates, await latencies(args, queries, busy_once)
         finally:
             for session in sessions:
                 await session.close()
@@ -166,12 +195,13 @@ async def main() -> None:
         print(f"{kind:8}{d:16.0f}{h:14.0f}{h / d:13.2f}")
     print(
         f"\nquery latency, median of {args.latency} one after another, idle and while the actor runs "
-        f"long updates ({BUSY_ROUNDS:,} loop rounds each)"
+        f"long updates ({BUSY_ROUNDS:,} loop rounds each); composite: getVia, awaiting the peer's get"
     )
-    print(f"{'':8}{'idle ms':>10}{'busy ms':>10}{'busy/idle':>11}")
+    print(f"{'':20}{'idle ms':>10}{'busy ms':>10}{'busy/idle':>11}")
     for name, measured in (("direct", direct_latency), ("HTTP", http_latency)):
-        idle, busy = measured["idle"] * 1e3, measured["busy"] * 1e3
-        print(f"{name:8}{idle:10.2f}{busy:10.2f}{busy / idle:11.2f}")
+        for kind, times in measured.items():
+            idle, busy = times["idle"] * 1e3, times["busy"] * 1e3
+            print(f"{f'{name} {kind}':20}{idle:10.2f}{busy:10.2f}{busy / idle:11.2f}")
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ persistence modes."""
 
 import asyncio
 import struct
+import threading
 import time
 
 import numpy as np
@@ -20,6 +21,7 @@ from moxzi_core.runtime.actor import CANISTER_ERROR
 from moxzi_core.runtime.host import Host
 from moxzi_core.runtime.instance import Instance, Limits, UnsupportedModule, new_engine
 from moxzi_core.runtime.memory import PAGE, StableMemory
+from moxzi_core.runtime.replicas import NoReplica, Replicas
 from moxzi_core.runtime.wasm_rewrite import prepare
 from moxzi_core.store import MemoryStore
 
@@ -221,6 +223,35 @@ def test_a_replica_follows_only_what_is_committed():
     assert changed == [0]
     replica.instance.follow(source.instance, NOTHING, np.array(changed, dtype=np.int64))
     assert replica.read(10, 3) == b"two"
+
+
+def test_a_query_that_may_not_wait_long_for_a_replica_gives_up():
+    source = Actor(False)
+    replicas = Replicas(lambda: Actor(False, replica=True).instance, lambda: b"", budget=1)  # one replica
+    with replicas.committing:
+        replicas.replace(source.instance)
+    held, done = threading.Event(), threading.Event()
+
+    def hold(instance, certified_data):
+        held.set()
+        done.wait(10)
+
+    other = threading.Thread(target=replicas.run, args=(hold,))
+    other.start()
+    held.wait(10)
+    with pytest.raises(NoReplica, match="no replica came free"):
+        replicas.run(lambda instance, certified_data: None, wait=0.05)
+    threading.Timer(0.1, done.set).start()
+    assert replicas.run(lambda instance, certified_data: "its turn", wait=10) == "its turn"  # given back
+    other.join()
+
+    def call_back(instance, certified_data):  # a composite query whose call came back at its own actor
+        started = time.monotonic()
+        with pytest.raises(NoReplica, match="held by this call graph"):
+            replicas.run(lambda instance, certified_data: None, wait=30)
+        return time.monotonic() - started
+
+    assert replicas.run(call_back) < 1  # nobody else would give the replica back: no wait
 
 
 def test_a_stable_function_of_another_type_is_refused():

@@ -1,7 +1,7 @@
-"""System API calls beyond messages and memory, canister_heartbeat, composite queries and the output
-queue's limit, with a compiled Motoko actor in both persistence modes:
-a module importing every function moc may import installs, and each call answers, or traps where the IC's
-availability table forbids it, as the IC does."""
+"""System API calls beyond messages and memory, canister_heartbeat, composite queries (their call
+graph's limits, and their answers beside running updates) and the output queue's limit, with a compiled
+Motoko actor in both persistence modes: a module importing every function moc may import installs, and
+each call answers, or traps where the IC's availability table forbids it, as the IC does."""
 
 import asyncio
 
@@ -10,7 +10,7 @@ from kit.actorbuild import build_actor
 from kit.host import NO_ARGS, eventually, query, spec, started, update
 
 from moxzi_core.candid import BLOB, BOOL, NAT, NAT64, PRINCIPAL, TEXT, Opt, Vec, decode_args, encode_args
-from moxzi_core.runtime.actor import CANISTER_ERROR, HEARTBEAT_SECONDS
+from moxzi_core.runtime.actor import CANISTER_ERROR, HEARTBEAT_SECONDS, MAX_CALL_DEPTH
 from moxzi_core.runtime.host import ActorSpec
 from moxzi_core.runtime.instance import Limits
 from moxzi_core.runtime.management import MANAGEMENT_NAME, SERVICE
@@ -130,6 +130,112 @@ async def test_composite_queries_call_other_actors_queries(classic):
         assert itself.reply is None and "its own actor" in itself.reject_message
     finally:
         await host.stop()
+
+
+# Loop rounds of an update that lasts a few seconds (more on a busy machine), far less than the queries.
+LONG = 200_000_000
+
+
+@pytest.mark.parametrize("classic", [False, True], ids=["enhanced", "classic"])
+async def test_a_composite_query_sees_the_state_before_its_actors_running_update(classic):
+    specs = (spec(name, "composite", classic=classic) for name in "ab")
+    host = await started(*specs, limits=Limits(instructions_per_message=10**11))
+    try:
+        await update(host, "a", "set", [NAT], [1], rets=[])
+        await update(host, "b", "set", [NAT], [20], rets=[])
+        b = host.info("b").principal
+        slow = asyncio.ensure_future(update(host, "a", "setThenLoop", [NAT, NAT], [5000, LONG], rets=[]))
+        await asyncio.sleep(0.2)
+        for _ in range(5):
+            assert await _sum(host, "a", b) == 21  # a's 1, not the 5000 its running update wrote
+        assert not slow.done()  # answered while the update ran, not after it
+        await slow
+        assert await _sum(host, "a", b) == 5020
+    finally:
+        await host.stop()
+
+
+@pytest.mark.parametrize("classic", [False, True], ids=["enhanced", "classic"])
+async def test_a_composite_query_calling_a_busy_actor_sees_its_committed_state_at_once(classic):
+    host = await started(
+        spec("a", "composite", classic=classic),
+        spec("b", classic=classic),
+        limits=Limits(instructions_per_message=10**11),
+    )
+    try:
+        await update(host, "a", "set", [NAT], [1], rets=[])
+        assert await update(host, "b", "inc") == [1]
+        b = host.info("b").principal
+        slow = asyncio.ensure_future(update(host, "b", "incThenLoop", [NAT], [LONG]))
+        await asyncio.sleep(0.2)
+        for _ in range(5):
+            assert await _sum(host, "a", b) == 2  # b's committed 1, not the 2 its running update wrote
+        assert not slow.done()  # b's query did not wait for b's update
+        assert await slow == [2]
+        assert await _sum(host, "a", b) == 3
+    finally:
+        await host.stop()
+
+
+@pytest.mark.parametrize("classic", [False, True], ids=["enhanced", "classic"])
+async def test_a_trapped_update_never_shows_through_a_composite_query(classic):
+    host = await started(
+        spec("a", "composite", classic=classic),
+        spec("b", classic=classic),
+        limits=Limits(instructions_per_message=3 * 10**9),
+    )
+    try:
+        await update(host, "a", "set", [NAT], [1], rets=[])
+        assert await update(host, "b", "inc") == [1]
+        b = host.info("b").principal
+        for actor, method, args in (("b", "incThenSpin", ([], [])), ("a", "setThenLoop", ([NAT, NAT], [5000, 10**12]))):
+            running = asyncio.ensure_future(host.call(actor, method, encode_args(*args), query=False))
+            await asyncio.sleep(0.1)
+            assert await _sum(host, "a", b) == 2  # what either wrote before running out is not committed
+            assert not running.done()
+            outcome = await running
+            assert outcome.reply is None and "instruction limit exceeded" in outcome.reject_message
+            assert await _sum(host, "a", b) == 2
+    finally:
+        await host.stop()
+
+
+async def test_a_composite_query_sees_its_callees_new_code_after_an_upgrade():
+    host = await started(spec("a", "composite"), spec("b"))
+    try:
+        b = host.info("b").principal
+        assert await _sum(host, "a", b) == 0  # b has a replica of its first code now
+        before = await host.call("a", "versionOf", encode_args([PRINCIPAL], [b]), query=True)
+        assert before.reply is None  # b's first code has no `version`
+        await host.upgrade("b", build_actor("lab_v2").wasm)
+        after = await host.call("a", "versionOf", encode_args([PRINCIPAL], [b]), query=True)
+        assert decode_args(after.reply, [TEXT]) == ["v2"]
+    finally:
+        await host.stop()
+
+
+async def test_composite_queries_may_call_back_at_their_own_actor_up_to_the_ics_depth():
+    host = await started(*(spec(name, "composite") for name in "ab"))
+    try:
+        a, b = host.info("a").principal, host.info("b").principal
+
+        async def bounce(calls):
+            return await host.call("a", "bounce", encode_args([PRINCIPAL, PRINCIPAL, NAT], [a, b, calls]), query=True)
+
+        # a -> b -> a ...: each call back at an actor runs on another replica of it, so none waits.
+        deepest = await asyncio.wait_for(bounce(MAX_CALL_DEPTH - 1), 10)
+        assert decode_args(deepest.reply, [NAT]) == [MAX_CALL_DEPTH - 1]
+        too_deep = await asyncio.wait_for(bounce(MAX_CALL_DEPTH), 10)
+        assert too_deep.reply is None  # the deepest call was refused, and each caller passed that on
+        assert too_deep.reject_message == f"composite query calls exceeded the maximum call depth ({MAX_CALL_DEPTH})"
+    finally:
+        await host.stop()
+
+
+async def _sum(host, actor, *peers) -> int:
+    outcome = await host.call(actor, "sum", encode_args([Vec(PRINCIPAL)], [list(peers)]), query=True)
+    assert outcome.reply is not None, outcome.reject_message
+    return decode_args(outcome.reply, [NAT])[0]
 
 
 @pytest.mark.parametrize("classic", [False, True], ids=["enhanced", "classic"])

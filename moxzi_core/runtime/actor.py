@@ -2,7 +2,9 @@
 
 Each actor processes one message at a time on its own thread, so a long message holds up only its own
 actor. Messages arrive on a queue: calls (from HTTP or other actors), responses to the actor's own
-calls, upgrades, queries, and the actor's global timer when it comes due. What a message produces (a
+calls, upgrades, and the actor's global timer when it comes due. Queries from outside, composite ones
+and the queries those call included, do not wait for the actor's turn: they run on query replicas of its
+last committed state (`Actor.query`, `replicas.py`). What a message produces (a
 response, outgoing calls, a new timer) takes effect only if it did not trap; it leaves the actor as
 data (answers to origins, calls to callees, a snapshot delta) handed to the host's `settle`, which
 writes it durably and delivers it.
@@ -25,7 +27,7 @@ from .instance import EMPTY_ARGS, Instance, Interrupted
 from .journal import Delta
 from .management import reply, status_record
 from .memory import PAGE
-from .replicas import Replicas
+from .replicas import NoReplica, Replicas
 from .system_api import Execution, OutgoingCall
 
 if TYPE_CHECKING:
@@ -103,28 +105,20 @@ class Manage:
     origin: Origin
 
 
-@dataclass
-class Query:
-    """A composite query from outside, or a query a composite query calls: never recorded, run in the
-    actor's turn and answered through ``answer`` (from the actor's thread). Plain queries from outside
-    do not wait for the turn: `Actor.query`."""
-
-    method: str
-    arg: bytes
-    caller: bytes
-    answer: Callable[[Outcome], None]
-    budget: CallGraphBudget | None = None  # a composite query's call: the instructions its graph has left
+MAX_CALL_DEPTH = 6  # how deep a composite query's calls may go, its own method at depth 1: the IC's limit
 
 
 class CallGraphBudget:
     """The instructions a composite query's whole call graph may still run: its method, the queries it
     calls (composite ones with their own calls) and every callback, together, as the IC's limit on a
     query call graph (its per-query limit, 5 billion instructions, bounds each of them besides).
-    Spent by one thread at a time: a composite query's thread waits while the query it called runs."""
+    The graph runs depth first on one thread (each call on a replica of its callee, while the caller
+    waits), so ``depth``, how many queries of the graph are running now, is one number too."""
 
     def __init__(self, instructions: int):
         self.limit = instructions
         self.left = instructions
+        self.depth = 1
 
     def fuel(self, per_query: int) -> int:
         return max(min(per_query, self.left), 0)
@@ -406,9 +400,9 @@ class Actor:
         if self._thread:
             self._thread.join()
 
-    def post(self, seq: int | None, message) -> None:
-        """Queue a message: ``seq`` is its place in the actor's inbox (None for queries)."""
-        if seq is not None and isinstance(message, (Call, Manage)) and message.origin[0] == "ingress":
+    def post(self, seq: int, message) -> None:
+        """Queue a message: ``seq`` is its place in the actor's inbox."""
+        if isinstance(message, (Call, Manage)) and message.origin[0] == "ingress":
             self._from_outside.add(seq)
         self._queue.put((seq, message))
 
@@ -422,18 +416,32 @@ class Actor:
         queued or running: those delivered or restored and not yet consumed."""
         return len(self._from_outside)
 
-    def query(self, method: str, arg: bytes, caller: bytes) -> Outcome:
-        """Answer a query from outside on the calling thread, from the last committed state: beside the
-        message the actor's thread runs, never seeing it. Raises Interrupted if the host stops."""
+    def query(
+        self,
+        method: str,
+        arg: bytes,
+        caller: bytes,
+        budget: CallGraphBudget | None = None,
+        wait: float | None = None,
+    ) -> Outcome:
+        """Answer a query or composite query on the calling thread, from the last committed state:
+        beside the message the actor's thread runs, never seeing it. ``budget``: the instructions left
+        to the composite query calling it, which it spends; ``wait``: how long it may wait for a free
+        replica (None: as long as it takes), after which it is rejected. Raises Interrupted if the host
+        stops."""
         refusal = self._refusal()
         if refusal is not None:
             return refusal
         started = time.perf_counter()
 
         def run(instance: Instance, certified_data: bytes) -> tuple[Outcome, int]:
-            return self._run_query(instance, method, arg, caller, certified_data), instance.instructions_used()
+            outcome = self._run_query(instance, method, arg, caller, certified_data, budget)
+            return outcome, instance.instructions_used()
 
-        outcome, instructions = self._replicas.run(run)
+        try:
+            outcome, instructions = self._replicas.run(run, wait)
+        except NoReplica as why:
+            return Outcome.reject(SYS_TRANSIENT, f"actor {self.name} has no query replica free for {method}: {why}")
         self._host.events.publish(
             "message",
             actor=self.name,
@@ -477,9 +485,7 @@ class Actor:
 
     def _fail(self, seq: int | None, message, error: Exception) -> None:
         outcome = Outcome.reject(SYS_FATAL, f"moxzid internal error in {self.name}: {error}")
-        if isinstance(message, Query):
-            message.answer(outcome)
-        elif isinstance(message, Call):
+        if isinstance(message, Call):
             self._host.settle(self, seq, [(message.origin, replace(outcome, refund=message.cycles))], [], None)
         elif isinstance(message, (Upgrade, Manage)):
             self._host.settle(self, seq, [(message.origin, outcome)], [], None)
@@ -498,21 +504,6 @@ class Actor:
 
     def _dispatch(self, seq: int | None, message) -> None:
         started = time.perf_counter()
-        if isinstance(message, Query):
-            outcome = self._refusal() or self._run_query(
-                self._code, message.method, message.arg, message.caller, self.canister.certified_data, message.budget
-            )
-            message.answer(outcome)
-            self._host.events.publish(
-                "message",
-                actor=self.name,
-                method=message.method,
-                query=True,
-                seconds=time.perf_counter() - started,
-                instructions=self.instance.instructions_used() if self.instance else 0,
-                trapped=outcome.reject_code == CANISTER_ERROR,
-            )
-            return
         if self._deferred and self._held_for_upgrade(seq, message):
             return
         self._step = _Step()
@@ -674,9 +665,8 @@ class Actor:
         if refusal is not None:
             return refusal
         replicated = certified_data is None
-        composite = not instance.replica and instance.has_export(f"canister_composite_query {method}")
-        if certified_data is not None and composite:
-            return self._run_composite(method, arg, caller, certified_data, budget)
+        if certified_data is not None and instance.has_export(f"canister_composite_query {method}"):
+            return self._run_composite(instance, method, arg, caller, certified_data, budget)
         if not instance.has_export(f"canister_query {method}"):
             return Outcome.reject(DESTINATION_INVALID, f"actor {self.name} has no query method {method!r}")
         execution = Execution(
@@ -705,14 +695,20 @@ class Actor:
         return lambda: certifier.certify_data(principal, certified_data)
 
     def _run_composite(
-        self, method: str, arg: bytes, caller: bytes, certified_data: bytes, budget: CallGraphBudget | None
+        self,
+        instance: Instance,
+        method: str,
+        arg: bytes,
+        caller: bytes,
+        certified_data: bytes,
+        budget: CallGraphBudget | None,
     ) -> Outcome:
-        """A composite query: its calls go to other actors' queries, answered at once (the caller's
-        thread waits, ``Host.composite_call``), and their callbacks run in the same rolled-back
+        """A composite query on ``instance`` (a replica): its calls go to other actors' queries, run at
+        once on this thread (``Host.composite_call``), and their callbacks run in the same rolled-back
         transaction, until one of them answers. The method itself (not its callbacks) has a data
         certificate, as on the IC. All of it spends one ``budget`` (a new one, unless another composite
         query called this one)."""
-        instance, per_query = self._code, self._limits.instructions_per_query
+        per_query = self._limits.instructions_per_query
         budget = budget or CallGraphBudget(per_query)
         execution = Execution("CQ", arg=arg, caller=caller, may_respond=True, balance=self._ledger_balance())
         execution.data_certificate = self._data_certificate(certified_data)

@@ -37,6 +37,7 @@ from .actor import (
     CANISTER_ERROR,
     DESTINATION_INVALID,
     MANAGEMENT,
+    MAX_CALL_DEPTH,
     SYS_TRANSIENT,
     Actor,
     Call,
@@ -44,7 +45,6 @@ from .actor import (
     Manage,
     Origin,
     Outcome,
-    Query,
     Response,
     Upgrade,
     from_record,
@@ -73,10 +73,13 @@ from .system_calls import CheckpointPolicy, SystemCalls, SystemMethod, SystemSta
 from .wasm_rewrite import PreparedModule, prepare
 
 log = logging.getLogger("moxzid")
-COMPOSITE_WAIT = 30.0  # seconds a composite query waits for the query it called
+# Seconds a composite query's call waits for a free replica of its callee: every one the callee's memory
+# budget allows may be held by other queries, some of them waiting on replicas this call graph holds.
+COMPOSITE_WAIT = 30.0
 
 # Queries from outside run on threads of their own, beside the actors' threads; each actor keeps a
-# replica of its state per query running at once (`replicas.py`), so this also bounds their number.
+# replica of its state per query running at once (`replicas.py`), so this (times MAX_CALL_DEPTH, as a
+# composite query's calls may come back at an actor) also bounds their number.
 QUERY_THREADS = max(2, min(4, os.cpu_count() or 1))
 # How many actors create_canister may make (those not deleted), by default: each may grow its memory to
 # its budget, so their number bounds what clients who create actors can make moxzid hold.
@@ -379,9 +382,10 @@ class Host:
         self, name: str, method: str, arg: bytes, *, query: bool, caller: bytes = ANONYMOUS, key: bytes | None = None
     ) -> Outcome:
         """Call ``method`` of actor ``name`` from outside, as ``caller`` (a principal's bytes).
-        ``query=True`` runs only query methods: a plain one on the actor's last committed state, without
-        waiting for the message it runs now, a composite one in the actor's turn; a query method called as an update runs as a query in the actor's turn
-        and leaves no trace, as on the IC. ``name`` MANAGEMENT_NAME ("aaaaa-aa") calls the management
+        ``query=True`` runs only query methods, plain or composite, on the actor's last committed state,
+        without waiting for the message it runs now (nor, for the queries a composite one calls, for
+        their actors'); a query method called as an update runs as a query in the actor's turn and
+        leaves no trace, as on the IC. ``name`` MANAGEMENT_NAME ("aaaaa-aa") calls the management
         canister's methods (``management.METHODS``), with the IC's rules on who may call them.
         ``key`` (an update call to an actor; ignored for queries): the call runs once for ``caller`` and
         that key, and a retry gets the first run's outcome, also after a crash (``replays.py``); a key
@@ -402,15 +406,11 @@ class Host:
             )
         if query and kind == "update":
             raise errors.WrongMethodKind(f"{name}.{method} is an update method: call it on the call route")
-        if query and kind == "query":
+        if query:
             try:
                 return await self._running_loop.run_in_executor(self._queries, actor.query, method, arg, caller)
             except Interrupted:
                 return Outcome.reject(SYS_TRANSIENT, "moxzid is stopping; call again when it is back")
-        if query:  # a composite query runs in the actor's turn: its calls and callbacks use the instance
-            answer = self._running_loop.create_future()
-            actor.post(None, Query(method, arg, caller, self._resolver(answer)))
-            return await answer
         if key is None:
             full = self._queue_full(actor)
             return full or await self._ingress(actor, lambda origin: Call(method, arg, caller, origin))
@@ -442,9 +442,10 @@ class Host:
 
     def composite_call(self, caller: Actor, call: OutgoingCall, budget: CallGraphBudget) -> Outcome:
         """The answer to a call a composite query of ``caller`` made: another actor's query (or composite
-        query) run now, spending the composite query's ``budget``. Called on the caller's thread, which
-        waits at most COMPOSITE_WAIT seconds (two actors whose composite queries call each other would
-        wait on each other)."""
+        query) run now, on this thread and a replica of that actor's last committed state, spending the
+        composite query's ``budget``. It waits at most COMPOSITE_WAIT seconds for a free replica (two
+        actors whose composite queries call each other may each hold the other's last one), and the
+        calls go at most MAX_CALL_DEPTH deep."""
         target = self._by_principal.get(call.callee)
         if target is None:
             return Outcome.reject(DESTINATION_INVALID, f"no actor with principal {Principal(call.callee)}")
@@ -455,16 +456,15 @@ class Host:
                 CANISTER_ERROR,
                 f"a composite query may call only query methods, and {target.name}.{call.method} is not one",
             )
-        answered, answer = threading.Event(), list[Outcome]()
-
-        def settle(outcome: Outcome) -> None:
-            answer.append(outcome)
-            answered.set()
-
-        target.post(None, Query(call.method, bytes(call.data), caller.principal, settle, budget))
-        if not answered.wait(COMPOSITE_WAIT):
-            return Outcome.reject(SYS_TRANSIENT, f"{target.name}.{call.method} gave no answer in {COMPOSITE_WAIT}s")
-        return answer[0]
+        if budget.depth >= MAX_CALL_DEPTH:
+            return Outcome.reject(
+                CANISTER_ERROR, f"composite query calls exceeded the maximum call depth ({MAX_CALL_DEPTH})"
+            )
+        budget.depth += 1
+        try:
+            return target.query(call.method, bytes(call.data), caller.principal, budget, COMPOSITE_WAIT)
+        finally:
+            budget.depth -= 1
 
     async def _ingress(self, actor: Actor, message: Callable[[Origin], object], batch: Batch | None = None) -> Outcome:
         """Record a message from outside in ``actor``'s inbox, and wait for its answer."""

@@ -8,16 +8,19 @@ and the globals set to the committed ones. So a query costs what it and the comm
 the size of the heap, and never sees a message that has not completed. The actor's commits and a
 catching-up hold the same lock, so a replica sees whole messages only.
 
-Replicas are made on demand, one per query running at once (the host bounds how many run at once), and
-kept; an upgrade drops them, as the code they run is gone. Each is a copy of the actor's memories, so
-together they hold at most ``budget`` bytes (the actor's memory budget, ``--actor-memory-mb``), and
+Replicas are made on demand, one per query running at once (the host bounds how many queries run at
+once, and a composite query's calls, each of which runs on a replica of its callee, how deep they go),
+and kept; an upgrade drops them, as the code they run is gone. Each is a copy of the actor's memories,
+so together they hold at most ``budget`` bytes (the actor's memory budget, ``--actor-memory-mb``), and
 always one: a large actor gets fewer replicas and its queries take turns on them (a replica over the
-budget, as the actor grew, is dropped when its query ends).
+budget, as the actor grew, is dropped when its query ends). A query that may not wait for a turn
+indefinitely (a composite query's call, whose caller holds replicas itself) gives up (`NoReplica`).
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -28,10 +31,16 @@ from .instance import Instance
 T = TypeVar("T")
 
 
+class NoReplica(Exception):
+    """No replica of the actor came free in the time the query may wait, or none can: every one is held
+    by the calling thread itself (a composite query whose calls came back to this actor)."""
+
+
 class _Replica:
     def __init__(self, instance: Instance, generation: int):
         self.instance = instance
         self.generation = generation
+        self.holder: int | None = None  # the thread running a query on it (threading.get_ident)
         self.memory_pages: set[int] | None = None  # committed since it last caught up (None: all)
         self.stable_pages: set[int] | None = None
 
@@ -69,11 +78,15 @@ class Replicas:
         self._idle, self._all = [], []
         self._returned.notify_all()
 
-    def run(self, query: Callable[[Instance, bytes], T]) -> T:
+    def run(self, query: Callable[[Instance, bytes], T], wait: float | None = None) -> T:
         """``query(instance, certified_data)`` on a replica holding the actor's last committed state, with
-        the certified data that state set (read together, so a data certificate matches the state)."""
+        the certified data that state set (read together, so a data certificate matches the state).
+        When every replica the budget allows is busy it waits for one: at most ``wait`` seconds (None:
+        as long as it takes), and not at all when the calling thread holds them all; then it raises
+        NoReplica."""
         with self.committing:
-            replica = self._take()
+            replica = self._take(wait)
+            replica.holder = threading.get_ident()
             memory_pages, stable_pages = replica.memory_pages, replica.stable_pages
             assert self._source is not None, "queries run once the actor has code"
             replica.instance.follow(self._source, _array(memory_pages), _array(stable_pages))
@@ -83,6 +96,7 @@ class Replicas:
             return query(replica.instance, certified_data)
         finally:
             with self.committing:
+                replica.holder = None
                 if replica.generation == self._generation:
                     if len(self._all) > self._fitting():
                         self._all.remove(replica)
@@ -90,9 +104,10 @@ class Replicas:
                         self._idle.append(replica)
                     self._returned.notify()
 
-    def _take(self) -> _Replica:
+    def _take(self, wait: float | None) -> _Replica:
         """An idle replica, a new one if it fits the budget, or the first one another query gives back
-        (call holding ``committing``)."""
+        within ``wait`` seconds (call holding ``committing``)."""
+        deadline = None if wait is None else time.monotonic() + wait
         while True:
             while self._idle and len(self._all) > self._fitting():  # the actor grew past them
                 self._all.remove(self._idle.pop())
@@ -102,7 +117,13 @@ class Replicas:
                 replica = _Replica(self._make(), self._generation)
                 self._all.append(replica)
                 return replica
-            self._returned.wait()
+            me = threading.get_ident()
+            if deadline is not None and all(replica.holder == me for replica in self._all):
+                raise NoReplica("each replica the actor's memory budget allows is held by this call graph")
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise NoReplica(f"no replica came free in {wait}s")
+            self._returned.wait(left)
 
     def _fitting(self) -> int:
         """How many replicas of the actor's memories, as large as they are now, fit in the budget."""

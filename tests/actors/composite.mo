@@ -10,6 +10,14 @@ persistent actor {
 
   public query func get() : async Nat { n };
 
+  // A long update that changes state first (or, past its instruction limit, traps): composite queries
+  // meanwhile, its own and those calling it, must not see the change.
+  public func setThenLoop(v : Nat, rounds : Nat) : async () {
+    n := v;
+    var i = 0;
+    while (i < rounds) { i += 1 };
+  };
+
   public composite query func sum(peers : [Principal]) : async Nat {
     var total = n;
     for (peer in peers.vals()) {
@@ -18,6 +26,20 @@ persistent actor {
     };
     n += 1000; // rolled back, like any query's change
     total
+  };
+
+  // What the peer's `version` query answers (lab_v2 has one, lab none).
+  public composite query func versionOf(peer : Principal) : async Text {
+    let other : actor { version : shared query () -> async Text } = actor (Principal.toText(peer));
+    await other.version()
+  };
+
+  // Has `there` call `bounce` back here, and so on, `k` calls deep (this actor's replicas answer the
+  // calls that come back): `k`.
+  public composite query func bounce(here : Principal, there : Principal, k : Nat) : async Nat {
+    if (k == 0) return 0;
+    let other : actor { bounce : shared composite query (Principal, Principal, Nat) -> async Nat } = actor (Principal.toText(there));
+    1 + (await other.bounce(there, here, k - 1 : Nat))
   };
 
   // A composite query calling composite queries in turn.
