@@ -170,27 +170,94 @@ def encode_nat(n: int) -> bytes:
     return encode_args([NAT], [n])
 
 
-async def test_all_actors_together_grow_only_to_the_total_memory_budget():
-    """--total-memory-mb: a message that would leave all actors' written wasm memory past it is rolled
-    back like a trap (its growth given back, the RAM too, and not counted); that actor and the others
-    keep being served, and what still fits is admitted."""
-    actors = [spec("a", "hostile"), spec("b", "hostile")]
+def peak_resident_mib() -> int:
+    """The test process's peak resident memory since `reset_peak` (VmHWM)."""
+    status = Path("/proc/self/status").read_text()
+    return int(next(line for line in status.splitlines() if line.startswith("VmHWM:")).split()[1]) >> 10
+
+
+def reset_peak() -> None:
+    Path("/proc/self/clear_refs").write_text("5")  # Linux: VmHWM starts again from what is resident now
+
+
+PERSISTENCE = pytest.mark.parametrize("classic", [False, True], ids=["enhanced", "classic"])
+
+
+async def total_of(room_mib: int, *actors) -> Host:
+    """A host of ``actors`` whose --total-memory-mb leaves ``room_mib`` MiB beyond what they hold when
+    installed, started."""
     fresh = await started(*actors)
-    held = fresh.memory_budget.held_bytes  # what the two hold when installed
+    held = fresh.memory_budget.held_bytes
     await fresh.stop()
-    host = Host(actors, total_memory_bytes=held + (96 << 20))  # room for 96 MiB more, for both
+    host = Host(list(actors), total_memory_bytes=held + (room_mib << 20))
     await host.start()
+    return host
+
+
+@PERSISTENCE
+async def test_a_message_growing_past_the_total_memory_budget_is_refused_at_the_grow(classic):
+    """--total-memory-mb holds while a message runs: the growth that would pass it fails as one past
+    --actor-memory-mb does (Motoko traps), the message is rolled back and its memory given back, and
+    another actor is served meanwhile; growth that fits works."""
+    host = await total_of(96, spec("a", "hostile", classic=classic), spec("b", "hostile", classic=classic))
     try:
-        assert await update(host, "a", "keep", [NAT], [40]) == [40 * 2**20 // 8]
+        assert await update(host, "a", "keep", [NAT], [40]) == [40 * 2**20 // 8]  # fits
         before = resident_mib()
-        refused = await host.call("b", "keep", encode_nat(80), query=False)
-        assert refused.reply is None, "80 MiB more fitted in what was left of 96"
+        reset_peak()
+        # b asks for 400 MiB (200 under classic persistence, 4 bytes an element); a is served meanwhile.
+        refused, *served = await asyncio.gather(
+            host.call("b", "keep", encode_nat(400), query=False), *(update(host, "a", "inc") for _ in range(20))
+        )
+        assert sorted(served) == [[n] for n in range(1, 21)]
+        assert refused.reply is None
+        assert refused.reject_message.startswith("actor b trapped: RTS error: Cannot grow memory (moxzid's wasm")
+        assert refused.reject_message.endswith("MiB more when the message began: moxzid --total-memory-mb)")
+        assert peak_resident_mib() - before < 96 + 48  # never much past the total, even while it ran
+        assert resident_mib() - before < 32  # the growth's RAM went back to the OS
+        assert host.memory_budget.held_bytes <= host.memory_budget.total_bytes
+        assert await update(host, "b", "inc") == [1]  # b's state is as before the message
+        assert await update(host, "b", "keep", [NAT], [10]) == [10 * 2**20 // 8]  # what fits still does
+        assert await update(host, "a", "inc") == [21]
+        assert host.memory_budget.held_bytes <= host.memory_budget.total_bytes
+    finally:
+        await host.stop()
+
+
+async def test_memory_a_refused_growth_left_is_checked_as_the_message_ends():
+    """Wasm memory cannot shrink: a rolled-back growth leaves the actor's memory grown (zeroed, not
+    counted), and a later message can write it without growing. Growth cannot catch that; the check as
+    the message ends does, refusing the message that would leave all actors past the total. (Enhanced
+    persistence: under classic persistence, the copying collector grows the memory as such a message
+    ends, and that growth is refused, as in the test above.)"""
+    host = await total_of(44, spec("a", "hostile"), spec("b", "hostile"))
+    try:
+        trapped = await host.call("b", "growThenTrap", encode_nat(30), query=False)
+        assert "deliberate trap after growing" in trapped.reject_message  # b's memory is 30 MiB larger now
+        assert await update(host, "a", "keep", [NAT], [20]) == [20 * 2**20 // 8]  # 24 MiB left
+        before = resident_mib()
+        refused = await host.call("b", "keep", encode_nat(27), query=False)  # in the 30 MiB grown
+        assert refused.reply is None, "27 MiB more fitted in what was left of 44"
         assert refused.reject_message.startswith("actor b trapped: moxzid's wasm memory for all actors is spent:")
         assert "(moxzid --total-memory-mb); the message's growth was given back" in refused.reject_message
-        assert resident_mib() - before < 64  # the refused growth's RAM went back to the OS
+        assert resident_mib() - before < 32
         assert await update(host, "b", "inc") == [1]  # b keeps being served: its rolled-back pages don't count
-        assert await update(host, "a", "inc") == [1]
-        assert await update(host, "b", "keep", [NAT], [10]) == [10 * 2**20 // 8]  # what fits still does
+        assert await update(host, "b", "keep", [NAT], [10]) == [10 * 2**20 // 8]
+        assert host.memory_budget.held_bytes <= host.memory_budget.total_bytes
+    finally:
+        await host.stop()
+
+
+async def test_messages_running_at_once_share_the_total_memory_budget():
+    """Each message may grow into what the total has left as it begins (nothing is reserved, so a
+    long message cannot keep others from growing); when two at once want more than is left, the one
+    that would pass the total is refused, at its growth or as it ends."""
+    host = await total_of(48, spec("a", "hostile"), spec("b", "hostile"))
+    try:
+        outcomes = await asyncio.gather(*(host.call(name, "keep", encode_nat(30), query=False) for name in "ab"))
+        kept = [outcome for outcome in outcomes if outcome.reply is not None]
+        assert len(kept) == 1, [outcome.reject_message for outcome in outcomes]
+        (refused,) = [outcome for outcome in outcomes if outcome.reply is None]
+        assert "--total-memory-mb" in refused.reject_message
         assert host.memory_budget.held_bytes <= host.memory_budget.total_bytes
     finally:
         await host.stop()

@@ -35,12 +35,15 @@ OUT_OF_STABLE, OUT_OF_HEAP = "stable memory out of bounds", "heap out of bounds"
 
 def wat_actor(memory64: bool) -> bytes:
     """A module calling the stable functions with the arguments at bytes 0, 8, 16 of its memory (2 wasm
-    pages); a result goes to byte 24."""
+    pages), and growing its memory (``grow_heap``); a result goes to byte 24."""
     a = "i64" if memory64 else "i32"
 
     def at(address: str) -> str:
         return address if memory64 else f"(i32.wrap_i64 {address})"
 
+    grow_heap = f"(memory.grow {at('(call $arg (i64.const 0))')})"  # -1 or the old size, as an i64
+    if not memory64:
+        grow_heap = f"(i64.extend_i32_s {grow_heap})"
     return wasmtime.wat2wasm(f"""
     (module
       (import "ic0" "stable64_size" (func $size (result i64)))
@@ -52,7 +55,8 @@ def wat_actor(memory64: bool) -> bytes:
       (func (export "size") (i64.store {at("(i64.const 24)")} (call $size)))
       (func (export "grow") (i64.store {at("(i64.const 24)")} (call $grow (call $arg (i64.const 0)))))
       (func (export "read") (call $read (call $arg (i64.const 0)) (call $arg (i64.const 1)) (call $arg (i64.const 2))))
-      (func (export "write") (call $write (call $arg (i64.const 0)) (call $arg (i64.const 1)) (call $arg (i64.const 2)))))
+      (func (export "write") (call $write (call $arg (i64.const 0)) (call $arg (i64.const 1)) (call $arg (i64.const 2))))
+      (func (export "grow_heap") (i64.store {at("(i64.const 24)")} {grow_heap})))
     """)
 
 
@@ -64,20 +68,23 @@ class Actor:
         prepared = prepare(wat_actor(memory64), limits.memory_pages)
         module = wasmtime.Module(engine, prepared.wasm)
         self.instance = Instance(engine, module, prepared, b"\x01", limits, print, replica=replica)
+        self.results: list[int] = []  # of the last message's calls
 
     def call(self, export: str, *args: int, keep: bool = True) -> str | None:
         """Run ``export`` with ``args`` as a message; see `message`."""
         return self.message([(export, args)], keep=keep)
 
-    def message(self, calls, *, keep: bool = True) -> str | None:
-        """Run each (export, args) of ``calls`` in one message, then commit (``keep``, not in a
-        replica) or roll back. Returns the trap, if any."""
-        self.instance.begin()
-        trap = None
+    def message(self, calls, *, keep: bool = True, growth: int | None = None) -> str | None:
+        """Run each (export, args) of ``calls`` in one message that may grow the memories by ``growth``
+        bytes (`Instance.begin`), then commit (``keep``, not in a replica) or roll back. Returns the
+        trap, if any."""
+        self.instance.begin(growth)
+        trap, self.results = None, []
         for export, args in calls:
             self.instance.write(0, b"".join(struct.pack("<Q", arg % (1 << 64)) for arg in args))
             if (trap := self.instance.invoke(None, export, fuel=10**9)) is not None:
                 break
+            self.results.append(self.result())
         if trap is None and keep and not self.instance.replica:
             self.instance.commit()
         else:
@@ -132,6 +139,21 @@ def test_growth_answers_minus_one_past_the_limit(memory64):
     assert actor.grow(-1) == REFUSED  # 2**64 - 1 pages
     assert actor.call("size") is None and actor.result() == 3
     assert actor.instance.stable.size == 3 * STABLE_PAGE
+
+
+@MODES
+def test_the_main_and_the_stable_memory_share_what_a_message_may_grow_by(memory64):
+    """--total-memory-mb while a message runs (`memory_budget`): the growth `Instance.begin` allows is
+    one allowance for both memories, each growth past what is left answering -1."""
+    actor = Actor(memory64)
+    growths = [("grow_heap", [2]), ("grow", [2]), ("grow", [1]), ("grow_heap", [1]), ("grow", [1]), ("grow_heap", [0])]
+    assert actor.message(growths, growth=3 * STABLE_PAGE) is None
+    assert actor.results == [2, REFUSED, 0, REFUSED, REFUSED, 4]  # heap 2 -> 4 pages, stable 0 -> 1
+    assert actor.message([("grow_heap", [1])], growth=0) is None and actor.results == [REFUSED]
+    assert actor.message([("grow", [1])], growth=STABLE_PAGE - 1) is None and actor.results == [REFUSED]
+    assert actor.message([("grow_heap", [3]), ("grow", [5])]) is None  # None: the limits alone
+    assert actor.results == [4, 1]
+    assert actor.instance.memory.size == 7 * STABLE_PAGE and actor.instance.stable.size == 6 * STABLE_PAGE
 
 
 @MODES

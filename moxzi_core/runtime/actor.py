@@ -290,7 +290,7 @@ class Actor:
         certified data it set: a fresh install's, empty unless set)."""
         if not instance.has_export("canister_init"):
             return None, b""
-        instance.begin()
+        self._begin(instance)
         execution = Execution("I", arg=arg, caller=caller, balance=self._balance())
         trap = instance.invoke(execution, "canister_init", fuel=self._limits.instructions_per_message)
         if trap is None:
@@ -369,6 +369,11 @@ class Actor:
         if self.instance is None:  # not installed (yet, or any more)
             return 0, 0
         return self.instance.memory.size, self.instance.stable.size
+
+    def _begin(self, instance: Instance) -> None:
+        """Begin a message that may commit on ``instance``: it may grow the memories only into what
+        moxzid's total for all actors' wasm memory has left (`memory_budget`)."""
+        instance.begin(self._host.memory_budget.room(self.name, instance.reach()))
 
     def _past_total(self, instance: Instance) -> str | None:
         """None if the memories ``instance`` has now fit moxzid's total for all actors' wasm memory (they
@@ -815,7 +820,7 @@ class Actor:
     ) -> str | None:
         """Run one entry point for a call context and keep its effects if it did not trap."""
         instance = self._code
-        instance.begin()
+        self._begin(instance)
         execution.in_flight = self._in_flight
         trap = instance.invoke(execution, export, callback, fuel=self._limits.instructions_per_message)
         self._step.instructions += instance.instructions_used()
@@ -959,7 +964,7 @@ class Actor:
         ``persistence`` is install_code's wasm_memory_persistence: "keep" the heap of enhanced
         persistence, "replace" it, or None (refused for enhanced persistence, as on the IC)."""
         old = self._code
-        old.begin()
+        self._begin(old)
         pre = Execution("G", caller=caller, balance=self._balance())
         if old.has_export("canister_pre_upgrade"):
             trap = old.invoke(pre, "canister_pre_upgrade", fuel=self._limits.instructions_per_message)
@@ -990,7 +995,7 @@ class Actor:
         trap = new.run_start()
         post = Execution("I", arg=arg, caller=caller, balance=pre.cycle_balance)
         if trap is None:
-            new.begin()
+            self._begin(new)
             trap = (
                 new.invoke(post, "canister_post_upgrade", fuel=self._limits.instructions_per_message)
                 if new.has_export("canister_post_upgrade")

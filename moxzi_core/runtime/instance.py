@@ -18,12 +18,13 @@ from .canister import Canister
 from .memory import StableMemory, TrackedMemory
 from .system_api import ActorTrap, Execution, SystemApi
 from .wasm_globals import Globals
-from .wasm_rewrite import DIRTY_PAGES_EXPORT, START_EXPORT, PreparedModule
+from .wasm_rewrite import DIRTY_PAGES_EXPORT, GROW_CAP_EXPORT, START_EXPORT, PreparedModule
 from .wasm_stable import FUNCTION_TYPES as STABLE_FUNCTIONS
 from .wasm_stable import StableFunctions
 
 EMPTY_ARGS = b"DIDL\x00\x00"  # Candid encoding of no arguments
 GROW_REFUSED = "Cannot grow memory"  # how Motoko's runtime traps when memory.grow fails
+_WASM_PAGE = 65536
 
 
 @dataclass(frozen=True)
@@ -151,10 +152,16 @@ class Instance:
         self._exports = exports
         memory = _export_of(exports, memories[0], wasmtime.Memory)
         dirty_map = _export_of(exports, DIRTY_PAGES_EXPORT, wasmtime.Memory)
+        grow_cap = _export_of(exports, GROW_CAP_EXPORT, wasmtime.Global)
+        self._grow_cap = Globals(self._store, [grow_cap])
+        # What the running message may grow both memories by, and the main memory's pages it may reach
+        # (None: no cap)
+        self._growth: int | None = None
+        self._cap_pages: int | None = None
         self.memory = TrackedMemory(memory, self._store, dirty_map, shadow=not replica)
         self.stable = StableMemory(
             self._store,
-            stable_functions.attach(memory, dirty_map, prepared.memory64, limits.stable_memory_pages),
+            stable_functions.attach(memory, dirty_map, grow_cap, prepared.memory64, limits.stable_memory_pages),
             shadow=not replica,
         )
         if stable:
@@ -190,9 +197,20 @@ class Instance:
         return name in self._exports
 
     # --- transactions ------------------------------------------------------------------------
-    def begin(self) -> None:
+    def reach(self) -> int:
+        """Bytes a message can write without growing a memory: the main memory's size and the stable
+        memory's (pages past `extent` included: a rolled-back growth leaves the main memory grown)."""
+        return self.memory.size + self.stable.size
+
+    def begin(self, growth: int | None = None) -> None:
+        """Start a message. ``growth``: the bytes by which it may grow the two memories together,
+        beyond their limits (`memory_budget`; a growth past it answers -1, as one past the limits
+        does); None: only their limits bound it."""
         self._saved_timer = self.timer
         self.now = max(time.time_ns(), self.now + 1)
+        self._growth = growth
+        self._cap_pages = None if growth is None else (self.memory.size + growth) // _WASM_PAGE
+        self._grow_cap.write([-1 if self._cap_pages is None else self._cap_pages])
 
     def _read_globals(self) -> list:
         return self._globals.read()  # Motoko modules have dozens: read once per message
@@ -223,8 +241,8 @@ class Instance:
                 target(self._store, env)
             return None
         except ActorTrap as trap:
-            if GROW_REFUSED in str(trap):  # the store refused a memory.grow past the budget
-                return f"{trap} (its memory may grow to {self.limits.memory_bytes >> 20} MiB: moxzid --actor-memory-mb)"
+            if GROW_REFUSED in str(trap):  # a memory.grow past the budget or the growth cap answered -1
+                return f"{trap} ({self._grow_limit()})"
             return str(trap)
         except wasmtime.Trap as trap:
             if trap.trap_code == wasmtime.TrapCode.INTERRUPT:
@@ -236,6 +254,16 @@ class Instance:
             return str(error)
         finally:
             self.api.execution = None
+
+    def _grow_limit(self) -> str:
+        """What refused the running message's memory growth: the growth cap where it was the lower."""
+        budget = self.limits.memory_bytes
+        if self._growth is not None and self._cap_pages is not None and self._cap_pages * _WASM_PAGE < budget:
+            return (
+                f"moxzid's wasm memory for all actors had room for {self._growth >> 20} MiB more when the "
+                "message began: moxzid --total-memory-mb"
+            )
+        return f"its memory may grow to {budget >> 20} MiB: moxzid --actor-memory-mb"
 
     def extent(self, *, committing: bool = False) -> int:
         """Bytes of both memories up to the last page written in each (`TrackedMemory.extent`), as

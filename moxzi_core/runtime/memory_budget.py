@@ -4,11 +4,23 @@ unbounded number of actors, each within its own budget (``--actor-memory-mb``).
 An actor's share is its main and its stable memory up to the last page a committed message wrote in
 each (``Instance.extent``), in bytes. The pages written, not the memories' sizes: wasm memory cannot
 shrink, so counting sizes would leave an actor whose one allocation failed unable to commit anything
-while the total is full, and a page grown but never written costs no RAM. A message is checked as it
-ends, before its effects are kept: if it would leave its actor larger than before and all actors past
-the total, it is rolled back instead (its growth given back, as a trapped message's is). So the
-committed memories of all actors never pass the total by growing; during a message an actor may grow
-to its own budget first, and loses that growth when the message is refused.
+while the total is full, and a page grown but never written costs no RAM.
+
+While a message runs (an update, a callback, a timer, ``canister_init``, an upgrade's hooks): it may
+grow the two memories together by the `room` the total has left as it begins (the total less the
+other actors' shares and what the actor can write without growing, its memories' sizes: `Instance.reach`).
+A growth past that answers -1, as one past ``--actor-memory-mb`` does (`wasm_rewrite`'s growth cap), so
+Motoko traps with "Cannot grow memory" and the message is rolled back, its growth given back. Nothing
+is reserved: messages of several actors running at once each get the room left as they begin, so no
+long message keeps others from growing, and together they may pass the total by what each grew, at
+most (running messages - 1) x the room. Queries grow only to the actor's budget, as they keep nothing.
+
+As a message ends, before its effects are kept, it is checked once more: if it would leave its actor
+larger than before and all actors past the total, it is rolled back instead. That catches what growth
+cannot: messages running at once, and pages a rolled-back growth left in the memory (zeroed, not
+counted), which a later message may write without growing (at most the actor's budget). So the
+committed memories of all actors never pass the total by growing; while a single message runs alone,
+all actors' memory stays within the total unless its actor's memory holds such pages.
 """
 
 from __future__ import annotations
@@ -48,6 +60,13 @@ class MemoryBudget:
                 return False
             self._set(name, held, size)
             return True
+
+    def room(self, name: str, reach: int) -> int:
+        """Bytes actor ``name`` may grow its memories by in a message beginning now, where it can write
+        ``reach`` bytes without growing: the total less the other actors' shares and ``reach``
+        (0 where that leaves none). Reserves nothing: messages beginning at the same time each get it."""
+        with self._lock:
+            return max(0, self.total_bytes - (self._sum - self._held.get(name, 0)) - reach)
 
     def hold(self, name: str, size: int) -> None:
         """Make ``size`` actor ``name``'s share whatever the total: what a restored actor holds already."""

@@ -15,6 +15,10 @@ the host only ever sees a superset of what changed, never less):
 - `memory.grow`: afterwards, the map grows to cover the new pages. The host counts grown pages as
   written by itself, from the memory's size.
 
+One more check, not a mark: before `memory.grow`, a growth that would take memory 0 past the pages
+in the growth cap (a mutable i64 global the rewriter adds, which the host sets before each message:
+`memory_budget`) is made to fail as a growth past the memory's maximum does (it answers -1).
+
 The decoder knows the MVP, bulk memory, sign extension, saturating truncation, multi-value block
 types, reference types, tail calls and memory64 immediates. Anything else (SIMD, atomics,
 exceptions, GC) raises ValueError: an opcode this module does not understand could be a write it
@@ -133,8 +137,9 @@ class Reader(Protocol):
     def value_type(self) -> None: ...
 
 
-def instrument_body(reader: Reader, param_count: int, memory64: bool, dirty_map: int) -> bytes:
-    """The function body under `reader`, with its writes to memory 0 marking memory `dirty_map`.
+def instrument_body(reader: Reader, param_count: int, memory64: bool, dirty_map: int, grow_cap: int) -> bytes:
+    """The function body under `reader`, with its writes to memory 0 marking memory `dirty_map`, and
+    its growths of memory 0 refused past the pages in global `grow_cap`.
 
     Instructions are copied byte for byte; marking code is inserted around the writes and uses new
     locals appended to the function's own. A body without writes comes back unchanged."""
@@ -147,7 +152,7 @@ def instrument_body(reader: Reader, param_count: int, memory64: bool, dirty_map:
         local_count += reader.uleb(32)
         reader.value_type()
     code_start = reader.pos
-    marker = _Marker(memory64, dirty_map, first_local=local_count)
+    marker = _Marker(memory64, dirty_map, grow_cap, first_local=local_count)
     pieces: list[bytes] = []
     copied_to = code_start
     while not reader.at_end():
@@ -185,7 +190,7 @@ def instrument_body(reader: Reader, param_count: int, memory64: bool, dirty_map:
         elif kind == _MEMORY_INDEX:
             _expect_memory_zero(reader, at, memories=1)
             if opcode == _MEMORY_GROW:
-                pieces += (data[copied_to : reader.pos], marker.after_grow())
+                pieces += (data[copied_to:at], marker.before_grow(), data[at : reader.pos], marker.after_grow())
                 copied_to = reader.pos
         elif kind == _TWO_INDICES:
             reader.uleb(32)
@@ -264,10 +269,11 @@ class _Marker:
     LOCALS = ("address", _I32, _I64, _F32, _F64)  # local groups, in declaration order
     _GROUP_SIZES = (3, 3, 1, 1, 1)
 
-    def __init__(self, memory64: bool, dirty_map: int, first_local: int):
+    def __init__(self, memory64: bool, dirty_map: int, grow_cap: int, first_local: int):
         self._bits = 64 if memory64 else 32
         self._address_type = _I64 if memory64 else _I32
         self._map = leb128.unsigned(dirty_map)
+        self._grow_cap = leb128.unsigned(grow_cap)
         self._first = {}
         index = first_local
         for group, size in zip(self.LOCALS, self._GROUP_SIZES):
@@ -357,6 +363,25 @@ class _Marker:
         code = self._set(*length) + self._set(*middle) + self._set("address")
         code += self._mark_range(self._get("address"), length_code)
         return code + self._get("address") + self._get(*middle) + self._get(*length)
+
+    def before_grow(self) -> bytes:
+        """Stack [pages to grow by] -> the same, or a growth no memory can take (all ones: memory.grow
+        answers -1) if memory 0 would pass the growth cap's pages (compared as u64: an i32 memory's
+        sizes extended, so nothing overflows; a memory64 growth so large that the sum wraps fails in
+        memory.grow anyway)."""
+
+        def as_u64(value: bytes) -> bytes:
+            return value if self._bits == 64 else value + b"\xad"  # i64.extend_i32_u
+
+        past_cap = (
+            as_u64(b"\x3f\x00")  # memory.size 0
+            + as_u64(self._get("address"))
+            + b"\x7c"  # i64.add
+            + b"\x23"  # global.get
+            + self._grow_cap
+            + b"\x56"  # i64.gt_u
+        )
+        return self._set("address") + self._const(-1) + self._get("address") + past_cap + b"\x1b"  # select
 
     def after_grow(self) -> bytes:
         """Stack [old size or -1] -> the same, after growing the map to cover memory 0."""

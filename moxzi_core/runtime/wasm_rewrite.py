@@ -7,9 +7,11 @@ messages, and for an enhanced-persistence upgrade it must copy the old heap into
 the start function runs (copy heap -> call ``__moxzi_start`` -> ``canister_post_upgrade``).
 To snapshot at the cost of what a message wrote rather than of the whole heap, the module gets a
 second memory, the dirty-page map exported as ``__moxzi_dirty_pages``, and every function body
-marks in it the pages it writes (`wasm_dirty`).
+marks in it the pages it writes (`wasm_dirty`). So that the host can bound what a message grows,
+the module gets a global, the growth cap exported as ``__moxzi_grow_cap``: the pages of memory 0
+past which its memory.grow answers -1 (`wasm_dirty`).
 
-`prepare` rewrites the memory, export, start and code sections (in the code, only the function
+`prepare` rewrites the memory, global, export, start and code sections (in the code, only the function
 bodies that write memory) and copies every other section byte for byte; wasmtime validates the
 result when it compiles it. Anything this module has to parse is checked strictly: a malformed or
 unsupported module raises ValueError naming the byte offset.
@@ -26,6 +28,9 @@ from .wasm_dirty import instrument_body, map_pages
 GLOBAL_EXPORT_PREFIX = "__moxzi_global_"
 START_EXPORT = "__moxzi_start"
 DIRTY_PAGES_EXPORT = "__moxzi_dirty_pages"  # the dirty-page map (memory 1), see wasm_dirty
+GROW_CAP_EXPORT = "__moxzi_grow_cap"  # the growth cap (a mutable i64 global), see wasm_dirty
+# The growth cap's definition: mutable i64, initially all ones (as u64: no cap).
+_GROW_CAP_GLOBAL = b"\x7e\x01\x42\x7f\x0b"
 
 _HEADER = b"\0asm\x01\0\0\0"
 
@@ -54,7 +59,7 @@ class PreparedModule:
 
     wasm: bytes
     memory64: bool  # memory 0 is 64-bit; False also when the module has no memory
-    global_exports: tuple[str, ...]  # added export names, one per defined global, in index order
+    global_exports: tuple[str, ...]  # added export names, one per global the module defines, in index order
     has_start: bool  # the start function was removed and exported as START_EXPORT
     custom_sections: Mapping[str, bytes]  # e.g. "icp:public candid:service" -> .did text
 
@@ -65,8 +70,9 @@ class PreparedModule:
 
 
 def prepare(wasm: bytes, max_memory_pages: int | None = None) -> PreparedModule:
-    """Export every defined global, the start function and the dirty-page map; drop the start section;
-    make every write to memory 0 mark the map (`wasm_dirty`). With ``max_memory_pages``, memory 0 (if
+    """Export every defined global, the start function, the dirty-page map and the growth cap; drop the
+    start section; make every write to memory 0 mark the map and every growth of it respect the cap
+    (`wasm_dirty`). With ``max_memory_pages``, memory 0 (if
     the module defines it) may grow to that many 64 KiB pages at most: its memory.grow answers -1
     beyond, as for the module's own maximum."""
     wasm = bytes(wasm)
@@ -75,7 +81,7 @@ def prepare(wasm: bytes, max_memory_pages: int | None = None) -> PreparedModule:
     imported_globals, memories = 0, list[_Memory]()
     type_params: list[int] = []
     function_types: list[int] = []
-    defined_globals, export_entries, start_function = 0, None, None
+    defined_globals, global_entries, export_entries, start_function = 0, b"", None, None
     memory_section, code_section = None, None
     custom_sections: dict[str, bytes] = {}
     for section_id, body in sections:
@@ -95,6 +101,7 @@ def prepare(wasm: bytes, max_memory_pages: int | None = None) -> PreparedModule:
             memory_section = _read_memories(reader, memories)
         elif section_id == _GLOBAL:
             defined_globals = _read_global_count(reader)
+            global_entries = wasm[reader.pos : body.stop]
         elif section_id == _EXPORT:
             export_entries = _read_exports(reader)
         elif section_id == _START:
@@ -113,15 +120,19 @@ def prepare(wasm: bytes, max_memory_pages: int | None = None) -> PreparedModule:
     if start_function is not None:
         added.append((START_EXPORT, _FUNC, start_function))
     replaced: dict[int, bytes | None] = {_START: None}
-    if memories:  # the dirty-page map becomes memory 1
+    if memories:  # the dirty-page map becomes memory 1, the growth cap the last global
+        grow_cap = imported_globals + defined_globals
+        replaced[_GLOBAL] = leb128.unsigned(defined_globals + 1) + global_entries + _GROW_CAP_GLOBAL
         map_limits = b"\x00" + leb128.unsigned(map_pages(memories[0].minimum))  # 32-bit, no maximum
         count, entries = memory_section or (0, b"")
         if count and max_memory_pages is not None:  # memory 0 is this one entry (one memory at most)
             entries = memories[0].capped(max_memory_pages)
         replaced[_MEMORY] = leb128.unsigned(count + 1) + entries + map_limits
         if code_section is not None:
-            replaced[_CODE] = _instrument_code(wasm, code_section, type_params, function_types, memory64, map_index=1)
-        added.append((DIRTY_PAGES_EXPORT, _MEM, 1))
+            replaced[_CODE] = _instrument_code(
+                wasm, code_section, type_params, function_types, memory64, map_index=1, grow_cap=grow_cap
+            )
+        added += ((DIRTY_PAGES_EXPORT, _MEM, 1), (GROW_CAP_EXPORT, _GLOBAL_KIND, grow_cap))
     existing_names, existing_entries = export_entries or ((), b"")
     for name, _, _ in added:
         if name in existing_names:
@@ -135,7 +146,7 @@ def prepare(wasm: bytes, max_memory_pages: int | None = None) -> PreparedModule:
     return PreparedModule(
         wasm=_assemble(wasm, sections, replaced),
         memory64=memory64,
-        global_exports=tuple(name for name, kind, _ in added if kind == _GLOBAL_KIND),
+        global_exports=tuple(name for name, _, _ in added if name.startswith(GLOBAL_EXPORT_PREFIX)),
         has_start=start_function is not None,
         custom_sections=MappingProxyType(custom_sections),
     )
@@ -285,9 +296,16 @@ def _read_memories(reader: "_Reader", memories: list[_Memory]) -> tuple[int, byt
 
 
 def _instrument_code(
-    wasm: bytes, body: range, type_params: list[int], function_types: list[int], memory64: bool, map_index: int
+    wasm: bytes,
+    body: range,
+    type_params: list[int],
+    function_types: list[int],
+    memory64: bool,
+    map_index: int,
+    grow_cap: int,
 ) -> bytes:
-    """The code section with every function's writes to memory 0 marking memory `map_index`."""
+    """The code section with every function's writes to memory 0 marking memory `map_index`, and its
+    growths of memory 0 capped by global `grow_cap`."""
     reader = _Reader(wasm, body.start, body.stop)
     count = reader.uleb(32)
     if count != len(function_types):
@@ -297,7 +315,9 @@ def _instrument_code(
         size = reader.uleb(32)
         start = reader.pos
         reader.skip(size, "function body")
-        new_body = instrument_body(_Reader(wasm, start, reader.pos), type_params[type_index], memory64, map_index)
+        new_body = instrument_body(
+            _Reader(wasm, start, reader.pos), type_params[type_index], memory64, map_index, grow_cap
+        )
         out += (leb128.unsigned(len(new_body)), new_body)
     reader.expect_end("code section")
     return b"".join(out)

@@ -14,7 +14,10 @@ Per actor instance, in its store, three instances:
   forwarder's table.
 
 The functions check bounds as the IC does (stable memory first, then the actor's memory) and trap with
-the IC's words through one host function; ``stable64_grow`` answers -1 past the limit. A read marks the
+the IC's words through one host function; ``stable64_grow`` answers -1 past the limit, and past the
+actor's growth cap (`wasm_rewrite`: the pages its main memory may reach in this message), which each
+stable growth lowers by the pages it took, so that the two memories together grow by no more than the
+cap allowed the main memory alone. A read marks the
 pages it writes in the actor's memory, a write those of the stable memory, so that commits, rollbacks,
 snapshots and query replicas see them (`memory.TrackedMemory`). A copy costs about an instruction per
 byte, as on the IC, so that the instruction limit bounds a loop of large copies: wasmtime charges
@@ -73,6 +76,7 @@ def _stable_module(memory64: bool) -> str:
   (import "moxzi" "memory" (memory $main {a} 0))
   (import "moxzi" "dirty_pages" (memory $main_map 0))
   (import "moxzi" "max_pages" (global $max_pages i64))
+  (import "moxzi" "grow_cap" (global $grow_cap (mut i64)))
   (memory $stable (export "stable") i64 0)
   (memory $stable_map (export "stable_dirty_pages") 0)
   (global $pages (export "stable_pages") (mut i64) (i64.const 0))
@@ -107,6 +111,10 @@ def _stable_module(memory64: bool) -> str:
     (if (i32.or (i64.gt_u (local.get $old) (global.get $max_pages))
                 (i64.gt_u (local.get $new) (i64.sub (global.get $max_pages) (local.get $old))))
       (then (return (i64.const -1))))
+    ;; What the main memory may still grow by, shared: this growth takes its part.
+    (if (i32.or (i64.gt_u {main_pages} (global.get $grow_cap))
+                (i64.gt_u (local.get $new) (i64.sub (global.get $grow_cap) {main_pages})))
+      (then (return (i64.const -1))))
     (local.set $want (i64.add (local.get $old) (local.get $new)))
     ;; The wasm memory keeps what rolled-back growth added (zeroed): it grows only past that.
     (if (i64.gt_u (local.get $want) (memory.size $stable)) (then
@@ -118,6 +126,7 @@ def _stable_module(memory64: bool) -> str:
       (if (i64.eq (memory.grow $stable (i64.sub (local.get $want) (memory.size $stable))) (i64.const -1))
         (then (return (i64.const -1))))))
     (global.set $pages (local.get $want))
+    (global.set $grow_cap (i64.sub (global.get $grow_cap) (local.get $new)))
     (local.get $old))
 
   (func (export "stable64_read") (param $dst i64) (param $offset i64) (param $size i64)
@@ -196,15 +205,21 @@ class StableFunctions:
         return self._functions[name]
 
     def attach(
-        self, memory: wasmtime.Memory, dirty_map: wasmtime.Memory, memory64: bool, max_pages: int
+        self,
+        memory: wasmtime.Memory,
+        dirty_map: wasmtime.Memory,
+        grow_cap: wasmtime.Global,
+        memory64: bool,
+        max_pages: int,
     ) -> StableParts:
         """Make the stable memory, of at most ``max_pages``, for the actor memory ``memory`` (its
-        addresses 64-bit if ``memory64``) whose pages ``dirty_map`` marks."""
+        addresses 64-bit if ``memory64``) whose pages ``dirty_map`` marks and whose growth
+        ``grow_cap`` caps."""
         store = self._store
         limit = wasmtime.Global(store, wasmtime.GlobalType(_I64, False), wasmtime.Val.i64(max_pages))
         trap = wasmtime.Func(store, wasmtime.FuncType([wasmtime.ValType.i32()], []), _out_of_bounds)
         stable = wasmtime.Instance(
-            store, _module(self._engine, "64" if memory64 else "32"), [trap, memory, dirty_map, limit]
+            store, _module(self._engine, "64" if memory64 else "32"), [trap, memory, dirty_map, limit, grow_cap]
         ).exports(store)
         for index, name in enumerate(FUNCTION_TYPES):  # the forwarder's order
             self._targets.set(store, index, stable[name])
