@@ -154,8 +154,8 @@ class Instance:
         dirty_map = _export_of(exports, DIRTY_PAGES_EXPORT, wasmtime.Memory)
         grow_cap = _export_of(exports, GROW_CAP_EXPORT, wasmtime.Global)
         self._grow_cap = Globals(self._store, [grow_cap])
-        # What the running message may grow both memories by, and the main memory's pages it may reach
-        # (None: no cap)
+        # What the running message may grow both memories by, and the main memory's pages that leaves
+        # it (the growth cap), in `begin`; None: no cap.
         self._growth: int | None = None
         self._cap_pages: int | None = None
         self.memory = TrackedMemory(memory, self._store, dirty_map, shadow=not replica)
@@ -203,8 +203,8 @@ class Instance:
         return self.memory.size + self.stable.size
 
     def begin(self, growth: int | None = None) -> None:
-        """Start a message. ``growth``: the bytes by which it may grow the two memories together,
-        beyond their limits (`memory_budget`; a growth past it answers -1, as one past the limits
+        """Start a message. ``growth``: the bytes by which it may grow the two memories together, their
+        limits still holding (`memory_budget`; a growth past it answers -1, as one past the limits
         does); None: only their limits bound it."""
         self._saved_timer = self.timer
         self.now = max(time.time_ns(), self.now + 1)
