@@ -98,6 +98,11 @@ def main(argv: list[str] | None = None) -> None:
                 )
             if settings.max_queued_calls == 0:
                 raise StartupError("--max-queued-calls 0: no actor could take a call from outside; give at least 1")
+            for flag in ("max_queued_mb", "total_queued_mb"):
+                if getattr(settings, flag) == 0:
+                    raise StartupError(
+                        f"--{flag.replace('_', '-')} 0: inboxes could hold no call's bytes; give at least 1"
+                    )
             if settings.total_memory_mb == 0:
                 raise StartupError("--total-memory-mb 0: all actors' wasm memory could hold nothing; give at least 1")
             open_store = _store_opener(settings, registry, loaded)
@@ -387,6 +392,8 @@ async def _serve_with(
         seed=settings.rand_seed,
         max_created_actors=settings.max_created_actors,
         max_queued_calls=settings.max_queued_calls,
+        max_queued_bytes=settings.max_queued_mb << 20,
+        total_queued_bytes=settings.total_queued_mb << 20,
         total_memory_bytes=settings.total_memory_mb << 20,
         checkpoint=None
         if settings.state is None

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .device.budget import ACTOR_MB, TOTAL_MB
-from .runtime.host import MAX_CREATED_ACTORS, MAX_QUEUED_CALLS, Limits
+from .runtime.host import MAX_CREATED_ACTORS, Limits
+from .runtime.inbox_bounds import MAX_QUEUED_CALLS, MAX_QUEUED_MB, TOTAL_QUEUED_MB
 from .runtime.memory_budget import default_total_mb
 
 
@@ -167,6 +168,23 @@ CORE_SETTINGS = (
         f"(default {MAX_QUEUED_CALLS}, the IC's queue capacity)",
         default=MAX_QUEUED_CALLS,
         metavar="N",
+    ),
+    Setting(
+        "max-queued-mb",
+        "count",
+        "bytes of those calls (their arguments, and a module install_chunked_code puts together) each "
+        "actor's inbox may hold; one more past it is rejected as one past --max-queued-calls (an inbox "
+        f"holding none takes any one) (default {MAX_QUEUED_MB}: 16 arguments of the largest size)",
+        default=MAX_QUEUED_MB,
+        metavar="MB",
+    ),
+    Setting(
+        "total-queued-mb",
+        "count",
+        "bytes of those calls all actors' inboxes together may hold; one more past it is rejected as one "
+        f"past --max-queued-calls (default {TOTAL_QUEUED_MB})",
+        default=TOTAL_QUEUED_MB,
+        metavar="MB",
     ),
     Setting(
         "device",

@@ -159,6 +159,8 @@ def garbage_actor(tmp_path):
             ["--max-queued-calls", "0"],
             ["--max-queued-calls 0: no actor could take a call from outside; give at least 1"],
         ),
+        (["--max-queued-mb", "0"], ["--max-queued-mb 0: inboxes could hold no call's bytes; give at least 1"]),
+        (["--total-queued-mb", "0"], ["--total-queued-mb 0: inboxes could hold no call's bytes; give at least 1"]),
         (
             ["--device", "torch:cpu", "--device-total-mb", "0"],
             ["--device-total-mb 0: the device's actors could hold nothing; give at least 1"],

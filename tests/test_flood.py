@@ -1,7 +1,8 @@
-"""One client flooding moxzid: an actor's inbox holds at most --max-queued-calls calls from outside and a
-client (a remote address) has at most --http-max-calls-per-client calls in flight; past either the call
-is refused before it runs, naming the flag, every call accepted completes, and the other clients and
-actors are served meanwhile. (The IC interface's bound per sender: tests/test_gateway_ic.py.)
+"""One client flooding moxzid: an actor's inbox holds at most --max-queued-calls calls from outside and
+--max-queued-mb of their bytes, all actors' inboxes --total-queued-mb, and a client (a remote address)
+has at most --http-max-calls-per-client calls in flight; past any the call is refused before it runs
+(an upload before it is compiled), naming the flag, every call accepted completes, and the other
+clients and actors are served meanwhile. (The IC interface's bound per sender: tests/test_gateway_ic.py.)
 
 Actor ``a`` is held busy by ``spin``, which loops until its instruction limit (about a second here), so
 the calls sent meanwhile wait in its inbox."""
@@ -17,15 +18,17 @@ from kit.gateway import post, serving
 from kit.host import NO_ARGS, eventually, spec
 from kit.http import request
 
-from moxzi_core.candid import Principal, decode_args, encode_args
-from moxzi_core.runtime.actor import CANISTER_ERROR, SYS_TRANSIENT
-from moxzi_core.runtime.host import Host, actor_principal
+from moxzi_core.candid import NAT, TEXT, Principal, decode_args, encode_args
+from moxzi_core.runtime.actor import ANONYMOUS, CANISTER_ERROR, SYS_TRANSIENT
+from moxzi_core.runtime.host import ActorSpec, Host, actor_principal
 from moxzi_core.runtime.instance import Limits
 from moxzi_core.runtime.management import MANAGEMENT_NAME, SERVICE
 from moxzi_core.store import MemoryStore
 
 A = Principal(actor_principal("a"))
 SPIN = Limits(instructions_per_message=4 * 10**9)  # lab.spin traps after this: about a second
+MiB = 1 << 20
+BIG = 400 << 10  # an argument's bytes: two fit in 1 MiB, three do not
 
 
 async def started(max_queued_calls: int = 500) -> Host:
@@ -72,6 +75,71 @@ async def test_a_full_inbox_refuses_calls_from_outside_and_loses_none():
         await host.stop()
 
 
+def big_inc() -> bytes:
+    """An argument of inc (which takes none: Candid lets it ignore extra ones) of about BIG bytes."""
+    return encode_args([TEXT], ["x" * BIG])
+
+
+def install(module: bytes) -> bytes:
+    """install_code's argument upgrading actor ``a`` to ``module``."""
+    value = {
+        "mode": {"upgrade": None},
+        "canister_id": A,
+        "wasm_module": module,
+        "arg": b"",
+        "sender_canister_version": None,
+    }
+    return encode_args(list(SERVICE.methods["install_code"].args), [value])
+
+
+async def test_inboxes_hold_at_most_their_bytes_and_a_refused_upload_is_not_compiled():
+    """Past --max-queued-mb an actor's inbox refuses a call from outside, an upload too, before its
+    module is compiled; past --total-queued-mb every inbox does, an empty one too (its reject on the
+    JSON routes is a 503). A module that does not compile shows the order: its refusal is the bound's
+    (or, from a stranger, the controllers'), never the compiler's."""
+    lab = spec("a")
+    a = ActorSpec("a", lab.wasm, lab.did, controllers=(ANONYMOUS,))
+    host = Host([a, spec("b")], SPIN, max_queued_bytes=MiB, total_queued_bytes=MiB)
+    await host.start()
+    broken = b"\0asm\1\0\0\0" + b"\xff" * BIG
+    try:
+        async with serving(host) as (_, client):
+            assert (await post(client, "/call-json/b/say", ["x" * BIG]))[0] == 200  # codec processes started
+            spin = spinning(host)
+            accepted = [asyncio.create_task(host.call("a", "inc", big_inc(), query=False)) for _ in range(2)]
+            await asyncio.sleep(0)
+            assert host.queued_bytes("a") == len(NO_ARGS) + 2 * len(big_inc())
+
+            refused = await host.call("a", "inc", big_inc(), query=False)
+            assert refused.reject_code == SYS_TRANSIENT and "--max-queued-mb 1" in refused.reject_message
+            keyed = await host.call("a", "inc", big_inc(), query=False, key=b"k")
+            assert keyed.reject_code == SYS_TRANSIENT
+            upload = await host.call(MANAGEMENT_NAME, "install_code", install(broken), query=False)
+            assert upload.reject_code == SYS_TRANSIENT and "--max-queued-mb 1" in upload.reject_message
+            accepted.append(asyncio.create_task(host.call("a", "inc", NO_ARGS, query=False)))  # small: fits
+            await asyncio.sleep(0)
+            assert host.queued_calls("a") == 4
+
+            # b holds nothing, but all inboxes together would pass their bound: a 503 naming it.
+            status, answer = await post(client, "/call-json/b/say", ["x" * BIG])
+            assert (status, answer["reject_code"]) == (503, SYS_TRANSIENT)
+            assert "--total-queued-mb 1" in answer["reject_message"]
+            assert await post(client, "/call-json/b/inc", []) == (200, [1])  # served meanwhile
+            assert not spin.done()
+
+            assert (await spin).reject_code == CANISTER_ERROR
+            assert sorted(decode_args(outcome.reply)[0] for outcome in await asyncio.gather(*accepted)) == [1, 2, 3]
+            assert host.queued_bytes("a") == host.inboxes.total_bytes == 0
+            assert decode_args((await host.call("a", "inc", big_inc(), query=False, key=b"k")).reply) == [4]
+
+            stranger = await host.call(MANAGEMENT_NAME, "install_code", install(broken), query=False, caller=b"\x07")
+            assert stranger.reject_code == CANISTER_ERROR and "only the controllers" in stranger.reject_message
+            compiled = await host.call(MANAGEMENT_NAME, "install_code", install(broken), query=False)
+            assert compiled.reject_code == CANISTER_ERROR and "only the controllers" not in compiled.reject_message
+    finally:
+        await host.stop()
+
+
 async def test_calls_restored_after_a_restart_count_and_all_run():
     """What the inbox held when moxzid stopped comes back counted against the bound (here a lower one
     than when they were taken), and every call runs."""
@@ -88,6 +156,7 @@ async def test_calls_restored_after_a_restart_count_and_all_run():
     await host.start()
     try:
         assert host.queued_calls("a") == 4  # spin runs again, the calls wait behind it
+        assert host.queued_bytes("a") == 4 * len(NO_ARGS)
         refused = await host.call("a", "inc", NO_ARGS, query=False)
         assert "--max-queued-calls 2" in refused.reject_message
         await eventually(lambda: _async(host.queued_calls("a") == 0))
@@ -173,6 +242,8 @@ def test_moxzid_refuses_a_call_to_a_full_inbox_and_runs_those_taken(tmp_path):
         assert (status, answer["reject_code"]) == (503, SYS_TRANSIENT)
         assert "Maximum queue capacity 2 reached" in answer["reject_message"]
         assert "--max-queued-calls 2" in answer["reject_message"]
+        held = len(encode_args([NAT], [60_000_000])) + len(NO_ARGS)  # the two calls' arguments
+        assert f'moxzi_actor_queued_bytes{{actor="lab"}} {held}' in request(f"{daemon.url}/metrics").body
         assert sorted([busy.result(), queued.result()]) == [[1], [2]]
         assert daemon.call("lab", "get", query=True) == [2]
 

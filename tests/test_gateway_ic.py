@@ -26,7 +26,7 @@ from moxzi_gateway_ic.statuses import Statuses
 from moxzi_gateway_ic.system_canisters import CYCLES_LEDGER, CYCLES_MINTING, SERVICES
 
 from moxzi_core.billing import DefaultPrices, Ledger
-from moxzi_core.candid import Principal, Some, decode_args, encode_args
+from moxzi_core.candid import TEXT, Principal, Some, decode_args, encode_args
 from moxzi_core.runtime.host import ActorSpec, Host, actor_principal
 from moxzi_core.runtime.instance import Limits
 from moxzi_core.runtime.management import SERVICE as MANAGEMENT_SERVICE
@@ -545,10 +545,35 @@ async def test_a_sender_past_its_calls_in_flight_is_refused_and_the_others_are_s
         await host.stop()
 
 
-async def request_status(ic, signer: Ed25519Identity, fields: dict) -> dict:
+async def test_a_call_past_an_inbox_bytes_is_rejected_as_one_to_a_full_queue():
+    """Past --max-queued-mb of calls from outside in the actor's inbox a call is rejected IC0201 naming
+    the flag, as one past --max-queued-calls; those taken complete."""
+    lab = build_actor("lab")
+    host = Host(
+        [ActorSpec("gate", lab.wasm, lab.did)], Limits(instructions_per_message=4 * 10**9), max_queued_bytes=1 << 20
+    )
+    await host.start()
+    path = f"/api/v2/canister/{Principal(GATE)}/call"
+    big = encode_args([TEXT], ["x" * (400 << 10)])  # inc ignores it: two fit in 1 MiB, three do not
+    try:
+        async with serving(host, {"/api": build_ic_app}) as (_, ic):
+            calls = [content("call", method="spin")] + [content("call", arg=big) for _ in range(3)]
+            for fields in calls:
+                assert (await post(ic, path, envelope(fields)))[0] == 202
+            statuses = [await request_status(ic, None, fields) for fields in calls]
+            assert [s[b"status"] for s in statuses] == [b"rejected", b"replied", b"replied", b"rejected"]
+            assert sorted(decode_args(s[b"reply"])[0] for s in statuses[1:3]) == [1, 2]
+            assert statuses[3][b"error_code"] == b"IC0201"
+            assert b"--max-queued-mb 1" in statuses[3][b"reject_message"]
+    finally:
+        await host.stop()
+
+
+async def request_status(ic, signer: Ed25519Identity | None, fields: dict) -> dict:
     """The ``request_status/<id>`` leaves of the call ``fields`` once it ended (polled over read_state)."""
     request_id = hash_of_map(fields)
-    read = envelope(content("read_state", signer.principal, paths=[[b"request_status", request_id]]), signer)
+    sender = ANONYMOUS if signer is None else signer.principal
+    read = envelope(content("read_state", sender, paths=[[b"request_status", request_id]]), signer)
     for _ in range(500):
         _, answer = await post(ic, f"/api/v2/canister/{Principal(GATE)}/read_state", read)
         status = lookup(answer["certificate"], b"request_status", request_id, b"status")

@@ -103,6 +103,7 @@ class Manage:
     detail: dict
     caller: bytes
     origin: Origin
+    size: int = 0  # the bytes it brought from outside (`from_outside`); 0 in inboxes written before it
 
 
 MAX_CALL_DEPTH = 6  # how deep a composite query's calls may go, its own method at depth 1: the IC's limit
@@ -134,6 +135,18 @@ class CallGraphBudget:
         )
 
 
+def from_outside(message) -> int | None:
+    """The bytes a call from outside (a client's update call, or its management call acting on the
+    actor) holds in the inbox, counted against ``--max-queued-mb`` (`inbox_bounds`): an update call's
+    argument; a management call's argument and any module put together for it (``Manage.size``).
+    None for any other message (from an actor, a response, an operator's upgrade)."""
+    if isinstance(message, Call) and message.origin[0] == "ingress":
+        return len(message.arg)
+    if isinstance(message, Manage) and message.origin[0] == "ingress":
+        return message.size
+    return None
+
+
 def to_record(message) -> list:
     """A message as plain data for the journal."""
     if isinstance(message, Call):
@@ -143,7 +156,7 @@ def to_record(message) -> list:
         o = message.outcome
         return ["response", message.callback, o.reply, o.reject_code, o.reject_message, o.refund]
     if isinstance(message, Manage):
-        return ["manage", message.op, message.detail, message.caller, message.origin]
+        return ["manage", message.op, message.detail, message.caller, message.origin, message.size]
     return ["upgrade", message.module, message.origin]
 
 
@@ -232,9 +245,6 @@ class Actor:
         self._host = host
         self._limits = host.limits
         self._queue: queue.Queue = queue.Queue()
-        # The inbox places of the calls from outside it holds, queued or running (`Host._queue_full`):
-        # added by ``post``, dropped as the host consumes them. A set's add and discard are atomic.
-        self._from_outside: set[int] = set()
         self._contexts: dict[int, _Context] = {}
         self._callbacks: dict[int, tuple[int, OutgoingCall]] = {}
         self._in_flight: Counter[bytes] = Counter()  # callbacks by callee: for the output queue's limit
@@ -407,19 +417,7 @@ class Actor:
 
     def post(self, seq: int, message) -> None:
         """Queue a message: ``seq`` is its place in the actor's inbox."""
-        if isinstance(message, (Call, Manage)) and message.origin[0] == "ingress":
-            self._from_outside.add(seq)
         self._queue.put((seq, message))
-
-    def consumed(self, seq: int) -> None:
-        """The message at inbox place ``seq`` is handled (the host writes it consumed)."""
-        self._from_outside.discard(seq)
-
-    @property
-    def calls_from_outside(self) -> int:
-        """How many calls from outside (update calls, management calls acting on it) its inbox holds,
-        queued or running: those delivered or restored and not yet consumed."""
-        return len(self._from_outside)
 
     def query(
         self,

@@ -47,11 +47,13 @@ from .actor import (
     Outcome,
     Response,
     Upgrade,
+    from_outside,
     from_record,
     response_to,
     to_record,
 )
 from .canister import DEFAULT_SETTINGS, MAX_CHUNK_BYTES, MAX_CHUNKS, Canister
+from .inbox_bounds import MAX_QUEUED_CALLS, MAX_QUEUED_MB, TOTAL_QUEUED_MB, InboxBounds, MiB
 from .instance import Instance, Interrupted, Limits, UnsupportedModule, new_engine
 from .journal import Delta, Journal
 from .management import (
@@ -84,12 +86,6 @@ QUERY_THREADS = max(2, min(4, os.cpu_count() or 1))
 # How many actors create_canister may make (those not deleted), by default: each may grow its memory to
 # its budget, so their number bounds what clients who create actors can make moxzid hold.
 MAX_CREATED_ACTORS = 100
-# How many calls from outside (update calls, management calls acting on it) an actor's inbox may hold,
-# queued or running, by default. The IC bounds a canister's input queues the same way: its
-# DEFAULT_QUEUE_CAPACITY is 500, and a message for a full queue fails with StateError::QueueFull,
-# "Maximum queue capacity 500 reached", which a caller sees as ErrorCode::CanisterQueueFull (IC0201),
-# reject code SYS_TRANSIENT (ic-replicated-state, ic-error-types). A caller refused so may retry.
-MAX_QUEUED_CALLS = 500
 
 
 class CreationRefused(ValueError):
@@ -149,6 +145,8 @@ class Host:
         max_created_actors: int = MAX_CREATED_ACTORS,
         total_memory_bytes: int | None = None,
         max_queued_calls: int = MAX_QUEUED_CALLS,
+        max_queued_bytes: int = MAX_QUEUED_MB * MiB,
+        total_queued_bytes: int = TOTAL_QUEUED_MB * MiB,
     ):
         """``system_methods`` are the management canister's methods plugins provide (the device's);
         ``system_state`` is what they change, copied per ``checkpoint`` (None: calls to them are not
@@ -158,11 +156,12 @@ class Host:
         happens: handled messages, device calls, copies. ``max_created_actors``: how many actors
         create_canister may make that delete_canister has not deleted (the manifest's do not count);
         ``total_memory_bytes``: the wasm memory all actors may hold together (`memory_budget`; None: a
-        quarter of the machine's RAM); ``max_queued_calls``: the calls from outside each actor's inbox
-        may hold, queued or running (one more is rejected SYS_TRANSIENT: `_queue_full`)."""
+        quarter of the machine's RAM); ``max_queued_calls`` and ``max_queued_bytes``: the calls from
+        outside each actor's inbox may hold, queued or running, and their bytes; ``total_queued_bytes``:
+        their bytes in all actors' inboxes (one more past any is rejected SYS_TRANSIENT: `inbox_bounds`)."""
         self.limits = limits
         self.max_created_actors = max_created_actors
-        self.max_queued_calls = max_queued_calls
+        self.inboxes = InboxBounds(max_queued_calls, max_queued_bytes, total_queued_bytes)
         self.memory_budget = MemoryBudget(
             default_total_mb() << 20 if total_memory_bytes is None else total_memory_bytes
         )
@@ -224,7 +223,7 @@ class Host:
                 if origin[0] == "ingress" and len(origin) == 4:  # a keyed call, to run or answer again
                     self._replays.resume(origin[2], origin[3])
             for seq, message in messages:
-                actor.post(seq, message)
+                self._post(actor, seq, message)
             for callback, (method, data, cycles) in pending:
                 self._loop.call_soon(self._call_system, actor, callback, method, data, cycles)
 
@@ -345,7 +344,14 @@ class Host:
     def queued_calls(self, name: str) -> int:
         """How many calls from outside actor ``name``'s inbox holds, queued or running: at most
         ``max_queued_calls`` (more only where a restart with a lower bound restored more)."""
-        return self._actor(name).calls_from_outside
+        self._actor(name)
+        return self.inboxes.calls(name)
+
+    def queued_bytes(self, name: str) -> int:
+        """The bytes of the calls from outside actor ``name``'s inbox holds: within ``max_queued_bytes``
+        but for one call (`inbox_bounds`), or as a restart with a lower bound restored them."""
+        self._actor(name)
+        return self.inboxes.bytes(name)
 
     def info(self, name: str) -> ActorInfo:
         actor = self._actor(name)
@@ -412,7 +418,7 @@ class Host:
             except Interrupted:
                 return Outcome.reject(SYS_TRANSIENT, "moxzid is stopping; call again when it is back")
         if key is None:
-            full = self._queue_full(actor)
+            full = self._queue_full(actor, len(arg))
             return full or await self._ingress(actor, lambda origin: Call(method, arg, caller, origin))
         assert self._replays is not None, "the host is started"
         keyed, fingerprint = Replays.key(caller, key), Replays.fingerprint(name, method, arg)
@@ -421,24 +427,17 @@ class Host:
             return first
         if first is not None:
             return await first
-        full = self._queue_full(actor)
+        full = self._queue_full(actor, len(arg))
         if full is not None:  # it did not run: a retry with the key runs it
             self._replays.release(keyed)
             return full
         return await self._ingress(actor, lambda origin: Call(method, arg, caller, [*origin, keyed, fingerprint]))
 
-    def _queue_full(self, actor: Actor) -> Outcome | None:
-        """None if ``actor``'s inbox has room for one more call from outside, else the IC's reject for a
-        full queue (SYS_TRANSIENT: nothing ran, a retry may succeed), naming the flag."""
-        held = actor.calls_from_outside
-        if held < self.max_queued_calls:
-            return None
-        return Outcome.reject(
-            SYS_TRANSIENT,
-            f"Maximum queue capacity {self.max_queued_calls} reached: actor {actor.name} holds {held} calls "
-            f"from outside, queued or running (moxzid --max-queued-calls {self.max_queued_calls}); retry "
-            "once it has answered some",
-        )
+    def _queue_full(self, actor: Actor, size: int) -> Outcome | None:
+        """None if ``actor``'s inbox has room for one more call from outside of ``size`` bytes, else the
+        IC's reject for a full queue (SYS_TRANSIENT: nothing ran, a retry may succeed), naming the flag."""
+        refusal = self.inboxes.refusal(actor.name, size)
+        return None if refusal is None else Outcome.reject(SYS_TRANSIENT, refusal)
 
     def composite_call(self, caller: Actor, call: OutgoingCall, budget: CallGraphBudget) -> Outcome:
         """The answer to a call a composite query of ``caller`` made: another actor's query (or composite
@@ -492,12 +491,17 @@ class Host:
             Journal.add_module(batch, wasm)
             outcome = await self._ingress(actor, lambda origin: Upgrade(digest, origin), batch)
             if outcome.reply is None:
-                if all(other.module != digest for other in self._actors.values()):
-                    self._modules.pop(digest, None)  # compiled modules are large; instantiate recompiles
+                self._drop_compiled(digest)
                 log.warning("upgrade of %s refused: %s", name, outcome.reject_message)
                 raise errors.UpgradeRefused(f"upgrade of {name} refused: {outcome.reject_message}")
             self._interfaces[name] = (digest, interface)
             log.info("upgraded %s (%d bytes, %s persistence)", name, len(wasm), prepared.persistence)
+
+    def _drop_compiled(self, digest: bytes) -> None:
+        """Forget the compiled module of a refused upload unless an actor runs it: compiled modules are
+        large, and `instantiate` compiles one again from the store should it be needed."""
+        if all(actor.module != digest for actor in self._actors.values()):
+            self._modules.pop(digest, None)
 
     def _resolver(self, future: asyncio.Future) -> Callable:
         """A thread-safe callback that settles ``future`` on the event loop (once)."""
@@ -520,7 +524,14 @@ class Host:
                 queued.append((actor, seq, message))
             self._commit(batch)
             for actor, seq, message in queued:
-                actor.post(seq, message)
+                self._post(actor, seq, message)
+
+    def _post(self, actor: Actor, seq: int, message) -> None:
+        """Queue a recorded (or restored) message for ``actor``, counting a call from outside."""
+        size = from_outside(message)
+        if size is not None:
+            self.inboxes.hold(actor.name, seq, size)
+        actor.post(seq, message)
 
     def _commit(self, batch: Batch) -> None:
         try:
@@ -561,7 +572,7 @@ class Host:
             self.ledger.transfer(batch, actor.name, cycles, burned)
         if consumed is not None:
             Journal.consume(batch, actor.name, consumed)
-            actor.consumed(consumed)
+            self.inboxes.release(actor.name, consumed)
         if deleted:
             Journal.forget(batch, actor.name)
             self._forget(actor)
@@ -681,9 +692,12 @@ class Host:
                 origin = origin[:3]  # taken: nothing goes back
             self._answer(batch, origin, result)
             return
-        target, _ = result
-        full = self._queue_full(target) if origin[0] == "ingress" else None
+        target, message = result
+        # Checked again as it is recorded: other calls may have come in while its module compiled.
+        full = self._queue_full(target, message.size) if origin[0] == "ingress" else None
         if full is not None:  # refused before it is recorded: nothing of it (a module added) is kept
+            if "module" in message.detail:
+                self._drop_compiled(message.detail["module"])
             self._answer(Batch(), origin, full)
         else:
             self._deliver(batch, [result])
@@ -709,14 +723,28 @@ class Host:
                 self.ledger.transfer(batch, target.name, cycles)
             return Outcome(reply(method))
         detail: dict = {}
-        if method in ("install_code", "install_chunked_code"):
-            wasm = (
-                argument["wasm_module"]
-                if method == "install_code"
-                else await asyncio.to_thread(self._chunked_module, target, argument, caller)
-            )
-            if isinstance(wasm, Outcome):
-                return wasm
+        size = len(arg)  # what it holds from outside: its argument, and a module put together for it
+        installing = method in ("install_code", "install_chunked_code")
+        if installing:
+            # The cheap checks before compiling, so that a refused upload costs nothing: the caller's
+            # right here, the inbox's room below (its actor's thread checks the right again, as it may
+            # change meanwhile, and `_manage` the room as the call is recorded).
+            if not target.canister.is_controller(caller):
+                return Outcome.reject(
+                    CANISTER_ERROR, f"only the controllers of canister {target.name} may call {method}"
+                )
+            if method == "install_code":
+                wasm = argument["wasm_module"]  # within its argument, counted already
+            else:
+                chunked = await asyncio.to_thread(self._chunked_module, target, argument, caller)
+                if isinstance(chunked, Outcome):
+                    return chunked
+                wasm = chunked
+                size += len(wasm)
+        full = self._queue_full(target, size) if origin[0] == "ingress" else None
+        if full is not None:
+            return full
+        if installing:
             module = hashlib.sha256(wasm).digest()
             try:
                 await asyncio.to_thread(self._remember, module, wasm, target.name)
@@ -736,18 +764,14 @@ class Host:
             detail = {"chunk": argument["chunk"]}
         elif method == "update_settings":
             detail = {"settings": settings_change(argument["settings"])}
-        return target, Manage(method, detail, caller, origin)
+        return target, Manage(method, detail, caller, origin, size)
 
     def _chunked_module(self, target: Actor, argument: dict, caller: bytes) -> bytes | Outcome:
         """The module install_chunked_code names: its chunks, in order, from the store canister's chunk
         store (the target's when not given), whose sha256 must be ``wasm_module_hash``; or the reject.
-        Only the target's controllers learn anything of the chunks (its thread checks them again when it
-        installs); a store canister that is another actor must be controlled by the caller too (or be
+        Called for the target's controllers only (`_management_step`), so only they learn anything of
+        the chunks; a store canister that is another actor must be controlled by the caller too (or be
         the caller), as on the IC."""
-        if not target.canister.is_controller(caller):
-            return Outcome.reject(
-                CANISTER_ERROR, f"only the controllers of canister {target.name} may call install_chunked_code"
-            )
         hashes = [entry["hash"] for entry in argument["chunk_hashes_list"]]
         if not hashes or len(hashes) > MAX_CHUNKS:
             raise BadArgument(
@@ -845,6 +869,7 @@ class Host:
         """Remove a deleted actor (called on its own thread, which then ends)."""
         del self._actors[actor.name], self._by_principal[actor.principal]
         self.memory_budget.release(actor.name)
+        self.inboxes.forget(actor.name)
         self._interfaces.pop(actor.name, None)
         actor.stop()
 

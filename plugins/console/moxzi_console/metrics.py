@@ -11,6 +11,7 @@ by op, ``Device.op_seconds``),
 copies), ``moxzi_checkpoint_bytes_total``, ``moxzi_events_dropped_total``. Gauges read when asked:
 ``moxzi_training_loss{actor,optimizer}`` (the latest step's), ``moxzi_actor_memory_bytes{actor,kind}``
 (``heap``, ``stable``), ``moxzi_actor_queued_calls{actor}`` (calls from outside its inbox holds),
+``moxzi_actor_queued_bytes{actor}`` (their bytes),
 ``moxzi_cycles_balance{actor}``, ``moxzi_cycles_spent{actor}``,
 ``moxzi_device_bytes{actor}`` (what its parameters, optimizers' state, stored tensors and publications
 hold), ``moxzi_device_memory_bytes`` (all actors' together), ``moxzi_device_counted_bytes{actor}`` (what
@@ -143,6 +144,12 @@ def render(watch: Watch, host) -> str:
         "gauge",
         "Calls from outside an actor's inbox holds, queued or running (at most --max-queued-calls).",
         [({"actor": a}, host.queued_calls(a)) for a in actors],
+    )
+    family(
+        "moxzi_actor_queued_bytes",
+        "gauge",
+        "Bytes of the calls from outside an actor's inbox holds (bounded by --max-queued-mb).",
+        [({"actor": a}, host.queued_bytes(a)) for a in actors],
     )
     if host.ledger is not None:
         family(

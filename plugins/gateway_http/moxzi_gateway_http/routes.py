@@ -24,7 +24,7 @@ Statuses:
   ``reject_message`` beside ``error``: 422 when the actor rejected it (4, CANISTER_REJECT), 500 when
   the actor trapped (5, CANISTER_ERROR) or the system failed (1, SYS_FATAL), 503 for a transient
   condition worth retrying (2, SYS_TRANSIENT: the actor's inbox holding ``--max-queued-calls`` calls
-  from outside is one), 404 for an invalid destination (3).
+  from outside, or ``--max-queued-mb`` of their bytes, or all inboxes ``--total-queued-mb``, is one), 404 for an invalid destination (3).
 - 500: the codec process converting a large message died, killed or past its memory (``codec.py``):
   converting the arguments (the call did not run) or the reply (it ran; only the answer is lost).
   Anything else; the message is answered and the traceback logged, and the gateway keeps serving.

@@ -21,8 +21,8 @@ canister, a request id already used by another sender, a sender with ``--ic-max-
 calls and queries in flight) answers 200 with CBOR ``{status: "non_replicated_rejection", reject_code,
 reject_message, error_code}``, as agents retry other statuses (a query to an unknown canister, or past
 the sender's bound, gets a signed ``rejected`` answer instead, as agents accept no other). A call the
-actor's full inbox refuses (``--max-queued-calls``) is rejected SYS_TRANSIENT, IC0201, as the IC rejects
-a call to a full queue.
+actor's full inbox refuses (``--max-queued-calls``, ``--max-queued-mb``, ``--total-queued-mb``) is
+rejected SYS_TRANSIENT, IC0201, as the IC rejects a call to a full queue.
 A body that is not a well-formed request, an expired or far-future one (the text starts ``Invalid
 request expiry: ``, on which the JS agent re-syncs its clock) and a refused read_state answer 400 (403
 for reading another sender's request or, not being a controller, private metadata) with the reason as
