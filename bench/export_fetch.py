@@ -9,10 +9,10 @@ device downloads the body, checks its digest and shapes, and stores it. A round 
 export call to the fetch's answer, as an HTTP caller sees them. Each round also times the line rate
 to compare with: the same body (downloaded once from an export) served by a plain aiohttp server in
 another process and downloaded by aiohttp in this one, hashing with sha256 as it reads. Prints the
-median MB/s of both (MB = 10^6 bytes of float32 data) per model, their ratio, and each daemon's peak
-resident memory (VmHWM) against the model's size, which shows what streaming keeps: no extra copy of
-every tensor at either end (the fetcher's counts LMDB's pages it maps to read the recorded parts back:
-file-backed, reclaimable). The daemons keep their state in LMDB (``-s``: the fetcher records each
+median MB/s of both (MB = 10^6 bytes of float32 data) per model, their ratio, each daemon's peak
+resident memory (VmHWM, MiB) and the fetcher's before its first fetch, against the model's size, which
+shows what streaming keeps: no extra copy of every tensor at either end, and none of the recorded
+parts' pages left mapped after the fetcher reads them back (each fetch added its size before). The daemons keep their state in LMDB (``-s``: the fetcher records each
 fetch's bytes, in parts) and take no device copies (NO_COPIES), so the numbers are the transfer's and
 its record's.
 
@@ -117,6 +117,7 @@ def main() -> None:
                     shutil.copyfileobj(response, out, 1 << 20)
                 plain = subprocess.Popen([sys.executable, "-c", PLAIN_SERVER, str(body)], stdout=subprocess.PIPE)
                 plain_url = f"http://127.0.0.1:{int(plain.stdout.readline())}/"
+                base = memory_mib(there)
                 seconds, plain_seconds = [], []
                 for _ in range(args.rounds):
                     plain_seconds.append(plain_download(plain_url))
@@ -131,18 +132,18 @@ def main() -> None:
                     plain.wait()
         mb = 4 * params / 1e6
         rate, plain_rate = mb / statistics.median(seconds), mb / statistics.median(plain_seconds)
-        rows.append((size, params, mb, rate, plain_rate, *peaks))
+        rows.append((size, params, mb, rate, plain_rate, *peaks, base))
         print(f"{size}: moxzid {', '.join(f'{s:.3f}' for s in seconds)} s", file=sys.stderr)
         print(f"{size}: plain  {', '.join(f'{s:.3f}' for s in plain_seconds)} s", file=sys.stderr)
 
     print(
         f"{'model':<12} {'parameters':>12} {'MB':>8} {'moxzid MB/s':>12} {'plain MB/s':>11} {'ratio':>6} "
-        f"{'exporter peak MB':>17} {'fetcher peak MB':>16}"
+        f"{'exporter peak MiB':>18} {'fetcher peak MiB':>17} {'fetcher before MiB':>19}"
     )
-    for size, params, mb, rate, plain_rate, here_peak, there_peak in rows:
+    for size, params, mb, rate, plain_rate, here_peak, there_peak, base in rows:
         print(
             f"{size:<12} {params:>12,} {mb:>8.1f} {rate:>12.1f} {plain_rate:>11.1f} {rate / plain_rate:>6.2f} "
-            f"{here_peak:>17.0f} {there_peak:>16.0f}"
+            f"{here_peak:>18.0f} {there_peak:>17.0f} {base:>19.0f}"
         )
 
 

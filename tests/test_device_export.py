@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 from kit.daemon import project, running_moxzid
 from kit.host import spec, update
+from kit.memory import reset_peak, resident_mib
 
 from moxzi_core import plugins
 from moxzi_core.candid import BLOB, BOOL, NAT32, TEXT, Vec
@@ -307,9 +308,11 @@ async def test_a_fetch_is_recorded_with_its_bytes_and_rebuilt_without_the_url(re
 
 
 async def test_a_fetch_holds_one_tensor_at_a_time_beyond_what_it_makes(registry, tmp_path):
-    """Peak memory (as tracemalloc sees it: Python's and numpy's allocations) while fetching 64 MiB in
-    16 tensors, with the record in LMDB: the new tensors and a few tensors' worth more, never a copy
-    of the whole download."""
+    """Peak memory while fetching 64 MiB in 16 tensors, with the record in LMDB: the new tensors and a
+    few tensors' worth more, never a copy of the whole download. Measured twice: the allocations (as
+    tracemalloc sees them: Python's and numpy's), and the process's peak resident memory (VmHWM), which
+    also counts the pages of the store's file it maps to read the recorded parts back (released as
+    they are read: before, every fetch left its parts' pages resident)."""
     store_lmdb = pytest.importorskip("moxzi_store_lmdb")
     exporter = open_device(registry, "torch:cpu", seed=7)
     transport = await serving(exporter)
@@ -324,9 +327,11 @@ async def test_a_fetch_holds_one_tensor_at_a_time_beyond_what_it_makes(registry,
     await host.start()
     tracemalloc.start()
     try:
-        before = tracemalloc.get_traced_memory()[0]
+        before, resident, mapped = tracemalloc.get_traced_memory()[0], resident_mib(), resident_mib("RssFile")
+        reset_peak()
         await update(host, "bob", "fetch", [TEXT, TEXT], [url, "far/"], rets=[])
         after, peak = tracemalloc.get_traced_memory()
+        peak_resident, mapped_after = resident_mib("VmHWM"), resident_mib("RssFile")
     finally:
         tracemalloc.stop()
         await host.stop()
@@ -337,6 +342,11 @@ async def test_a_fetch_holds_one_tensor_at_a_time_beyond_what_it_makes(registry,
     made, one = 64 << 20, 4 << 20
     assert after - before >= made * 0.9  # the fetched tensors are counted: the measure sees them
     assert peak - before < made + 6 * one, f"peak {(peak - before) / 2**20:.0f} MiB for {made >> 20} MiB"
+    # The parts' pages do not stay mapped (they were 64 MiB more): at most the last one read.
+    assert mapped_after - mapped < 16, f"{mapped_after - mapped} MiB more of files mapped"
+    # Beyond the tensors, a generous 96 MiB: chunks and parts at both ends (the exporter runs in this
+    # process too) and what the allocator keeps of them for its threads (30-70 MiB seen).
+    assert peak_resident - resident < (made >> 20) + 96, f"peak resident {peak_resident - resident} MiB more"
 
 
 async def test_a_copy_of_the_device_does_not_wait_for_a_download(registry, fake):

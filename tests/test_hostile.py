@@ -16,6 +16,7 @@ from kit.daemon import project, running_moxzid
 from kit.gateway import post, serving
 from kit.held import HeldElsewhere
 from kit.host import eventually, query, spec, started, update
+from kit.memory import reset_peak, resident_mib
 
 from moxzi_core.candid import NAT, encode_args
 from moxzi_core.runtime.host import Host
@@ -124,10 +125,6 @@ async def test_a_client_that_stops_reading_its_reply_is_closed_and_others_are_se
         assert await post(http, "/query-json/hostile/get", []) == (200, [1])
 
 
-def resident_mib() -> int:
-    return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") >> 20
-
-
 async def test_an_actor_grows_only_to_its_memory_budget_and_a_trapped_growth_goes_back():
     host = await started(spec("hostile", "hostile"), limits=Limits(memory_bytes=512 << 20))
     try:
@@ -170,16 +167,6 @@ def encode_nat(n: int) -> bytes:
     return encode_args([NAT], [n])
 
 
-def peak_resident_mib() -> int:
-    """The test process's peak resident memory since `reset_peak` (VmHWM)."""
-    status = Path("/proc/self/status").read_text()
-    return int(next(line for line in status.splitlines() if line.startswith("VmHWM:")).split()[1]) >> 10
-
-
-def reset_peak() -> None:
-    Path("/proc/self/clear_refs").write_text("5")  # Linux: VmHWM starts again from what is resident now
-
-
 PERSISTENCE = pytest.mark.parametrize("classic", [False, True], ids=["enhanced", "classic"])
 
 
@@ -212,7 +199,7 @@ async def test_a_message_growing_past_the_total_memory_budget_is_refused_at_the_
         assert refused.reply is None
         assert refused.reject_message.startswith("actor b trapped: RTS error: Cannot grow memory (moxzid's wasm")
         assert refused.reject_message.endswith("MiB more when the message began: moxzid --total-memory-mb)")
-        assert peak_resident_mib() - before < 96 + 48  # never much past the total, even while it ran
+        assert resident_mib("VmHWM") - before < 96 + 48  # never much past the total, even while it ran
         assert resident_mib() - before < 32  # the growth's RAM went back to the OS
         assert host.memory_budget.held_bytes <= host.memory_budget.total_bytes
         assert await update(host, "b", "inc") == [1]  # b's state is as before the message

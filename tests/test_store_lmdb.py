@@ -17,6 +17,7 @@ from pathlib import Path
 
 import lmdb
 import pytest
+from kit.memory import resident_mib
 
 from moxzi_core import plugins
 from moxzi_core.store import Batch, MemoryStore, StoreError
@@ -219,6 +220,23 @@ def try_open_in_another_process(directory: Path) -> subprocess.CompletedProcess:
         "import sys\nfrom moxzi_store_lmdb import LmdbStore\nstore = LmdbStore(sys.argv[1])\nprint(store.get(b'k'))\n"
     )
     return subprocess.run([sys.executable, "-c", code, str(directory)], capture_output=True, text=True)
+
+
+def test_reading_large_values_leaves_none_of_their_pages_resident(tmp_path):
+    """LMDB reads through a map of its file; a large value's pages (a fetch's parts, 4 MiB each) are
+    unmapped once it is copied out, so reading 64 MiB back leaves this process's file-backed resident
+    memory where it was (it grew by the 64 MiB read, each time, before)."""
+    store = LmdbStore(tmp_path / "state")
+    try:
+        parts = {b"part/%d" % n: os.urandom(4 << 20) for n in range(16)}
+        commit(store, parts)
+        assert store.get(b"part/0") == parts[b"part/0"]  # whatever a first read maps once (the tree)
+        before = resident_mib("RssFile")
+        assert all(store.get(key) == value for key, value in parts.items())
+        assert dict(store.scan(b"part/")) == parts
+        assert resident_mib("RssFile") - before < 16
+    finally:
+        store.close()
 
 
 def test_a_second_opener_is_refused_and_touches_nothing(tmp_path):
