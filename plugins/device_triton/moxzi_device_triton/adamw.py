@@ -53,14 +53,21 @@ def _tensor_pointer(addresses, n_tensors, t, which: tl.constexpr, ALIGNED: tl.co
 
 
 @triton.jit
-def _sum_squares_kernel(
-    addresses, numels, block_tensor, block_start, n_tensors, partials, ALIGNED: tl.constexpr, BLOCK: tl.constexpr
-):
+def _block(block_tensor, block_start, numels, BLOCK: tl.constexpr):
+    """This program's block: its index, its tensor ``t``, where it starts in ``t``, its elements' offsets
+    in ``t``, and t's size."""
     pid = tl.program_id(0)
     t = tl.load(block_tensor + pid)
     start = tl.multiple_of(tl.load(block_start + pid), BLOCK)
     offs = start + tl.arange(0, BLOCK)
-    n = tl.load(numels + t)
+    return pid, t, start, offs, tl.load(numels + t)
+
+
+@triton.jit
+def _sum_squares_kernel(
+    addresses, numels, block_tensor, block_start, n_tensors, partials, ALIGNED: tl.constexpr, BLOCK: tl.constexpr
+):
+    pid, t, start, offs, n = _block(block_tensor, block_start, numels, BLOCK)
     g_ptr = _tensor_pointer(addresses, n_tensors, t, 1, ALIGNED)
     if start + BLOCK <= n:  # a full block: no mask, vector loads
         g = tl.load(g_ptr + offs)
@@ -81,24 +88,20 @@ def _clip_scale_kernel(partials, n_partials, max_norm, scale, BLOCK: tl.constexp
 
 @triton.jit
 def _adamw_block(
-    p_ptr,
-    g_ptr,
-    m_ptr,
-    v_ptr,
+    ptrs,
     offs,
     n,
     scale,
     neg_step_size,
     bc2_sqrt,
-    decay,
-    weight,
-    b2,
-    one_minus_b2,
-    eps,
+    hyper,
     WEIGHT_SMALL: tl.constexpr,
     CLIP: tl.constexpr,
     MASKED: tl.constexpr,
 ):
+    """The update of one block of one tensor; ``ptrs``: its (param, grad, exp_avg, exp_avg_sq) addresses."""
+    p_ptr, g_ptr, m_ptr, v_ptr = ptrs
+    decay, weight, b2, one_minus_b2, eps = hyper
     if MASKED:
         mask = offs < n
     else:
@@ -131,70 +134,30 @@ def _adamw_kernel(
     n_tensors,
     per_tensor,
     clip_scale,
-    decay,
-    weight,
-    b2,
-    one_minus_b2,
-    eps,
+    hyper,
     WEIGHT_SMALL: tl.constexpr,
     CLIP: tl.constexpr,
     ALIGNED: tl.constexpr,
     BLOCK: tl.constexpr,
 ):
-    pid = tl.program_id(0)
-    t = tl.load(block_tensor + pid)
-    start = tl.multiple_of(tl.load(block_start + pid), BLOCK)
-    offs = start + tl.arange(0, BLOCK)
-    n = tl.load(numels + t)
-    p_ptr = _tensor_pointer(addresses, n_tensors, t, 0, ALIGNED)
-    g_ptr = _tensor_pointer(addresses, n_tensors, t, 1, ALIGNED)
-    m_ptr = _tensor_pointer(addresses, n_tensors, t, 2, ALIGNED)
-    v_ptr = _tensor_pointer(addresses, n_tensors, t, 3, ALIGNED)
+    """``hyper``: (decay, weight, b2, one_minus_b2, eps), the same for every tensor."""
+    pid, t, start, offs, n = _block(block_tensor, block_start, numels, BLOCK)
+    ptrs = (
+        _tensor_pointer(addresses, n_tensors, t, 0, ALIGNED),
+        _tensor_pointer(addresses, n_tensors, t, 1, ALIGNED),
+        _tensor_pointer(addresses, n_tensors, t, 2, ALIGNED),
+        _tensor_pointer(addresses, n_tensors, t, 3, ALIGNED),
+    )
     neg_step_size = tl.load(per_tensor + t)  # -lr / bc1
     bc2_sqrt = tl.load(per_tensor + n_tensors + t)
     scale = 1.0
     if CLIP:
         scale = tl.load(clip_scale)
-    if start + BLOCK <= n:  # a full block: no mask, vector loads
-        _adamw_block(
-            p_ptr,
-            g_ptr,
-            m_ptr,
-            v_ptr,
-            offs,
-            n,
-            scale,
-            neg_step_size,
-            bc2_sqrt,
-            decay,
-            weight,
-            b2,
-            one_minus_b2,
-            eps,
-            WEIGHT_SMALL,
-            CLIP,
-            False,
-        )
+    # Two calls because MASKED must be a compile-time constant: full blocks compile without the mask.
+    if start + BLOCK <= n:
+        _adamw_block(ptrs, offs, n, scale, neg_step_size, bc2_sqrt, hyper, WEIGHT_SMALL, CLIP, False)
     else:
-        _adamw_block(
-            p_ptr,
-            g_ptr,
-            m_ptr,
-            v_ptr,
-            offs,
-            n,
-            scale,
-            neg_step_size,
-            bc2_sqrt,
-            decay,
-            weight,
-            b2,
-            one_minus_b2,
-            eps,
-            WEIGHT_SMALL,
-            CLIP,
-            True,
-        )
+        _adamw_block(ptrs, offs, n, scale, neg_step_size, bc2_sqrt, hyper, WEIGHT_SMALL, CLIP, True)
 
 
 class _Tables:
@@ -213,6 +176,8 @@ class _Tables:
         self.block_start = torch.tensor([s for _, s in blocks], dtype=torch.int64).to(device)
         self.partials = torch.empty(len(blocks), dtype=torch.float32, device=device)
         self.clip_scale = torch.empty(1, dtype=torch.float32, device=device)
+        # How the per-block kernels compile and launch; no fp fusion: the only fmas are _adamw_block's own
+        self.options = {"ALIGNED": self.aligned, "BLOCK": BLOCK, "num_warps": NUM_WARPS, "enable_fp_fusion": False}
 
     def args(self):
         return self.addresses, self.numels, self.block_tensor, self.block_start, self.n_tensors
@@ -255,14 +220,7 @@ class FusedAdamW(AdamW):
         per_tensor = per_tensor.to(quads[0][0].device, non_blocking=True)
         grid = (tables.n_blocks,)
         if clip is not None:
-            _sum_squares_kernel[grid](
-                *tables.args(),
-                tables.partials,
-                ALIGNED=tables.aligned,
-                BLOCK=BLOCK,
-                num_warps=NUM_WARPS,
-                enable_fp_fusion=False,
-            )
+            _sum_squares_kernel[grid](*tables.args(), tables.partials, **tables.options)
             _clip_scale_kernel[(1,)](
                 tables.partials,
                 tables.n_blocks,
@@ -273,22 +231,16 @@ class FusedAdamW(AdamW):
                 enable_fp_fusion=False,
             )
         weight = 1 - self.beta1
+        hyper = (1 - lr * self.weight_decay, weight, self.beta2, 1 - self.beta2, self.eps)
         _adamw_kernel[grid](
             *tables.args(),
             per_tensor,
             tables.clip_scale,
-            1 - lr * self.weight_decay,
-            weight,
-            self.beta2,
-            1 - self.beta2,
-            self.eps,
+            hyper,
             WEIGHT_SMALL=weight < 0.5,
             CLIP=clip is not None,
-            ALIGNED=tables.aligned,
-            BLOCK=BLOCK,
-            num_warps=NUM_WARPS,
-            enable_fp_fusion=False,
-        )  # only the fmas written above
+            **tables.options,
+        )
 
     def _tables_for(self, quads) -> _Tables:
         key = tuple((q[0].numel(), *(t.data_ptr() for t in q)) for q in quads)

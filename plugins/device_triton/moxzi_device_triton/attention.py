@@ -35,6 +35,66 @@ MAX_HEAD = 128
 
 
 @triton.jit
+def _head(n_heads):
+    """This program's (batch x head) index ``bh`` and its batch ``b`` and head ``h``."""
+    bh = tl.program_id(1)
+    return bh, bh // n_heads, bh % n_heads
+
+
+@triton.jit
+def _ptrs(base, strides, b, h, rows, offs_d, TRANSPOSED: tl.constexpr):
+    """Pointers to ``rows`` of head (b, h) of a [b, h, n, d] tensor with ``strides``: a [rows, D] tile,
+    or [D, rows] if TRANSPOSED."""
+    head = base + b * strides[0] + h * strides[1]
+    if TRANSPOSED:
+        ptrs = head + rows[None, :] * strides[2] + offs_d[:, None] * strides[3]
+    else:
+        ptrs = head + rows[:, None] * strides[2] + offs_d[None, :] * strides[3]
+    return ptrs
+
+
+@triton.jit
+def _inside(rows, n_rows, offs_d, head_dim, TRANSPOSED: tl.constexpr):
+    """Which elements of a [rows, D] tile (or [D, rows] if TRANSPOSED) lie in an [n_rows, head_dim] matrix."""
+    if TRANSPOSED:
+        inside = (rows[None, :] < n_rows) & (offs_d[:, None] < head_dim)
+    else:
+        inside = (rows[:, None] < n_rows) & (offs_d[None, :] < head_dim)
+    return inside
+
+
+@triton.jit
+def _load(ptrs, mask, UPCAST: tl.constexpr):
+    """A tile, 0 where ``mask`` is false; in float32 if UPCAST (the interpreter's bfloat16 arithmetic is wrong)."""
+    tile = tl.load(ptrs, mask=mask, other=0.0)
+    if UPCAST:
+        tile = tile.to(tl.float32)
+    return tile
+
+
+@triton.jit
+def _key_blocks(start_m, shift, n_keys, CAUSAL: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    """For the query block at ``start_m``: the key blocks before ``unmasked_end`` need no mask (every query
+    of the block sees all their keys); those from there to ``end`` do (the causal diagonal, the keys' end)."""
+    if CAUSAL:
+        seen_by_all = tl.minimum(start_m + shift + 1, n_keys)
+        end = tl.minimum(start_m + BLOCK_M + shift, n_keys)
+    else:
+        seen_by_all = n_keys
+        end = n_keys
+    return seen_by_all // BLOCK_N * BLOCK_N, end
+
+
+@triton.jit
+def _visible(rows, cols, n_keys, shift, CAUSAL: tl.constexpr):
+    """[rows, cols]: key ``cols`` exists and (causal) query ``rows``, at key position row + shift, sees it."""
+    keep = cols[None, :] < n_keys
+    if CAUSAL:
+        keep = keep & (cols[None, :] <= rows[:, None] + shift)
+    return keep
+
+
+@triton.jit
 def _fwd_tile(
     acc,
     m_i,
@@ -59,20 +119,11 @@ def _fwd_tile(
 ):
     """One key block's contribution to the running (acc, max, sum) of a query block."""
     cols = start_n + offs_n
-    k = tl.load(
-        k_ptrs + start_n * stride_kn, mask=(cols[None, :] < n_keys) & (offs_d[:, None] < head_dim), other=0.0
-    )  # [D, BLOCK_N]
-    v = tl.load(
-        v_ptrs + start_n * stride_vn, mask=(cols[:, None] < n_keys) & (offs_d[None, :] < head_dim), other=0.0
-    )  # [BLOCK_N, D]
-    if UPCAST:
-        k, v = k.to(tl.float32), v.to(tl.float32)
+    k = _load(k_ptrs + start_n * stride_kn, _inside(cols, n_keys, offs_d, head_dim, True), UPCAST)  # [D, BLOCK_N]
+    v = _load(v_ptrs + start_n * stride_vn, _inside(cols, n_keys, offs_d, head_dim, False), UPCAST)  # [BLOCK_N, D]
     qk = tl.dot(q, k, input_precision=PRECISION) * qk_scale  # [BLOCK_M, BLOCK_N], log2 units
     if MASK:
-        keep = cols[None, :] < n_keys
-        if CAUSAL:
-            keep = keep & (cols[None, :] <= offs_m[:, None] + shift)
-        qk = tl.where(keep, qk, float("-inf"))
+        qk = tl.where(_visible(offs_m, cols, n_keys, shift, CAUSAL), qk, float("-inf"))
     m_new = tl.maximum(m_i, tl.max(qk, 1))
     p = tl.math.exp2(qk - m_new[:, None])
     alpha = tl.math.exp2(m_i - m_new)
@@ -93,22 +144,10 @@ def _fwd_kernel(
     n_keys,
     HEAD_DIM: tl.constexpr,
     n_heads,
-    s_qb,
-    s_qh,
-    s_qm,
-    s_qd,
-    s_kb,
-    s_kh,
-    s_kn,
-    s_kd,
-    s_vb,
-    s_vh,
-    s_vn,
-    s_vd,
-    s_ob,
-    s_oh,
-    s_om,
-    s_od,
+    s_q,
+    s_k,
+    s_v,
+    s_o,
     CAUSAL: tl.constexpr,
     UPCAST: tl.constexpr,
     PRECISION: tl.constexpr,
@@ -117,88 +156,55 @@ def _fwd_kernel(
     BLOCK_D: tl.constexpr,
 ):
     start_m = tl.program_id(0) * BLOCK_M
-    bh = tl.program_id(1)
-    b, h = bh // n_heads, bh % n_heads
+    bh, b, h = _head(n_heads)
     offs_m = start_m + tl.arange(0, BLOCK_M)
     offs_n = tl.arange(0, BLOCK_N)
     offs_d = tl.arange(0, BLOCK_D)
     shift = n_keys - n_queries  # query i sits at key position i + shift
-    q = tl.load(
-        Q + b * s_qb + h * s_qh + offs_m[:, None] * s_qm + offs_d[None, :] * s_qd,
-        mask=(offs_m[:, None] < n_queries) & (offs_d[None, :] < HEAD_DIM),
-        other=0.0,
-    )
-    if UPCAST:
-        q = q.to(tl.float32)
-    k_ptrs = K + b * s_kb + h * s_kh + offs_n[None, :] * s_kn + offs_d[:, None] * s_kd
-    v_ptrs = V + b * s_vb + h * s_vh + offs_n[:, None] * s_vn + offs_d[None, :] * s_vd
+    q_mask = _inside(offs_m, n_queries, offs_d, HEAD_DIM, False)
+    q = _load(_ptrs(Q, s_q, b, h, offs_m, offs_d, False), q_mask, UPCAST)
+    k_ptrs = _ptrs(K, s_k, b, h, offs_n, offs_d, True)
+    v_ptrs = _ptrs(V, s_v, b, h, offs_n, offs_d, False)
 
     acc = tl.zeros([BLOCK_M, BLOCK_D], dtype=tl.float32)
     m_i = tl.full([BLOCK_M], -1.0e30, dtype=tl.float32)  # finite: rows past the end see no key at all
     l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
-    if CAUSAL:  # keys every query of the block sees, then the diagonal
-        seen_by_all = tl.minimum(start_m + shift + 1, n_keys)
-        end = tl.minimum(start_m + BLOCK_M + shift, n_keys)
-    else:
-        seen_by_all = n_keys
-        end = n_keys
-    unmasked_end = seen_by_all // BLOCK_N * BLOCK_N
-    for start_n in range(0, unmasked_end, BLOCK_N):
-        acc, m_i, l_i = _fwd_tile(
-            acc,
-            m_i,
-            l_i,
-            q,
-            k_ptrs,
-            v_ptrs,
-            start_n,
-            offs_m,
-            offs_n,
-            offs_d,
-            n_keys,
-            HEAD_DIM,
-            shift,
-            qk_scale,
-            s_kn,
-            s_vn,
-            False,
-            CAUSAL,
-            UPCAST,
-            PRECISION,
-        )
-    for start_n in range(unmasked_end, end, BLOCK_N):
-        acc, m_i, l_i = _fwd_tile(
-            acc,
-            m_i,
-            l_i,
-            q,
-            k_ptrs,
-            v_ptrs,
-            start_n,
-            offs_m,
-            offs_n,
-            offs_d,
-            n_keys,
-            HEAD_DIM,
-            shift,
-            qk_scale,
-            s_kn,
-            s_vn,
-            True,
-            CAUSAL,
-            UPCAST,
-            PRECISION,
-        )
+    unmasked_end, end = _key_blocks(start_m, shift, n_keys, CAUSAL, BLOCK_M, BLOCK_N)
+    # The unmasked key blocks, then the masked ones: ``masked`` is a compile-time constant (static_range
+    # unrolls), so this is two loops, the first compiled without the mask.
+    for masked in tl.static_range(2):
+        if masked:
+            lo, hi = unmasked_end, end
+        else:
+            lo, hi = 0, unmasked_end
+        for start_n in range(lo, hi, BLOCK_N):
+            acc, m_i, l_i = _fwd_tile(
+                acc,
+                m_i,
+                l_i,
+                q,
+                k_ptrs,
+                v_ptrs,
+                start_n,
+                offs_m,
+                offs_n,
+                offs_d,
+                n_keys,
+                HEAD_DIM,
+                shift,
+                qk_scale,
+                s_k[2],
+                s_v[2],
+                masked == 1,
+                CAUSAL,
+                UPCAST,
+                PRECISION,
+            )
 
     l_i = tl.where(l_i == 0.0, 1.0, l_i)  # only rows past the end, which are not stored
     out = acc / l_i[:, None]
-    row = offs_m < n_queries
-    tl.store(LSE + bh * n_queries + offs_m, m_i + tl.math.log2(l_i), mask=row)
-    tl.store(
-        O + b * s_ob + h * s_oh + offs_m[:, None] * s_om + offs_d[None, :] * s_od,
-        out.to(O.dtype.element_ty),
-        mask=row[:, None] & (offs_d[None, :] < HEAD_DIM),
-    )
+    tl.store(LSE + bh * n_queries + offs_m, m_i + tl.math.log2(l_i), mask=offs_m < n_queries)
+    tl.store(_ptrs(O, s_o, b, h, offs_m, offs_d, False), out.to(O.dtype.element_ty), mask=q_mask)
 
 
 @triton.jit
@@ -209,25 +215,18 @@ def _delta_kernel(
     n_queries,
     HEAD_DIM: tl.constexpr,
     n_heads,
-    s_ob,
-    s_oh,
-    s_om,
-    s_od,
-    s_dob,
-    s_doh,
-    s_dom,
-    s_dod,
+    s_o,
+    s_do,
     BLOCK_M: tl.constexpr,
     BLOCK_D: tl.constexpr,
 ):
     """delta[i] = sum_d dO[i, d] * O[i, d]: the softmax backward's row term."""
     offs_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
-    bh = tl.program_id(1)
-    b, h = bh // n_heads, bh % n_heads
+    bh, b, h = _head(n_heads)
     offs_d = tl.arange(0, BLOCK_D)
-    mask = (offs_m[:, None] < n_queries) & (offs_d[None, :] < HEAD_DIM)
-    o = tl.load(O + b * s_ob + h * s_oh + offs_m[:, None] * s_om + offs_d[None, :] * s_od, mask=mask, other=0.0)
-    do = tl.load(DO + b * s_dob + h * s_doh + offs_m[:, None] * s_dom + offs_d[None, :] * s_dod, mask=mask, other=0.0)
+    mask = _inside(offs_m, n_queries, offs_d, HEAD_DIM, False)
+    o = tl.load(_ptrs(O, s_o, b, h, offs_m, offs_d, False), mask=mask, other=0.0)
+    do = tl.load(_ptrs(DO, s_do, b, h, offs_m, offs_d, False), mask=mask, other=0.0)
     tl.store(DELTA + bh * n_queries + offs_m, tl.sum(o.to(tl.float32) * do.to(tl.float32), 1), mask=offs_m < n_queries)
 
 
@@ -258,10 +257,8 @@ def _dkdv_tile(
     """One query block's contribution to a key block's dK and dV (scores transposed: [BLOCK_N, BLOCK_M])."""
     rows = start_m + offs_m
     in_rows = rows < n_queries
-    qT = tl.load(q_ptrs + start_m * s_qm, mask=in_rows[None, :] & (offs_d[:, None] < head_dim), other=0.0)
-    do = tl.load(do_ptrs + start_m * s_dom, mask=in_rows[:, None] & (offs_d[None, :] < head_dim), other=0.0)
-    if UPCAST:
-        qT, do = qT.to(tl.float32), do.to(tl.float32)
+    qT = _load(q_ptrs + start_m * s_qm, _inside(rows, n_queries, offs_d, head_dim, True), UPCAST)
+    do = _load(do_ptrs + start_m * s_dom, _inside(rows, n_queries, offs_d, head_dim, False), UPCAST)
     lse = tl.load(lse_ptr + rows, mask=in_rows, other=float("inf"))  # rows past the end: p = 0
     delta = tl.load(delta_ptr + rows, mask=in_rows, other=0.0)
     pT = tl.math.exp2(tl.dot(k, qT, input_precision=PRECISION) * qk_scale - lse[None, :])
@@ -290,22 +287,10 @@ def _dkdv_kernel(
     n_keys,
     HEAD_DIM: tl.constexpr,
     n_heads,
-    s_qb,
-    s_qh,
-    s_qm,
-    s_qd,
-    s_kb,
-    s_kh,
-    s_kn,
-    s_kd,
-    s_vb,
-    s_vh,
-    s_vn,
-    s_vd,
-    s_dob,
-    s_doh,
-    s_dom,
-    s_dod,
+    s_q,
+    s_k,
+    s_v,
+    s_do,
     CAUSAL: tl.constexpr,
     UPCAST: tl.constexpr,
     PRECISION: tl.constexpr,
@@ -314,19 +299,16 @@ def _dkdv_kernel(
     BLOCK_D: tl.constexpr,
 ):
     start_n = tl.program_id(0) * BLOCK_N
-    bh = tl.program_id(1)
-    b, h = bh // n_heads, bh % n_heads
+    bh, b, h = _head(n_heads)
     offs_n = start_n + tl.arange(0, BLOCK_N)
     offs_m = tl.arange(0, BLOCK_M)
     offs_d = tl.arange(0, BLOCK_D)
     shift = n_keys - n_queries
-    kv_mask = (offs_n[:, None] < n_keys) & (offs_d[None, :] < HEAD_DIM)
-    k = tl.load(K + b * s_kb + h * s_kh + offs_n[:, None] * s_kn + offs_d[None, :] * s_kd, mask=kv_mask, other=0.0)
-    v = tl.load(V + b * s_vb + h * s_vh + offs_n[:, None] * s_vn + offs_d[None, :] * s_vd, mask=kv_mask, other=0.0)
-    if UPCAST:
-        k, v = k.to(tl.float32), v.to(tl.float32)
-    q_ptrs = Q + b * s_qb + h * s_qh + offs_m[None, :] * s_qm + offs_d[:, None] * s_qd  # q transposed
-    do_ptrs = DO + b * s_dob + h * s_doh + offs_m[:, None] * s_dom + offs_d[None, :] * s_dod
+    kv_mask = _inside(offs_n, n_keys, offs_d, HEAD_DIM, False)
+    k = _load(_ptrs(K, s_k, b, h, offs_n, offs_d, False), kv_mask, UPCAST)
+    v = _load(_ptrs(V, s_v, b, h, offs_n, offs_d, False), kv_mask, UPCAST)
+    q_ptrs = _ptrs(Q, s_q, b, h, offs_m, offs_d, True)
+    do_ptrs = _ptrs(DO, s_do, b, h, offs_m, offs_d, False)
     lse_ptr = LSE + bh * n_queries
     delta_ptr = DELTA + bh * n_queries
     dk = tl.zeros([BLOCK_N, BLOCK_D], dtype=tl.float32)
@@ -337,54 +319,36 @@ def _dkdv_kernel(
     else:
         first = 0
         sees_all = 0
-    for start_m in range(first, sees_all, BLOCK_M):
-        dk, dv = _dkdv_tile(
-            dk,
-            dv,
-            k,
-            v,
-            q_ptrs,
-            do_ptrs,
-            lse_ptr,
-            delta_ptr,
-            start_m,
-            offs_m,
-            offs_n,
-            offs_d,
-            n_queries,
-            HEAD_DIM,
-            shift,
-            qk_scale,
-            s_qm,
-            s_dom,
-            True,
-            UPCAST,
-            PRECISION,
-        )
-    for start_m in range(tl.maximum(sees_all, first), n_queries, BLOCK_M):
-        dk, dv = _dkdv_tile(
-            dk,
-            dv,
-            k,
-            v,
-            q_ptrs,
-            do_ptrs,
-            lse_ptr,
-            delta_ptr,
-            start_m,
-            offs_m,
-            offs_n,
-            offs_d,
-            n_queries,
-            HEAD_DIM,
-            shift,
-            qk_scale,
-            s_qm,
-            s_dom,
-            False,
-            UPCAST,
-            PRECISION,
-        )
+    # The masked query blocks, then the rest: two loops, each compiled for its case, as in _fwd_kernel.
+    for unmasked in tl.static_range(2):
+        if unmasked:
+            lo, hi = tl.maximum(sees_all, first), n_queries
+        else:
+            lo, hi = first, sees_all
+        for start_m in range(lo, hi, BLOCK_M):
+            dk, dv = _dkdv_tile(
+                dk,
+                dv,
+                k,
+                v,
+                q_ptrs,
+                do_ptrs,
+                lse_ptr,
+                delta_ptr,
+                start_m,
+                offs_m,
+                offs_n,
+                offs_d,
+                n_queries,
+                HEAD_DIM,
+                shift,
+                qk_scale,
+                s_q[2],
+                s_do[2],
+                unmasked == 0,
+                UPCAST,
+                PRECISION,
+            )
     # DK and DV are contiguous like fresh tensors of k's shape: [b, h, n, d]
     out = bh * n_keys * HEAD_DIM + offs_n[:, None] * HEAD_DIM + offs_d[None, :]
     tl.store(DK + out, (dk * sm_scale).to(DK.dtype.element_ty), mask=kv_mask)
@@ -417,16 +381,12 @@ def _dq_tile(
 ):
     """One key block's contribution to a query block's dQ."""
     cols = start_n + offs_n
-    kT = tl.load(k_ptrs + start_n * s_kn, mask=(cols[None, :] < n_keys) & (offs_d[:, None] < head_dim), other=0.0)
-    vT = tl.load(v_ptrs + start_n * s_vn, mask=(cols[None, :] < n_keys) & (offs_d[:, None] < head_dim), other=0.0)
-    if UPCAST:
-        kT, vT = kT.to(tl.float32), vT.to(tl.float32)
+    kv_mask = _inside(cols, n_keys, offs_d, head_dim, True)
+    kT = _load(k_ptrs + start_n * s_kn, kv_mask, UPCAST)
+    vT = _load(v_ptrs + start_n * s_vn, kv_mask, UPCAST)
     p = tl.math.exp2(tl.dot(q, kT, input_precision=PRECISION) * qk_scale - lse[:, None])
     if MASK:
-        keep = cols[None, :] < n_keys
-        if CAUSAL:
-            keep = keep & (cols[None, :] <= offs_m[:, None] + shift)
-        p = tl.where(keep, p, 0.0)
+        p = tl.where(_visible(offs_m, cols, n_keys, shift, CAUSAL), p, 0.0)
     dp = tl.dot(do, vT, input_precision=PRECISION)
     ds = p * (dp - delta[:, None])
     dq += tl.dot(ds.to(kT.dtype), tl.trans(kT), input_precision=PRECISION)
@@ -448,22 +408,10 @@ def _dq_kernel(
     n_keys,
     HEAD_DIM: tl.constexpr,
     n_heads,
-    s_qb,
-    s_qh,
-    s_qm,
-    s_qd,
-    s_kb,
-    s_kh,
-    s_kn,
-    s_kd,
-    s_vb,
-    s_vh,
-    s_vn,
-    s_vd,
-    s_dob,
-    s_doh,
-    s_dom,
-    s_dod,
+    s_q,
+    s_k,
+    s_v,
+    s_do,
     CAUSAL: tl.constexpr,
     UPCAST: tl.constexpr,
     PRECISION: tl.constexpr,
@@ -472,105 +420,65 @@ def _dq_kernel(
     BLOCK_D: tl.constexpr,
 ):
     start_m = tl.program_id(0) * BLOCK_M
-    bh = tl.program_id(1)
-    b, h = bh // n_heads, bh % n_heads
+    bh, b, h = _head(n_heads)
     offs_m = start_m + tl.arange(0, BLOCK_M)
     offs_n = tl.arange(0, BLOCK_N)
     offs_d = tl.arange(0, BLOCK_D)
     shift = n_keys - n_queries
     row = offs_m < n_queries
-    q_mask = row[:, None] & (offs_d[None, :] < HEAD_DIM)
-    q = tl.load(Q + b * s_qb + h * s_qh + offs_m[:, None] * s_qm + offs_d[None, :] * s_qd, mask=q_mask, other=0.0)
-    do = tl.load(DO + b * s_dob + h * s_doh + offs_m[:, None] * s_dom + offs_d[None, :] * s_dod, mask=q_mask, other=0.0)
-    if UPCAST:
-        q, do = q.to(tl.float32), do.to(tl.float32)
+    q_mask = _inside(offs_m, n_queries, offs_d, HEAD_DIM, False)
+    q = _load(_ptrs(Q, s_q, b, h, offs_m, offs_d, False), q_mask, UPCAST)
+    do = _load(_ptrs(DO, s_do, b, h, offs_m, offs_d, False), q_mask, UPCAST)
     lse = tl.load(LSE + bh * n_queries + offs_m, mask=row, other=float("inf"))
     delta = tl.load(DELTA + bh * n_queries + offs_m, mask=row, other=0.0)
-    k_ptrs = K + b * s_kb + h * s_kh + offs_n[None, :] * s_kn + offs_d[:, None] * s_kd  # k transposed
-    v_ptrs = V + b * s_vb + h * s_vh + offs_n[None, :] * s_vn + offs_d[:, None] * s_vd
+    k_ptrs = _ptrs(K, s_k, b, h, offs_n, offs_d, True)
+    v_ptrs = _ptrs(V, s_v, b, h, offs_n, offs_d, True)
     dq = tl.zeros([BLOCK_M, BLOCK_D], dtype=tl.float32)
-    if CAUSAL:
-        seen_by_all = tl.minimum(start_m + shift + 1, n_keys)
-        end = tl.minimum(start_m + BLOCK_M + shift, n_keys)
-    else:
-        seen_by_all = n_keys
-        end = n_keys
-    unmasked_end = seen_by_all // BLOCK_N * BLOCK_N
-    for start_n in range(0, unmasked_end, BLOCK_N):
-        dq = _dq_tile(
-            dq,
-            q,
-            do,
-            lse,
-            delta,
-            k_ptrs,
-            v_ptrs,
-            start_n,
-            offs_m,
-            offs_n,
-            offs_d,
-            n_keys,
-            HEAD_DIM,
-            shift,
-            qk_scale,
-            s_kn,
-            s_vn,
-            False,
-            CAUSAL,
-            UPCAST,
-            PRECISION,
-        )
-    for start_n in range(unmasked_end, end, BLOCK_N):
-        dq = _dq_tile(
-            dq,
-            q,
-            do,
-            lse,
-            delta,
-            k_ptrs,
-            v_ptrs,
-            start_n,
-            offs_m,
-            offs_n,
-            offs_d,
-            n_keys,
-            HEAD_DIM,
-            shift,
-            qk_scale,
-            s_kn,
-            s_vn,
-            True,
-            CAUSAL,
-            UPCAST,
-            PRECISION,
-        )
+    unmasked_end, end = _key_blocks(start_m, shift, n_keys, CAUSAL, BLOCK_M, BLOCK_N)
+    for masked in tl.static_range(2):  # two loops, as in _fwd_kernel
+        if masked:
+            lo, hi = unmasked_end, end
+        else:
+            lo, hi = 0, unmasked_end
+        for start_n in range(lo, hi, BLOCK_N):
+            dq = _dq_tile(
+                dq,
+                q,
+                do,
+                lse,
+                delta,
+                k_ptrs,
+                v_ptrs,
+                start_n,
+                offs_m,
+                offs_n,
+                offs_d,
+                n_keys,
+                HEAD_DIM,
+                shift,
+                qk_scale,
+                s_k[2],
+                s_v[2],
+                masked == 1,
+                CAUSAL,
+                UPCAST,
+                PRECISION,
+            )
     # DQ is contiguous like a fresh tensor of q's shape
     out = bh * n_queries * HEAD_DIM + offs_m[:, None] * HEAD_DIM + offs_d[None, :]
     tl.store(DQ + out, (dq * sm_scale).to(DQ.dtype.element_ty), mask=q_mask)
 
 
-def _config(head_dim: int) -> dict:
+def _config(head_dim: int, backward: bool) -> dict:
     """Tile sizes: large in the interpreter (each tile costs Python time), else sized for the GPU's
-    shared memory at this head size."""
+    shared memory at this head size (the backward holds more tiles: smaller query blocks, fewer stages)."""
     if INTERPRETING:
         return {"BLOCK_M": 64, "BLOCK_N": 64}
     return {
-        "BLOCK_M": 128,
+        "BLOCK_M": 64 if backward else 128,
         "BLOCK_N": 64 if head_dim <= 64 else 32,
-        "num_warps": 8 if head_dim > 64 else 4,
-        "num_stages": 3,
-        "enable_fp_fusion": True,
-    }
-
-
-def _backward_config(head_dim: int) -> dict:
-    if INTERPRETING:
-        return {"BLOCK_M": 64, "BLOCK_N": 64}
-    return {
-        "BLOCK_M": 64,
-        "BLOCK_N": 64 if head_dim <= 64 else 32,
-        "num_warps": 4,
-        "num_stages": 2,
+        "num_warps": 4 if backward or head_dim <= 64 else 8,
+        "num_stages": 2 if backward else 3,
         "enable_fp_fusion": True,
     }
 
@@ -585,6 +493,11 @@ def _launch_args(q: torch.Tensor, causal: bool) -> dict:
     }
 
 
+def _strides(*tensors: torch.Tensor) -> tuple:
+    """Each tensor's strides, one tuple each: how the kernels take a [b, h, n, d] tensor's layout."""
+    return tuple(t.stride() for t in tensors)
+
+
 class FlashAttention(torch.autograd.Function):
     """``flash_attention`` with its backward; see the module's docstring."""
 
@@ -595,25 +508,9 @@ class FlashAttention(torch.autograd.Function):
         o = torch.empty_like(q)
         lse = torch.empty((b, h, tq), device=q.device, dtype=torch.float32)
         sm_scale = 1.0 / math.sqrt(d)
-        cfg = _config(d)
-        grid = (triton.cdiv(tq, cfg["BLOCK_M"]), b * h)
-        _fwd_kernel[grid](
-            q,
-            k,
-            v,
-            o,
-            lse,
-            sm_scale * LOG2E,
-            tq,
-            tk,
-            d,
-            h,
-            *q.stride(),
-            *k.stride(),
-            *v.stride(),
-            *o.stride(),
-            **_launch_args(q, causal),
-            **cfg,
+        cfg = _config(d, backward=False)
+        _fwd_kernel[(triton.cdiv(tq, cfg["BLOCK_M"]), b * h)](
+            q, k, v, o, lse, sm_scale * LOG2E, tq, tk, d, h, *_strides(q, k, v, o), **_launch_args(q, causal), **cfg
         )
         ctx.save_for_backward(q, k, v, o, lse)
         ctx.causal = causal
@@ -630,24 +527,14 @@ class FlashAttention(torch.autograd.Function):
         args = _launch_args(q, ctx.causal)
         delta = torch.empty_like(lse)
         _delta_kernel[(triton.cdiv(tq, 64), b * h)](
-            o,
-            do,
-            delta,
-            tq,
-            d,
-            h,
-            *o.stride(),
-            *do.stride(),
-            BLOCK_M=64,
-            BLOCK_D=args["BLOCK_D"],
-            enable_fp_fusion=True,
+            o, do, delta, tq, d, h, *_strides(o, do), BLOCK_M=64, BLOCK_D=args["BLOCK_D"], enable_fp_fusion=True
         )
         dq = torch.empty(q.shape, device=q.device, dtype=q.dtype)
         dk = torch.empty(k.shape, device=k.device, dtype=k.dtype)
         dv = torch.empty(v.shape, device=v.device, dtype=v.dtype)
-        cfg = _backward_config(d)
+        cfg = _config(d, backward=True)
         common = (q, k, v, do)
-        strides = (*q.stride(), *k.stride(), *v.stride(), *do.stride())
+        strides = _strides(*common)
         _dkdv_kernel[(triton.cdiv(tk, cfg["BLOCK_N"]), b * h)](
             *common, dk, dv, lse, delta, sm_scale * LOG2E, sm_scale, tq, tk, d, h, *strides, **args, **cfg
         )
