@@ -141,7 +141,7 @@ def _adamw_kernel(
     BLOCK: tl.constexpr,
 ):
     """``hyper``: (decay, weight, b2, one_minus_b2, eps), the same for every tensor."""
-    pid, t, start, offs, n = _block(block_tensor, block_start, numels, BLOCK)
+    _, t, start, offs, n = _block(block_tensor, block_start, numels, BLOCK)
     ptrs = (
         _tensor_pointer(addresses, n_tensors, t, 0, ALIGNED),
         _tensor_pointer(addresses, n_tensors, t, 1, ALIGNED),
@@ -153,7 +153,7 @@ def _adamw_kernel(
     scale = 1.0
     if CLIP:
         scale = tl.load(clip_scale)
-    # Two calls because MASKED must be a compile-time constant: full blocks compile without the mask.
+    # Two calls because MASKED must be a compile-time constant: a full block, no mask, vector loads.
     if start + BLOCK <= n:
         _adamw_block(ptrs, offs, n, scale, neg_step_size, bc2_sqrt, hyper, WEIGHT_SMALL, CLIP, False)
     else:

@@ -8,9 +8,11 @@ Forward: one program per (block of queries, batch x head) keeps its queries' run
 ``exp`` (the online softmax) and never holds more than a [BLOCK_M, BLOCK_N] tile of scores; it writes
 the output and, per query, the log-sum-exp (base 2), which is all the backward needs. Key blocks that
 every query of the block may see run without a mask; only those on the causal diagonal or past the
-end of the keys are masked. Backward: ``delta = rowsum(dO * O)``, then one kernel per key block
-accumulates dK and dV over the query blocks that see it, and one per query block accumulates dQ, so no
-atomics are needed. Every score tile is recomputed from q, k and the saved log-sum-exp.
+end of the keys are masked. Backward: ``delta = rowsum(dO * O)``, then one kernel in two passes: one
+program per key block accumulates dK and dV over the query blocks that see it, then one per query block
+accumulates dQ, so no atomics are needed. Every score tile is recomputed from q, k and the saved
+log-sum-exp. The kernels share small ``@triton.jit`` helpers (tile pointers, bounds, loads), which
+Triton inlines.
 
 Any lengths (tiles past the end are masked), head sizes up to 128 (a compile-time constant, padded to
 a power of two >= 16 with masked loads), float32, float16 and bfloat16; float32 matmuls run in full
@@ -95,44 +97,6 @@ def _visible(rows, cols, n_keys, shift, CAUSAL: tl.constexpr):
 
 
 @triton.jit
-def _fwd_tile(
-    acc,
-    m_i,
-    l_i,
-    q,
-    k_ptrs,
-    v_ptrs,
-    start_n,
-    offs_m,
-    offs_n,
-    offs_d,
-    n_keys,
-    head_dim,
-    shift,
-    qk_scale,
-    stride_kn,
-    stride_vn,
-    MASK: tl.constexpr,
-    CAUSAL: tl.constexpr,
-    UPCAST: tl.constexpr,
-    PRECISION: tl.constexpr,
-):
-    """One key block's contribution to the running (acc, max, sum) of a query block."""
-    cols = start_n + offs_n
-    k = _load(k_ptrs + start_n * stride_kn, _inside(cols, n_keys, offs_d, head_dim, True), UPCAST)  # [D, BLOCK_N]
-    v = _load(v_ptrs + start_n * stride_vn, _inside(cols, n_keys, offs_d, head_dim, False), UPCAST)  # [BLOCK_N, D]
-    qk = tl.dot(q, k, input_precision=PRECISION) * qk_scale  # [BLOCK_M, BLOCK_N], log2 units
-    if MASK:
-        qk = tl.where(_visible(offs_m, cols, n_keys, shift, CAUSAL), qk, float("-inf"))
-    m_new = tl.maximum(m_i, tl.max(qk, 1))
-    p = tl.math.exp2(qk - m_new[:, None])
-    alpha = tl.math.exp2(m_i - m_new)
-    l_i = l_i * alpha + tl.sum(p, 1)
-    acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v, input_precision=PRECISION)
-    return acc, m_new, l_i
-
-
-@triton.jit
 def _fwd_kernel(
     Q,
     K,
@@ -171,35 +135,25 @@ def _fwd_kernel(
     l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
     unmasked_end, end = _key_blocks(start_m, shift, n_keys, CAUSAL, BLOCK_M, BLOCK_N)
     # The unmasked key blocks, then the masked ones: ``masked`` is a compile-time constant (static_range
-    # unrolls), so this is two loops, the first compiled without the mask.
+    # unrolls), so these are two loops, the first compiled without the mask.
     for masked in tl.static_range(2):
         if masked:
             lo, hi = unmasked_end, end
         else:
             lo, hi = 0, unmasked_end
-        for start_n in range(lo, hi, BLOCK_N):
-            acc, m_i, l_i = _fwd_tile(
-                acc,
-                m_i,
-                l_i,
-                q,
-                k_ptrs,
-                v_ptrs,
-                start_n,
-                offs_m,
-                offs_n,
-                offs_d,
-                n_keys,
-                HEAD_DIM,
-                shift,
-                qk_scale,
-                s_k[2],
-                s_v[2],
-                masked == 1,
-                CAUSAL,
-                UPCAST,
-                PRECISION,
-            )
+        for start_n in range(lo, hi, BLOCK_N):  # one key block's share of the running (acc, max, sum)
+            cols = start_n + offs_n
+            k = _load(k_ptrs + start_n * s_k[2], _inside(cols, n_keys, offs_d, HEAD_DIM, True), UPCAST)  # [D, BLOCK_N]
+            v = _load(v_ptrs + start_n * s_v[2], _inside(cols, n_keys, offs_d, HEAD_DIM, False), UPCAST)  # [BLOCK_N, D]
+            qk = tl.dot(q, k, input_precision=PRECISION) * qk_scale  # [BLOCK_M, BLOCK_N], log2 units
+            if masked:
+                qk = tl.where(_visible(offs_m, cols, n_keys, shift, CAUSAL), qk, float("-inf"))
+            m_new = tl.maximum(m_i, tl.max(qk, 1))
+            p = tl.math.exp2(qk - m_new[:, None])
+            alpha = tl.math.exp2(m_i - m_new)
+            l_i = l_i * alpha + tl.sum(p, 1)
+            acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v, input_precision=PRECISION)
+            m_i = m_new
 
     l_i = tl.where(l_i == 0.0, 1.0, l_i)  # only rows past the end, which are not stored
     out = acc / l_i[:, None]
@@ -231,52 +185,12 @@ def _delta_kernel(
 
 
 @triton.jit
-def _dkdv_tile(
-    dk,
-    dv,
-    k,
-    v,
-    q_ptrs,
-    do_ptrs,
-    lse_ptr,
-    delta_ptr,
-    start_m,
-    offs_m,
-    offs_n,
-    offs_d,
-    n_queries,
-    head_dim,
-    shift,
-    qk_scale,
-    s_qm,
-    s_dom,
-    MASK: tl.constexpr,
-    UPCAST: tl.constexpr,
-    PRECISION: tl.constexpr,
-):
-    """One query block's contribution to a key block's dK and dV (scores transposed: [BLOCK_N, BLOCK_M])."""
-    rows = start_m + offs_m
-    in_rows = rows < n_queries
-    qT = _load(q_ptrs + start_m * s_qm, _inside(rows, n_queries, offs_d, head_dim, True), UPCAST)
-    do = _load(do_ptrs + start_m * s_dom, _inside(rows, n_queries, offs_d, head_dim, False), UPCAST)
-    lse = tl.load(lse_ptr + rows, mask=in_rows, other=float("inf"))  # rows past the end: p = 0
-    delta = tl.load(delta_ptr + rows, mask=in_rows, other=0.0)
-    pT = tl.math.exp2(tl.dot(k, qT, input_precision=PRECISION) * qk_scale - lse[None, :])
-    if MASK:
-        pT = tl.where(offs_n[:, None] <= rows[None, :] + shift, pT, 0.0)
-    dv += tl.dot(pT.to(do.dtype), do, input_precision=PRECISION)
-    dpT = tl.dot(v, tl.trans(do), input_precision=PRECISION)
-    dsT = pT * (dpT - delta[None, :])
-    dk += tl.dot(dsT.to(qT.dtype), tl.trans(qT), input_precision=PRECISION)
-    return dk, dv
-
-
-@triton.jit
-def _dkdv_kernel(
+def _bwd_kernel(
     Q,
     K,
     V,
     DO,
+    DQ,
     DK,
     DV,
     LSE,
@@ -291,6 +205,7 @@ def _dkdv_kernel(
     s_k,
     s_v,
     s_do,
+    KEYS: tl.constexpr,
     CAUSAL: tl.constexpr,
     UPCAST: tl.constexpr,
     PRECISION: tl.constexpr,
@@ -298,175 +213,85 @@ def _dkdv_kernel(
     BLOCK_N: tl.constexpr,
     BLOCK_D: tl.constexpr,
 ):
-    start_n = tl.program_id(0) * BLOCK_N
+    """One of the backward's two passes, chosen at compile time. KEYS: program (key block, b x h)
+    accumulates its keys' dK and dV over the query blocks that see them; else program (query block, b x h)
+    accumulates its queries' dQ over the key blocks they see. DQ, DK and DV are contiguous."""
     bh, b, h = _head(n_heads)
-    offs_n = start_n + tl.arange(0, BLOCK_N)
-    offs_m = tl.arange(0, BLOCK_M)
     offs_d = tl.arange(0, BLOCK_D)
     shift = n_keys - n_queries
-    kv_mask = _inside(offs_n, n_keys, offs_d, HEAD_DIM, False)
-    k = _load(_ptrs(K, s_k, b, h, offs_n, offs_d, False), kv_mask, UPCAST)
-    v = _load(_ptrs(V, s_v, b, h, offs_n, offs_d, False), kv_mask, UPCAST)
-    q_ptrs = _ptrs(Q, s_q, b, h, offs_m, offs_d, True)
-    do_ptrs = _ptrs(DO, s_do, b, h, offs_m, offs_d, False)
-    lse_ptr = LSE + bh * n_queries
-    delta_ptr = DELTA + bh * n_queries
-    dk = tl.zeros([BLOCK_N, BLOCK_D], dtype=tl.float32)
-    dv = tl.zeros([BLOCK_N, BLOCK_D], dtype=tl.float32)
-    if CAUSAL:  # queries before start_n - shift see none of these keys; from sees_all on, all of them
-        first = tl.maximum(start_n - shift, 0) // BLOCK_M * BLOCK_M
-        sees_all = tl.minimum(tl.cdiv(tl.maximum(start_n + BLOCK_N - 1 - shift, 0), BLOCK_M) * BLOCK_M, n_queries)
+    if KEYS:
+        start_n = tl.program_id(0) * BLOCK_N
+        offs_n = start_n + tl.arange(0, BLOCK_N)
+        offs_m = tl.arange(0, BLOCK_M)
+        kv_mask = _inside(offs_n, n_keys, offs_d, HEAD_DIM, False)
+        k = _load(_ptrs(K, s_k, b, h, offs_n, offs_d, False), kv_mask, UPCAST)
+        v = _load(_ptrs(V, s_v, b, h, offs_n, offs_d, False), kv_mask, UPCAST)
+        q_ptrs = _ptrs(Q, s_q, b, h, offs_m, offs_d, True)
+        do_ptrs = _ptrs(DO, s_do, b, h, offs_m, offs_d, False)
+        lse_ptr = LSE + bh * n_queries
+        delta_ptr = DELTA + bh * n_queries
+        dk = tl.zeros([BLOCK_N, BLOCK_D], dtype=tl.float32)
+        dv = tl.zeros([BLOCK_N, BLOCK_D], dtype=tl.float32)
+        if CAUSAL:  # queries before start_n - shift see none of these keys; from sees_all on, all of them
+            first = tl.maximum(start_n - shift, 0) // BLOCK_M * BLOCK_M
+            sees_all = tl.minimum(tl.cdiv(tl.maximum(start_n + BLOCK_N - 1 - shift, 0), BLOCK_M) * BLOCK_M, n_queries)
+        else:
+            first = 0
+            sees_all = 0
+        for unmasked in tl.static_range(2):  # the masked query blocks, then the rest: as in _fwd_kernel
+            if unmasked:
+                lo, hi = tl.maximum(sees_all, first), n_queries
+            else:
+                lo, hi = first, sees_all
+            for start_m in range(lo, hi, BLOCK_M):  # scores transposed: [BLOCK_N, BLOCK_M]
+                rows = start_m + offs_m
+                in_rows = rows < n_queries
+                qT = _load(q_ptrs + start_m * s_q[2], in_rows[None, :] & (offs_d[:, None] < HEAD_DIM), UPCAST)
+                do = _load(do_ptrs + start_m * s_do[2], in_rows[:, None] & (offs_d[None, :] < HEAD_DIM), UPCAST)
+                lse = tl.load(lse_ptr + rows, mask=in_rows, other=float("inf"))  # rows past the end: p = 0
+                delta = tl.load(delta_ptr + rows, mask=in_rows, other=0.0)
+                pT = tl.math.exp2(tl.dot(k, qT, input_precision=PRECISION) * qk_scale - lse[None, :])
+                if unmasked == 0:
+                    pT = tl.where(offs_n[:, None] <= rows[None, :] + shift, pT, 0.0)
+                dv += tl.dot(pT.to(do.dtype), do, input_precision=PRECISION)
+                dpT = tl.dot(v, tl.trans(do), input_precision=PRECISION)
+                dsT = pT * (dpT - delta[None, :])
+                dk += tl.dot(dsT.to(qT.dtype), tl.trans(qT), input_precision=PRECISION)
+        out = bh * n_keys * HEAD_DIM + offs_n[:, None] * HEAD_DIM + offs_d[None, :]
+        tl.store(DK + out, (dk * sm_scale).to(DK.dtype.element_ty), mask=kv_mask)
+        tl.store(DV + out, dv.to(DV.dtype.element_ty), mask=kv_mask)
     else:
-        first = 0
-        sees_all = 0
-    # The masked query blocks, then the rest: two loops, each compiled for its case, as in _fwd_kernel.
-    for unmasked in tl.static_range(2):
-        if unmasked:
-            lo, hi = tl.maximum(sees_all, first), n_queries
-        else:
-            lo, hi = first, sees_all
-        for start_m in range(lo, hi, BLOCK_M):
-            dk, dv = _dkdv_tile(
-                dk,
-                dv,
-                k,
-                v,
-                q_ptrs,
-                do_ptrs,
-                lse_ptr,
-                delta_ptr,
-                start_m,
-                offs_m,
-                offs_n,
-                offs_d,
-                n_queries,
-                HEAD_DIM,
-                shift,
-                qk_scale,
-                s_q[2],
-                s_do[2],
-                unmasked == 0,
-                UPCAST,
-                PRECISION,
-            )
-    # DK and DV are contiguous like fresh tensors of k's shape: [b, h, n, d]
-    out = bh * n_keys * HEAD_DIM + offs_n[:, None] * HEAD_DIM + offs_d[None, :]
-    tl.store(DK + out, (dk * sm_scale).to(DK.dtype.element_ty), mask=kv_mask)
-    tl.store(DV + out, dv.to(DV.dtype.element_ty), mask=kv_mask)
-
-
-@triton.jit
-def _dq_tile(
-    dq,
-    q,
-    do,
-    lse,
-    delta,
-    k_ptrs,
-    v_ptrs,
-    start_n,
-    offs_m,
-    offs_n,
-    offs_d,
-    n_keys,
-    head_dim,
-    shift,
-    qk_scale,
-    s_kn,
-    s_vn,
-    MASK: tl.constexpr,
-    CAUSAL: tl.constexpr,
-    UPCAST: tl.constexpr,
-    PRECISION: tl.constexpr,
-):
-    """One key block's contribution to a query block's dQ."""
-    cols = start_n + offs_n
-    kv_mask = _inside(cols, n_keys, offs_d, head_dim, True)
-    kT = _load(k_ptrs + start_n * s_kn, kv_mask, UPCAST)
-    vT = _load(v_ptrs + start_n * s_vn, kv_mask, UPCAST)
-    p = tl.math.exp2(tl.dot(q, kT, input_precision=PRECISION) * qk_scale - lse[:, None])
-    if MASK:
-        p = tl.where(_visible(offs_m, cols, n_keys, shift, CAUSAL), p, 0.0)
-    dp = tl.dot(do, vT, input_precision=PRECISION)
-    ds = p * (dp - delta[:, None])
-    dq += tl.dot(ds.to(kT.dtype), tl.trans(kT), input_precision=PRECISION)
-    return dq
-
-
-@triton.jit
-def _dq_kernel(
-    Q,
-    K,
-    V,
-    DO,
-    DQ,
-    LSE,
-    DELTA,
-    qk_scale,
-    sm_scale,
-    n_queries,
-    n_keys,
-    HEAD_DIM: tl.constexpr,
-    n_heads,
-    s_q,
-    s_k,
-    s_v,
-    s_do,
-    CAUSAL: tl.constexpr,
-    UPCAST: tl.constexpr,
-    PRECISION: tl.constexpr,
-    BLOCK_M: tl.constexpr,
-    BLOCK_N: tl.constexpr,
-    BLOCK_D: tl.constexpr,
-):
-    start_m = tl.program_id(0) * BLOCK_M
-    bh, b, h = _head(n_heads)
-    offs_m = start_m + tl.arange(0, BLOCK_M)
-    offs_n = tl.arange(0, BLOCK_N)
-    offs_d = tl.arange(0, BLOCK_D)
-    shift = n_keys - n_queries
-    row = offs_m < n_queries
-    q_mask = _inside(offs_m, n_queries, offs_d, HEAD_DIM, False)
-    q = _load(_ptrs(Q, s_q, b, h, offs_m, offs_d, False), q_mask, UPCAST)
-    do = _load(_ptrs(DO, s_do, b, h, offs_m, offs_d, False), q_mask, UPCAST)
-    lse = tl.load(LSE + bh * n_queries + offs_m, mask=row, other=float("inf"))
-    delta = tl.load(DELTA + bh * n_queries + offs_m, mask=row, other=0.0)
-    k_ptrs = _ptrs(K, s_k, b, h, offs_n, offs_d, True)
-    v_ptrs = _ptrs(V, s_v, b, h, offs_n, offs_d, True)
-    dq = tl.zeros([BLOCK_M, BLOCK_D], dtype=tl.float32)
-    unmasked_end, end = _key_blocks(start_m, shift, n_keys, CAUSAL, BLOCK_M, BLOCK_N)
-    for masked in tl.static_range(2):  # two loops, as in _fwd_kernel
-        if masked:
-            lo, hi = unmasked_end, end
-        else:
-            lo, hi = 0, unmasked_end
-        for start_n in range(lo, hi, BLOCK_N):
-            dq = _dq_tile(
-                dq,
-                q,
-                do,
-                lse,
-                delta,
-                k_ptrs,
-                v_ptrs,
-                start_n,
-                offs_m,
-                offs_n,
-                offs_d,
-                n_keys,
-                HEAD_DIM,
-                shift,
-                qk_scale,
-                s_k[2],
-                s_v[2],
-                masked == 1,
-                CAUSAL,
-                UPCAST,
-                PRECISION,
-            )
-    # DQ is contiguous like a fresh tensor of q's shape
-    out = bh * n_queries * HEAD_DIM + offs_m[:, None] * HEAD_DIM + offs_d[None, :]
-    tl.store(DQ + out, (dq * sm_scale).to(DQ.dtype.element_ty), mask=q_mask)
+        start_m = tl.program_id(0) * BLOCK_M
+        offs_m = start_m + tl.arange(0, BLOCK_M)
+        offs_n = tl.arange(0, BLOCK_N)
+        row = offs_m < n_queries
+        q_mask = _inside(offs_m, n_queries, offs_d, HEAD_DIM, False)
+        q = _load(_ptrs(Q, s_q, b, h, offs_m, offs_d, False), q_mask, UPCAST)
+        do = _load(_ptrs(DO, s_do, b, h, offs_m, offs_d, False), q_mask, UPCAST)
+        lse = tl.load(LSE + bh * n_queries + offs_m, mask=row, other=float("inf"))
+        delta = tl.load(DELTA + bh * n_queries + offs_m, mask=row, other=0.0)
+        k_ptrs = _ptrs(K, s_k, b, h, offs_n, offs_d, True)
+        v_ptrs = _ptrs(V, s_v, b, h, offs_n, offs_d, True)
+        dq = tl.zeros([BLOCK_M, BLOCK_D], dtype=tl.float32)
+        unmasked_end, end = _key_blocks(start_m, shift, n_keys, CAUSAL, BLOCK_M, BLOCK_N)
+        for masked in tl.static_range(2):  # the unmasked key blocks, then the masked ones: as in _fwd_kernel
+            if masked:
+                lo, hi = unmasked_end, end
+            else:
+                lo, hi = 0, unmasked_end
+            for start_n in range(lo, hi, BLOCK_N):
+                cols = start_n + offs_n
+                kv_mask = _inside(cols, n_keys, offs_d, HEAD_DIM, True)
+                kT = _load(k_ptrs + start_n * s_k[2], kv_mask, UPCAST)
+                vT = _load(v_ptrs + start_n * s_v[2], kv_mask, UPCAST)
+                p = tl.math.exp2(tl.dot(q, kT, input_precision=PRECISION) * qk_scale - lse[:, None])
+                if masked:
+                    p = tl.where(_visible(offs_m, cols, n_keys, shift, CAUSAL), p, 0.0)
+                dp = tl.dot(do, vT, input_precision=PRECISION)
+                ds = p * (dp - delta[:, None])
+                dq += tl.dot(ds.to(kT.dtype), tl.trans(kT), input_precision=PRECISION)
+        out = bh * n_queries * HEAD_DIM + offs_m[:, None] * HEAD_DIM + offs_d[None, :]
+        tl.store(DQ + out, (dq * sm_scale).to(DQ.dtype.element_ty), mask=q_mask)
 
 
 def _config(head_dim: int, backward: bool) -> dict:
@@ -533,14 +358,10 @@ class FlashAttention(torch.autograd.Function):
         dk = torch.empty(k.shape, device=k.device, dtype=k.dtype)
         dv = torch.empty(v.shape, device=v.device, dtype=v.dtype)
         cfg = _config(d, backward=True)
-        common = (q, k, v, do)
-        strides = _strides(*common)
-        _dkdv_kernel[(triton.cdiv(tk, cfg["BLOCK_N"]), b * h)](
-            *common, dk, dv, lse, delta, sm_scale * LOG2E, sm_scale, tq, tk, d, h, *strides, **args, **cfg
-        )
-        _dq_kernel[(triton.cdiv(tq, cfg["BLOCK_M"]), b * h)](
-            *common, dq, lse, delta, sm_scale * LOG2E, sm_scale, tq, tk, d, h, *strides, **args, **cfg
-        )
+        inputs = (q, k, v, do)
+        operands = (*inputs, dq, dk, dv, lse, delta, sm_scale * LOG2E, sm_scale, tq, tk, d, h, *_strides(*inputs))
+        _bwd_kernel[(triton.cdiv(tk, cfg["BLOCK_N"]), b * h)](*operands, KEYS=True, **args, **cfg)
+        _bwd_kernel[(triton.cdiv(tq, cfg["BLOCK_M"]), b * h)](*operands, KEYS=False, **args, **cfg)
         return dq, dk, dv, None
 
 
