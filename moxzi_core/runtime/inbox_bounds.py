@@ -16,11 +16,16 @@ A call past a bound is refused before it is recorded; its caller may retry once 
 A call larger than a byte bound by itself is taken when the inboxes it counts in hold no call from
 outside (its actor's for ``--max-queued-mb``, all for ``--total-queued-mb``): no call is refused for
 ever, and what is held passes a byte bound by at most that one call (or as a restart with lower bounds
-restored it)."""
+restored it).
+
+Before a call reaches an inbox, a gateway holds each of its clients to a number of calls in flight
+(``InFlight``), by whatever names a client there: a remote address, a sender principal."""
 
 from __future__ import annotations
 
 import threading
+from collections import Counter
+from collections.abc import Hashable
 
 MiB = 1 << 20
 # How many calls from outside an actor's inbox may hold, queued or running, by default. The IC bounds a
@@ -111,3 +116,25 @@ class InboxBounds:
         with self._lock:
             self._held.pop(name, None)
             self._total -= self._bytes.pop(name, 0)
+
+
+class InFlight:
+    """The calls each client of a gateway has in flight, by the key the gateway names clients with: at
+    most ``limit`` each. Used on the event loop only."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self._by_client: Counter[Hashable] = Counter()  # only clients with calls in flight
+
+    def take(self, client: Hashable) -> bool:
+        """Count one more call of ``client``; False, counting nothing, when it has ``limit`` already."""
+        if self._by_client[client] >= self.limit:
+            return False
+        self._by_client[client] += 1
+        return True
+
+    def release(self, client: Hashable) -> None:
+        """A call ``take`` counted for ``client`` has ended."""
+        self._by_client[client] -= 1
+        if not self._by_client[client]:
+            del self._by_client[client]

@@ -33,17 +33,15 @@ Statuses:
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import re
-from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
 from aiohttp import web
 
 from moxzi_core.errors import MoxziError, UnknownMethod
 from moxzi_core.runtime.host import Host
+from moxzi_core.runtime.inbox_bounds import InFlight
 
 from .admin import AdminToken
 from .codec import (
@@ -82,34 +80,7 @@ class TooManyCalls(MoxziError):
     status = 429
 
 
-class ClientCalls:
-    """The calls and queries each client, by remote address, has in flight on the call and query
-    routes: at most ``limit`` each. A handler runs on after its client hangs up (aiohttp does not cancel
-    it), and so does the call it made, so a client that sends calls and hangs up is still held to it."""
-
-    def __init__(self, limit: int):
-        self.limit = limit
-        self._by_client: Counter[str] = Counter()  # only clients with calls in flight
-
-    @contextlib.contextmanager
-    def held(self, client: str) -> Iterator[None]:
-        """Count a call of ``client`` while the block runs; raises TooManyCalls (429) when it has
-        ``limit`` in flight already."""
-        if self._by_client[client] >= self.limit:
-            raise TooManyCalls(
-                f"{client} has {self.limit} calls in flight, the most a client may "
-                f"(moxzid --http-max-calls-per-client {self.limit}); retry once some are answered"
-            )
-        self._by_client[client] += 1
-        try:
-            yield
-        finally:
-            self._by_client[client] -= 1
-            if not self._by_client[client]:
-                del self._by_client[client]
-
-
-CALLS = web.AppKey("calls", ClientCalls)
+CALLS = web.AppKey("calls", InFlight)
 
 
 def build_app(
@@ -126,7 +97,7 @@ def build_app(
     app[HOST] = host
     app[ADMIN] = admin
     app[BODY_SECS] = body_secs
-    app[CALLS] = ClientCalls(calls_per_client)
+    app[CALLS] = InFlight(calls_per_client)
     app[CODEC] = Codec()
     app.on_cleanup.append(_stop_codec)
     app.router.add_post("/call-json/{actor}/{method}", _call_json)
@@ -253,8 +224,18 @@ async def _query_text(request: web.Request) -> web.Response:
 async def _call(request: web.Request, query_route: bool, text: bool) -> web.Response:
     """A call with JSON arguments and results, or (``text``) Candid's textual values; counted as in
     flight for its client from its start to its answer."""
-    with request.app[CALLS].held(request.remote or "a local socket"):
+    calls, client = request.app[CALLS], request.remote or "a local socket"
+    if not calls.take(client):
+        raise TooManyCalls(
+            f"{client} has {calls.limit} calls in flight, the most a client may "
+            f"(moxzid --http-max-calls-per-client {calls.limit}); retry once some are answered"
+        )
+    # Counted until the answer: a handler runs on after its client hangs up (aiohttp does not cancel
+    # it), and so does its call, so a client that sends calls and hangs up is still held to the bound.
+    try:
         return await _run_call(request, query_route, text)
+    finally:
+        calls.release(client)
 
 
 async def _run_call(request: web.Request, query_route: bool, text: bool) -> web.Response:

@@ -35,13 +35,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import Counter
 
 import cbor2
 from aiohttp import web
 
 from moxzi_core.candid import CandidError, Principal
 from moxzi_core.errors import MoxziError, UnknownMethod
+from moxzi_core.runtime.inbox_bounds import InFlight
 
 from . import cbor
 from .certificates import Identity, Keys
@@ -130,14 +130,13 @@ class IcInterface:
         self.host = host
         self.identity = identity
         self.body_secs = body_secs
-        self.calls_per_sender = calls_per_sender
         self.statuses = Statuses()
         self.system = SystemCanisters(host, identity.subnet_id)
         self._running: set[asyncio.Task] = set()
         # Calls and queries in flight by sender (`_sender`), only those with any: a v2 call is answered
         # 202 at once and runs on, and a query's handler runs on after its client hangs up, so without
         # this bound one sender could start any number of them.
-        self._in_flight: Counter[bytes] = Counter()
+        self._in_flight = InFlight(calls_per_sender)
 
     async def shutdown(self, app) -> None:
         for task in self._running:
@@ -207,16 +206,16 @@ class IcInterface:
         status = self.statuses.get(envelope.id)
         if status is None:
             sender = _sender(envelope.sender, request)
-            if not self._take(sender):
+            if not self._in_flight.take(sender):
                 return _rejection(2, self._too_many(envelope))
             status = self.statuses.add(envelope.id, envelope.sender, envelope.content["ingress_expiry"])
             if status is None:
-                self._release(sender)
+                self._in_flight.release(sender)
                 return _rejection(2, "moxzid has too many recent update calls in memory; retry shortly")
             task = asyncio.create_task(self._run(name, envelope, status))
             self._running.add(task)
             task.add_done_callback(self._running.discard)
-            task.add_done_callback(lambda _: self._release(sender))
+            task.add_done_callback(lambda _: self._in_flight.release(sender))
         elif status.sender != envelope.sender:
             return _rejection(4, "this request id was already used by another sender")
         else:
@@ -234,23 +233,10 @@ class IcInterface:
             }
         )
 
-    def _take(self, sender: bytes) -> bool:
-        """Count one more call or query of ``sender`` (`_sender`) in flight; False, counting nothing,
-        when it has ``calls_per_sender`` already."""
-        if self._in_flight[sender] >= self.calls_per_sender:
-            return False
-        self._in_flight[sender] += 1
-        return True
-
-    def _release(self, sender: bytes) -> None:
-        self._in_flight[sender] -= 1
-        if not self._in_flight[sender]:
-            del self._in_flight[sender]
-
     def _too_many(self, envelope: Request) -> str:
         return (
-            f"sender {Principal(envelope.sender)} has {self.calls_per_sender} calls and queries in flight, the "
-            f"most a sender may (moxzid --ic-max-calls-per-sender {self.calls_per_sender}); retry once some "
+            f"sender {Principal(envelope.sender)} has {self._in_flight.limit} calls and queries in flight, the "
+            f"most a sender may (moxzid --ic-max-calls-per-sender {self._in_flight.limit}); retry once some "
             "are answered"
         )
 
@@ -303,11 +289,11 @@ class IcInterface:
             answer = _rejected(reject.code, ERROR_CODES[reject.code], reject.message)
         else:
             sender = _sender(envelope.sender, request)
-            if self._take(sender):
+            if self._in_flight.take(sender):
                 try:
                     answer = await self._query_answer(name, envelope)
                 finally:
-                    self._release(sender)
+                    self._in_flight.release(sender)
             else:
                 answer = _rejected(2, ERROR_CODES[2], self._too_many(envelope))
         timestamp = time.time_ns()
