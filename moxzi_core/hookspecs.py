@@ -123,7 +123,9 @@ def register_backends(register: BackendRegister) -> None:
     ``factory(spec, ranks=moxzi_core.device.Ranks(...))`` and then has a ``group`` (``replicas.Group``).
     A backend that reads its plugin's settings (``register_settings``) also takes
     ``factory(spec, settings=moxzi_core.settings.Settings)``; moxzid passes them, and a device opened
-    without them (``open_device`` in a script) gets the factory's defaults.
+    without them (``open_device`` in a script) gets the factory's defaults. A factory with a
+    ``specs()`` (the ``--device`` values it serves on this machine) has them listed in the error for a
+    family no plugin registers.
 
     :param register: takes the family name and the factory."""
 

@@ -189,7 +189,8 @@ CORE_SETTINGS = (
     Setting(
         "device",
         "text",
-        "give the actors a tensor device on this backend: torch:cpu or torch:cuda (its plugin must be loaded)",
+        "give the actors a tensor device on this backend: torch:cpu, torch:cuda or torch:mps (its plugin must be loaded; "
+        "burn:cpu, burn:cuda and burn:metal, the seeds' names, are the same three)",
         metavar="SPEC",
         every_rank=True,
     ),

@@ -5,6 +5,7 @@ ops, determinism, the plan cache, and a short Shakespeare training against eager
 import asyncio
 import importlib.metadata
 import io
+import logging
 import sys
 import tempfile
 import threading
@@ -18,6 +19,7 @@ from kit.device import PROBED, plain_sgd, probe, probe_run, read, run_arg, snaps
 from moxzi_core import device, plugins
 from moxzi_core.candid import Principal, Some, decode_args, encode_args, parse_did
 from moxzi_core.device.interface import builtin_payloads, interface
+from moxzi_device_torch import TorchBackend
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
@@ -635,8 +637,41 @@ def test_open_device_gives_the_host_its_system_methods(registry):
     d = device.open_device(registry, "torch:cpu")
     assert sorted(d.system_methods()) == sorted([*interface().methods, "moxzi_device_fetched"])
     d.close()
-    with pytest.raises(device.DeviceError, match="no backend 'jax'; loaded backends: torch"):
+    with pytest.raises(
+        device.DeviceError, match="no backend 'jax'; loaded backends: burn, torch; --device values"
+    ) as e:
         device.open_device(registry, "jax:tpu")
+    works = str(e.value).split("work here: ")[1].split(", ")
+    assert {"burn:cpu", "torch:cpu"} <= set(works)
+    for spec in works:  # each one the error offers opens
+        device.open_device(registry, spec).close()
+
+
+@pytest.mark.parametrize(
+    "burn, torch_spec", [("burn:cpu", "torch:cpu"), ("burn:cuda", "torch:cuda"), ("burn:metal", "torch:mps")]
+)
+def test_the_seeds_burn_names_are_served_by_torch(registry, caplog, burn, torch_spec):
+    if torch_spec not in TorchBackend.specs():  # torch sees no such device here: the same error either way
+        with pytest.raises(
+            device.DeviceError,
+            match=f"--device {burn} is {torch_spec}, and torch sees no such device; here it runs on burn:cpu",
+        ):
+            device.open_device(registry, burn)
+        with pytest.raises(
+            device.DeviceError, match=f"--device {torch_spec}: torch sees no .* device; here it runs on torch:cpu"
+        ):
+            device.open_device(registry, torch_spec)
+        return
+    with caplog.at_level(logging.INFO, logger="moxzi.torch"):
+        d = device.open_device(registry, burn)
+    assert (d.backend.name, d.backend.family) == (torch_spec, "torch")
+    assert f"--device {burn}: served by the torch backend as {torch_spec}" in caplog.messages
+    d.close()
+
+
+def test_an_unknown_burn_name_lists_the_three(registry):
+    with pytest.raises(device.DeviceError, match="--device burn:wgpu: burn names burn:cpu, burn:cuda and burn:metal"):
+        device.open_device(registry, "burn:wgpu")
 
 
 # --- a third party's op ------------------------------------------------------------------------------

@@ -78,7 +78,9 @@ def open_device(
     factory = registry.backends.get(family)
     if factory is None:
         have = ", ".join(sorted(registry.backends)) or "none (load a backend plugin, e.g. torch)"
-        raise DeviceError(f"--device {spec}: no backend {family!r}; loaded backends: {have}")
+        working = [s for name, f in sorted(registry.backends.items()) for s in getattr(f, "specs", lambda: [])()]
+        works = f"; --device values that work here: {', '.join(working)}" if working else ""
+        raise DeviceError(f"--device {spec}: no backend {family!r}; loaded backends: {have}{works}")
     if settings is not None and "settings" in inspect.signature(factory).parameters:
         factory = functools.partial(factory, settings=settings)
     if ranks is None or ranks.world == 1:

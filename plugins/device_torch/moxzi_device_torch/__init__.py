@@ -1,7 +1,7 @@
-"""moxzid's tensor device on PyTorch: ``--device torch:cpu`` or ``torch:cuda``.
+"""moxzid's tensor device on PyTorch: ``--device torch:cpu``, ``torch:cuda`` or ``torch:mps``.
 
-Registers the built-in ops with their torch kernels, the ``torch`` backend and its ``--device-threads``
-setting (``threads.py``), through the same hooks a third party's plugin uses. Its public API, for plugins that build on it (the Triton plugin's fused
+Registers the built-in ops with their torch kernels, the ``torch`` backend, the ``burn`` names the seeds'
+tutorials use for it (``burn.py``) and its ``--device-threads`` setting (``threads.py``), through the same hooks a third party's plugin uses. Its public API, for plugins that build on it (the Triton plugin's fused
 AdamW keeps this AdamW's state), is what ``__all__`` names.
 """
 
@@ -9,6 +9,7 @@ from moxzi_core.device import builtin
 from moxzi_core.hookspecs import hookimpl
 
 from .backend import AdamW, TorchBackend
+from .burn import burn_backend
 from .kernels import KERNELS
 from .threads import SETTING as DEVICE_THREADS
 
@@ -29,3 +30,4 @@ def register_ops(register):
 @hookimpl
 def register_backends(register):
     register("torch", TorchBackend)
+    register("burn", burn_backend)

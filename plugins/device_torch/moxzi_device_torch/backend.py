@@ -46,10 +46,12 @@ class TorchBackend:
         in the threads that start after this, the device's worker among them, and in this one: the count
         is torch's, one per process, so the last backend made sets it."""
         kind = spec.partition(":")[2] or "cpu"
-        if kind not in ("cpu", "cuda"):
-            raise DeviceError(f"--device {spec}: the torch backend runs on torch:cpu or torch:cuda")
-        if kind == "cuda" and not torch.cuda.is_available():
-            raise DeviceError(f"--device {spec}: torch sees no CUDA device")
+        if kind not in ("cpu", "cuda", "mps"):
+            raise DeviceError(f"--device {spec}: the torch backend runs on torch:cpu, torch:cuda or torch:mps")
+        if f"torch:{kind}" not in self.specs():
+            raise DeviceError(
+                f"--device {spec}: torch sees no {kind.upper()} device; here it runs on {', '.join(self.specs())}"
+            )
         self.name = f"torch:{kind}"
         self.device = torch.device(kind)
         if kind == "cpu":
@@ -64,6 +66,15 @@ class TorchBackend:
         # Timing an op costs about 0.2 µs (under 0.1% of a bench/device_step.py step); on torch:cuda it
         # is the time to launch the op's kernels, which run asynchronously.
         self.op_seconds: dict[str, list] = {}
+
+    @staticmethod
+    def specs() -> list[str]:
+        """The --device values torch runs on here (torch:mps on Apple's Metal, where torch has it)."""
+        return ["torch:cpu"] + [
+            f"torch:{kind}"
+            for kind, there in (("cuda", torch.cuda.is_available()), ("mps", torch.backends.mps.is_available()))
+            if there
+        ]
 
     # --- tensors ----------------------------------------------------------------------------------
     def tensor(self, data: bytes | bytearray, elem: str, shape: tuple[int, ...]) -> torch.Tensor:
