@@ -17,6 +17,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import mops
+
 COMPILER_DIR = Path(__file__).parent / "compiler"
 SETUP_COMMAND = f"npm ci --prefix {COMPILER_DIR}"
 
@@ -64,6 +66,8 @@ class Diagnostic:
     @property
     def hint(self) -> str | None:
         """What to write instead, where the compiler's message only says what is wrong."""
+        if self.code == UNKNOWN_PACKAGE:
+            return _BASE_IS_CORE if '"base"' in self.message else _PACKAGES
         return _HINTS.get(self.code)
 
 
@@ -73,6 +77,15 @@ _PERSISTENT_ACTOR = (
     "write `persistent actor { ... }` (or `persistent actor class`): its `let` and `var` "
     "declarations keep their values across upgrades; declare one `transient` to have it start "
     "over at each upgrade"
+)
+UNKNOWN_PACKAGE = "M0010"
+_PACKAGES = (
+    "moxzi build serves the core library it bundles (`mo:core/...`) and the local packages of a "
+    'mops.toml beside the source or above it (`name = "./path"`)'
+)
+_BASE_IS_CORE = (
+    "moxzi ships `mo:core`, the successor of `mo:base`: most modules keep their names "
+    f"(`mo:base/Debug` is `mo:core/Debug`); the migration notes: {mops.MIGRATION_NOTES}"
 )
 _HINTS = {
     "M0219": _PERSISTENT_ACTOR,  # a declaration in a plain `actor` that is not `stable`
@@ -99,6 +112,7 @@ class BuildResult:
     seconds: float
     compiler: CompilerIdentity
     diagnostics: tuple[Diagnostic, ...]  # warnings and notes; errors raise BuildError
+    notes: tuple[str, ...]  # where the build differs from what the project's mops.toml asks
 
     @property
     def file_count(self) -> int:
@@ -128,7 +142,12 @@ def build(source: Path, *, classic: bool = False, out_dir: Path | None = None) -
     node = _require_compiler()
     started = time.perf_counter()
     mode = "classicOP" if classic else "enhancedOP"
-    run = subprocess.run([node, _COMPILE_JS, source, mode], capture_output=True, text=True)
+    try:
+        packages = mops.packages(source.parent, bundled_core_version())
+    except mops.MopsError as error:
+        raise BuildError(str(error)) from None
+    local = [f"{name}={directory}" for name, directory in packages.local.items()]
+    run = subprocess.run([node, _COMPILE_JS, source, mode, *local], capture_output=True, text=True)
     if run.returncode != 0:
         raise BuildError(
             f"the Motoko compiler failed on {source} (exit {run.returncode}):\n{_crash_summary(run.stderr)}"
@@ -158,7 +177,13 @@ def build(source: Path, *, classic: bool = False, out_dir: Path | None = None) -
             moc_sha256=hashlib.sha256(_MOC_JS.read_bytes()).hexdigest(),
         ),
         diagnostics=diagnostics,
+        notes=packages.notes,
     )
+
+
+def bundled_core_version() -> str:
+    """The version of the ``core`` library the compiler package bundles (``mo:core``), e.g. 2.5.0."""
+    return json.loads(_CORE_LIBRARY.read_text())["version"].removeprefix("v")
 
 
 def write_atomically(path: Path, data: bytes) -> None:

@@ -94,6 +94,8 @@ def _build(args: argparse.Namespace) -> int:
             print(f"moxzi build: {error}", file=sys.stderr)
         return 1
     _print_diagnostics(result.diagnostics, args.verbose)
+    for note in result.notes:
+        print(f"note: {note}", file=sys.stderr)
     print(
         f"{args.source} -> {result.wasm_path} + {result.did_path} "
         f"({result.wasm_size} bytes, {result.file_count} file(s), {result.seconds:.2f}s)"

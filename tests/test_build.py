@@ -6,6 +6,7 @@ import pytest
 from kit import actorbuild
 
 from moxzi_core import build as build_module
+from moxzi_core import mops
 from moxzi_core.build import SETUP_COMMAND, BuildError, build
 from moxzi_core.runtime.wasm_rewrite import prepare
 
@@ -81,6 +82,84 @@ def test_cli_shortens_a_syntax_errors_alternatives_unless_verbose(tmp_path):
     )
 
 
+@pytest.mark.slow
+def test_cli_builds_with_a_mops_toml_of_core_and_a_local_package(tmp_path):
+    """The Shakespeare tutorial's mops.toml (core = "2.6.0") and a local package, one directory above."""
+    (tmp_path / "shared" / "src").mkdir(parents=True)
+    (tmp_path / "shared" / "src" / "Two.mo").write_text(
+        'import Nat "mo:core/Nat";\nmodule { public func two() : Nat = Nat.max(1, 2) }\n'
+    )
+    (tmp_path / "mops.toml").write_text('[dependencies]\ncore = "2.6.0"\nshared = "./shared"\n')
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "main.mo").write_text(
+        'import Two "mo:shared/Two";\npersistent actor { public query func two() : async Nat { Two.two() } };\n'
+    )
+    done = moxzi("build", "main.mo", cwd=tmp_path / "app")
+
+    assert done.returncode == 0, done.stderr
+    bundled = build_module.bundled_core_version()
+    assert done.stderr == (
+        f'note: {tmp_path}/mops.toml: core = "2.6.0"; moxzi builds with the core it bundles, {bundled}\n'
+    )
+    assert "two: () -> (nat) query" in (tmp_path / "app" / "main.did").read_text()
+
+
+@pytest.mark.slow
+def test_cli_says_mo_base_is_mo_core(tmp_path):
+    (tmp_path / "old.mo").write_text(
+        'import Debug "mo:base/Debug";\npersistent actor { public func f() : async () { Debug.print("x") } };\n'
+    )
+    done = moxzi("build", "old.mo", cwd=tmp_path)
+
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        'old.mo:1:1: error [M0010] package "base" not defined',
+        "hint: moxzi ships `mo:core`, the successor of `mo:base`: most modules keep their names "
+        f"(`mo:base/Debug` is `mo:core/Debug`); the migration notes: {mops.MIGRATION_NOTES}",
+    ]
+
+
+def test_mops_toml_is_found_above_the_source_and_read(tmp_path):
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "vendored").mkdir()
+    (tmp_path / "mops.toml").write_text(
+        '[dependencies]\ncore = "v2.5.0"\nlib = "./lib"\nvend = "../' + tmp_path.name + '/vendored"\n'
+    )
+    (tmp_path / "lib" / "src").mkdir()
+    deeper = tmp_path / "a" / "b"
+    deeper.mkdir(parents=True)
+    found = mops.packages(deeper, "2.5.0")
+    assert found.manifest == tmp_path / "mops.toml"
+    assert found.local == {"lib": (tmp_path / "lib" / "src").resolve(), "vend": (tmp_path / "vendored").resolve()}
+    assert found.notes == ()  # the bundled version, with or without mops's "v"
+    assert mops.packages(tmp_path, "2.4.0").notes == (
+        f'{tmp_path}/mops.toml: core = "v2.5.0"; moxzi builds with the core it bundles, 2.4.0',
+    )
+
+
+@pytest.mark.parametrize(
+    "toml, message",
+    [
+        (
+            '[dependencies]\nmap = "9.0.1"\n',
+            'dependency map = "9.0.1": moxzi build serves only the core library it bundles \\(2.5.0\\) and local packages',
+        ),
+        (
+            '[dependencies]\nbase = "https://github.com/dfinity/motoko-base#moc-0.9.1"\n',
+            "dependency base = .*: moxzi build serves only",
+        ),
+        ('[dependencies]\nlib = "./nowhere"\n', 'dependency lib = "./nowhere": no such directory'),
+        ("[dependencies]\ncore = 2\n", "dependency 'core' must be a version or a path in a string"),
+        ("[dependencies\n", "cannot read it"),
+    ],
+)
+def test_a_mops_toml_moxzi_cannot_serve_is_a_clear_error(tmp_path, toml, message):
+    (tmp_path / "mops.toml").write_text(toml)
+    (tmp_path / "main.mo").write_text("persistent actor {}")
+    with pytest.raises(BuildError, match=f"{tmp_path}/mops.toml: {message}"):
+        build(tmp_path / "main.mo")
+
+
 def test_short_syntax_errors_keep_their_alternatives():
     few = build_module.Diagnostic(
         "a.mo", 3, 3, "error", "M0001", "unexpected token 'let', expected one of token or <phrase> sequence:\n  }"
@@ -122,6 +201,7 @@ def test_cache_follows_the_files_an_actor_imports(tmp_path, monkeypatch):
             (str(source), str(tmp_path / "dep.mo"), "mo:core/Nat.mo"),
             0.0,
             None,
+            (),
             (),
         )
 

@@ -1,6 +1,8 @@
 // Compile one Motoko actor to IC WebAssembly, fully offline.
 //
-//   node compile.js ENTRY.mo enhancedOP|classicOP
+//   node compile.js ENTRY.mo enhancedOP|classicOP [NAME=DIR ...]
+//
+// Each NAME=DIR is a local package (a mops.toml's `name = "./path"`): `mo:NAME/X` is DIR/X.mo.
 //
 // Prints one JSON object on stdout:
 //   {moc, files, diagnostics, wasm (base64, null on error), candid, stable}
@@ -19,7 +21,7 @@ const CORE_DIR = `.node-motoko/${CORE.name}/${CORE.version}/`;
 const MODES = ['enhancedOP', 'classicOP'];
 const SEVERITIES = { 1: 'error', 2: 'warning', 3: 'info', 4: 'hint' };
 
-const [entry, mode] = process.argv.slice(2);
+const [entry, mode, ...localPackages] = process.argv.slice(2);
 if (!entry || !MODES.includes(mode)) {
   console.error(`usage: node compile.js ENTRY.mo ${MODES.join('|')}`);
   process.exit(2);
@@ -74,9 +76,28 @@ function resolveLocalImport(root, dir, spec) {
   });
 }
 
-// Library files show as `mo:core/Nat.mo` rather than their place in the virtual file system.
+// A local package's Motoko files, copied into the virtual file system under LOCAL_DIR/NAME/.
+const LOCAL_DIR = '.local-packages/';
+function useLocalPackage(name, directory) {
+  const pending = [''];
+  while (pending.length) {
+    const relative = pending.pop();
+    for (const item of fs.readdirSync(path.join(directory, relative), { withFileTypes: true })) {
+      const file = path.posix.join(relative, item.name);
+      if (item.isDirectory()) pending.push(file);
+      else if (item.isFile() && item.name.endsWith('.mo')) {
+        mo.write(`${LOCAL_DIR}${name}/${file}`, fs.readFileSync(path.join(directory, file), 'utf8'));
+      }
+    }
+  }
+  mo.usePackage(name, `${LOCAL_DIR}${name}`);
+}
+
+// Library files show as `mo:core/Nat.mo` (a local package's as `mo:NAME/X.mo`) rather than their
+// place in the virtual file system.
 function displayPath(file) {
-  return file.startsWith(CORE_DIR) ? `mo:${CORE.name}/${file.slice(CORE_DIR.length)}` : file;
+  if (file.startsWith(CORE_DIR)) return `mo:${CORE.name}/${file.slice(CORE_DIR.length)}`;
+  return file.startsWith(LOCAL_DIR) ? `mo:${file.slice(LOCAL_DIR.length)}` : file;
 }
 
 // Every Motoko file the entry pulls in, itself included; `@prim` is built into the compiler.
@@ -96,6 +117,10 @@ function sourceFiles(entryFile) {
 }
 
 mo.loadPackage(CORE);
+for (const spec of localPackages) {
+  const at = spec.indexOf('=');
+  useLocalPackage(spec.slice(0, at), spec.slice(at + 1));
+}
 mo.compiler.gcFlags(mode);
 // As dfx builds Motoko: the interface is public metadata (anyone may read it with read_state, as
 // icp-cli does to encode a call), the rest (stable types, compiler, persistence) private: for
