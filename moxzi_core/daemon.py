@@ -75,6 +75,8 @@ def main(argv: list[str] | None = None) -> None:
             settings = settings_module.from_sources(vars(args), registry.settings)
             if args.command == "device-worker":
                 sys.exit(_device_worker(settings, registry, args.rank))
+            if args.command == "compact":
+                sys.exit(_compact(settings, registry, loaded))
             if args.command == "plugins":
                 lines, all_loaded = _describe_installed()
                 if settings.device is not None:
@@ -160,6 +162,14 @@ def _parser(declared: list[Setting]) -> argparse.ArgumentParser:
         help="list installed plugins, their versions and what each registers; "
         "with --device, whose kernel runs each op there (and with --device-world, its ranks)",
     )
+    compact = commands.add_parser(
+        "compact",
+        help="give the space the -s directory's store freed back to the OS (a compacting copy of it); "
+        "refused while a moxzid uses the directory",
+    )
+    compact.add_argument(  # (also here, so that `moxzid compact -s DIR` reads as it is written)
+        "-s", "--state", dest="state", metavar="DIR", default=argparse.SUPPRESS, help="the state directory"
+    )
     worker = commands.add_parser(
         "device-worker",
         help="run rank RANK of a device that spans ranks (needs "
@@ -167,6 +177,29 @@ def _parser(declared: list[Setting]) -> argparse.ArgumentParser:
     )
     worker.add_argument("rank", metavar="RANK", type=int)
     return parser
+
+
+def _compact(settings: Settings, registry: plugins.Registry, loaded) -> int:
+    """``moxzid compact -s DIR``: the exit status (1 when the store refuses: in use, corrupt, no room)."""
+    if settings.state is None:
+        raise StartupError("compact: give -s DIR, the state directory to compact")
+    if not settings.state.is_dir():
+        raise StartupError(f"compact: {settings.state} is not a directory (-s names a moxzid's state directory)")
+    open_store = _store_opener(settings, registry, loaded)
+    try:
+        store = open_store()
+    except StoreError as exc:
+        _print_error(exc)
+        return 1
+    try:
+        before, after = store.compact()
+    except StoreError as exc:
+        _print_error(exc)
+        return 1
+    finally:
+        store.close()
+    print(f"{settings.state}: {before / 1e6:.1f} MB -> {after / 1e6:.1f} MB")
+    return 0
 
 
 def _describe_installed() -> tuple[list[str], bool]:

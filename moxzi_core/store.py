@@ -72,6 +72,12 @@ class Store(ABC):
         """About how many bytes the store takes (for /metrics), or None when it cannot tell."""
         return None
 
+    def compact(self) -> tuple[int, int]:
+        """Give the space freed inside the store back to the OS (``moxzid compact``): the bytes it
+        took before and after. Raises StoreError when it cannot, the store as it was; a store that
+        gives its space back as it goes has nothing to do."""
+        raise StoreError(f"{self.description}: this store cannot be compacted")
+
 
 class MemoryStore(Store):
     """Keeps everything in a sorted in-memory table: gone at exit. For runs without ``-s``, and tests."""

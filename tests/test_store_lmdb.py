@@ -8,6 +8,7 @@ import contextlib
 import hashlib
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import lmdb
 import pytest
+from kit.daemon import moxzid
 from kit.memory import resident_mib
 
 from moxzi_core import plugins
@@ -396,6 +398,82 @@ def test_a_directory_it_may_not_write_is_refused(tmp_path):
         with pytest.raises(StoreError, match=f"{directory} cannot be used: (Permission denied|Read-only)"):
             LmdbStore(directory)
         assert os.listdir(directory) == []
+
+
+# --- compaction ----------------------------------------------------------------------------------
+
+
+def a_store_that_freed_most_of_its_pages(directory: Path) -> dict[bytes, bytes]:
+    """A store that held 20 MB and now holds 10 values of 64 KiB: what it keeps."""
+    store = LmdbStore(directory)
+    values = {b"k%03d" % n: os.urandom(64 << 10) for n in range(300)}
+    commit(store, values)
+    commit(store, deletes=list(values)[10:])
+    store.close()
+    return dict(list(values.items())[:10])
+
+
+def test_compact_gives_the_freed_pages_back_and_keeps_every_value(tmp_path):
+    directory = tmp_path / "state"
+    kept = a_store_that_freed_most_of_its_pages(directory)
+    store = LmdbStore(directory)
+    size = (directory / "data.mdb").stat().st_size
+    assert size > 20e6  # LMDB reuses freed pages, but keeps the file
+
+    before, after = store.compact()
+    assert before == size and after == (directory / "data.mdb").stat().st_size < 1.5e6
+    assert contents(store) == kept  # read through the store reopened on the compacted file
+    commit(store, {b"new": b"value"})
+    store.close()
+    assert sorted(os.listdir(directory)) == ["FORMAT", "data.mdb", "lock.mdb", "moxzid.lock"]
+    reopened = LmdbStore(directory)
+    assert contents(reopened) == {**kept, b"new": b"value"}
+    reopened.close()
+
+
+def test_a_compaction_stopped_half_way_leaves_the_store_as_it_was(tmp_path):
+    """The copy is written beside data.mdb and renamed over it: one that never got there is only a
+    file to remove, which the next opener does."""
+    directory = tmp_path / "state"
+    kept = a_store_that_freed_most_of_its_pages(directory)
+    (directory / "data.mdb.compacting").write_bytes(b"half a copy")
+    store = LmdbStore(directory)
+    assert contents(store) == kept
+    assert not (directory / "data.mdb.compacting").exists()
+    store.close()
+
+
+def test_moxzid_compact_refuses_while_a_moxzid_holds_the_directory(tmp_path):
+    directory = tmp_path / "state"
+    kept = a_store_that_freed_most_of_its_pages(directory)
+    held = LmdbStore(directory)
+    before = files(directory)
+    refused = moxzid("compact", "-s", str(directory))
+    assert refused.returncode == 1
+    assert f"{directory} is in use by another moxzid (pid {os.getpid()})" in refused.stderr
+    assert files(directory) == before
+    held.close()
+
+    done = moxzid("compact", "-s", str(directory))
+    assert done.returncode == 0, done.stderr
+    assert re.fullmatch(rf"{directory}: 2\d\.\d MB -> 0\.\d MB\n", done.stdout), done.stdout
+    store = LmdbStore(directory)
+    assert contents(store) == kept
+    store.close()
+
+
+@pytest.mark.parametrize(
+    "args, error",
+    [
+        ((), "compact: give -s DIR, the state directory to compact"),
+        (("-s", "missing"), "compact: missing is not a directory"),
+    ],
+)
+def test_moxzid_compact_needs_a_state_directory(tmp_path, args, error):
+    refused = moxzid("compact", *args, cwd=tmp_path)
+    assert refused.returncode == 2
+    assert f"moxzid: error: {error}" in refused.stderr
+    assert os.listdir(tmp_path) == []
 
 
 def test_the_plugin_registers_the_store_as_lmdb(tmp_path):

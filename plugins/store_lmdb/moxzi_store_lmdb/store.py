@@ -5,13 +5,18 @@ The directory holds:
 - ``FORMAT``: the layout of this plugin's files (``moxzi-lmdb 1``), written once, when the store is made
   (after its environment: a ``FORMAT`` without ``data.mdb`` means the data was removed);
 - ``data.mdb`` and ``lock.mdb``: the LMDB environment (the keys and values in it are the core's);
-- ``moxzid.lock``: ``flock``-ed by the moxzid that uses the directory, and holding its pid.
+- ``moxzid.lock``: ``flock``-ed by the moxzid that uses the directory, and holding its pid;
+- ``data.mdb.compacting`` while ``compact`` writes the compacted copy (one left by a process that
+  stopped there is removed when the store is next opened).
 
 Reading a large value leaves none of its pages in this process's resident memory (see ``_copied``).
 
 A committed batch has been written to the OS (not only to this process's memory) when ``commit``
 returns, so it survives the process being killed; ``flush`` fsyncs it, so it survives a power loss too.
 To back a store up, copy the directory while no moxzid uses it.
+
+LMDB reuses the pages it frees but never gives them back to the OS: ``data.mdb`` stays as large as the
+most it ever held. ``compact`` (``moxzid compact -s DIR``) rewrites it with only the pages in use.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ FORMAT_FILE = "FORMAT"
 LOCK_FILE = "moxzid.lock"
 DATA_FILE = "data.mdb"
 NEW_FORMAT_FILE = FORMAT_FILE + ".new"
+COMPACTING_FILE = DATA_FILE + ".compacting"
 # What an opener that stopped before ``FORMAT`` was in place leaves behind: a directory holding only
 # these is still a new store, not someone else's directory. A new store's environment is made after
 # ``FORMAT.new`` and before ``FORMAT``, so LMDB's files count as ours only beside ``FORMAT.new``.
@@ -57,11 +63,12 @@ class LmdbStore(Store):
     the disk (or ``map_size``, the most the store may hold) is full."""
 
     def __init__(self, directory: Path | str, map_size: int = DEFAULT_MAP_SIZE):
-        self._directory = Path(directory)
+        self._directory, self._map_size = Path(directory), map_size
         _prepare(self._directory)
         self._lock_fd = _lock(self._directory)
         try:
             new = _check_format(self._directory)
+            (self._directory / COMPACTING_FILE).unlink(missing_ok=True)  # a compaction that stopped half-way
             self._env = _open_environment(self._directory, map_size)
             if new:
                 _finish_format(self._directory)
@@ -137,6 +144,31 @@ class LmdbStore(Store):
     def close(self) -> None:
         self._env.close()
         os.close(self._lock_fd)  # releases the flock
+
+    def compact(self) -> tuple[int, int]:
+        """Rewrite ``data.mdb`` with only the pages in use, in key order (LMDB's compacting copy, as
+        ``mdb_copy -c``): the copy is written and fsynced beside it, then renamed over it, so a process
+        stopped at any point leaves the store whole, old or compacted. Returns the data file's bytes
+        before and after. Raises StoreError, the store as it was, when the copy cannot be written (it
+        needs room for what the store holds)."""
+        data, copy = self._directory / DATA_FILE, self._directory / COMPACTING_FILE
+        before = data.stat().st_size
+        try:
+            with open(copy, "wb") as file:
+                self._env.copyfd(file.fileno(), compact=True)
+                os.fsync(file.fileno())
+        except (OSError, lmdb.Error) as exc:
+            copy.unlink(missing_ok=True)
+            raise StoreError(f"{self._directory} cannot be compacted: {exc}; the store is as it was") from exc
+        self._env.close()
+        try:
+            os.replace(copy, data)
+            _sync_directory(self._directory)
+        except OSError as exc:
+            raise _unusable(self._directory, exc) from exc
+        finally:
+            self._env = _open_environment(self._directory, self._map_size)
+        return before, data.stat().st_size
 
     def size_bytes(self) -> int:
         """The pages LMDB has used (free pages inside the file included)."""
@@ -231,13 +263,18 @@ def _begin_format(directory: Path) -> None:
 def _finish_format(directory: Path) -> None:
     try:
         os.replace(directory / NEW_FORMAT_FILE, directory / FORMAT_FILE)
-        fd = os.open(directory, os.O_RDONLY)  # make the rename itself durable
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        _sync_directory(directory)
     except OSError as exc:
         raise _unusable(directory, exc) from exc
+
+
+def _sync_directory(directory: Path) -> None:
+    """Make a rename in ``directory`` durable."""
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _open_environment(directory: Path, map_size: int) -> lmdb.Environment:

@@ -1,0 +1,96 @@
+"""How large the state directory grows: the seeds' training flows run against moxzid with ``-s`` on a
+tensor device, the directory's size (and the actors' wasm memory) printed after each stage.
+
+    python3 bench/state_size.py gpt [--steps 500] [--device torch:cpu] [--workdir DIR]
+    python3 bench/state_size.py islands [--steps 500] [--device torch:cpu] [--workdir DIR]
+
+``gpt``: seed 003's Shakespeare GPT (examples/shakespeare): ``load`` the text, then train ``--steps``.
+``islands``: seed 000's six actors (examples/islands): every trainer loads the text, the writer follows
+the trainer and writes, the trainer trains ``--steps`` in the background, then island0 leads the
+islands through rounds of 10 steps (``--steps`` / 2 each). Sizes are the bytes the directory's files
+take on disk (``du``), and the data file's length.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "examples" / "microgpt"))
+from moxzid_child import SHAKESPEARE, Moxzid, build_example, say, wait_for_step  # noqa: E402
+
+ISLANDS = [f"island{i}" for i in range(4)]
+
+
+def du(path: Path, *flags: str) -> int:
+    return int(subprocess.run(["du", *flags, str(path)], capture_output=True, text=True, check=True).stdout.split()[0])
+
+
+def report(stage: str, daemon: Moxzid, state: Path) -> None:
+    used, on_disk = du(state, "-sb", "--apparent-size"), du(state, "-sk") << 10
+    data = (state / "data.mdb").stat().st_size
+    with urllib.request.urlopen(f"{daemon.client.url}/metrics") as answer:  # the console plugin's
+        metrics = answer.read().decode()
+    memory = sum(float(m) for m in re.findall(r"^moxzi_actor_memory_bytes\{[^}]*\} (\S+)", metrics, re.M))
+    line = f"{stage}: state {on_disk / 1e6:.0f} MB on disk ({used / 1e6:.0f} MB of files), data.mdb {data / 1e6:.0f} MB"
+    if memory:
+        line += f"; actors' wasm memory {memory / 2**20:.0f} MiB"
+    say(line)
+
+
+def gpt(daemon: Moxzid, state: Path, text: str, steps: int) -> None:
+    say(f"load: {daemon.call('gpt', 'load', text)[0]}")
+    report("after load", daemon, state)
+    for _ in range(0, steps, 100):
+        say(f"  {daemon.call('gpt', 'train', min(100, steps))[0]}")
+    report(f"after {steps} steps", daemon, state)
+
+
+def islands(daemon: Moxzid, state: Path, text: str, steps: int) -> None:
+    for actor in ["trainer", *ISLANDS]:
+        daemon.call(actor, "load", text)
+    for i, island in enumerate(ISLANDS):
+        daemon.call(island, "setIsland", i)
+    report("after the five loads", daemon, state)
+    daemon.call("writer", "follow", daemon.query("trainer", "id")[0])
+    daemon.call("trainer", "trainInBackground", steps)
+    wait_for_step(daemon, "trainer", steps)
+    daemon.call("writer", "write", 200, 0.8)
+    report(f"after the trainer's {steps} steps and a write", daemon, state)
+    peers = [daemon.query(island, "id")[0] for island in ISLANDS[1:]]
+    say(daemon.call("island0", "lead", peers, steps // 20, 10, timeout=3600)[0])
+    report(f"after the islands' {steps // 20} rounds of 10 steps", daemon, state)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("flow", choices=["gpt", "islands"])
+    parser.add_argument("--steps", type=int, default=500)
+    parser.add_argument("--device", default="torch:cpu")
+    parser.add_argument("--workdir", type=Path)
+    parser.add_argument("--text", type=Path, default=SHAKESPEARE)
+    args = parser.parse_args()
+    workdir = args.workdir or Path(tempfile.mkdtemp(prefix=f"state-size-{args.flow}-"))
+    workdir.mkdir(parents=True, exist_ok=True)
+    if args.flow == "gpt":
+        sources, manifest = [ROOT / "examples/shakespeare/gpt.mo"], ROOT / "examples/shakespeare/actors.json"
+    else:
+        sources = [ROOT / "examples/islands/trainer.mo", ROOT / "examples/islands/writer.mo"]
+        manifest = ROOT / "examples/islands/actors.json"
+    built = build_example(sources, manifest, workdir)
+    state = workdir / "state"
+    started = time.monotonic()
+    with Moxzid(built, workdir / "moxzid.log", state=state, device=args.device) as daemon:
+        (gpt if args.flow == "gpt" else islands)(daemon, state, args.text.read_text(), args.steps)
+    say(f"{time.monotonic() - started:.0f} s; state in {state}")
+
+
+if __name__ == "__main__":
+    main()
