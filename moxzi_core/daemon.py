@@ -107,6 +107,8 @@ def main(argv: list[str] | None = None) -> None:
                     )
             if settings.total_memory_mb == 0:
                 raise StartupError("--total-memory-mb 0: all actors' wasm memory could hold nothing; give at least 1")
+            for gateway in registry.gateways.values():  # a taken port fails now, not after the device loads
+                getattr(gateway, "check", lambda settings: None)(settings)
             open_store = _store_opener(settings, registry, loaded)
             device = _open_device(settings, registry, resources)
             transports = [factory(settings) for factory in registry.transports.values()]

@@ -143,7 +143,9 @@ def register_stores(register: StoreRegister) -> None:
 def register_gateways(register: GatewayRegister) -> None:
     """Register gateways that serve the host to the outside: ``register(name, factory)``, where
     ``factory(host, settings, http_apps)`` returns a ``Gateway`` (``async start()``, ``async stop()``).
-    moxzid starts every registered gateway after the actors, and stops them before the actors.
+    moxzid starts every registered gateway after the actors, and stops them before the actors. A
+    factory with a ``check(settings)`` has it called first, before the store, the device and the
+    actors load: it raises ``moxzi_core.settings.SettingsError`` for an address it could not serve.
 
     :param register: takes the gateway's name and its factory; ``host`` is a running
         ``moxzi_core.runtime.host.Host``, ``settings`` the ``moxzi_core.settings.Settings``, and

@@ -294,9 +294,23 @@ def test_listen_address_in_use(tmp_path):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        done = moxzid("-m", "actors.json", "--plugins", "http", "--listen", f"127.0.0.1:{port}", cwd=tmp_path)
-    assert done.returncode == 1
-    assert "gateway http cannot start" in done.stderr and "Traceback" not in done.stderr
+        done = moxzid(
+            "-m",
+            "actors.json",
+            "--plugins",
+            "http,torch",
+            "--device",
+            "torch:cpu",
+            "--listen",
+            f"127.0.0.1:{port}",
+            cwd=tmp_path,
+        )
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1] == (
+        f"moxzid: error: --listen 127.0.0.1:{port}: the port is in use (another moxzid?); pass --listen "
+        "HOST:PORT with a free port, or port 0 to have one picked (the log says which)"
+    )
+    assert "intra-op thread" not in done.stderr  # refused before the device opened
 
 
 @pytest.mark.slow

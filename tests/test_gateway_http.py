@@ -3,6 +3,7 @@ error, and once end to end through a moxzid subprocess, as the seeds' curl comma
 
 import asyncio
 import json
+import socket
 
 import aiohttp
 import pytest
@@ -13,9 +14,12 @@ from kit.gateway import LIMIT, post, serving
 from kit.host import spec
 from kit.http import request
 
+from moxzi_core import plugins
 from moxzi_core.runtime.host import Host
+from moxzi_core.settings import Address, Settings, SettingsError
 from moxzi_gateway_http.admin import AdminToken
 from moxzi_gateway_http.routes import build_app
+from moxzi_gateway_http.server import HttpGateway
 
 
 @pytest.fixture
@@ -250,3 +254,25 @@ async def test_the_admin_token_lets_an_upgrade_through(guarded):
     wasm = build_actor("lab").wasm
     async with guarded.post("/upgrade/lab", data=wasm, headers={"Authorization": "Bearer s3cret"}) as response:
         assert (response.status, await response.text()) == (200, "upgraded")
+
+
+def test_the_listen_address_is_checked_before_moxzid_loads_anything():
+    """HttpGateway.check, which moxzid calls before the device and the actors: a taken port and an
+    address this machine does not have are settings errors; port 0 and a free port pass."""
+    declared = plugins.load(["http"])[0].settings
+
+    def check(host: str, port: int) -> None:
+        HttpGateway.check(Settings(declared, {"listen": Address(host, port)}))
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(
+            SettingsError, match=rf"--listen 127.0.0.1:{port}: the port is in use .*; pass --listen HOST:PORT"
+        ):
+            check("127.0.0.1", port)
+        check("127.0.0.1", 0)
+    check("127.0.0.1", port)  # free again
+    with pytest.raises(SettingsError, match="--listen 192.0.2.1:7000: cannot bind: .*or port 0 to have one picked"):
+        check("192.0.2.1", 7000)  # TEST-NET-1: no interface here has it

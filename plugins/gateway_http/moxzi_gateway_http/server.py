@@ -11,15 +11,17 @@ not sent a whole request's headers ``--http-idle-secs`` after it opened or was l
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import logging
 import resource
+import socket
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 from aiohttp import web
 
-from moxzi_core.settings import Address, Settings
+from moxzi_core.settings import Address, Settings, SettingsError
 
 from .admin import AdminToken
 from .routes import build_app
@@ -65,8 +67,30 @@ class HttpGateway:
         self._listener: asyncio.Server | None = None
         self.address: Address | None = None
 
+    @staticmethod
+    def check(settings: Settings) -> None:
+        """Raise SettingsError when ``--listen`` cannot be bound now (moxzid checks before it loads the
+        device and the actors, which can take minutes). Binding as ``start`` does, each address the
+        host names, with SO_REUSEADDR: a port another moxzid just left in TIME_WAIT is free."""
+        listen: Address = settings.listen
+        if listen.port == 0:
+            return
+        try:
+            for family, kind, proto, _, where in socket.getaddrinfo(
+                listen.host, listen.port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+            ):
+                with socket.socket(family, kind, proto) as probe:
+                    probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                    probe.bind(where)
+        except OSError as error:
+            why = "the port is in use (another moxzid?)" if error.errno == errno.EADDRINUSE else f"cannot bind: {error}"
+            raise SettingsError(
+                f"--listen {listen}: {why}; pass --listen HOST:PORT with a free port, "
+                "or port 0 to have one picked (the log says which)"
+            ) from None
+
     async def start(self) -> None:
-        """Bind and serve; raises OSError when the address cannot be bound."""
+        """Bind and serve; raises OSError when the address cannot be bound (``check`` says so first)."""
         # A call may run for minutes (training); at stop, give in-flight calls a moment, not aiohttp's
         # default minute, before closing their connections.
         runner = web.AppRunner(
