@@ -83,12 +83,12 @@ class Client:
                 answer = json.loads(text)
             except ValueError:
                 answer = {"error": text}
-            raise CallError(
-                f"{verb} {path}: {answer.get('error', text)}", error.code, answer.get("reject_code")
+            raise CallError(  # the URL in full: the default address may be another moxzid than meant
+                f"{verb} {self.url}{path}: {answer.get('error', text)}", error.code, answer.get("reject_code")
             ) from None
         except (urllib.error.URLError, TimeoutError, ConnectionError) as error:
             reason = getattr(error, "reason", error)
-            raise CallError(f"{verb} {path}: moxzid at {self.url} did not answer: {reason}") from None
+            raise CallError(f"{verb} {self.url}{path}: moxzid did not answer: {reason}") from None
 
 
 def _route(*parts: str) -> str:

@@ -52,7 +52,7 @@ def test_call_and_query_print_the_reply_as_dfx_does(url):
         (["lab", "echo", '("hi", "seven", 1.5, true, vec {}, null)'], 2, "1:8: expected nat"),
         (["lab", "echo", '("hi")'], 2, "1 argument given, but the method takes 6"),
         (["lab", "nope"], 2, "has no method 'nope'"),
-        (["nobody", "inc"], 2, "no actor named 'nobody'"),
+        (["nobody", "inc"], 2, "POST {url}/call/nobody/inc: no actor named 'nobody'"),  # names the moxzid asked
         (["lab", "incThenTrap"], 1, "trapped"),
     ],
 )
@@ -60,7 +60,7 @@ def test_errors_say_what_and_where_with_a_non_zero_exit(url, args, status, words
     done = moxzi("call", "--url", url, *args)
     assert done.returncode == status, done.stderr
     assert done.stdout == ""
-    assert words in done.stderr
+    assert words.format(url=url) in done.stderr
 
 
 @pytest.mark.slow
@@ -88,5 +88,6 @@ def test_the_client_speaks_candid_text_too(url):
 def test_no_moxzid_exits_1():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        done = moxzi("call", "--url", f"http://127.0.0.1:{s.getsockname()[1]}", "lab", "inc")
-    assert done.returncode == 1 and "did not answer" in done.stderr
+        url = f"http://127.0.0.1:{s.getsockname()[1]}"
+        done = moxzi("call", "--url", url, "lab", "inc")
+    assert done.returncode == 1 and f"POST {url}/call/lab/inc: moxzid did not answer" in done.stderr
