@@ -248,6 +248,13 @@ def test_bad_programs_are_rejected_with_what_was_wrong(dev):
         dev, bad_shape
     )
 
+    def narrow_past_the_end(p):  # seed 001's targets one character too long: refused, not clamped
+        p[2] = {"narrow": {"x": 0, "dim": 1, "start": 1, "len": 65}}
+
+    assert bad_letters(dev, narrow_past_the_end) == (
+        "moxzi_device_run: op 2 (narrow): x is u8 [1, 65]: start 1 + len 65 is past the end of dim 1 (65)"
+    )
+
     dev.request("params", A, [{"name": "w", "shape": [256, 64], "init": {"zeros": None}}])
 
     def linear_mismatch(p):
