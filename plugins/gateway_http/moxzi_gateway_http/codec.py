@@ -21,10 +21,12 @@ import multiprocessing
 import os
 import resource
 import select
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import resource_tracker
 from typing import Any, TypeVar
 
 from moxzi_core.candid import (
@@ -45,6 +47,8 @@ CODEC_PROCESSES = 2
 CODEC_NICENESS = 10
 # A codec process's address space: converting an 8 MiB `vec variant` reply, the costliest, takes 2 GiB.
 CODEC_MEMORY_BYTES = 3 << 30
+# The resource tracker's warnings, as a -W option (a message that starts with this; -W splits at colons).
+TRACKER_WARNINGS = "ignore:resource_tracker:UserWarning"
 T = TypeVar("T")
 
 
@@ -107,6 +111,7 @@ class Codec:
 def _new_pool() -> ProcessPoolExecutor:
     # moxzid runs threads (actors, wasmtime), which a fork would copy mid-flight: the processes are
     # started from a fork server, a clean process that imports this module once.
+    _start_quiet_resource_tracker()
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload([__name__])
     return ProcessPoolExecutor(
@@ -115,6 +120,20 @@ def _new_pool() -> ProcessPoolExecutor:
         initializer=_bounded,
         initargs=(CODEC_NICENESS, CODEC_MEMORY_BYTES, os.getpid()),
     )
+
+
+def _start_quiet_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker (if it is not running yet) without its leak warnings.
+    The pool's queues hold named semaphores, which the tracker, a process of its own, removes once
+    moxzid has ended. After a moxzid killed with SIGKILL (which closes no pool) it warns "There appear to
+    be 5 leaked semaphore objects to clean up at shutdown" on the stderr it shares with moxzid, so into
+    the log of the moxzid started next: the expected end of a kill, which reads like a fault. The tracker
+    takes this process's -W options (``sys.warnoptions``) when it starts."""
+    sys.warnoptions.append(TRACKER_WARNINGS)
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.warnoptions.remove(TRACKER_WARNINGS)
 
 
 def _bounded(niceness: int, memory_bytes: int, daemon: int) -> None:
