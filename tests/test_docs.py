@@ -15,7 +15,7 @@ DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]*\*?")  # `--http-*`: a family of flags
 SCRIPT = re.compile(r"\b(run_\w+|moxzid_child)\.py\b")
 MOXZI_COMMANDS = ("moxzi build", "moxzi call", "moxzi query")
-OTHER_TOOLS = ("curl", "icp ", "cp ", "pip ", "npm ", "jq ", "python bench/", "python3 bench/")
+OTHER_TOOLS = ("curl", "icp ", "cp ", "pip ", "npm ", "jq ", "python bench/", "python3 bench/", "scripts/install ")
 
 pytestmark = pytest.mark.slow  # runs --help of moxzid, moxzi build and every example script
 
