@@ -19,10 +19,10 @@ from kit.host import NO_ARGS, eventually, spec
 from kit.http import request
 
 from moxzi_core.candid import NAT, TEXT, Principal, decode_args, encode_args
-from moxzi_core.runtime.actor import ANONYMOUS, CANISTER_ERROR, SYS_TRANSIENT
 from moxzi_core.runtime.host import ActorSpec, Host, actor_principal
 from moxzi_core.runtime.instance import Limits
 from moxzi_core.runtime.management import MANAGEMENT_NAME, SERVICE
+from moxzi_core.runtime.messages import ANONYMOUS, Reject
 from moxzi_core.store import MemoryStore
 
 A = Principal(actor_principal("a"))
@@ -52,21 +52,21 @@ async def test_a_full_inbox_refuses_calls_from_outside_and_loses_none():
         assert host.queued_calls("a") == 4
 
         refused = await host.call("a", "inc", NO_ARGS, query=False)
-        assert refused.reject_code == SYS_TRANSIENT
+        assert refused.reject_code == Reject.SYS_TRANSIENT
         assert "Maximum queue capacity 4 reached" in refused.reject_message
         assert "--max-queued-calls 4" in refused.reject_message
         keyed = await host.call("a", "inc", NO_ARGS, query=False, key=b"k")
-        assert keyed.reject_code == SYS_TRANSIENT and host.queued_calls("a") == 4
+        assert keyed.reject_code == Reject.SYS_TRANSIENT and host.queued_calls("a") == 4
         status = encode_args(list(SERVICE.methods["canister_status"].args), [{"canister_id": A}])
         managing = await host.call(MANAGEMENT_NAME, "canister_status", status, query=False)
-        assert managing.reject_code == SYS_TRANSIENT and "Maximum queue capacity" in managing.reject_message
+        assert managing.reject_code == Reject.SYS_TRANSIENT and "Maximum queue capacity" in managing.reject_message
 
         # Meanwhile the other actor takes calls, and a's queries are answered.
         assert decode_args((await host.call("b", "inc", NO_ARGS, query=False)).reply) == [1]
         assert decode_args((await host.call("a", "get", NO_ARGS, query=True)).reply) == [0]
         assert not spin.done()
 
-        assert (await spin).reject_code == CANISTER_ERROR  # its instruction limit
+        assert (await spin).reject_code == Reject.CANISTER_ERROR  # its instruction limit
         assert sorted(decode_args(outcome.reply)[0] for outcome in await asyncio.gather(*accepted)) == [1, 2, 3]
         assert host.queued_calls("a") == 0
         # The refused keyed call did not run and kept no outcome: its retry runs it.
@@ -111,31 +111,33 @@ async def test_inboxes_hold_at_most_their_bytes_and_a_refused_upload_is_not_comp
             assert host.queued_bytes("a") == len(NO_ARGS) + 2 * len(big_inc())
 
             refused = await host.call("a", "inc", big_inc(), query=False)
-            assert refused.reject_code == SYS_TRANSIENT and "--max-queued-mb 1" in refused.reject_message
+            assert refused.reject_code == Reject.SYS_TRANSIENT and "--max-queued-mb 1" in refused.reject_message
             keyed = await host.call("a", "inc", big_inc(), query=False, key=b"k")
-            assert keyed.reject_code == SYS_TRANSIENT
+            assert keyed.reject_code == Reject.SYS_TRANSIENT
             upload = await host.call(MANAGEMENT_NAME, "install_code", install(broken), query=False)
-            assert upload.reject_code == SYS_TRANSIENT and "--max-queued-mb 1" in upload.reject_message
+            assert upload.reject_code == Reject.SYS_TRANSIENT and "--max-queued-mb 1" in upload.reject_message
             accepted.append(asyncio.create_task(host.call("a", "inc", NO_ARGS, query=False)))  # small: fits
             await asyncio.sleep(0)
             assert host.queued_calls("a") == 4
 
             # b holds nothing, but all inboxes together would pass their bound: a 503 naming it.
             status, answer = await post(client, "/call-json/b/say", ["x" * BIG])
-            assert (status, answer["reject_code"]) == (503, SYS_TRANSIENT)
+            assert (status, answer["reject_code"]) == (503, Reject.SYS_TRANSIENT)
             assert "--total-queued-mb 1" in answer["reject_message"]
             assert await post(client, "/call-json/b/inc", []) == (200, [1])  # served meanwhile
             assert not spin.done()
 
-            assert (await spin).reject_code == CANISTER_ERROR
+            assert (await spin).reject_code == Reject.CANISTER_ERROR
             assert sorted(decode_args(outcome.reply)[0] for outcome in await asyncio.gather(*accepted)) == [1, 2, 3]
             assert host.queued_bytes("a") == host.inboxes.total_bytes == 0
             assert decode_args((await host.call("a", "inc", big_inc(), query=False, key=b"k")).reply) == [4]
 
             stranger = await host.call(MANAGEMENT_NAME, "install_code", install(broken), query=False, caller=b"\x07")
-            assert stranger.reject_code == CANISTER_ERROR and "only the controllers" in stranger.reject_message
+            assert stranger.reject_code == Reject.CANISTER_ERROR and "only the controllers" in stranger.reject_message
             compiled = await host.call(MANAGEMENT_NAME, "install_code", install(broken), query=False)
-            assert compiled.reject_code == CANISTER_ERROR and "only the controllers" not in compiled.reject_message
+            assert (
+                compiled.reject_code == Reject.CANISTER_ERROR and "only the controllers" not in compiled.reject_message
+            )
     finally:
         await host.stop()
 
@@ -187,7 +189,7 @@ async def test_a_client_past_its_calls_in_flight_is_429_and_another_client_is_se
                 await eventually(lambda: _async(host.queued_calls("a") == 5))
                 assert not spin.done()
 
-                assert (await spin).reject_code == CANISTER_ERROR
+                assert (await spin).reject_code == Reject.CANISTER_ERROR
                 answers = await asyncio.gather(*flood)
                 assert sorted(values for _, values in answers) == [[1], [2], [3]]
                 assert await queued == (200, [4])
@@ -239,7 +241,7 @@ def test_moxzid_refuses_a_call_to_a_full_inbox_and_runs_those_taken(tmp_path):
         queued = pool.submit(daemon.call, "lab", "inc")
         _wait_for_queued(daemon, 2)
         status, answer = daemon.try_call("lab", "inc")
-        assert (status, answer["reject_code"]) == (503, SYS_TRANSIENT)
+        assert (status, answer["reject_code"]) == (503, Reject.SYS_TRANSIENT)
         assert "Maximum queue capacity 2 reached" in answer["reject_message"]
         assert "--max-queued-calls 2" in answer["reject_message"]
         held = len(encode_args([NAT], [60_000_000])) + len(NO_ARGS)  # the two calls' arguments

@@ -10,10 +10,10 @@ from kit.host import NO_ARGS
 from moxzi_core import errors
 from moxzi_core.candid import BLOB, BOOL, NAT, NAT64, PRINCIPAL, TEXT, Principal, Some, Vec, decode_args, encode_args
 from moxzi_core.candid.types import resolve
-from moxzi_core.runtime.actor import CANISTER_ERROR, SYS_TRANSIENT
 from moxzi_core.runtime.canister import MAX_CHUNK_BYTES, MAX_CHUNKS
 from moxzi_core.runtime.host import ActorSpec, Host, actor_principal
 from moxzi_core.runtime.management import MANAGEMENT_NAME, SERVICE, BadArgument, arguments
+from moxzi_core.runtime.messages import Reject
 from moxzi_core.store import MemoryStore
 
 ALICE = Principal.from_text("2vxsx-fae").bytes  # any principal outside: here the anonymous one's bytes
@@ -89,7 +89,7 @@ async def test_only_controllers_manage(classic):
         assert status["module_hash"] is not None and status["memory_size"] > 0
         for who, target in ((OPERATOR, kid), (ALICE, factory_id)):
             _, outcome = await manage(host, "canister_status", {"canister_id": target}, caller=who)
-            assert outcome.reject_code == CANISTER_ERROR and "only the controllers" in outcome.reject_message
+            assert outcome.reject_code == Reject.CANISTER_ERROR and "only the controllers" in outcome.reject_message
         # The factory hands the kid to the operator: now the factory may not manage it any more.
         assert await update(
             host, "factory", "setControllers", [PRINCIPAL, _vec(PRINCIPAL)], [kid, [Principal(OPERATOR)]], rets=[TEXT]
@@ -176,7 +176,7 @@ async def test_outside_caller_creates_installs_and_controls():
         assert upgraded.reply is not None, upgraded.reject_message
         assert await update(host, kid.to_text(), "inc") == [5]
         _, bad = await manage(host, "install_code", _install(kid, b"not wasm", 0, mode={"reinstall": None}))
-        assert bad.reject_code == CANISTER_ERROR and await update(host, kid.to_text(), "inc") == [6]
+        assert bad.reject_code == Reject.CANISTER_ERROR and await update(host, kid.to_text(), "inc") == [6]
     finally:
         await host.stop()
 
@@ -312,7 +312,7 @@ async def test_the_chunk_store_is_bounded():
         (created,), _ = await manage(host, "create_canister", {"settings": None, "sender_canister_version": None})
         kid = created["canister_id"]
         too_big = await _upload(host, kid, bytes(MAX_CHUNK_BYTES + 1))
-        assert too_big.reject_code == CANISTER_ERROR and "at most 1048576 bytes" in too_big.reject_message
+        assert too_big.reject_code == Reject.CANISTER_ERROR and "at most 1048576 bytes" in too_big.reject_message
         for n in range(MAX_CHUNKS):
             await _upload(host, kid, n.to_bytes(4, "big"))
         full = await _upload(host, kid, b"one more")
@@ -386,7 +386,7 @@ async def test_created_actors_are_capped_counted_from_the_store():
         (kid,) = await update(host, "factory", "make", [NAT], [1], rets=[PRINCIPAL])
         (empty,), _ = await manage(host, "create_canister", {"settings": None, "sender_canister_version": None})
         _, refused = await manage(host, "create_canister", {"settings": None, "sender_canister_version": None})
-        assert refused.reject_code == SYS_TRANSIENT
+        assert refused.reject_code == Reject.SYS_TRANSIENT
         assert refused.reject_message == (
             "moxzid holds 2 created canisters, as many as it may (moxzid --max-created-actors 2): "
             "delete one, or ask the operator for more"
@@ -400,7 +400,7 @@ async def test_created_actors_are_capped_counted_from_the_store():
     host = await started(factory(False), store=store, max_created_actors=2)
     try:
         _, refused = await manage(host, "create_canister", {"settings": None, "sender_canister_version": None})
-        assert refused.reject_code == SYS_TRANSIENT
+        assert refused.reject_code == Reject.SYS_TRANSIENT
         await manage(host, "stop_canister", {"canister_id": empty["canister_id"]})
         _, deleted = await manage(host, "delete_canister", {"canister_id": empty["canister_id"]})
         assert deleted.reply is not None, deleted.reject_message

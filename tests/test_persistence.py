@@ -9,10 +9,10 @@ from kit.actorbuild import build_actor
 from kit.host import NO_ARGS, eventually, query, spec, update
 
 from moxzi_core.candid import NAT, PRINCIPAL, TEXT, Principal
-from moxzi_core.runtime.actor import Call, to_record
 from moxzi_core.runtime.host import Host, actor_principal
 from moxzi_core.runtime.instance import Limits
 from moxzi_core.runtime.journal import Journal
+from moxzi_core.runtime.messages import Call, to_record
 from moxzi_core.store import Batch, MemoryStore, StoreError
 
 pytestmark = pytest.mark.slow  # restarts of the host on a store

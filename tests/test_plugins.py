@@ -297,6 +297,7 @@ PUBLIC_CORE = {
     "moxzi_core.device.transfer",
     "moxzi_core.runtime.host",
     "moxzi_core.runtime.inbox_bounds",
+    "moxzi_core.runtime.messages",
     "moxzi_core.events",
 }
 PLUGIN_FOLDERS = [

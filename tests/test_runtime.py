@@ -10,9 +10,9 @@ from kit.host import NO_ARGS, eventually, query, spec, started, update
 
 from moxzi_core import errors
 from moxzi_core.candid import NAT, PRINCIPAL, TEXT, Principal, decode_args, encode_args
-from moxzi_core.runtime.actor import CANISTER_ERROR, CANISTER_REJECT
 from moxzi_core.runtime.host import actor_principal
 from moxzi_core.runtime.instance import Limits
+from moxzi_core.runtime.messages import Reject
 
 
 @pytest.fixture
@@ -33,7 +33,7 @@ async def test_trap_rolls_back_and_rejects(pair):
     await update(pair, "a", "inc")
     outcome = await pair.call("a", "incThenTrap", NO_ARGS, query=False)
     assert outcome.reply is None
-    assert outcome.reject_code == CANISTER_ERROR
+    assert outcome.reject_code == Reject.CANISTER_ERROR
     assert "deliberate trap after changing state" in outcome.reject_message
     assert await query(pair, "a", "get") == [1]
 
@@ -82,7 +82,7 @@ async def test_call_to_unknown_principal_is_rejected_not_a_crash(pair):
     nobody = Principal(actor_principal("nobody"))
     outcome = await pair.call("a", "incPeer", encode_args([PRINCIPAL], [nobody]), query=False)
     assert outcome.reply is None and "no actor with principal" in outcome.reject_message
-    assert outcome.reject_code == CANISTER_REJECT  # Motoko re-raises the destination's reject
+    assert outcome.reject_code == Reject.CANISTER_REJECT  # Motoko re-raises the destination's reject
     assert await update(pair, "a", "inc") == [1]
 
 

@@ -17,10 +17,10 @@ from kit.daemon import project, running_moxzid
 from kit.host import spec, started, update
 
 from moxzi_core.candid import NAT, NAT64, decode_args, encode_args
-from moxzi_core.runtime.actor import CANISTER_ERROR
 from moxzi_core.runtime.host import Host
 from moxzi_core.runtime.instance import Instance, Limits, UnsupportedModule, new_engine
 from moxzi_core.runtime.memory import PAGE, StableMemory
+from moxzi_core.runtime.messages import Reject
 from moxzi_core.runtime.replicas import NoReplica, Replicas
 from moxzi_core.runtime.wasm_rewrite import prepare
 from moxzi_core.store import MemoryStore
@@ -301,7 +301,7 @@ async def test_queries_see_committed_stable_memory_and_a_trap_leaves_none(classi
         assert await ask(host, "get", [NAT64], [800], query=True) == [42]
         pages = (await ask(host, "size", query=True))[0]
         trapped = await host.call("s", "putThenTrap", encode_args([NAT64, NAT64], [800, 7]), query=False)
-        assert trapped.reject_code == CANISTER_ERROR and "deliberate trap" in trapped.reject_message
+        assert trapped.reject_code == Reject.CANISTER_ERROR and "deliberate trap" in trapped.reject_message
         assert await ask(host, "putInQuery", [NAT64, NAT64], [800, 9], query=True) == [9]
         assert await ask(host, "get", [NAT64], [800], query=True) == [42]
         assert await ask(host, "size", query=True) == [pages]

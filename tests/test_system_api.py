@@ -10,10 +10,11 @@ from kit.actorbuild import build_actor
 from kit.host import NO_ARGS, eventually, query, spec, started, update
 
 from moxzi_core.candid import BLOB, BOOL, NAT, NAT64, PRINCIPAL, TEXT, Opt, Vec, decode_args, encode_args
-from moxzi_core.runtime.actor import CANISTER_ERROR, HEARTBEAT_SECONDS, MAX_CALL_DEPTH
+from moxzi_core.runtime.actor import HEARTBEAT_SECONDS, MAX_CALL_DEPTH
 from moxzi_core.runtime.host import ActorSpec
 from moxzi_core.runtime.instance import Limits
 from moxzi_core.runtime.management import MANAGEMENT_NAME, SERVICE
+from moxzi_core.runtime.messages import Reject
 from moxzi_core.runtime.system_api import CONTEXT_NAMES, QUEUE_CAPACITY, WHERE, SystemApi
 from moxzi_core.runtime.wasm_stable import FUNCTION_TYPES as STABLE_FUNCTIONS
 
@@ -51,7 +52,7 @@ async def test_system_api_answers_as_on_the_ic(classic):
     try:
         await update(host, "s", "certify", [BLOB], [b"root hash"], rets=[])
         trapped = await host.call("s", "certifyInQuery", encode_args([BLOB], [b"x"]), query=True)
-        assert trapped.reject_code == CANISTER_ERROR
+        assert trapped.reject_code == Reject.CANISTER_ERROR
         assert "ic0.certified_data_set cannot be called from a query method" in trapped.reject_message
         assert await query(host, "s", "certificate", rets=[Opt(BLOB)]) == [None]
         assert await update(host, "s", "replicatedInUpdate", rets=[BOOL]) == [True]
@@ -125,7 +126,7 @@ async def test_composite_queries_call_other_actors_queries(classic):
         assert decode_args(nested.reply, [NAT]) == [321]  # 1 + (20 + 300)
         # As on the IC, a composite query never runs in replicated mode, and calls only queries.
         refused = await host.call("a", "sum", sum_args, query=False)
-        assert refused.reject_code == CANISTER_ERROR and "composite query" in refused.reject_message
+        assert refused.reject_code == Reject.CANISTER_ERROR and "composite query" in refused.reject_message
         itself = await host.call("a", "sum", encode_args([Vec(PRINCIPAL)], [[host.info("a").principal]]), query=True)
         assert itself.reply is None and "its own actor" in itself.reject_message
     finally:
@@ -259,7 +260,7 @@ async def test_a_composite_query_has_one_instruction_limit_for_its_whole_call_gr
         assert decode_args(once.reply, [NAT]) == [1]
         # Each call alone is within the limit, but the two together are not: the whole query fails.
         twice = await host.call("a", "burnAt", encode_args(args, [b, rounds, 2]), query=True)
-        assert twice.reply is None and twice.reject_code == CANISTER_ERROR
+        assert twice.reply is None and twice.reject_code == Reject.CANISTER_ERROR
         assert twice.reject_message.startswith("composite query calls exceeded the instruction limit: 50,000,000")
         # A composite query it calls spends the same budget: c.burn through b, then c.burn again.
         via = [PRINCIPAL, PRINCIPAL, NAT]

@@ -33,11 +33,12 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any, NamedTuple
 
-from . import layout
 from .decode import decode_args
 from .did import TypeGrammar
 from .encode import encode_args
 from .errors import CandidError
+from .layout import cat, enclose, render, separated
+from .layout import text as doc_text
 from .lexer import Token, tokenize
 from .subtype import is_subtype
 from .types import (
@@ -380,48 +381,48 @@ def print_values(values: Sequence[Any], types: Sequence[CandidType]) -> str:
     if len(values) != len(types):
         raise CandidError(f"{len(types)} types but {len(values)} values")
     docs = [_pretty(v, t, PRETTY_DEPTH) for v, t in zip(values, types)]
-    return layout.render(layout.enclose("(", layout.separated(docs, ","), ")"))
+    return render(enclose("(", separated(docs, ","), ")"))
 
 
 def print_value(value: Any, t: CandidType) -> str:
     """One value of type ``t`` as ``print_values`` prints it (without the argument parentheses)."""
-    return layout.render(_pretty(value, t, PRETTY_DEPTH))
+    return render(_pretty(value, t, PRETTY_DEPTH))
 
 
 def _pretty(v: Any, t: CandidType, depth: int) -> tuple:
     """The layout document of ``v``: compound values may break over lines, down to ``depth`` levels."""
     e = resolve(t)
     if depth == 0:
-        return layout.text(_flat(v, e))
+        return doc_text(_flat(v, e))
     if e == TEXT:
-        return layout.text(_quoted(v, single=True))
+        return doc_text(_quoted(v, single=True))
     if isinstance(e, Opt) and v is not None:
         inner = _pretty(v.value, e.type, depth - 1)
-        return layout.cat(layout.text("opt "), layout.enclose("(", inner, ")") if _annotated_form(e.type) else inner)
+        return cat(doc_text("opt "), enclose("(", inner, ")") if _annotated_form(e.type) else inner)
     if isinstance(e, Vec) and not isinstance(v, bytes) and len(v) <= PRETTY_ELEMENTS:
         items = [_pretty(item, e.type, depth - 1) for item in v]
-        return layout.cat(layout.text("vec "), layout.enclose("{", layout.separated(items, ";"), "}", space=True))
+        return cat(doc_text("vec "), enclose("{", separated(items, ";"), "}", space=True))
     if isinstance(e, Record):
         fields = [(f, v[i] if isinstance(v, tuple) else v[f.key]) for i, f in enumerate(e.fields)]
         if all(f.id == i for i, (f, _) in enumerate(fields)):
             items = [_pretty(value, f.type, depth - 1) for f, value in fields]
         else:
             items = [_pretty_field(f, value, depth) for f, value in fields]
-        return layout.cat(layout.text("record "), layout.enclose("{", layout.separated(items, ";"), "}", space=True))
+        return cat(doc_text("record "), enclose("{", separated(items, ";"), "}", space=True))
     if isinstance(e, Variant):
         ((key, payload),) = v.items()
         field = e.by_key[key]
         item = (
-            layout.text(_label(field.id, field.name))
+            doc_text(_label(field.id, field.name))
             if resolve(field.type) == NULL
             else _pretty_field(field, payload, depth)
         )
-        return layout.cat(layout.text("variant "), layout.enclose("{", item, "}", space=True))
-    return layout.text(_flat(v, e))
+        return cat(doc_text("variant "), enclose("{", item, "}", space=True))
+    return doc_text(_flat(v, e))
 
 
 def _pretty_field(f: Field, value: Any, depth: int) -> tuple:
-    return layout.cat(layout.text(_field_label(f) + " = "), _pretty(value, f.type, depth - 1))
+    return cat(doc_text(_field_label(f) + " = "), _pretty(value, f.type, depth - 1))
 
 
 def _flat(v: Any, t: CandidType) -> str:

@@ -33,10 +33,10 @@ from typing import BinaryIO, Protocol
 import cbor2
 
 from ..billing import FREE, Purse
-from ..runtime.actor import Outcome
 from ..runtime.journal import Attachment
+from ..runtime.messages import Outcome, Reject
 from .ops import DeviceError
-from .service import CANISTER_REJECT, Device
+from .service import Device
 
 log = logging.getLogger("moxzid.device")
 
@@ -108,7 +108,7 @@ class ReplicatedDevice(Device):
                         return outcome
                 except GroupError:
                     pass
-            return Outcome.reject(CANISTER_REJECT, f"{method}: {self.down()}")
+            return Outcome.reject(Reject.CANISTER_REJECT, f"{method}: {self.down()}")
 
     def _admit(self, caller: bytes, *, during: int = 0, after: int = 0, work: int = 0) -> None:
         super()._admit(caller, during=during, after=after, work=work)

@@ -27,8 +27,8 @@ import cbor2
 from ..billing import FREE, CannotPay, Purse
 from ..candid import DEFAULT_BUDGET, CandidError, Principal, Some, decode_args, encode_args
 from ..events import Events
-from ..runtime.actor import Outcome
 from ..runtime.journal import Attachment, Spool, TemporarySpool
+from ..runtime.messages import Outcome, Reject
 from ..runtime.system_calls import Staged, SystemMethod
 from . import rows, transfer
 from .budget import DeviceBudget, Holdings, counted_bytes, optimizer_bytes, tensor_bytes
@@ -39,7 +39,6 @@ from .schedule import Schedule, checkpoint, device_clock, keep_device
 
 log = logging.getLogger("moxzid.device")
 
-CANISTER_REJECT = 4
 METHOD_PREFIX = "moxzi_device_"
 FETCH = METHOD_PREFIX + "fetch"
 # What a fetch runs (and is recorded) as, once it downloaded: its argument is an Attachment holding the
@@ -365,13 +364,15 @@ class Device:
             or not method.startswith(METHOD_PREFIX)
             or (method == FETCHED and not isinstance(arg, Attachment))
         ):
-            return Outcome.reject(CANISTER_REJECT, f"the device has no method {method!r}")
+            return Outcome.reject(Reject.CANISTER_REJECT, f"the device has no method {method!r}")
         label = FETCH if method == FETCHED else method  # the actor called fetch
         ftype = self.types.get(method)  # None for FETCHED, whose argument is not Candid
         try:  # decoding and encoding need not hold the device
             args = [arg] if ftype is None else decode_args(arg, ftype.args, budget=DEFAULT_BUDGET + len(arg))
         except CandidError as error:
-            return Outcome.reject(CANISTER_REJECT, f"{label}: the argument does not match interface.did: {error}")
+            return Outcome.reject(
+                Reject.CANISTER_REJECT, f"{label}: the argument does not match interface.did: {error}"
+            )
         limit = None if self._replaying or not self.interruptible else self.limits.call_seconds
         with self.schedule.turn(limit, self.interruptible) as turn:
             space = self.spaces.setdefault(caller, Space())
@@ -885,9 +886,11 @@ class Device:
                 known = ", ".join(f"{s}://" for s in self.transports) or "none: no transport plugin is loaded"
                 raise DeviceError(f"{transfer.redact(url)}: expected a URL this moxzid can download ({known})")
         except CandidError as error:
-            return Outcome.reject(CANISTER_REJECT, f"{FETCH}: the argument does not match interface.did: {error}")
+            return Outcome.reject(
+                Reject.CANISTER_REJECT, f"{FETCH}: the argument does not match interface.did: {error}"
+            )
         except DeviceError as error:
-            return Outcome.reject(CANISTER_REJECT, f"{FETCH}: {error}")
+            return Outcome.reject(Reject.CANISTER_REJECT, f"{FETCH}: {error}")
         flight, started = transfer.InFlight(transfer.redact(url)), time.monotonic()
         self._fetches[id(flight)] = (caller, flight, started)
         self._publish_fetch(caller, flight, "start", started)
@@ -900,7 +903,7 @@ class Device:
             return FETCHED, fetched
         except DeviceError as failed:
             failure = str(failed)
-            return Outcome.reject(CANISTER_REJECT, f"{FETCH}: {failure}")
+            return Outcome.reject(Reject.CANISTER_REJECT, f"{FETCH}: {failure}")
         finally:
             del self._fetches[id(flight)]
             self._publish_fetch(caller, flight, "end", started, failure)
@@ -1004,7 +1007,7 @@ class Device:
 def _rejected(message: str, admission: _Admission, seconds: float) -> Outcome:
     """A reject. One that came after the call was admitted (stopped at its time limit, a loss that is
     not finite, a backend failure) used the device for ``seconds``, and is billed for them as any call."""
-    return Outcome(None, CANISTER_REJECT, message, seconds=seconds if admission.admitted else 0.0)
+    return Outcome(None, Reject.CANISTER_REJECT, message, seconds=seconds if admission.admitted else 0.0)
 
 
 def _readers(value) -> None | str | frozenset:

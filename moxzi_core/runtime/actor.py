@@ -27,83 +27,14 @@ from .instance import EMPTY_ARGS, Instance, Interrupted
 from .journal import Delta
 from .management import reply, status_record
 from .memory import PAGE
+from .messages import ANONYMOUS, MANAGEMENT, Call, Manage, Origin, Outcome, Reject, Response, Upgrade
 from .replicas import NoReplica, Replicas
 from .system_api import Execution, OutgoingCall
 
 if TYPE_CHECKING:
     from .host import Host
 
-# Reject codes, as on the IC.
-SYS_FATAL, SYS_TRANSIENT, DESTINATION_INVALID, CANISTER_REJECT, CANISTER_ERROR = 1, 2, 3, 4, 5
-ANONYMOUS = b"\x04"
-MANAGEMENT = b""
-
 log = logging.getLogger("moxzid")
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """The answer to a call: ``reply`` (Candid bytes), or None with a reject code and message."""
-
-    reply: bytes | None
-    reject_code: int = 0
-    reject_message: str = ""
-    # Set by a system method whose call changed the system's state (the device's): the host records
-    # such calls and re-runs them, in order, at start-up, before any actor runs.
-    changed: bool = False
-    seconds: float = 0.0  # the system time the call took (what device time is billed by)
-    refund: int = 0  # cycles the answer gives back to a calling actor (what the callee did not accept)
-
-    @classmethod
-    def reject(cls, code: int, message: str, refund: int = 0) -> Outcome:
-        return cls(None, code, message, refund=refund)
-
-
-# Who waits for a call's answer: ["ingress", request id] (outside: HTTP; a keyed call adds its key and
-# fingerprint, replays.py), ["actor", name, callback id], or ["system"] (the actor's own timer: nobody).
-# An actor's call to the management canister carrying cycles has them as a fourth element: they go back
-# with the answer (`response_to`) unless the method took them (create_canister, deposit_cycles).
-Origin = list
-
-
-@dataclass
-class Call:
-    """An incoming update call (recorded in the actor's inbox before it runs)."""
-
-    method: str
-    arg: bytes
-    caller: bytes
-    origin: Origin
-    deadline: int = 0  # ns: when a bounded-wait caller may stop waiting (ic0.msg_deadline); 0: unbounded
-    cycles: int = 0  # attached by the calling actor (ic0.call_cycles_add128), taken from its balance
-
-
-@dataclass
-class Response:
-    """The outcome of a call this actor made, for the callback it registered."""
-
-    callback: int
-    outcome: Outcome
-
-
-@dataclass
-class Upgrade:
-    module: bytes  # sha256 of the new wasm, kept in the store
-    origin: Origin
-
-
-@dataclass
-class Manage:
-    """A management-canister call that acts on this actor (``management.TARGETED``), from ``caller``.
-    ``detail`` is what the host decoded of its argument: for install_code the mode, the module's sha256
-    (kept in the store), the init argument and the wasm-memory persistence option; for update_settings
-    the settings it changes."""
-
-    op: str
-    detail: dict
-    caller: bytes
-    origin: Origin
-    size: int = 0  # the bytes it brought from outside (`from_outside`); 0 in inboxes written before it
 
 
 MAX_CALL_DEPTH = 6  # how deep a composite query's calls may go, its own method at depth 1: the IC's limit
@@ -129,55 +60,10 @@ class CallGraphBudget:
 
     def exceeded(self) -> Outcome:
         return Outcome.reject(
-            CANISTER_ERROR,
+            Reject.CANISTER_ERROR,
             f"composite query calls exceeded the instruction limit: {self.limit:,} instructions for the "
             "composite query, the queries it calls and their callbacks together",
         )
-
-
-def from_outside(message) -> int | None:
-    """The bytes a call from outside (a client's update call, or its management call acting on the
-    actor) holds in the inbox, counted against ``--max-queued-mb`` (`inbox_bounds`): an update call's
-    argument; a management call's argument and any module put together for it (``Manage.size``).
-    None for any other message (from an actor, a response, an operator's upgrade)."""
-    if isinstance(message, Call) and message.origin[0] == "ingress":
-        return len(message.arg)
-    if isinstance(message, Manage) and message.origin[0] == "ingress":
-        return message.size
-    return None
-
-
-def to_record(message) -> list:
-    """A message as plain data for the journal."""
-    if isinstance(message, Call):
-        m = message
-        return ["call", m.method, m.arg, m.caller, m.origin, m.deadline, m.cycles]
-    if isinstance(message, Response):
-        o = message.outcome
-        return ["response", message.callback, o.reply, o.reject_code, o.reject_message, o.refund]
-    if isinstance(message, Manage):
-        return ["manage", message.op, message.detail, message.caller, message.origin, message.size]
-    return ["upgrade", message.module, message.origin]
-
-
-def from_record(record: list):
-    kind, *fields = record
-    if kind == "call":
-        return Call(*fields)
-    if kind == "response":
-        callback, reply, code, text, refund = fields
-        return Response(callback, Outcome(reply, code, text, refund=refund))
-    if kind == "upgrade":
-        return Upgrade(*fields)
-    if kind == "manage":
-        return Manage(*fields)
-    raise ValueError(f"unknown message kind {kind!r}")
-
-
-def response_to(origin: Origin, outcome: Outcome) -> Response:
-    """The Response that answers an actor's ``origin``: the cycles the origin carries come back with it."""
-    refund = outcome.refund + (origin[3] if len(origin) > 3 else 0)
-    return Response(origin[2], replace(outcome, refund=refund) if refund != outcome.refund else outcome)
 
 
 @dataclass
@@ -444,7 +330,9 @@ class Actor:
         try:
             outcome, instructions = self._replicas.run(run, wait)
         except NoReplica as why:
-            return Outcome.reject(SYS_TRANSIENT, f"actor {self.name} has no query replica free for {method}: {why}")
+            return Outcome.reject(
+                Reject.SYS_TRANSIENT, f"actor {self.name} has no query replica free for {method}: {why}"
+            )
         self._host.events.publish(
             "message",
             actor=self.name,
@@ -452,7 +340,7 @@ class Actor:
             query=True,
             seconds=time.perf_counter() - started,
             instructions=instructions,
-            trapped=outcome.reject_code == CANISTER_ERROR,
+            trapped=outcome.reject_code == Reject.CANISTER_ERROR,
         )
         return outcome
 
@@ -487,7 +375,7 @@ class Actor:
                 self._fail(seq, message, error)
 
     def _fail(self, seq: int | None, message, error: Exception) -> None:
-        outcome = Outcome.reject(SYS_FATAL, f"moxzid internal error in {self.name}: {error}")
+        outcome = Outcome.reject(Reject.SYS_FATAL, f"moxzid internal error in {self.name}: {error}")
         if isinstance(message, Call):
             self._host.settle(self, seq, [(message.origin, replace(outcome, refund=message.cycles))], [], None)
         elif isinstance(message, (Upgrade, Manage)):
@@ -555,7 +443,9 @@ class Actor:
             self._answer(
                 message.origin,
                 Outcome.reject(
-                    SYS_TRANSIENT, f"actor {self.name} is being upgraded; call again when it is done", message.cycles
+                    Reject.SYS_TRANSIENT,
+                    f"actor {self.name} is being upgraded; call again when it is done",
+                    message.cycles,
                 ),
             )
             self._settle(seq)
@@ -607,9 +497,9 @@ class Actor:
     def _refusal(self) -> Outcome | None:
         """Why this actor takes no calls now (it has no code, or is stopping or stopped), if so."""
         if self.canister.status != RUNNING:
-            return Outcome.reject(CANISTER_ERROR, f"canister {self.name} is {self.canister.status}")
+            return Outcome.reject(Reject.CANISTER_ERROR, f"canister {self.name} is {self.canister.status}")
         if self.instance is None:
-            return Outcome.reject(CANISTER_ERROR, f"canister {self.name} is empty: it has no code installed")
+            return Outcome.reject(Reject.CANISTER_ERROR, f"canister {self.name} is empty: it has no code installed")
         return None
 
     def _on_call(self, call: Call) -> None:
@@ -639,16 +529,18 @@ class Actor:
             return refusal
         kind = self.method_kind(call.method)
         if kind is None:
-            return Outcome.reject(DESTINATION_INVALID, f"actor {self.name} has no method {call.method!r}")
+            return Outcome.reject(Reject.DESTINATION_INVALID, f"actor {self.name} has no method {call.method!r}")
         if kind == "query":  # a query method called as an update runs as a query: no trace
             return self._run_query(self._code, call.method, call.arg, call.caller, None)
         if kind == "composite_query":  # as on the IC: never in replicated mode
             return Outcome.reject(
-                CANISTER_ERROR,
+                Reject.CANISTER_ERROR,
                 f"{self.name}.{call.method} is a composite query: it cannot be called as an update or from an update",
             )
         if call.origin[0] == "ingress" and not self._inspect(call):
-            return Outcome.reject(CANISTER_REJECT, f"actor {self.name} did not accept the message ({call.method})")
+            return Outcome.reject(
+                Reject.CANISTER_REJECT, f"actor {self.name} did not accept the message ({call.method})"
+            )
         return None
 
     def _run_query(
@@ -671,7 +563,7 @@ class Actor:
         if certified_data is not None and instance.has_export(f"canister_composite_query {method}"):
             return self._run_composite(instance, method, arg, caller, certified_data, budget)
         if not instance.has_export(f"canister_query {method}"):
-            return Outcome.reject(DESTINATION_INVALID, f"actor {self.name} has no query method {method!r}")
+            return Outcome.reject(Reject.DESTINATION_INVALID, f"actor {self.name} has no query method {method!r}")
         execution = Execution(
             "RQ" if replicated else "NRQ", arg=arg, caller=caller, may_respond=True, balance=self._ledger_balance()
         )
@@ -687,8 +579,8 @@ class Actor:
             if trap is not None and budget.left <= 0:
                 return budget.exceeded()
         if trap is not None:
-            return Outcome.reject(CANISTER_ERROR, f"actor {self.name} trapped: {trap}")
-        return _outcome(execution) or Outcome.reject(CANISTER_ERROR, f"actor {self.name}: query did not reply")
+            return Outcome.reject(Reject.CANISTER_ERROR, f"actor {self.name} trapped: {trap}")
+        return _outcome(execution) or Outcome.reject(Reject.CANISTER_ERROR, f"actor {self.name}: query did not reply")
 
     def _data_certificate(self, certified_data: bytes | None) -> Callable[[], bytes] | None:
         """What makes a non-replicated query's data certificate of ``certified_data`` (None: it has none)."""
@@ -751,9 +643,9 @@ class Actor:
         if budget.left <= 0:
             return budget.exceeded()
         if trap is not None:
-            return Outcome.reject(CANISTER_ERROR, f"actor {self.name} trapped: {trap}")
+            return Outcome.reject(Reject.CANISTER_ERROR, f"actor {self.name} trapped: {trap}")
         return _response_outcome(response) or Outcome.reject(
-            CANISTER_ERROR, f"actor {self.name}: composite query did not reply"
+            Reject.CANISTER_ERROR, f"actor {self.name}: composite query did not reply"
         )
 
     def _inspect(self, call: Call) -> bool:
@@ -866,9 +758,13 @@ class Actor:
                 log.warning("actor %s: system task trapped: %s", self.name, context.last_trap)
             return
         if context.last_trap is not None:
-            outcome = Outcome.reject(CANISTER_ERROR, f"actor {self.name} trapped: {context.last_trap}", context.cycles)
+            outcome = Outcome.reject(
+                Reject.CANISTER_ERROR, f"actor {self.name} trapped: {context.last_trap}", context.cycles
+            )
         else:
-            outcome = Outcome.reject(CANISTER_ERROR, f"actor {self.name} did not reply to the call", context.cycles)
+            outcome = Outcome.reject(
+                Reject.CANISTER_ERROR, f"actor {self.name} did not reply to the call", context.cycles
+            )
         self._answer(context.origin, outcome)
 
     # --- code and the management canister's calls ------------------------------------------
@@ -879,7 +775,7 @@ class Actor:
             self._installed()
             self._answer(upgrade.origin, Outcome(b""))
         else:
-            self._answer(upgrade.origin, Outcome.reject(CANISTER_REJECT, refusal))
+            self._answer(upgrade.origin, Outcome.reject(Reject.CANISTER_REJECT, refusal))
 
     def _installed(self) -> None:
         self._step.full = True
@@ -890,7 +786,9 @@ class Actor:
         if not allowed(call.caller):
             self._answer(
                 call.origin,
-                Outcome.reject(CANISTER_ERROR, f"only the controllers of canister {self.name} may call {call.op}"),
+                Outcome.reject(
+                    Reject.CANISTER_ERROR, f"only the controllers of canister {self.name} may call {call.op}"
+                ),
             )
             return
         outcome = getattr(self, "_" + call.op)(call)
@@ -909,7 +807,7 @@ class Actor:
         else:
             refusal = self._fresh(module, arg, call.caller)
         if refusal is not None:
-            return Outcome.reject(CANISTER_ERROR, f"install_code ({mode}) of {self.name}: {refusal}")
+            return Outcome.reject(Reject.CANISTER_ERROR, f"install_code ({mode}) of {self.name}: {refusal}")
         self._installed()
         return Outcome(reply("install_code"))
 
@@ -923,7 +821,7 @@ class Actor:
         if digest not in self.canister.chunks:
             if len(self.canister.chunks) >= MAX_CHUNKS:
                 return Outcome.reject(
-                    CANISTER_ERROR,
+                    Reject.CANISTER_ERROR,
                     f"the chunk store of canister {self.name} is full ({MAX_CHUNKS} chunks): "
                     "call clear_chunk_store first",
                 )
@@ -1045,7 +943,8 @@ class Actor:
     def _start_canister(self, call: Manage) -> Outcome:
         for origin in self.canister.stop_waiters:  # as on the IC: a start cancels the stops waiting
             self._answer(
-                origin, Outcome.reject(CANISTER_ERROR, f"canister {self.name} was started again before it stopped")
+                origin,
+                Outcome.reject(Reject.CANISTER_ERROR, f"canister {self.name} was started again before it stopped"),
             )
         self.canister.status, self.canister.stop_waiters = RUNNING, []
         self._step.executed = True
@@ -1053,10 +952,10 @@ class Actor:
 
     def _delete_canister(self, call: Manage) -> Outcome:
         if self.canister.status != STOPPED:
-            return Outcome.reject(CANISTER_ERROR, f"canister {self.name} must be stopped before it is deleted")
+            return Outcome.reject(Reject.CANISTER_ERROR, f"canister {self.name} must be stopped before it is deleted")
         if not self.canister.created:
             return Outcome.reject(
-                CANISTER_ERROR, f"actor {self.name} is named in the manifest: remove it there instead"
+                Reject.CANISTER_ERROR, f"actor {self.name} is named in the manifest: remove it there instead"
             )
         self._step.deleted = True
         return Outcome(reply("delete_canister"))
@@ -1079,7 +978,7 @@ def _response_outcome(response: tuple[str, bytes] | None) -> Outcome | None:
     kind, data = response
     if kind == "reply":
         return Outcome(data)
-    return Outcome.reject(CANISTER_REJECT, data.decode("utf-8", "replace"))
+    return Outcome.reject(Reject.CANISTER_REJECT, data.decode("utf-8", "replace"))
 
 
 def _pages(image: bytes) -> dict[int, bytes]:

@@ -32,26 +32,7 @@ from ..build import BuildError, stable_incompatibilities
 from ..candid import Principal, Service, Some, parse_did, service_from_sections
 from ..events import Events
 from ..store import Batch, MemoryStore, Store, StoreError
-from .actor import (
-    ANONYMOUS,
-    CANISTER_ERROR,
-    DESTINATION_INVALID,
-    MANAGEMENT,
-    MAX_CALL_DEPTH,
-    SYS_TRANSIENT,
-    Actor,
-    Call,
-    CallGraphBudget,
-    Manage,
-    Origin,
-    Outcome,
-    Response,
-    Upgrade,
-    from_outside,
-    from_record,
-    response_to,
-    to_record,
-)
+from .actor import MAX_CALL_DEPTH, Actor, CallGraphBudget
 from .canister import DEFAULT_SETTINGS, MAX_CHUNK_BYTES, MAX_CHUNKS, Canister
 from .inbox_bounds import MAX_QUEUED_CALLS, MAX_QUEUED_MB, TOTAL_QUEUED_MB, InboxBounds, MiB
 from .instance import Instance, Interrupted, Limits, UnsupportedModule, new_engine
@@ -69,6 +50,21 @@ from .management import (
     settings_change,
 )
 from .memory_budget import MemoryBudget, default_total_mb
+from .messages import (
+    ANONYMOUS,
+    MANAGEMENT,
+    Call,
+    Manage,
+    Origin,
+    Outcome,
+    Reject,
+    Response,
+    Upgrade,
+    from_outside,
+    from_record,
+    response_to,
+    to_record,
+)
 from .replays import Replays
 from .system_api import OutgoingCall
 from .system_calls import CheckpointPolicy, SystemCalls, SystemMethod, SystemState
@@ -416,7 +412,7 @@ class Host:
             try:
                 return await self._running_loop.run_in_executor(self._queries, actor.query, method, arg, caller)
             except Interrupted:
-                return Outcome.reject(SYS_TRANSIENT, "moxzid is stopping; call again when it is back")
+                return Outcome.reject(Reject.SYS_TRANSIENT, "moxzid is stopping; call again when it is back")
         if key is None:
             full = self._queue_full(actor, len(arg))
             return full or await self._ingress(actor, lambda origin: Call(method, arg, caller, origin))
@@ -437,7 +433,7 @@ class Host:
         """None if ``actor``'s inbox has room for one more call from outside of ``size`` bytes, else the
         IC's reject for a full queue (SYS_TRANSIENT: nothing ran, a retry may succeed), naming the flag."""
         refusal = self.inboxes.refusal(actor.name, size)
-        return None if refusal is None else Outcome.reject(SYS_TRANSIENT, refusal)
+        return None if refusal is None else Outcome.reject(Reject.SYS_TRANSIENT, refusal)
 
     def composite_call(self, caller: Actor, call: OutgoingCall, budget: CallGraphBudget) -> Outcome:
         """The answer to a call a composite query of ``caller`` made: another actor's query (or composite
@@ -447,17 +443,17 @@ class Host:
         calls go at most MAX_CALL_DEPTH deep."""
         target = self._by_principal.get(call.callee)
         if target is None:
-            return Outcome.reject(DESTINATION_INVALID, f"no actor with principal {Principal(call.callee)}")
+            return Outcome.reject(Reject.DESTINATION_INVALID, f"no actor with principal {Principal(call.callee)}")
         if target is caller:
-            return Outcome.reject(CANISTER_ERROR, "a composite query cannot call its own actor")
+            return Outcome.reject(Reject.CANISTER_ERROR, "a composite query cannot call its own actor")
         if target.method_kind(call.method) not in ("query", "composite_query"):
             return Outcome.reject(
-                CANISTER_ERROR,
+                Reject.CANISTER_ERROR,
                 f"a composite query may call only query methods, and {target.name}.{call.method} is not one",
             )
         if budget.depth >= MAX_CALL_DEPTH:
             return Outcome.reject(
-                CANISTER_ERROR, f"composite query calls exceeded the maximum call depth ({MAX_CALL_DEPTH})"
+                Reject.CANISTER_ERROR, f"composite query calls exceeded the maximum call depth ({MAX_CALL_DEPTH})"
             )
         budget.depth += 1
         try:
@@ -602,7 +598,9 @@ class Host:
                         Response(
                             callback,
                             Outcome.reject(
-                                DESTINATION_INVALID, f"no actor with principal {Principal(call.callee)}", call.cycles
+                                Reject.DESTINATION_INVALID,
+                                f"no actor with principal {Principal(call.callee)}",
+                                call.cycles,
                             ),
                         ),
                     )
@@ -684,9 +682,9 @@ class Host:
         try:
             result = await self._management_step(caller, origin, method, arg, batch, cycles)
         except BadArgument as error:
-            result = Outcome.reject(CANISTER_ERROR, str(error))
+            result = Outcome.reject(Reject.CANISTER_ERROR, str(error))
         except CreationRefused as error:
-            result = Outcome.reject(SYS_TRANSIENT, str(error))
+            result = Outcome.reject(Reject.SYS_TRANSIENT, str(error))
         if isinstance(result, Outcome):
             if cycles and method in TAKING_CYCLES and result.reply is not None:
                 origin = origin[:3]  # taken: nothing goes back
@@ -717,7 +715,7 @@ class Host:
         canister_id = argument["target_canister" if method == "install_chunked_code" else "canister_id"]
         target = self._by_principal.get(canister_id.bytes)
         if target is None:
-            return Outcome.reject(DESTINATION_INVALID, f"canister {canister_id} not found")
+            return Outcome.reject(Reject.DESTINATION_INVALID, f"canister {canister_id} not found")
         if method == "deposit_cycles":  # anyone may give a canister cycles
             if self.ledger is not None:
                 self.ledger.transfer(batch, target.name, cycles)
@@ -731,7 +729,7 @@ class Host:
             # change meanwhile, and `_manage` the room as the call is recorded).
             if not target.canister.is_controller(caller):
                 return Outcome.reject(
-                    CANISTER_ERROR, f"only the controllers of canister {target.name} may call {method}"
+                    Reject.CANISTER_ERROR, f"only the controllers of canister {target.name} may call {method}"
                 )
             if method == "install_code":
                 wasm = argument["wasm_module"]  # within its argument, counted already
@@ -749,7 +747,7 @@ class Host:
             try:
                 await asyncio.to_thread(self._remember, module, wasm, target.name)
             except UnsupportedModule as error:
-                return Outcome.reject(CANISTER_ERROR, f"{method}: {error}")
+                return Outcome.reject(Reject.CANISTER_ERROR, f"{method}: {error}")
             Journal.add_module(batch, wasm)
             ((mode, options),) = argument["mode"].items()
             persistence = None
@@ -780,12 +778,14 @@ class Host:
         holder_id = argument["store_canister"].value if argument["store_canister"] else argument["target_canister"]
         holder = self._by_principal.get(holder_id.bytes)
         if holder is None:
-            return Outcome.reject(DESTINATION_INVALID, f"install_chunked_code: store canister {holder_id} not found")
+            return Outcome.reject(
+                Reject.DESTINATION_INVALID, f"install_chunked_code: store canister {holder_id} not found"
+            )
         if holder_id.bytes != argument["target_canister"].bytes and not (
             caller == holder.principal or holder.canister.is_controller(caller)
         ):
             return Outcome.reject(
-                CANISTER_ERROR,
+                Reject.CANISTER_ERROR,
                 f"install_chunked_code: only the controllers of store canister {holder.name} may use its chunks",
             )
         chunks = []
@@ -793,14 +793,14 @@ class Host:
             chunk = self._journal.chunk(holder.name, digest)
             if chunk is None:
                 return Outcome.reject(
-                    CANISTER_ERROR,
+                    Reject.CANISTER_ERROR,
                     f"install_chunked_code: chunk {digest.hex()} is not in the chunk store of {holder.name}",
                 )
             chunks.append(chunk)
         wasm = b"".join(chunks)
         if hashlib.sha256(wasm).digest() != argument["wasm_module_hash"]:
             return Outcome.reject(
-                CANISTER_ERROR,
+                Reject.CANISTER_ERROR,
                 f"install_chunked_code: the chunks put together have sha256 {hashlib.sha256(wasm).hexdigest()}, "
                 f"not wasm_module_hash {argument['wasm_module_hash'].hex()}",
             )

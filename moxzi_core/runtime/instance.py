@@ -16,7 +16,8 @@ import wasmtime
 
 from .canister import Canister
 from .memory import StableMemory, TrackedMemory
-from .system_api import ActorTrap, Execution, SystemApi
+from .system_api import Execution, SystemApi
+from .traps import ActorTrap
 from .wasm_globals import Globals
 from .wasm_rewrite import DIRTY_PAGES_EXPORT, GROW_CAP_EXPORT, START_EXPORT, PreparedModule
 from .wasm_stable import FUNCTION_TYPES as STABLE_FUNCTIONS

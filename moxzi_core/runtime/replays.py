@@ -25,7 +25,7 @@ import cbor2
 
 from .. import errors
 from ..store import Batch, Store
-from .actor import SYS_TRANSIENT, Outcome
+from .messages import Outcome, Reject
 
 PREFIX = b"replay/"
 REPLAY_SECONDS = 24 * 3600
@@ -120,7 +120,7 @@ class Replays:
     def record(self, batch: Batch, key: bytes, outcome: Outcome) -> None:
         """Write the outcome of the keyed call ``key`` into ``batch``, the one completing the call; call
         ``settled`` once it is on disk."""
-        if outcome.reject_code == SYS_TRANSIENT:
+        if outcome.reject_code == Reject.SYS_TRANSIENT:
             return
         with self._lock:
             running = self._running.get(key)

@@ -23,13 +23,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..billing import MAX_BALANCE
-from .canister import STATUS_CODES
-
-if TYPE_CHECKING:
-    from .instance import Instance
+from .canister import STATUS_CODES, Canister
+from .messages import Reject
+from .traps import ActorTrap
 
 # Entry-point kinds, as the spec names them.
 CONTEXT_NAMES = {
@@ -133,15 +132,10 @@ UNKNOWN_KEY = 2  # cost_sign_with_*: "the key name is not known"
 # The IC's queue between two canisters holds this many requests: a call to a callee with that many
 # answers outstanding fails at call_perform with SYS_TRANSIENT (Motoko throws; nothing is sent).
 QUEUE_CAPACITY = 500
-SYS_TRANSIENT = 2
 
 
 def _u128(high: int, low: int) -> int:
     return ((high & 0xFFFFFFFFFFFFFFFF) << 64) | (low & 0xFFFFFFFFFFFFFFFF)
-
-
-class ActorTrap(Exception):
-    """The actor trapped: the message's effects are discarded and its caller gets this text."""
 
 
 @dataclass
@@ -212,10 +206,33 @@ class Execution:
         return self.cycles_accepted - self.cycles_burned - self.cycles_sent
 
 
+class _MessageLimits(Protocol):
+    @property
+    def max_message_bytes(self) -> int: ...
+
+
+class Running(Protocol):
+    """What the ``ic0`` functions use of the instance they run in (`instance.Instance`)."""
+
+    principal: bytes
+    canister: Canister
+    now: int  # this message's time, ns
+    timer: int  # the global timer's deadline, ns; 0 = inactive
+
+    @property
+    def limits(self) -> _MessageLimits: ...
+
+    def read(self, start: int, size: int) -> bytes: ...
+
+    def write(self, start: int, data: bytes) -> None: ...
+
+    def instructions_used(self) -> int: ...
+
+
 class SystemApi:
     """The ``ic0`` functions for one actor instance; bound to the instance's memory and state."""
 
-    def __init__(self, instance: Instance, log: Callable[[str], None]):
+    def __init__(self, instance: Running, log: Callable[[str], None]):
         self._instance = instance
         self._log = log
         self.execution: Execution | None = None  # None while the start function runs
@@ -416,7 +433,7 @@ class SystemApi:
         self._ex.building = None
         queued = self._ex.in_flight.get(call.callee, 0) + sum(c.callee == call.callee for c in self._ex.calls)
         if queued >= QUEUE_CAPACITY:  # as the IC: the call is not made, its cycles stay, the caller hears why
-            return SYS_TRANSIENT
+            return int(Reject.SYS_TRANSIENT)
         self._ex.calls.append(call)
         return 0
 

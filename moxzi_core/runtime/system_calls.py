@@ -30,8 +30,8 @@ from typing import Any, BinaryIO, Protocol
 from ..billing import Purse
 from ..events import Events
 from ..store import Batch, StoreError
-from .actor import CANISTER_REJECT, DESTINATION_INVALID, SYS_TRANSIENT, Outcome
 from .journal import Attachment, Journal, Spool, TemporarySpool
+from .messages import Outcome, Reject
 
 log = logging.getLogger("moxzid")
 
@@ -204,11 +204,11 @@ class SystemCalls:
                 else ""
             )
             refused = Outcome.reject(
-                DESTINATION_INVALID, f"the management canister has no method {method_name!r} on this host{hint}"
+                Reject.DESTINATION_INVALID, f"the management canister has no method {method_name!r} on this host{hint}"
             )
         elif self._ledger is not None and not self._ledger.can_pay(actor):
             refused = Outcome.reject(
-                CANISTER_REJECT,
+                Reject.CANISTER_REJECT,
                 f"{method_name}: actor {actor} cannot pay for device "
                 f"time: its balance is {self._ledger.balance(actor)} cycles",
             )
@@ -225,14 +225,14 @@ class SystemCalls:
         if refused is not None:
             return refused
         purse = Purse(self._ledger, actor)  # without a ledger it charges nothing
-        outcome = Outcome.reject(SYS_TRANSIENT, f"{method_name} was interrupted")  # unless it ends below
+        outcome = Outcome.reject(Reject.SYS_TRANSIENT, f"{method_name} was interrupted")  # unless it ends below
         try:
             if method is None or isinstance(method, Staged):  # a Staged method gathered a call to one
                 raise TypeError(f"{method_name} gathers first: a gathered call cannot run it")
             outcome = await method(caller, data, purse)
         except Exception as error:  # a failing system method rejects the call, never the host
             log.exception("system method %s failed", method_name)
-            outcome = Outcome.reject(SYS_TRANSIENT, f"{method_name} failed: {error}")
+            outcome = Outcome.reject(Reject.SYS_TRANSIENT, f"{method_name} failed: {error}")
         finally:
             if isinstance(data, Attachment):
                 data.close()
@@ -265,7 +265,7 @@ class SystemCalls:
             gathered = await method.gather(caller, data, spool)
         except Exception as error:
             log.exception("system method %s failed", name)
-            return Outcome.reject(SYS_TRANSIENT, f"{name} failed: {error}")
+            return Outcome.reject(Reject.SYS_TRANSIENT, f"{name} failed: {error}")
         if (
             isinstance(gathered, Outcome)
             or not isinstance(gathered[1], Attachment)
@@ -277,7 +277,7 @@ class SystemCalls:
             await asyncio.to_thread(self._journal.put_attachment, gathered[1])
         except StoreError as error:
             gathered[1].close()
-            return Outcome.reject(SYS_TRANSIENT, f"{name}: what it gathered cannot be recorded: {error}")
+            return Outcome.reject(Reject.SYS_TRANSIENT, f"{name}: what it gathered cannot be recorded: {error}")
         return gathered
 
     def done(self) -> None:

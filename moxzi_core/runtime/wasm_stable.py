@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import wasmtime
 
-from .system_api import ActorTrap
+from .traps import ActorTrap
 
 # The IC's types for these imports (the same in both persistence modes).
 _I64 = wasmtime.ValType.i64()

@@ -20,7 +20,7 @@ Statuses:
 - 413: the request body, or the Candid argument it encodes to, is over the size limit.
 - 429: the client (its remote address) has ``--http-max-calls-per-client`` calls and queries in flight
   on these routes already (those whose client hung up count until they end); nothing ran.
-- A rejected call answers by its IC reject code (REJECTS) with ``reject_code`` and
+- A rejected call answers by its IC reject code (STATUSES) with ``reject_code`` and
   ``reject_message`` beside ``error``: 422 when the actor rejected it (4, CANISTER_REJECT), 500 when
   the actor trapped (5, CANISTER_ERROR) or the system failed (1, SYS_FATAL), 503 for a transient
   condition worth retrying (2, SYS_TRANSIENT: the actor's inbox holding ``--max-queued-calls`` calls
@@ -42,6 +42,7 @@ from aiohttp import web
 from moxzi_core.errors import MoxziError, UnknownMethod
 from moxzi_core.runtime.host import Host
 from moxzi_core.runtime.inbox_bounds import InFlight
+from moxzi_core.runtime.messages import Reject
 
 from .admin import AdminToken
 from .codec import (
@@ -59,13 +60,13 @@ from .codec import (
 
 log = logging.getLogger("moxzi.http")
 
-# IC reject code -> (its name, the status a rejected call answers)
-REJECTS = {
-    1: ("SYS_FATAL", 500),
-    2: ("SYS_TRANSIENT", 503),
-    3: ("DESTINATION_INVALID", 404),
-    4: ("CANISTER_REJECT", 422),
-    5: ("CANISTER_ERROR", 500),
+# The status a call rejected with each reject code answers
+STATUSES: dict[int, int] = {
+    Reject.SYS_FATAL: 500,
+    Reject.SYS_TRANSIENT: 503,
+    Reject.DESTINATION_INVALID: 404,
+    Reject.CANISTER_REJECT: 422,
+    Reject.CANISTER_ERROR: 500,
 }
 # Calls and queries one client may have in flight by default: far more than a client making calls
 # one after another, or a handful at once, needs.
@@ -253,9 +254,9 @@ async def _run_call(request: web.Request, query_route: bool, text: bool) -> web.
     outcome = await host.call(actor, method, arg, query=query_route, key=key)
     if outcome.reply is None:
         code = outcome.reject_code
-        name, status = REJECTS.get(code, ("UNKNOWN", 500))
+        name = Reject(code).name if code in STATUSES else "UNKNOWN"
         return _error(
-            status,
+            STATUSES.get(code, 500),
             f"{what} rejected ({code} {name}): {outcome.reject_message}",
             reject_code=code,
             reject_message=outcome.reject_message,

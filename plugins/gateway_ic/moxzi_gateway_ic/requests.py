@@ -20,10 +20,10 @@ from cryptography.hazmat.primitives.asymmetric import ec, ed25519
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
 from moxzi_core.candid import Principal
+from moxzi_core.runtime.messages import ANONYMOUS
 
 from . import canister_signatures
 
-ANONYMOUS = b"\x04"
 REQUEST_DOMAIN = b"\x0aic-request"
 DELEGATION_DOMAIN = b"\x1aic-request-auth-delegation"
 MAX_EXPIRY_AHEAD_NS = (5 * 60 + 30) * 10**9  # agents ask for 5 minutes; a little clock skew allowed

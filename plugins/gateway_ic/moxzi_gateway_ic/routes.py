@@ -42,6 +42,7 @@ from aiohttp import web
 from moxzi_core.candid import CandidError, Principal
 from moxzi_core.errors import MoxziError, UnknownMethod
 from moxzi_core.runtime.inbox_bounds import InFlight
+from moxzi_core.runtime.messages import ANONYMOUS, MANAGEMENT, Reject
 
 from . import cbor
 from .certificates import Identity, Keys
@@ -51,15 +52,11 @@ from .system_canisters import SystemCanisters
 
 log = logging.getLogger("moxzi.ic")
 
-MANAGEMENT = b""  # aaaaa-aa, the management canister
 SYNC_WAIT_SECONDS = 10.0  # as the IC's synchronous call endpoint, then 202 and the client polls
 MAX_PATHS = 100
 MAX_PATH_LABELS = 10
 CBOR = "application/cbor"
-# IC error codes by reject code, for what a client prints beside the reject
-ERROR_CODES = {1: "IC0101", 2: "IC0201", 3: "IC0301", 4: "IC0406", 5: "IC0503"}
 METHOD_NOT_FOUND = "IC0536"  # CanisterMethodNotFound: how clients tell a missing method (icp-cli's probes)
-ANONYMOUS = b"\x04"
 # Calls and queries one sender may have in flight by default: far more than an agent making calls one after
 # another, or a handful at once, needs.
 CALLS_PER_SENDER = 128
@@ -89,13 +86,13 @@ def _cbor(value, status: int = 200) -> web.Response:
     return web.Response(body=cbor2.dumps(value), status=status, content_type=CBOR)
 
 
-def _rejection(code: int, message: str) -> web.Response:
+def _rejection(code: Reject, message: str) -> web.Response:
     return _cbor(
         {
             "status": "non_replicated_rejection",
             "reject_code": code,
             "reject_message": message,
-            "error_code": ERROR_CODES[code],
+            "error_code": code.error_code,
         }
     )
 
@@ -113,12 +110,12 @@ def _sender(sender: bytes, request: web.Request) -> bytes:
     return ANONYMOUS + (request.remote or "").encode()
 
 
-def _refusal(error: MoxziError) -> tuple[int, str]:
+def _refusal(error: MoxziError) -> tuple[Reject, str]:
     """The reject code and IC error code of a call the host refused: an unknown method is the
     canister's error IC0536 as on the IC, anything else an invalid destination."""
     if isinstance(error, UnknownMethod):
-        return 5, METHOD_NOT_FOUND
-    return 3, ERROR_CODES[3]
+        return Reject.CANISTER_ERROR, METHOD_NOT_FOUND
+    return Reject.DESTINATION_INVALID, Reject.DESTINATION_INVALID.error_code
 
 
 def _text(message: str, status: int = 400) -> web.Response:
@@ -191,7 +188,7 @@ class IcInterface:
             return Principal(canister).to_text()
         name = self._actor(canister)
         if name is None:
-            raise _Reject(3, f"no actor with canister id {Principal(canister)}")
+            raise _Reject(Reject.DESTINATION_INVALID, f"no actor with canister id {Principal(canister)}")
         return name
 
     # --- update calls ------------------------------------------------------------------------
@@ -200,24 +197,26 @@ class IcInterface:
             envelope = await self._envelope(request, "call")
             name = self._target(request, envelope)
         except Refused as refused:
-            return _text(str(refused)) if refused.malformed else _rejection(4, str(refused))
+            return _text(str(refused)) if refused.malformed else _rejection(Reject.CANISTER_REJECT, str(refused))
         except _Reject as reject:
             return _rejection(reject.code, reject.message)
         status = self.statuses.get(envelope.id)
         if status is None:
             sender = _sender(envelope.sender, request)
             if not self._in_flight.take(sender):
-                return _rejection(2, self._too_many(envelope))
+                return _rejection(Reject.SYS_TRANSIENT, self._too_many(envelope))
             status = self.statuses.add(envelope.id, envelope.sender, envelope.content["ingress_expiry"])
             if status is None:
                 self._in_flight.release(sender)
-                return _rejection(2, "moxzid has too many recent update calls in memory; retry shortly")
+                return _rejection(
+                    Reject.SYS_TRANSIENT, "moxzid has too many recent update calls in memory; retry shortly"
+                )
             task = asyncio.create_task(self._run(name, envelope, status))
             self._running.add(task)
             task.add_done_callback(self._running.discard)
             task.add_done_callback(lambda _: self._in_flight.release(sender))
         elif status.sender != envelope.sender:
-            return _rejection(4, "this request id was already used by another sender")
+            return _rejection(Reject.CANISTER_REJECT, "this request id was already used by another sender")
         else:
             task = None  # a resent request: answer with what became of the first one
         if request.match_info["version"] == "v2":
@@ -268,7 +267,7 @@ class IcInterface:
             return
         except Exception as error:  # a failure here must still answer, or the caller polls until expiry
             log.exception("%s.%s failed", name, content["method_name"])
-            status.status, status.reject_code = "rejected", 1
+            status.status, status.reject_code = "rejected", Reject.SYS_FATAL
             status.reject_message = f"internal error: {type(error).__name__}: {error}"
         else:
             if outcome.reply is not None:
@@ -276,7 +275,7 @@ class IcInterface:
                 return
             status.status = "rejected"
             status.reject_code, status.reject_message = outcome.reject_code, outcome.reject_message
-        status.error_code = ERROR_CODES.get(status.reject_code, "IC0500")
+        status.error_code = Reject.error_code_of(status.reject_code)
 
     # --- queries -----------------------------------------------------------------------------
     async def query(self, request: web.Request) -> web.Response:
@@ -284,9 +283,9 @@ class IcInterface:
             envelope = await self._envelope(request, "query")
             name = self._target(request, envelope)
         except Refused as refused:
-            return _text(str(refused)) if refused.malformed else _rejection(4, str(refused))
+            return _text(str(refused)) if refused.malformed else _rejection(Reject.CANISTER_REJECT, str(refused))
         except _Reject as reject:  # a query's reject is signed like its reply: agents accept no other
-            answer = _rejected(reject.code, ERROR_CODES[reject.code], reject.message)
+            answer = _rejected(reject.code, reject.code.error_code, reject.message)
         else:
             sender = _sender(envelope.sender, request)
             if self._in_flight.take(sender):
@@ -295,7 +294,7 @@ class IcInterface:
                 finally:
                     self._in_flight.release(sender)
             else:
-                answer = _rejected(2, ERROR_CODES[2], self._too_many(envelope))
+                answer = _rejected(Reject.SYS_TRANSIENT, Reject.SYS_TRANSIENT.error_code, self._too_many(envelope))
         timestamp = time.time_ns()
         signed = hash_of_map({**answer, "timestamp": timestamp, "request_id": envelope.id})
         signature = {"timestamp": timestamp, **self.identity.sign_response(signed)}
@@ -310,7 +309,7 @@ class IcInterface:
         if outcome.reply is not None:
             return {"status": "replied", "reply": {"arg": outcome.reply}}
         code = outcome.reject_code
-        return _rejected(code, ERROR_CODES.get(code, "IC0500"), outcome.reject_message)
+        return _rejected(code, Reject.error_code_of(code), outcome.reject_message)
 
     # --- read_state --------------------------------------------------------------------------
     async def read_state(self, request: web.Request) -> web.Response:
@@ -386,7 +385,7 @@ def _merge(into: dict, tree: dict) -> None:
 
 
 class _Reject(Exception):
-    def __init__(self, code: int, message: str):
+    def __init__(self, code: Reject, message: str):
         super().__init__(message)
         self.code, self.message = code, message
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from moxzi_core.candid import CandidError, FuncType, Principal, Service, Some, decode_args, encode_args, parse_did
-from moxzi_core.runtime.host import CANISTER_ERROR, Outcome
+from moxzi_core.runtime.messages import Outcome, Reject
 
 
 def _service(did: str) -> Service:
@@ -49,13 +49,13 @@ class SystemCanisters:
         func = SERVICES[canister_id].methods.get(method)
         if not isinstance(func, FuncType):
             served = ", ".join(SERVICES[canister_id].methods)
-            return Outcome.reject(CANISTER_ERROR, f"{name} on moxzid answers only {served}, not {method!r}")
+            return Outcome.reject(Reject.CANISTER_ERROR, f"{name} on moxzid answers only {served}, not {method!r}")
         if query and "query" not in func.modes:
-            return Outcome.reject(CANISTER_ERROR, f"{name}'s {method} is an update method: call it as one")
+            return Outcome.reject(Reject.CANISTER_ERROR, f"{name}'s {method} is an update method: call it as one")
         try:
             (argument,) = decode_args(arg, list(func.args)) or [None]
         except CandidError as error:
-            return Outcome.reject(CANISTER_ERROR, f"{name}: {method}'s argument does not decode: {error}")
+            return Outcome.reject(Reject.CANISTER_ERROR, f"{name}: {method}'s argument does not decode: {error}")
         result = getattr(self, "_" + method)(argument, caller)
         return Outcome(encode_args(list(func.rets), [result]))
 

@@ -1,0 +1,157 @@
+"""What travels between callers and actors: the reject codes, the principals every caller knows, the
+answer to a call (`Outcome`) and the messages an actor's inbox holds.
+
+Everything that answers a call (the host, the actors, the system methods plugins provide, the gateways)
+speaks in these, and none of it needs the rest of the runtime to do so. This module is public: plugins
+build and read outcomes with it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import IntEnum
+
+ANONYMOUS = b"\x04"  # the anonymous principal: a caller outside who signs nothing
+MANAGEMENT = b""  # the management canister aaaaa-aa (its principal is empty)
+
+
+class Reject(IntEnum):
+    """The IC's reject codes (an `Outcome`'s ``reject_code`` is one, as a plain int)."""
+
+    SYS_FATAL = 1
+    SYS_TRANSIENT = 2  # nothing ran: a retry may succeed
+    DESTINATION_INVALID = 3
+    CANISTER_REJECT = 4  # the canister rejected the call (ic0.msg_reject, or a system method's refusal)
+    CANISTER_ERROR = 5  # the canister trapped, or did not answer
+
+    @property
+    def error_code(self) -> str:
+        """The IC's error code clients print beside a reject of this code (the IC has one per cause; these
+        are the causes moxzid rejects with most: a system failure, a full queue, no such canister, an
+        explicit reject, a trap)."""
+        return _ERROR_CODES[self]
+
+    @classmethod
+    def error_code_of(cls, code: int) -> str:
+        """The error code for an outcome's ``reject_code``; IC0500 (a canister's error) for a code the
+        IC does not define."""
+        return cls(code).error_code if code in _ERROR_CODES else "IC0500"
+
+
+_ERROR_CODES = {
+    Reject.SYS_FATAL: "IC0101",
+    Reject.SYS_TRANSIENT: "IC0201",
+    Reject.DESTINATION_INVALID: "IC0301",
+    Reject.CANISTER_REJECT: "IC0406",
+    Reject.CANISTER_ERROR: "IC0503",
+}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The answer to a call: ``reply`` (Candid bytes), or None with a reject code and message."""
+
+    reply: bytes | None
+    reject_code: int = 0
+    reject_message: str = ""
+    # Set by a system method whose call changed the system's state (the device's): the host records
+    # such calls and re-runs them, in order, at start-up, before any actor runs.
+    changed: bool = False
+    seconds: float = 0.0  # the system time the call took (what device time is billed by)
+    refund: int = 0  # cycles the answer gives back to a calling actor (what the callee did not accept)
+
+    @classmethod
+    def reject(cls, code: Reject, message: str, refund: int = 0) -> Outcome:
+        return cls(None, int(code), message, refund=refund)
+
+
+# Who waits for a call's answer: ["ingress", request id] (outside: HTTP; a keyed call adds its key and
+# fingerprint, replays.py), ["actor", name, callback id], or ["system"] (the actor's own timer: nobody).
+# An actor's call to the management canister carrying cycles has them as a fourth element: they go back
+# with the answer (`response_to`) unless the method took them (create_canister, deposit_cycles).
+Origin = list
+
+
+@dataclass
+class Call:
+    """An incoming update call (recorded in the actor's inbox before it runs)."""
+
+    method: str
+    arg: bytes
+    caller: bytes
+    origin: Origin
+    deadline: int = 0  # ns: when a bounded-wait caller may stop waiting (ic0.msg_deadline); 0: unbounded
+    cycles: int = 0  # attached by the calling actor (ic0.call_cycles_add128), taken from its balance
+
+
+@dataclass
+class Response:
+    """The outcome of a call this actor made, for the callback it registered."""
+
+    callback: int
+    outcome: Outcome
+
+
+@dataclass
+class Upgrade:
+    module: bytes  # sha256 of the new wasm, kept in the store
+    origin: Origin
+
+
+@dataclass
+class Manage:
+    """A management-canister call that acts on this actor (a row of ``management.METHODS`` that runs on
+    the target), from ``caller``. ``detail`` is what the host decoded of its argument: for install_code
+    the mode, the module's sha256 (kept in the store), the init argument and the wasm-memory persistence
+    option; for update_settings the settings it changes."""
+
+    op: str
+    detail: dict
+    caller: bytes
+    origin: Origin
+    size: int = 0  # the bytes it brought from outside (`from_outside`); 0 in inboxes written before it
+
+
+def from_outside(message) -> int | None:
+    """The bytes a call from outside (a client's update call, or its management call acting on the
+    actor) holds in the inbox, counted against ``--max-queued-mb`` (`inbox_bounds`): an update call's
+    argument; a management call's argument and any module put together for it (``Manage.size``).
+    None for any other message (from an actor, a response, an operator's upgrade)."""
+    if isinstance(message, Call) and message.origin[0] == "ingress":
+        return len(message.arg)
+    if isinstance(message, Manage) and message.origin[0] == "ingress":
+        return message.size
+    return None
+
+
+def to_record(message) -> list:
+    """A message as plain data for the journal."""
+    if isinstance(message, Call):
+        m = message
+        return ["call", m.method, m.arg, m.caller, m.origin, m.deadline, m.cycles]
+    if isinstance(message, Response):
+        o = message.outcome
+        return ["response", message.callback, o.reply, o.reject_code, o.reject_message, o.refund]
+    if isinstance(message, Manage):
+        return ["manage", message.op, message.detail, message.caller, message.origin, message.size]
+    return ["upgrade", message.module, message.origin]
+
+
+def from_record(record: list):
+    kind, *fields = record
+    if kind == "call":
+        return Call(*fields)
+    if kind == "response":
+        callback, reply, code, text, refund = fields
+        return Response(callback, Outcome(reply, code, text, refund=refund))
+    if kind == "upgrade":
+        return Upgrade(*fields)
+    if kind == "manage":
+        return Manage(*fields)
+    raise ValueError(f"unknown message kind {kind!r}")
+
+
+def response_to(origin: Origin, outcome: Outcome) -> Response:
+    """The Response that answers an actor's ``origin``: the cycles the origin carries come back with it."""
+    refund = outcome.refund + (origin[3] if len(origin) > 3 else 0)
+    return Response(origin[2], replace(outcome, refund=refund) if refund != outcome.refund else outcome)

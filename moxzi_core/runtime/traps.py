@@ -1,0 +1,6 @@
+"""How an actor's message ends when the actor traps: raised by the ``ic0`` functions (`system_api`) and
+the stable memory's (`wasm_stable`), caught where the instance runs the message (`instance`)."""
+
+
+class ActorTrap(Exception):
+    """The actor trapped: the message's effects are discarded and its caller gets this text."""
