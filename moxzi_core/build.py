@@ -27,8 +27,14 @@ _STABLE_COMPATIBLE_JS = COMPILER_DIR / "stable_compatible.js"
 _MOTOKO_DIR = COMPILER_DIR / "node_modules" / "motoko"
 _MOC_JS = _MOTOKO_DIR / "versions" / "latest" / "moc.min.js"
 _CORE_LIBRARY = _MOTOKO_DIR / "packages" / "latest" / "core.json"
-# Together these decide what a build produces from a given source.
-_COMPILER_INPUTS = (_COMPILE_JS, _MOTOKO_DIR / "package.json", _MOC_JS, _CORE_LIBRARY)
+# mo:moxzi, moxzi's Motoko library for the device: compile.js hands these files to the compiler.
+MOXZI_LIBRARY = COMPILER_DIR / "moxzi"
+
+
+def _compiler_inputs() -> tuple[Path, ...]:
+    """Together these decide what a build produces from a given source."""
+    library = tuple(sorted(MOXZI_LIBRARY.glob("*.mo")))
+    return (_COMPILE_JS, _MOTOKO_DIR / "package.json", _MOC_JS, _CORE_LIBRARY, *library)
 
 
 class BuildError(Exception):
@@ -41,7 +47,7 @@ class BuildError(Exception):
 
 @dataclass(frozen=True)
 class Diagnostic:
-    file: str  # a local file's path as seen from where `source` was given, or mo:core/NAME.mo
+    file: str  # a local file's path as seen from where `source` was given, or mo:core/NAME.mo, mo:moxzi/NAME.mo
     line: int  # 1-based
     column: int  # 1-based
     severity: str  # "error", "warning", "info" or "hint"
@@ -80,7 +86,8 @@ _PERSISTENT_ACTOR = (
 )
 UNKNOWN_PACKAGE = "M0010"
 _PACKAGES = (
-    "moxzi build serves the core library it bundles (`mo:core/...`) and the local packages of a "
+    "moxzi build serves the core library it bundles (`mo:core/...`), its own library for the device "
+    "(`mo:moxzi/...`) and the local packages of a "
     'mops.toml beside the source or above it (`name = "./path"`)'
 )
 _BASE_IS_CORE = (
@@ -123,7 +130,7 @@ def compiler_fingerprint() -> str:
     """A sha256 over everything besides the source that decides a build's output (for caches)."""
     _require_compiler()
     digest = hashlib.sha256()
-    for path in _COMPILER_INPUTS:
+    for path in _compiler_inputs():
         digest.update(hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()
 
@@ -207,7 +214,7 @@ def _require_compiler() -> str:
             f"node is not installed: moxzi build runs the Motoko compiler on Node.js; "
             f"install Node.js 20, then run `{SETUP_COMMAND}`"
         )
-    missing = [path for path in _COMPILER_INPUTS if not path.is_file()]
+    missing = [path for path in _compiler_inputs() if not path.is_file()]
     if missing:
         raise BuildError(f"the Motoko compiler is not installed ({missing[0]} is missing): run `{SETUP_COMMAND}`")
     return node

@@ -63,7 +63,7 @@ def packages(source_dir: Path, core_version: str) -> Packages:
         else:
             raise MopsError(
                 f"{manifest}: dependency {pin}: moxzi build serves only the core library it "
-                f'bundles ({core_version}) and local packages (name = "./path"); '
+                f'bundles ({core_version}), mo:moxzi and local packages (name = "./path"); '
                 f"copy {name}'s sources into the project and name their directory"
             )
     return Packages(manifest, local, tuple(notes))

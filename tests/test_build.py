@@ -142,7 +142,7 @@ def test_mops_toml_is_found_above_the_source_and_read(tmp_path):
     [
         (
             '[dependencies]\nmap = "9.0.1"\n',
-            'dependency map = "9.0.1": moxzi build serves only the core library it bundles \\(2.5.0\\) and local packages',
+            'dependency map = "9.0.1": moxzi build serves only the core library it bundles \\(2.5.0\\), mo:moxzi and local packages',
         ),
         (
             '[dependencies]\nbase = "https://github.com/dfinity/motoko-base#moc-0.9.1"\n',
@@ -220,7 +220,7 @@ def test_cache_follows_the_files_an_actor_imports(tmp_path, monkeypatch):
 def test_missing_compiler_names_the_setup_command(monkeypatch, tmp_path):
     source = tmp_path / "a.mo"
     source.write_text("persistent actor {}")
-    monkeypatch.setattr(build_module, "_COMPILER_INPUTS", (tmp_path / "moc.min.js",))
+    monkeypatch.setattr(build_module, "_compiler_inputs", lambda: (tmp_path / "moc.min.js",))
     with pytest.raises(BuildError, match=f"not installed .*: run `{SETUP_COMMAND}`"):
         build(source)
     monkeypatch.setattr(build_module.shutil, "which", lambda name: None)

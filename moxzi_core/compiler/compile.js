@@ -3,6 +3,8 @@
 //   node compile.js ENTRY.mo enhancedOP|classicOP [NAME=DIR ...]
 //
 // Each NAME=DIR is a local package (a mops.toml's `name = "./path"`): `mo:NAME/X` is DIR/X.mo.
+// mo:moxzi, the device's library, is one too, shipped beside this file (compiler/moxzi/): like
+// mo:core, an import of it needs no download.
 //
 // Prints one JSON object on stdout:
 //   {moc, files, diagnostics, wasm (base64, null on error), candid, stable}
@@ -117,6 +119,7 @@ function sourceFiles(entryFile) {
 }
 
 mo.loadPackage(CORE);
+useLocalPackage('moxzi', path.join(__dirname, 'moxzi'));
 for (const spec of localPackages) {
   const at = spec.indexOf('=');
   useLocalPackage(spec.slice(0, at), spec.slice(at + 1));

@@ -85,18 +85,20 @@ async def learner_host(
     registry,
     store,
     *,
+    actor: str = "learner",
     checkpoint: CheckpointPolicy | None = CheckpointPolicy(),
     ledger=None,
     budget: DeviceBudget = DeviceBudget(),
     seed: int = 0,
 ):
-    """(host, device): the learner actor (tests/actors/learner.mo) in a started ``Host`` on ``store``,
-    on a new torch:cpu device (``registry``'s, with ``budget`` and ``seed``) whose calls the host records
-    and copies per ``checkpoint`` and charges to ``ledger``'s accounts if given. Both are stopped at the
-    end; a start-up that fails closes the device and raises."""
+    """(host, device): the learner actor (tests/actors/learner.mo; ``actor``: tests/actors/ACTOR.mo,
+    named ACTOR) in a started ``Host`` on ``store``, on a new torch:cpu device (``registry``'s, with
+    ``budget`` and ``seed``) whose calls the host records and copies per ``checkpoint`` and charges to
+    ``ledger``'s accounts if given. Both are stopped at the end; a start-up that fails closes the device
+    and raises."""
     dev = open_device(registry, "torch:cpu", budget=budget, seed=seed)
     host = Host(
-        [spec("learner", "learner")],
+        [spec(actor, actor)],
         system_methods=dev.system_methods(),
         store=store,
         system_state=dev,
