@@ -129,6 +129,14 @@ def main(argv: list[str] | None = None) -> None:
     sys.exit(status)
 
 
+def _store_size(store: Store) -> str:
+    """``; 796.2 MiB``: how large the state is (-s DIR grows with the actors' heaps and the device)."""
+    size = store.size_bytes()
+    if size is None:
+        return ""
+    return f"; {size / 2**20:,.1f} MiB" if size >= 2**20 else f"; {size / 2**10:.1f} KiB"
+
+
 def _print_error(exc: Exception) -> None:
     for line in str(exc).splitlines():
         print(f"moxzid: error: {line}", file=sys.stderr)
@@ -386,7 +394,7 @@ async def _serve_with(
     events: Events,
     stop: asyncio.Event,
 ) -> int:
-    log.info("state: %s", store.description)
+    log.info("state: %s%s", store.description, _store_size(store))
     if device is not None:
         replaced = {
             provider: ops
@@ -474,7 +482,7 @@ async def _serve_with(
         if not gateways:
             log.warning("no gateway loaded: nothing serves the actors (is the http plugin installed?)")
         await stop.wait()
-        log.info("stopping")
+        log.info("stopping%s", _store_size(store))
     finally:
         for gateway in reversed(gateways):
             await gateway.stop()

@@ -229,15 +229,21 @@ def test_the_console_in_a_browser(daemon, browser, tmp_path):
     page.goto(daemon.url + "/")
     page.wait_for_selector("#live.on", timeout=30_000)
     rows = page.locator("#actors tbody tr")
-    assert sorted(rows.evaluate_all("rows => rows.map(r => r.dataset.actor)")) == ["counter", "learner", "letters"]
+    manifest = ["counter", "learner", "letters"]  # added in parallel, shown in the manifest's order
+    assert rows.evaluate_all("rows => rows.map(r => r.dataset.actor)") == manifest
     assert "cai" in page.locator('#actors tr[data-actor="counter"] td').nth(1).inner_text()
+    forms = page.locator("#methods details.actor")
+    assert forms.evaluate_all("ds => ds.map(d => [d.dataset.actor, d.open])") == [[a, False] for a in manifest]
+    assert page.locator("#store").inner_text().startswith("state ")  # the store's size (in memory here)
 
     before = post(daemon.url, "/query-json/counter/get", [])[0]
+    page.locator('details[data-actor="counter"] > summary').click()
     inc = page.locator('details[data-actor="counter"] form[data-method="inc"]')
     inc.locator("button[type=submit]").click()
     page.wait_for_function("f => f.querySelector('pre.reply.ok')", arg=inc.element_handle(), timeout=30_000)
     assert json.loads(inc.locator("pre.reply").inner_text()) == [before + 1]
 
+    page.locator('details[data-actor="letters"] > summary').click()
     learn = page.locator('details[data-actor="letters"] form[data-method="learn"]')
     learn.locator("input[type=text]").fill("1000")
     learn.locator("button[type=submit]").click()
@@ -255,6 +261,18 @@ def test_the_console_in_a_browser(daemon, browser, tmp_path):
     reply = json.loads(learn.locator("pre.reply").inner_text())
     assert reply[0]["last"] < reply[0]["first"]
     assert curve.locator("canvas").count() == 1
+    # The chart takes the curves' row: one curve, the section's whole width (less its padding).
+    section = page.locator("#curves").bounding_box()
+    assert curve.locator("canvas").bounding_box()["width"] > 0.95 * section["width"]
+    page.set_viewport_size({"width": 1600, "height": 1100})  # and follows the window
+    page.wait_for_function(
+        "() => document.querySelector('.curve canvas').getBoundingClientRect().width > "
+        "0.95 * document.querySelector('#curves').getBoundingClientRect().width && "
+        "document.querySelector('#curves').getBoundingClientRect().width > 1400"
+    )
+    icon = page.request.get(daemon.url + "/favicon.ico")
+    assert (icon.status, icon.headers["content-type"]) == (200, "image/x-icon")
+    assert icon.body()[:4] == b"\0\0\1\0"  # an ICO file
     page.locator("#log-scale").check()
     page.wait_for_function("() => document.querySelector('.curve[data-actor=\"letters\"]').dataset.points === '1000'")
     page.screenshot(path=str(tmp_path / "console.png"), full_page=True)

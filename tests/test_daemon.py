@@ -326,9 +326,10 @@ def test_state_survives_a_restart_and_a_kill(tmp_path):
         return answer
 
     with running_moxzid(*flags, cwd=tmp_path) as daemon:
-        assert "state: LMDB in state" in daemon.log.read_text()
+        assert re.search(r"state: LMDB in state .*; \d+\.\d (KiB|MiB)\n", daemon.log.read_text())  # its size
         assert call(daemon, "call-json/counter/inc") == [1]
         assert daemon.stop() == 0
+        assert re.search(r"moxzid: stopping; \d+\.\d (KiB|MiB)\n", daemon.log.read_text())
     with running_moxzid(*flags, cwd=tmp_path) as daemon:
         assert call(daemon, "call-json/counter/inc") == [2]
         daemon.kill()  # as `pkill -9 moxzid`: an answered call must already be durable

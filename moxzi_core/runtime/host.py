@@ -325,7 +325,10 @@ class Host:
 
     # --- what gateways see -------------------------------------------------------------------
     def actor_names(self) -> list[str]:
-        return list(self._actors)
+        """The manifest's actors in its order (``start`` adds them in parallel), then those created
+        since, oldest first."""
+        manifest = [spec.name for spec in self._specs if spec.name in self._actors]
+        return manifest + [name for name in self._actors if name not in manifest]
 
     def _actor(self, name: str) -> Actor:
         try:

@@ -11,7 +11,7 @@ every route.
 
 from moxzi_core.hookspecs import hookimpl
 
-from .routes import console_app, events_app, metrics_app
+from .routes import console_app, events_app, favicon_app, metrics_app
 
 
 @hookimpl
@@ -19,3 +19,4 @@ def register_http_apps(register):
     register("/console", console_app)
     register("/events", events_app)
     register("/metrics", metrics_app)
+    register("/favicon.ico", favicon_app)

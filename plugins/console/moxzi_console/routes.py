@@ -3,7 +3,8 @@
 - ``/console``: ``GET /console/`` the page (``static/index.html``; the gateway's ``GET /`` leads here),
   ``GET /console/static/FILE`` its scripts, ``GET /console/state``: JSON: ``actors`` (name, principal,
   mode, memory, cycles, messages, traps, instructions, device usage, methods with their Candid types as
-  JSON trees, see ``type_tree``), ``device`` (backend name, or null), ``transfers`` (the device's live
+  JSON trees, see ``type_tree``), ``device`` (backend name, or null), ``store`` (its ``description`` and
+  ``bytes``, how large the state is, or null where the store cannot tell), ``transfers`` (the device's live
   exports and fetches in flight, ``Device.transfers``, or null), ``checkpoints`` (how many device copies
   were taken since moxzid started, and the last one's ``seconds`` and ``bytes``), ``log`` (the recent lines) and
   ``curves`` (each actor's loss curve per optimizer: ``points`` of [step, loss]).
@@ -11,6 +12,7 @@
   ``event:`` is its kind and ``data:`` the event as JSON. Any client may use it
   (``curl -N http://127.0.0.1:7000/events``).
 - ``GET /metrics``: Prometheus text format (metrics.py).
+- ``GET /favicon.ico``: the console's icon, where browsers look for one.
 
 The three apps share one ``Watch`` of the host's events.
 """
@@ -30,7 +32,13 @@ from . import metrics
 from .watch import Watch
 
 STATIC = resources.files(__package__) / "static"
-STATIC_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".LICENSE": "text/plain"}
+STATIC_TYPES = {
+    ".html": "text/html",
+    ".js": "text/javascript",
+    ".css": "text/css",
+    ".ico": "image/x-icon",
+    ".LICENSE": "text/plain",
+}
 TYPE_DEPTH = 16  # deeper (recursive types): the form asks for the JSON value itself
 SSE_POLL_SECONDS = 1.0  # how often a stream checks for moxzid stopping
 
@@ -73,6 +81,7 @@ def console_app(host, settings) -> web.Application:
             {
                 "actors": [_actor(host, watch, name) for name in host.actor_names()],
                 "device": getattr(getattr(host.system_state, "backend", None), "name", None),
+                "store": {"description": host.store.description, "bytes": host.store.size_bytes()},
                 "transfers": metrics.device_transfers(host),
                 "checkpoints": {"count": sum(watch.checkpoints.counts), "last": watch.last_checkpoint},
                 "log": list(watch.log),
@@ -84,6 +93,17 @@ def console_app(host, settings) -> web.Application:
     app.router.add_get("/", page)
     app.router.add_get("/static/{name}", static)
     app.router.add_get("/state", state)
+    return app
+
+
+def favicon_app(host, settings) -> web.Application:
+    """``GET /favicon.ico``."""
+    app = web.Application()
+
+    async def icon(request: web.Request) -> web.Response:
+        return _static("favicon.ico")
+
+    app.router.add_get("", icon)
     return app
 
 

@@ -5,6 +5,7 @@ const STATE_SECONDS = 2;
 const MAX_LOG = 500;
 const MAX_POINTS = 4000; // per curve; past it every other point goes
 const SMOOTHING = 0.9; // exponential moving average of the loss
+const PLOT_HEIGHT = 260;
 
 const $ = (sel) => document.querySelector(sel);
 const el = (tag, attrs = {}, ...children) => {
@@ -145,7 +146,11 @@ function renderMethods(actors) {
     if (forms.has(key)) continue; // keep what was typed; rebuilt only after an upgrade changes the interface
     forms.add(key);
     const old = document.querySelector(`details.actor[data-actor="${CSS.escape(a.name)}"]`);
-    const box = el("details", { class: "actor", "data-actor": a.name, open: true }, el("summary", {}, a.name),
+    // Folded: six actors' forms unfolded make a page thousands of pixels tall. One rebuilt after an
+    // upgrade keeps its place and whether it was open.
+    const count = Object.keys(a.methods).length;
+    const box = el("details", { class: "actor", "data-actor": a.name, open: old ? old.open : false },
+      el("summary", {}, a.name, " ", el("span", { class: "count" }, `${count} method${count === 1 ? "" : "s"}`)),
       ...Object.entries(a.methods).map(([name, m]) => methodForm(a.name, name, m)));
     if (old) old.replaceWith(box); else $("#methods").append(box);
   }
@@ -169,10 +174,10 @@ function smoothed(losses) {
   return losses.map((v) => (ema = ema === null ? v : SMOOTHING * ema + (1 - SMOOTHING) * v));
 }
 
-function plotOptions(title) {
+function plotOptions(title, width) {
   const logScale = $("#log-scale").checked;
   return {
-    title, width: 560, height: 260,
+    title, width, height: PLOT_HEIGHT,
     scales: { x: { time: false }, y: logScale ? { distr: 3 } : {} },
     axes: [{ label: "step" }, { label: "loss" }],
     series: [{ label: "step" }, { label: "loss", stroke: "#9db4d6", width: 1 },
@@ -189,6 +194,9 @@ function curve(actor, optimizer) {
     $("#curves").append(box);
     c = { key, box, steps: [], losses: [], stride: 1, plot: null, dirty: true };
     curves.set(key, c);
+    orderCurves();
+    // The plot takes its column's width, and follows it when the window changes.
+    new ResizeObserver(() => c.plot?.setSize({ width: box.clientWidth, height: PLOT_HEIGHT })).observe(box);
   }
   return c;
 }
@@ -210,16 +218,29 @@ function drawCurves(rebuild = false) {
     c.dirty = false;
     const data = [c.steps, c.losses, smoothed(c.losses)];
     if (rebuild && c.plot) { c.plot.destroy(); c.plot = null; }
-    if (!c.plot) c.plot = new uPlot(plotOptions(c.key), data, c.box);
+    if (!c.plot) c.plot = new uPlot(plotOptions(c.key, c.box.clientWidth), data, c.box);
     else c.plot.setData(data);
     c.box.dataset.points = String(c.steps.length);
   }
 }
 
+// Curves in the actors' order (the manifest's), whatever order their first steps came in.
+let actorOrder = [];
+function orderCurves() {
+  const rank = (box) => { const i = actorOrder.indexOf(box.dataset.actor); return i < 0 ? actorOrder.length : i; };
+  const boxes = [...document.querySelectorAll("#curves .curve")];
+  const sorted = [...boxes].sort((a, b) => rank(a) - rank(b) || a.dataset.optimizer.localeCompare(b.dataset.optimizer));
+  if (sorted.some((box, i) => box !== boxes[i])) $("#curves").append(...sorted);
+}
+
 // --- wiring ---------------------------------------------------------------------------------
 async function refresh(first) {
   const state = await (await fetch("/console/state")).json();
+  actorOrder = state.actors.map((a) => a.name);
+  orderCurves();
   $("#device").textContent = state.device ? `device ${state.device}` : "no device";
+  $("#store").textContent = state.store.bytes === null ? "" : `state ${bytes(state.store.bytes)}`;
+  $("#store").title = state.store.description;
   renderActors(state.actors);
   renderTransfers(state.transfers);
   renderCheckpoints(state.checkpoints);
