@@ -19,6 +19,7 @@ A plugin implements a hook by defining a function of the same name decorated wit
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -26,7 +27,8 @@ import pluggy
 
 if TYPE_CHECKING:  # the hook specs name these types; importing them here would load the whole core
     from .billing import PriceList
-    from .device import Backend, Kernel, Op
+    from .device.backend import Backend
+    from .device.ops import Kernel, Op
     from .device.transfer import Transport
     from .runtime.host import Host
     from .settings import Setting, Settings
@@ -55,7 +57,33 @@ class KernelRegister(Protocol):
 
 
 class BackendRegister(Protocol):
-    def __call__(self, name: str, factory: Callable[[str], Backend], /) -> None: ...
+    def __call__(
+        self,
+        name: str,
+        factory: Callable[..., Backend],
+        /,
+        *,
+        settings: bool = False,
+        ranks: bool = False,
+        specs: Callable[[], list[str]] | None = None,
+    ) -> None: ...
+
+
+@dataclass(frozen=True)
+class BackendFactory:
+    """A registered backend factory with what it declared it takes besides the ``--device`` spec:
+    ``settings`` (its plugin's settings: ``make(spec, settings=Settings)``) and ``ranks`` (it can
+    span ranks: ``make(spec, ranks=Ranks)``), and ``specs``, what lists the ``--device`` values it
+    serves on this machine, if it can. Called with the spec alone, it makes a backend with its
+    plugin's defaults on one rank."""
+
+    make: Callable[..., Backend]
+    settings: bool = False
+    ranks: bool = False
+    specs: Callable[[], list[str]] | None = None
+
+    def __call__(self, spec: str, **options: Any) -> Backend:
+        return self.make(spec, **options)
 
 
 class StoreRegister(Protocol):
@@ -119,15 +147,17 @@ def register_kernels(register: KernelRegister) -> None:
 def register_backends(register: BackendRegister) -> None:
     """Register device backends: ``register(name, factory)``, where ``factory(spec)`` builds the
     ``moxzi_core.device.Backend`` for a ``--device`` value such as ``torch:cpu`` (``name`` is the part
-    before the colon). A backend that can span ranks (``--device-world``) also takes
-    ``factory(spec, ranks=moxzi_core.device.Ranks(...))`` and then has a ``group`` (``replicas.Group``).
-    A backend that reads its plugin's settings (``register_settings``) also takes
-    ``factory(spec, settings=moxzi_core.settings.Settings)``; moxzid passes them, and a device opened
-    without them (``open_device`` in a script) gets the factory's defaults. A factory with a
-    ``specs()`` (the ``--device`` values it serves on this machine) has them listed in the error for a
-    family no plugin registers.
+    before the colon). A factory says what more it takes: ``register(name, factory, ranks=True)`` for
+    one that can span ranks (``--device-world``): it also takes ``factory(spec,
+    ranks=moxzi_core.device.Ranks(...))`` and its backend then has a ``group`` (``ranks.Group``);
+    ``register(name, factory, settings=True)`` for one that reads its plugin's settings
+    (``register_settings``): it also takes ``factory(spec, settings=moxzi_core.settings.Settings)``;
+    moxzid passes them, and a device opened without them (``open_device`` in a script) gets the
+    factory's defaults; ``register(name, factory, specs=fn)``: ``fn()`` lists the ``--device`` values
+    it serves on this machine, named in the error for a family no plugin registers.
 
-    :param register: takes the family name and the factory."""
+    :param register: takes the family name, the factory and what it takes; the registry keeps them
+        as a ``BackendFactory``."""
 
 
 @hookspec

@@ -24,7 +24,8 @@ from .settings import CORE_SETTINGS, Setting
 
 if TYPE_CHECKING:
     from .billing import PriceList
-    from .device import Backend, Kernel, Op
+    from .device.backend import Backend
+    from .device.ops import Kernel, Op
     from .device.transfer import Transport
     from .hookspecs import Gateway, HttpAppFactory
     from .runtime.host import Host
@@ -64,7 +65,7 @@ class Registry:
     settings: list[Setting] = field(default_factory=lambda: list(CORE_SETTINGS))
     ops: dict[str, Op] = field(default_factory=dict)
     kernels: list[Kernel] = field(default_factory=list)
-    backends: dict[str, Callable[[str], Backend]] = field(default_factory=dict)
+    backends: dict[str, hookspecs.BackendFactory] = field(default_factory=dict)
     stores: dict[str, Callable[[Path], Store]] = field(default_factory=dict)
     gateways: dict[str, Callable[[Host, Settings, Mapping[str, HttpAppFactory]], Gateway]] = field(default_factory=dict)
     http_apps: dict[str, HttpAppFactory] = field(default_factory=dict)  # by the prefix they are mounted at
@@ -104,6 +105,18 @@ class _Collector:
         self._claim("kernel", f"{kernel.op}@{kernel.backend}")
         self.registry.kernels.append(kernel)
 
+    def backend(
+        self,
+        name: str,
+        factory: Callable[..., Backend],
+        *,
+        settings: bool = False,
+        ranks: bool = False,
+        specs: Callable[[], list[str]] | None = None,
+    ) -> None:
+        self._claim("backend", name)
+        self.registry.backends[name] = hookspecs.BackendFactory(factory, settings, ranks, specs)
+
     def keyed(self, kind: str, table: dict, replace: bool = False) -> Callable[[str, Any], None]:
         def register(name: str, obj: Any) -> None:
             self._claim(kind, name, replace)
@@ -117,7 +130,7 @@ class _Collector:
             "register_settings": self.setting,
             "register_ops": self.op,
             "register_kernels": self.kernel,
-            "register_backends": self.keyed("backend", r.backends),
+            "register_backends": self.backend,
             "register_stores": self.keyed("store", r.stores),
             "register_gateways": self.keyed("gateway", r.gateways),
             "register_http_apps": self.keyed("HTTP app at", r.http_apps),

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from .ops import ELEM_SIZES, DeviceError, Meta
 
 if TYPE_CHECKING:
-    from .service import Publication, Space
+    from .space import Publication, Space
 
 MB = 1 << 20
 ACTOR_MB = 8 << 10  # 8 GiB: the most one run's results could hold before budgets existed

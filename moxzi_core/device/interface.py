@@ -13,6 +13,13 @@ from importlib import resources
 from ..candid import CandidType, FuncType, Named, Opt, Record, Service, Variant, Vec, parse_did
 from ..candid.types import Field, resolve
 
+METHOD_PREFIX = "moxzi_device_"  # every device method's name starts so
+FETCH = METHOD_PREFIX + "fetch"
+# What a fetch runs (and is recorded) as, once it downloaded: its argument is an Attachment holding the
+# fetch's prefix and the export's bytes (not Candid; not in interface.did), so re-running the record
+# stores the same tensors without the network.
+FETCHED = METHOD_PREFIX + "fetched"
+
 
 @cache
 def interface() -> Service:

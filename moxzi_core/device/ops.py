@@ -14,7 +14,7 @@ the operands it read, in order, are what the kernel receives::
 A ``Kernel`` registered through ``register_kernels`` replaces an op's kernel on one backend (``torch:cuda``)
 or a whole family (``torch``), so a plugin can add e.g. a Triton attention without redefining the op.
 A ``Kernel`` for ``optimizer:adamw`` (or ``optimizer:sgd``) replaces the optimizer: its ``fn(hyper)``
-returns an object with ``step(params, lr)`` and ``forget(name)`` (see ``service.Optimizer``).
+returns an object with ``step(params, lr)`` and ``forget(name)`` (see ``backend.Optimizer``).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from itertools import zip_longest
 from typing import Any
 
-from ..candid import CandidType
+from ..candid import CandidType, Some
 
 FLOAT = "f32"
 INTS = ("u8", "i32", "i64")
@@ -146,6 +146,11 @@ class Check:
         if not 0 <= d < len(m.shape):
             raise self.fail(f"dim {d} of {what}, which is {m}, does not exist")
         return d
+
+
+def unwrap(v: Any) -> Any:
+    """A decoded ``opt`` field's value: ``Some(x)`` as x; None (and a field given bare) as it is."""
+    return v.value if isinstance(v, Some) else v
 
 
 def ordinal(i: int) -> str:

@@ -14,7 +14,7 @@ The policy:
   ``TimeLimit``; the device changes nothing until a run's last checkpoint, so a stopped call changed
   nothing.
 
-Nothing a call reads changes while it stands aside (``Device._run`` keeps the device for a run that
+Nothing a call reads changes while it stands aside (``methods/run.py`` keeps the device for a run that
 reads another caller's publication), and what it changes only the caller's later calls read; so the
 state is the same as if every call had run whole, in the order they ended, which is the order the host
 records them in.

@@ -5,11 +5,11 @@ tutorials use for it (``burn.py``) and its ``--device-threads`` setting (``threa
 AdamW keeps this AdamW's state), is what ``__all__`` names.
 """
 
-from moxzi_core.device import builtin
+from moxzi_core.device import builtin_op
 from moxzi_core.hookspecs import hookimpl
 
+from . import burn
 from .backend import AdamW, TorchBackend
-from .burn import burn_backend
 from .kernels import KERNELS
 from .threads import SETTING as DEVICE_THREADS
 
@@ -24,10 +24,10 @@ def register_settings(register):
 @hookimpl
 def register_ops(register):
     for name, kernel in KERNELS.items():
-        register(builtin.op(name, {"torch": kernel}))
+        register(builtin_op(name, {"torch": kernel}))
 
 
 @hookimpl
 def register_backends(register):
-    register("torch", TorchBackend)
-    register("burn", burn_backend)
+    register("torch", TorchBackend, settings=True, ranks=True, specs=TorchBackend.specs)
+    register("burn", burn.burn_backend, settings=True, ranks=True, specs=burn.specs)

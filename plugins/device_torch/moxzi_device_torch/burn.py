@@ -38,6 +38,3 @@ def specs() -> list[str]:
     """The burn names that work here: those whose torch device does."""
     torch_specs = TorchBackend.specs()
     return [f"burn:{burn}" for burn, kind in TORCH_KIND.items() if f"torch:{kind}" in torch_specs]
-
-
-burn_backend.specs = specs  # type: ignore[attr-defined]

@@ -24,7 +24,7 @@ IDLE_WAIT = timedelta(hours=1)  # a rank waiting for the next call re-waits afte
 
 
 class TorchGroup:
-    """One process's membership of the group (``moxzi_core.device.replicas.Group``)."""
+    """One process's membership of the group (``moxzi_core.device.ranks.Group``)."""
 
     def __init__(self, ranks: Ranks, device: torch.device):
         self.rank, self.world, self.device = ranks.rank, ranks.world, device

@@ -1,7 +1,7 @@
 """One device on several ranks: replicas that run every call in the same order.
 
 Rank 0 is the device moxzid's actors call. Once it has checked a call and admitted it (within the byte
-budget, its cycles reserved: ``Device._admit``), before the call changes anything, it shares the call
+budget, its cycles reserved: ``DeviceState.admit``), before the call changes anything, it shares the call
 with the other ranks (``Group.share``), each of which runs it on its own copy of the device (``follow``,
 admitting it as rank 0 did), and after it every rank's outcome must agree (``Group.agree``); a call
 refused before that changed nothing anywhere, and the other ranks never see it: parameters, optimizer state, stored tensors and
@@ -88,7 +88,7 @@ class ReplicatedDevice(Device):
         self.group: Group = backend.group
         self.world = self.group.world
         self._local = local
-        self._unshared: tuple[str, bytes, object] | None = None  # rank 0's call until _admit shares it
+        self._unshared: tuple[str, bytes, object] | None = None  # rank 0's call until admit shares it
 
     def call(self, method: str, caller: bytes, arg, purse: Purse | None = FREE) -> Outcome:
         with self._lock:
@@ -110,8 +110,8 @@ class ReplicatedDevice(Device):
                     pass
             return Outcome.reject(Reject.CANISTER_REJECT, f"{method}: {self.down()}")
 
-    def _admit(self, caller: bytes, *, during: int = 0, after: int = 0, work: int = 0) -> None:
-        super()._admit(caller, during=during, after=after, work=work)
+    def admit(self, caller: bytes, *, during: int = 0, after: int = 0, work: int = 0) -> None:
+        super().admit(caller, during=during, after=after, work=work)
         if self._unshared is not None:  # rank 0, admitted: now the other ranks run it too
             call, self._unshared = self._unshared, None
             self.group.share(cbor2.dumps(["call", *call]))  # an argument None: the parts shared before

@@ -1,0 +1,162 @@
+"""What the device holds and what every method reads of it: ``DeviceState``, the base of ``Device``.
+
+The methods (``methods/``) read and change a ``DeviceState``: the callers' spaces and publications,
+the backend with its chosen kernels, the limits and byte budget, and the running counts the console
+reads. Before a method changes anything it calls ``admit`` once (the byte budget and the caller's
+purse); ``Device.call`` checks that no method changed the device without it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..billing import CannotPay, Purse
+from ..candid import Principal
+from ..events import Events
+from .backend import Backend
+from .budget import DeviceBudget, Holdings, counted_bytes, tensor_bytes
+from .interface import method_types
+from .kernels import choose_kernels
+from .limits import WORK_PER_MS, DeviceLimits
+from .ops import DeviceError, Kernel, Meta, Op, Source
+from .program import PlanCache
+from .schedule import Schedule
+from .space import Publication, Space
+from .transfer import Exports, InFlight, Transport
+
+
+@dataclass
+class Admission:
+    """One call's passage through ``DeviceState.admit``."""
+
+    purse: Purse | None  # what it may spend; None: admitted before (see Device.call)
+    admitted: bool = False
+    bytes: int = 0  # what the byte budget admitted it to add (Holdings.admit)
+
+
+class DeviceState:
+    """The tensor device's contents on one backend, with the ops it can run (see ``Device``)."""
+
+    def __init__(
+        self,
+        backend: Backend,
+        ops: dict[str, Op],
+        kernels: Sequence[Kernel] = (),
+        *,
+        seed: int = 0,
+        limits: DeviceLimits = DeviceLimits(),
+        budget: DeviceBudget = DeviceBudget(),
+    ):
+        if not 0 <= seed < 2**64:
+            raise DeviceError(f"device seed {seed}: must be from 0 to 2**64 - 1")
+        self.backend, self.seed, self.limits, self.budget = backend, seed, limits, budget
+        self.holdings = Holdings()  # what each caller holds, counted from its space
+        self._calls = threading.local()  # .admission: the Admission of the call on this thread
+        chosen = choose_kernels(backend, ops, kernels)
+        self.kernels = {name: fn for name, (fn, _) in chosen.items()}
+        self.providers = {name: provider for name, (_, provider) in chosen.items()}  # for `moxzid plugins`
+        self.ops = {n: o for n, o in ops.items() if n in self.kernels}
+        self.types = method_types({n: o.payload for n, o in self.ops.items()})
+        self.spaces: dict[bytes, Space] = {}
+        self.publications: dict[tuple[bytes, str], Publication] = {}
+        self.plans = PlanCache(256)  # generation alone uses one plan per context length
+        self.world = 1  # ranks the device's runs are split across (ranks.py)
+        self.schedule = Schedule()
+        self.steps: dict[tuple[bytes, str], int] = {}  # training steps by (caller, optimizer)
+        self.events: Events | None = None  # see Device.watch
+        self.names: dict[bytes, str] = {}  # principal -> actor name, for events and usage
+        self.exports = Exports(backend.save, limits.max_exports)  # served by a transport
+        self.transports: dict[str, Transport] = {}  # by URL scheme: Device.add_transport
+        self.fetches: dict[int, tuple[bytes, InFlight, float]] = {}  # downloading: see Device.transfers
+
+    def name_of(self, caller: bytes) -> str:
+        return self.names.get(caller) or Principal(caller).to_text()
+
+    def begin(self, purse: Purse | None) -> Admission:
+        """The admission of the call this thread starts now (``admit`` fills it in)."""
+        admission = self._calls.admission = Admission(purse)
+        return admission
+
+    def admit(self, caller: bytes, *, during: int = 0, after: int = 0, work: int = 0) -> None:
+        """Every method calls this once it has checked everything, before it changes anything: the
+        call holds ``during`` more bytes while it runs and ``after`` more once done, and does ``work``
+        element operations. Raises DeviceError when that passes the byte budget or the caller cannot
+        pay for that much device time (its purse reserves the price)."""
+        admission: Admission = self._calls.admission
+        if admission.purse is not None:
+            admitted = self.holdings.admit(self.budget, caller, during, after)
+            try:
+                admission.purse.reserve(work / WORK_PER_MS)
+            except CannotPay as error:
+                self.holdings.done(caller, admitted, self.holdings.by_caller.get(caller, 0))
+                raise DeviceError(str(error)) from None
+            admission.bytes = admitted
+        admission.admitted = True
+
+    def counted(self, caller: bytes) -> int:
+        """The bytes ``caller`` holds, counted from its space and publications (budget.py)."""
+        space = self.spaces.get(caller, Space())
+        return counted_bytes(space, (p for (owner, _), p in self.publications.items() if owner == caller))
+
+    def publication_bytes(self, caller: bytes, name: str) -> int:
+        """The bytes of ``caller``'s publication ``name`` (0 when it has none)."""
+        found = self.publications.get((caller, name))
+        return 0 if found is None else tensor_bytes(found.meta)
+
+    def publications_of(self, caller: bytes) -> int:
+        return sum(1 for owner, _ in self.publications if owner == caller)
+
+    def source(self, caller: bytes, space: Space, inputs: list[tuple[Any, Meta]], src: Source) -> tuple[Any, Meta]:
+        """A source's value (a backend tensor, or input bytes) and type; raises if there is none."""
+        if src.kind == "input":
+            if src.key >= len(inputs):
+                raise DeviceError(f"input {src.key}: the run has {len(inputs)} input(s)")
+            return inputs[src.key]
+        if src.kind == "param":
+            found = space.params.get(src.key)
+            if found is None:
+                raise DeviceError(f"parameter {src.key!r}: this actor has no parameter by that name")
+            return found
+        if src.kind == "load":
+            found = space.stored.get(src.key)
+            if found is None:
+                raise DeviceError(f"load {src.key!r}: this actor has stored nothing by that name")
+            return found
+        owner, name = src.key
+        pub = self.publications.get((owner, name))
+        if pub is None or not pub.readable_by(owner, caller):
+            raise DeviceError(
+                f"publication {name!r} of {Principal(owner).to_text()}: there is none this actor may read"
+            )
+        return pub.tensor, pub.meta
+
+    def trained(self, caller: bytes, optimizer: str, loss: Any, seconds: float) -> None:
+        """Count a training step of ``caller``'s ``optimizer`` and publish its ``train`` event."""
+        key = (caller, optimizer)
+        self.steps[key] = step = self.steps.get(key, 0) + 1
+        if self.events is not None:
+            self.events.publish(
+                "train",
+                actor=self.name_of(caller),
+                optimizer=optimizer,
+                step=step,
+                loss=float(self.backend.to_scalar(loss)),
+                seconds=seconds,
+            )
+
+    def fetching(self, caller: bytes, flight: InFlight, phase: str, started: float, error: str | None = None) -> None:
+        """Publish a ``fetch`` event as a download starts or ends."""
+        if self.events is not None:
+            self.events.publish(
+                "fetch",
+                actor=self.name_of(caller),
+                url=flight.url,
+                phase=phase,
+                bytes=flight.received,
+                seconds=time.monotonic() - started,
+                error=error,
+            )
