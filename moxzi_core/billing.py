@@ -177,10 +177,11 @@ class Ledger:
                 self._change(batch, actor, cycles, burned)
 
     def create(self, batch: Batch, actor: str, cycles: int) -> None:
-        """Open the account of a new actor (create_canister) with exactly ``cycles``, in ``batch``."""
-        if self.charging:
-            with self._lock:
-                self._change(batch, actor, 0, 0).start = [min(cycles, MAX_BALANCE), 0]
+        """Open the account of a new actor (create_canister) with exactly ``cycles``, in ``batch``: also
+        when moxzid does not charge, where cycles still move between actors (the creator's attached
+        cycles would otherwise vanish)."""
+        with self._lock:
+            self._change(batch, actor, 0, 0).start = [min(cycles, MAX_BALANCE), 0]
 
     def commit(self, batch: Batch) -> None:
         """Commit ``batch`` to the store with its changes to the accounts (raises StoreError as
