@@ -164,9 +164,14 @@ class Actor:
 
     def _new_replica(self) -> Instance:
         assert self.module is not None, "only an actor with code has replicas"
-        replica = self._host.instantiate(self.module, self.name, replica=True)
-        replica.canister = self.canister
-        return replica
+        return self._instantiate(self.module, replica=True)
+
+    def _instantiate(self, module: bytes, stable: bytes = b"", *, replica: bool = False) -> Instance:
+        """A new instance of ``module`` for this actor, reading this actor's canister record (controllers,
+        status, version) from its first entry point on: canister_init already asks ic0.is_controller."""
+        instance = self._host.instantiate(module, self.name, stable, replica=replica)
+        instance.canister = self.canister
+        return instance
 
     # --- life cycle --------------------------------------------------------------------------
     def install(self) -> Delta:
@@ -735,9 +740,9 @@ class Actor:
         self._step.burned += execution.cycles_burned
         context.cycles = execution.cycles_available
         outcome = _outcome(execution)
-        if outcome is not None:
-            context.responded = True
-            self._answer(context.origin, replace(outcome, refund=execution.cycles_returned))
+        if outcome is not None:  # what is still on offer as the entry point that answered ends goes back
+            context.responded, context.cycles = True, 0
+            self._answer(context.origin, replace(outcome, refund=execution.cycles_available))
         for call in execution.calls:
             callback_id = self._new_id()
             self._callbacks[callback_id] = (context_id, call)
@@ -840,7 +845,7 @@ class Actor:
     def _fresh(self, module: bytes, arg: bytes, caller: bytes) -> str | None:
         """Install (or reinstall) ``module`` with empty memories, running start and canister_init."""
         try:
-            new = self._host.instantiate(module, self.name)
+            new = self._instantiate(module)
         except Exception as error:
             return str(error)
         if self.instance is not None:
@@ -869,7 +874,7 @@ class Actor:
                 return f"canister_pre_upgrade trapped: {trap}"
         try:
             # The stable memory as pre_upgrade left it, copied: the old one stays for a rollback.
-            new = self._host.instantiate(module, self.name, stable=old.stable.read(0, old.stable.size))
+            new = self._instantiate(module, old.stable.read(0, old.stable.size))
         except Exception as error:
             old.rollback()
             return str(error)

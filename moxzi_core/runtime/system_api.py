@@ -172,15 +172,14 @@ class Execution:
     calls: list[OutgoingCall] = field(default_factory=list)
     accepted: bool = False
     deadline: int = 0  # msg_deadline: ns, for a bounded-wait call; 0 otherwise
-    # Cycles: what the call context still offers (0 once answered), what the response being handled
-    # refunded, the actor's balance as the entry point began, what it accepted and burned so far, and
-    # what its answer returns to the caller (what was still on offer when it answered).
+    # Cycles: what the call context still offers (0 once an earlier entry point answered it), what the
+    # response being handled refunded, the actor's balance as the entry point began, what it accepted
+    # and burned so far.
     cycles_available: int = 0
     cycles_refunded: int = 0
     balance: int = 0
     cycles_accepted: int = 0
     cycles_burned: int = 0
-    cycles_returned: int = 0
     certified_data: bytes | None = None  # set by certified_data_set (None: unchanged)
     # Makes the certificate of the actor's certified data, where ic0.data_certificate_* has one (a
     # non-replicated query on a host with a certifier); called at most once, on first use.
@@ -267,9 +266,10 @@ class SystemApi:
     def _respond(self, kind: str, data: bytes) -> None:
         if not self._ex.may_respond or self._ex.response is not None:
             raise ActorTrap("this call has already been answered, or cannot be answered here")
+        # What the caller offered stays on offer until the entry point ends (the IC's replicas, as drun
+        # shows: Motoko replies to a one-way call first, then runs its body); what is left then goes
+        # back with the answer.
         self._ex.response = (kind, data)
-        # As the IC: what the caller offered and was not accepted goes back with the answer.
-        self._ex.cycles_returned, self._ex.cycles_available = self._ex.cycles_available, 0
 
     # --- message data ----------------------------------------------------------------------
     def _msg_arg_data_size(self):
