@@ -439,16 +439,15 @@ class Host:
         return None if refusal is None else Outcome.reject(Reject.SYS_TRANSIENT, refusal)
 
     def composite_call(self, caller: Actor, call: OutgoingCall, budget: CallGraphBudget) -> Outcome:
-        """The answer to a call a composite query of ``caller`` made: another actor's query (or composite
+        """The answer to a call a composite query of ``caller`` made: an actor's query (or composite
         query) run now, on this thread and a replica of that actor's last committed state, spending the
-        composite query's ``budget``. It waits at most COMPOSITE_WAIT seconds for a free replica (two
-        actors whose composite queries call each other may each hold the other's last one), and the
-        calls go at most MAX_CALL_DEPTH deep."""
+        composite query's ``budget``. A call to the caller's own actor runs on another of its replicas,
+        so it sees the committed state, not what the caller changed so far, as on the IC. It waits at
+        most COMPOSITE_WAIT seconds for a free replica (two actors whose composite queries call each
+        other may each hold the other's last one), and the calls go at most MAX_CALL_DEPTH deep."""
         target = self._by_principal.get(call.callee)
         if target is None:
             return Outcome.reject(Reject.DESTINATION_INVALID, f"no actor with principal {Principal(call.callee)}")
-        if target is caller:
-            return Outcome.reject(Reject.CANISTER_ERROR, "a composite query cannot call its own actor")
         if target.method_kind(call.method) not in ("query", "composite_query"):
             return Outcome.reject(
                 Reject.CANISTER_ERROR,
