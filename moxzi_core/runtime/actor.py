@@ -349,6 +349,11 @@ class Actor:
         )
         return outcome
 
+    def awaits(self, callback: int) -> bool:
+        """Whether the call ``callback`` names is still unanswered (any thread: a glance, which the
+        actor's own thread settles)."""
+        return callback in self._callbacks
+
     def method_kind(self, method: str) -> str | None:
         """'update', 'query', 'composite_query', or None when the actor exports no such method."""
         if self.instance is None:
@@ -677,8 +682,8 @@ class Actor:
 
     def _on_response(self, response: Response) -> None:
         entry = self._callbacks.pop(response.callback, None)
-        if entry is None:
-            log.warning("actor %s: response for unknown callback %d dropped", self.name, response.callback)
+        if entry is None:  # the second answer to a bounded-wait call: the callee's, or its deadline's
+            log.debug("actor %s: second answer for callback %d dropped", self.name, response.callback)
             return
         context_id, call = entry
         self._in_flight[call.callee] -= 1

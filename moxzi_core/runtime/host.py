@@ -626,6 +626,9 @@ class Host:
                     )
                 )
         self._deliver(batch, messages)
+        for callback, call in calls:
+            if call.timeout is not None and call.callee != MANAGEMENT and call.callee in self._by_principal:
+                self._running_loop.call_soon_threadsafe(self._expire_later, actor, callback, call.timeout)
         if deleted:
             log.info("actor %s deleted", actor.name)
         for callback, method, data, attached in system:
@@ -641,6 +644,18 @@ class Host:
             for key, outcome in keyed:
                 assert self._replays is not None, "the host is started"
                 self._replays.settled(key, outcome)
+
+    def _expire_later(self, actor: Actor, callback: int, timeout: int) -> None:
+        """In ``timeout`` seconds, answer ``actor``'s bounded-wait call ``callback`` SYS_UNKNOWN, as the IC
+        answers one whose deadline passes first; the actor drops whichever of that and the callee's
+        answer comes second. No cycles come back with it: the callee may have taken them."""
+
+        def expire() -> None:
+            if self._actors.get(actor.name) is actor and actor.awaits(callback):
+                expired = Outcome.reject(Reject.SYS_UNKNOWN, "Call deadline has expired.")
+                self._deliver(Batch(), [(actor, Response(callback, expired))])
+
+        self._running_loop.call_later(timeout, expire)
 
     # --- the management canister -------------------------------------------------------------
     def _call_system(self, actor: Actor, callback: int, method_name: str, data: bytes, cycles: int) -> None:

@@ -23,6 +23,7 @@ class Reject(IntEnum):
     DESTINATION_INVALID = 3
     CANISTER_REJECT = 4  # the canister rejected the call (ic0.msg_reject, or a system method's refusal)
     CANISTER_ERROR = 5  # the canister trapped, or did not answer
+    SYS_UNKNOWN = 6  # a bounded-wait call's deadline passed first: the callee may or may not have run it
 
     @property
     def error_code(self) -> str:
@@ -44,6 +45,7 @@ _ERROR_CODES = {
     Reject.DESTINATION_INVALID: "IC0301",
     Reject.CANISTER_REJECT: "IC0406",
     Reject.CANISTER_ERROR: "IC0503",
+    Reject.SYS_UNKNOWN: "IC0212",
 }
 
 

@@ -426,7 +426,7 @@ class SystemApi:
         call = self._pending("call_with_best_effort_response")
         if call.timeout is not None:
             raise ActorTrap("call_with_best_effort_response called twice for one call")
-        call.timeout = timeout_seconds & 0xFFFFFFFF  # moxzid never drops a response; msg_deadline tells
+        call.timeout = timeout_seconds & 0xFFFFFFFF  # past it the caller hears SYS_UNKNOWN (Host)
 
     def _call_perform(self):
         call = self._pending("call_perform")
