@@ -1,4 +1,4 @@
-"""Test actors from tests/actors, compiled once and reused across test runs.
+"""Test actors from tests/actors (or another directory of tests: tests/drun), compiled once and reused across test runs.
 
 A compile takes about five seconds, so outputs are cached under $MOXZI_TEST_CACHE (default
 ~/.cache/moxzi-test-actors). An entry is keyed by the compiler, the persistence mode, the actor's
@@ -39,26 +39,28 @@ class BuiltActor:
 
 
 @functools.cache
-def build_actor(name: str, *, classic: bool = False) -> BuiltActor:
-    """Build tests/actors/NAME.mo (enhanced persistence unless `classic`), or reuse a cached build."""
+def build_actor(name: str, *, classic: bool = False, directory: Path = ACTORS_DIR) -> BuiltActor:
+    """Build NAME.mo of ``directory`` (tests/actors unless given; enhanced persistence unless
+    `classic`), or reuse a cached build."""
     cache = Path(os.environ.get("MOXZI_TEST_CACHE", Path.home() / ".cache" / "moxzi-test-actors"))
     cache.mkdir(parents=True, exist_ok=True)
     mode = "classic" if classic else "enhanced"
-    recipe = hashlib.sha256(f"{compiler_fingerprint()}\0{mode}\0{name}".encode()).hexdigest()
+    place = "" if directory == ACTORS_DIR else f"\0{directory.name}"  # tests/actors' keys as before
+    recipe = hashlib.sha256(f"{compiler_fingerprint()}\0{mode}\0{name}{place}".encode()).hexdigest()
     deps_file = cache / f"{recipe}.deps.json"
 
     if deps_file.exists():
-        entry = cache / _entry_key(recipe, json.loads(deps_file.read_text()))
+        entry = cache / _entry_key(recipe, json.loads(deps_file.read_text()), directory)
         if entry.is_dir():
             return _built(name, entry)
 
     staging = Path(tempfile.mkdtemp(dir=cache, prefix=".building-"))
     try:
-        result = build(ACTORS_DIR / f"{name}.mo", classic=classic, out_dir=staging / "out")
+        result = build(directory / f"{name}.mo", classic=classic, out_dir=staging / "out")
         local_sources = sorted(
-            os.path.relpath(source, ACTORS_DIR) for source in result.sources if not source.startswith("mo:")
+            os.path.relpath(source, directory) for source in result.sources if not source.startswith("mo:")
         )
-        entry = cache / _entry_key(recipe, local_sources)
+        entry = cache / _entry_key(recipe, local_sources, directory)
         try:
             (staging / "out").rename(entry)
         except OSError:
@@ -72,11 +74,11 @@ def build_actor(name: str, *, classic: bool = False) -> BuiltActor:
     return _built(name, entry)
 
 
-def _entry_key(recipe: str, local_sources: list[str]) -> str:
+def _entry_key(recipe: str, local_sources: list[str], directory: Path) -> str:
     """``RECIPE-DIGEST``: the recipe names the actor and mode, the digest its sources' contents."""
     digest = hashlib.sha256(recipe.encode())
     for source in local_sources:
-        path = ACTORS_DIR / source
+        path = directory / source
         # A file that is gone can match no stored entry; the rebuild then says what is missing.
         content = path.read_bytes() if path.is_file() else b"\0missing"
         digest.update(f"\0{source}\0".encode() + hashlib.sha256(content).digest())

@@ -1,0 +1,35 @@
+"""Motoko as it runs on the IC, checked the way the Motoko compiler checks itself: each tests/drun/NAME.mo
+is a drun test (its ``//CALL`` lines are the calls to make), run through ``Host`` with a canister set up
+as drun sets one up (`kit.drun`), whose output must be tests/drun/NAME.ok line for line. The expected
+outputs are what drun prints for the same calls (the IC's semantics and words).
+
+They cover what the compiler's own drun suite (dfinity/motoko test/run-drun) found moxzid doing
+differently: cycles sent with one-way calls, bounded-wait calls whose deadline passes, the provisional
+top-up, composite queries calling their own actor, actor classes created with settings' controllers,
+and canister_info's history."""
+
+from pathlib import Path
+
+import pytest
+from kit.actorbuild import build_actor
+from kit.drun import DrunRun, argument, drun_id, steps
+
+DRUN_TESTS = Path(__file__).parent / "drun"
+
+
+@pytest.mark.parametrize("name", sorted(path.stem for path in DRUN_TESTS.glob("*.mo")))
+async def test_prints_what_drun_prints(name):
+    built = build_actor(name, directory=DRUN_TESTS)
+    calls = steps((DRUN_TESTS / f"{name}.mo").read_text())
+    assert calls, f"{name}.mo names no calls"
+    printed = await DrunRun().run(built.wasm, calls)
+    assert printed == (DRUN_TESTS / f"{name}.ok").read_text().splitlines()
+
+
+def test_drun_arguments_and_ids_read_as_drun_writes_them():
+    assert argument('"DIDL\\x00\\x01\\x7d\\x05"') == bytes.fromhex("4449444c00017d05")
+    assert argument("0x4449444C0000") == b"DIDL\x00\x00"
+    with pytest.raises(ValueError):
+        argument("DIDL")
+    assert drun_id(0).to_text() == "rwlgt-iiaaa-aaaaa-aaaaa-cai"
+    assert drun_id(1).to_text() == "lxzze-o7777-77777-aaaaa-cai"
