@@ -29,6 +29,8 @@ DEFAULT_SETTINGS = {
     "environment_variables": [],
 }
 
+MAX_HISTORY = 20  # the changes a canister's history keeps (canister_info), the most recent: as on the IC
+
 RUNNING, STOPPING, STOPPED = "running", "stopping", "stopped"
 STATUS_CODES = {RUNNING: 1, STOPPING: 2, STOPPED: 3}  # ic0.canister_status
 
@@ -45,6 +47,18 @@ class Canister:
     # The chunk store (upload_chunk): each chunk's sha256 and size; the bytes lie in the journal,
     # written in the same batch as this record.
     chunks: dict[bytes, int] = field(default_factory=dict)
+    # The canister history canister_info reads: its last MAX_HISTORY changes, oldest first, each
+    # [timestamp ns, canister version after it, origin, details] (`change`), and how many it had in all.
+    history: list[list] = field(default_factory=list)
+    changes: int = 0
+
+    def change(self, timestamp: int, origin: list, details: list) -> None:
+        """Record a change made by the management canister: ``origin`` is ["user", principal] or
+        ["canister", principal, its canister version or None]; ``details`` ["creation", controllers],
+        ["code_deployment", mode, module sha256] or ["controllers_change", controllers]. It gets the
+        canister's version now (the change's own message counted)."""
+        self.history = [*self.history, [timestamp, self.version, origin, details]][-MAX_HISTORY:]
+        self.changes += 1
 
     def is_controller(self, principal: bytes) -> bool:
         return principal in self.controllers
@@ -69,11 +83,14 @@ class Canister:
             self.stop_waiters,
             self.certified_data,
             [[digest, size] for digest, size in self.chunks.items()],
+            self.history,
+            self.changes,
         ]
 
     @classmethod
     def from_record(cls, record: list) -> Canister:
-        controllers, status, version, settings, created, waiters, certified, chunks = record
+        controllers, status, version, settings, created, waiters, certified, chunks, *history = record
+        history, changes = history or [[], 0]  # (a record written before canisters kept a history)
         return cls(
             list(controllers),
             status,
@@ -83,4 +100,6 @@ class Canister:
             list(waiters),
             certified,
             {digest: size for digest, size in chunks},
+            [list(entry) for entry in history],
+            changes,
         )
