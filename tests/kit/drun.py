@@ -53,14 +53,15 @@ CALL_SECONDS = 60.0  # how long one call may take before the run gives up on it
 # calls.
 SETTLE_SECONDS = 2.0
 _CALL = re.compile(r"^//CALL (ingress|query|upgrade)(?: (\S+) (.*))?$")
-# moxzid's words for a trap, anywhere in a line (a caller that caught the reject may print it)
-_TRAP = re.compile(r"actor (\S+) trapped: (.*)", re.S)
-# wasm traps (drun's IC0502), as wasmtime words them and as the IC does
+# moxzid's words for a trap, anywhere in a line (a caller that caught the reject may print it): a
+# message's, or canister_init's as install_code reports it
+_TRAP = re.compile(r"(?:actor (\S+) trapped|install_code \(\w+\) of (\S+): canister_init trapped): (.*)", re.S)
+# wasm traps (drun's IC0502), as wasmtime words them (after "wasm trap: ") and as the IC does
 _WASM_TRAPS = {
-    "wasm trap: integer divide by zero": "integer division by 0",
-    "wasm trap: call stack exhausted": "stack overflow",
-    "wasm trap: out of bounds memory access": "heap out of bounds",
-    "wasm trap: wasm `unreachable` instruction executed": "unreachable",
+    "integer divide by zero": "integer division by 0",
+    "call stack exhausted": "stack overflow",
+    "out of bounds memory access": "heap out of bounds",
+    "wasm `unreachable` instruction executed": "unreachable",
 }
 _REMEDY = (
     "Consider gracefully handling failures from this canister or altering the canister to handle exceptions. "
@@ -249,14 +250,15 @@ class DrunRun:
 
 
 def _ic_trap(text: str) -> str:
-    """moxzid's ``actor ID trapped: MESSAGE`` as the IC words a trap."""
+    """moxzid's words for a trap as the IC words it."""
     match = _TRAP.search(text)
     if match is None:
         return text
-    canister, trap = match.groups()
-    head = f"Error from Canister {canister}"
-    if trap in _WASM_TRAPS:
-        words = f"IC0502: {head}: Canister trapped: {_WASM_TRAPS[trap]}.\n{_REMEDY}trapped"
+    in_message, in_init, trap = match.groups()
+    head = f"Error from Canister {in_message or in_init}"
+    if "wasm trap: " in trap:  # wasmtime's message: a backtrace, then what trapped
+        cause = trap.rsplit("wasm trap: ", 1)[1].strip()
+        words = f"IC0502: {head}: Canister trapped: {_WASM_TRAPS.get(cause, cause)}.\n{_REMEDY}trapped"
     else:
         words = f"IC0503: {head}: Canister called `ic0.trap` with message: '{trap}'.\n{_REMEDY}trapped-explicitly"
     return text[: match.start()] + words
