@@ -12,10 +12,12 @@ from pathlib import Path
 import pytest
 from kit.daemon import project, running_moxzid
 from kit.device import run_arg
+from kit.gateway import serving
+from kit.host import spec
 from kit.http import request
 from moxzi_console.metrics import render
-from moxzi_console.routes import type_tree
-from moxzi_console.watch import Watch
+from moxzi_console.routes import console_app, events_app, metrics_app, type_tree
+from moxzi_console.watch import HISTORY_POINTS, LOG_LINE_CHARS, METHODS_PER_ACTOR, OPTIMIZERS_PER_ACTOR, OTHER, Watch
 from prometheus_client.parser import text_string_to_metric_families
 
 from moxzi_core import plugins
@@ -208,6 +210,73 @@ def test_a_recursive_type_becomes_a_json_field_past_the_depth_limit():
     tree = type_tree(service.methods["f"].args[0], depth=2)
     fields = {f["key"]: f["type"] for f in tree["of"]["fields"]}
     assert fields["head"]["t"] == "nat" and fields["tail"] == {"t": "json", "text": "List"}
+
+
+async def test_a_deleted_actors_series_are_dropped(tmp_path):
+    """Each create, call and delete round leaves nothing behind in /metrics or the console's state."""
+    host = Host([spec("factory", "factory")])
+    await host.start()
+    try:
+        apps = {"/console": console_app, "/events": events_app, "/metrics": metrics_app}
+        async with serving(host, apps) as (_, http):
+
+            async def call(method, *args):
+                async with http.post(f"/call-json/factory/{method}", json=list(args)) as response:
+                    assert response.status == 200, await response.text()
+                    return (await response.json())[0]
+
+            async def metrics() -> str:
+                async with http.get("/metrics") as response:
+                    return await response.text()
+
+            series = []  # each round's series (a line less its value)
+            for _ in range(3):
+                kid = await call("make", 0)
+                assert await call("bump", kid) == 1
+                async with http.get("/console/state") as response:
+                    names = {actor["name"] for actor in (await response.json())["actors"]}
+                (created,) = names - {"factory"}
+                assert f'actor="{created}"' in await metrics()
+                assert await call("stop", kid) == "ok" and await call("delete", kid) == "ok"
+                text = await metrics()
+                assert f'actor="{created}"' not in text
+                series.append({line.rsplit(" ", 1)[0] for line in text.splitlines()})
+            assert series[2] == series[1]  # nothing accumulates round after round
+    finally:
+        await host.stop()
+
+
+def test_the_labels_an_actor_makes_up_are_bounded():
+    """An actor naming 1,500 optimizers and 1,000 methods, and printing a megabyte, adds a bounded
+    amount to what the console keeps and sends."""
+    watch = Watch(Events())
+    for n in range(1500):
+        watch.feed({"kind": "train", "actor": "a", "optimizer": f"opt{n}", "step": 1, "loss": 1.0, "seconds": 0.0})
+    for n in range(1000):
+        watch.feed(
+            {
+                "kind": "message",
+                "actor": "a",
+                "method": f"m{n}",
+                "query": False,
+                "seconds": 0.0,
+                "instructions": 1,
+                "trapped": False,
+            }
+        )
+        watch.feed({"kind": "device", "actor": "a", "method": f"m{n}", "seconds": 0.0, "ok": True, "changed": False})
+    for step in range(1, 5000):
+        watch.feed({"kind": "train", "actor": "b", "optimizer": "adam", "step": step, "loss": 1.0, "seconds": 0.0})
+    watch.feed({"kind": "log", "level": "INFO", "logger": "x", "message": "y" * (1 << 20), "actor": "a"})
+    assert {o for a, o in watch.curves if a == "a"} == {f"opt{n}" for n in range(OPTIMIZERS_PER_ACTOR)} | {OTHER}
+    assert watch.curves[("a", OTHER)].steps == 1500 - OPTIMIZERS_PER_ACTOR
+    assert len(watch.messages) == len(watch.device) == METHODS_PER_ACTOR + 1
+    assert watch.messages[("a", OTHER, False)] == 1000 - METHODS_PER_ACTOR
+    assert all(len(c["points"]) <= HISTORY_POINTS for c in watch.curves_json())
+    assert len(watch.log[-1]["message"]) < LOG_LINE_CHARS + 100
+    assert len(json.dumps(watch.curves_json())) < 100_000
+    watch.prune(["b"])
+    assert {a for a, _ in watch.curves} == {"b"} and not watch.messages and not watch.device
 
 
 @pytest.fixture(scope="module")

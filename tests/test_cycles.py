@@ -148,7 +148,10 @@ async def test_cycles_an_upgrade_hook_burns_are_spent(classic):
         await host.stop()
 
 
-async def test_a_canister_made_from_outside_starts_as_the_caller_says(classic):
+async def test_a_canister_made_from_outside_mints_no_cycles(classic):
+    """While moxzid charges, a caller outside (who has no balance) creates canisters with none:
+    provisional_create_canister_with_cycles naming an amount is refused, and one without starts at 0,
+    not at --cycles (else create, deposit, delete would make cycles without end)."""
     host = await started(classic)
     try:
         method = "provisional_create_canister_with_cycles"
@@ -159,12 +162,16 @@ async def test_a_canister_made_from_outside_starts_as_the_caller_says(classic):
             arg = encode_args(types, [fields])
             return await host.call(MANAGEMENT_NAME, method, arg, query=False, caller=OUTSIDE)
 
-        outcome = await create(Some(777))
-        (made,) = decode_args(outcome.reply, list(SERVICE.methods[method].rets))
-        assert host.ledger.balance(made["canister_id"].to_text()) == 777
+        for amount in (Some(777), Some(2**127)):
+            refused = await create(amount)
+            assert refused.reply is None and "creating a canister does not make them" in refused.reject_message
         (made,) = decode_args((await create(None)).reply, list(SERVICE.methods[method].rets))
-        assert host.ledger.balance(made["canister_id"].to_text()) == INITIAL  # as every actor starts
-        refused = await create(Some(MAX_BALANCE + 1))
-        assert refused.reply is None and "more than a canister may hold" in refused.reject_message
+        assert host.ledger.balance(made["canister_id"].to_text()) == 0
+        plain = encode_args(
+            list(SERVICE.methods["create_canister"].args), [{"settings": None, "sender_canister_version": None}]
+        )
+        outcome = await host.call(MANAGEMENT_NAME, "create_canister", plain, query=False, caller=OUTSIDE)
+        (made,) = decode_args(outcome.reply, list(SERVICE.methods["create_canister"].rets))
+        assert host.ledger.balance(made["canister_id"].to_text()) == 0
     finally:
         await host.stop()

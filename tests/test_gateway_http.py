@@ -101,9 +101,9 @@ async def test_stalled_connections_are_closed_and_others_are_served(host):
     async with serving(host, http_idle_secs=1, http_body_secs=1) as (gateway, http):
         silent = await asyncio.open_connection(*gateway.address)
         slow_headers = await asyncio.open_connection(*gateway.address)
-        slow_headers[1].write(b"POST /call-json/counter/inc HTTP/1.1\r\nHost: x\r\n")
+        slow_headers[1].write(b"POST /call-json/counter/inc HTTP/1.1\r\nHost: localhost\r\n")
         slow_body = await asyncio.open_connection(*gateway.address)
-        slow_body[1].write(b"POST /call-json/counter/inc HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n[")
+        slow_body[1].write(b"POST /call-json/counter/inc HTTP/1.1\r\nHost: localhost\r\nContent-Length: 10\r\n\r\n[")
         assert await post(http, "/call-json/counter/inc", []) == (200, [1])  # served meanwhile
         for reader, _ in (silent, slow_headers):
             assert await asyncio.wait_for(reader.read(), 5) == b""  # closed without an answer

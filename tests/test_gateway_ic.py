@@ -17,7 +17,9 @@ from moxzi_gateway_ic import build_ic_app, cbor, hashtree
 from moxzi_gateway_ic.bls import ROOT_KEY_DER_PREFIX
 from moxzi_gateway_ic.certificates import Keys
 from moxzi_gateway_ic.hashtree import build_tree, tree_hash
+from moxzi_gateway_ic.received import PREFIX, Received
 from moxzi_gateway_ic.requests import (
+    DELEGATION_DOMAIN,
     Refused,
     hash_of_map,
     read_envelope,
@@ -26,7 +28,7 @@ from moxzi_gateway_ic.statuses import Statuses
 from moxzi_gateway_ic.system_canisters import CYCLES_LEDGER, CYCLES_MINTING, SERVICES
 
 from moxzi_core.billing import DefaultPrices, Ledger
-from moxzi_core.candid import TEXT, Principal, Some, decode_args, encode_args
+from moxzi_core.candid import TEXT, Principal, Some, decode_args, encode_args, resolve
 from moxzi_core.runtime.host import ActorSpec, Host, actor_principal
 from moxzi_core.runtime.instance import Limits
 from moxzi_core.runtime.management import SERVICE as MANAGEMENT_SERVICE
@@ -454,17 +456,25 @@ def _subnet_request(canister: Principal) -> bytes:
     return encode_args(list(func.args), [{"principal": Some(canister)}])
 
 
-async def test_a_canister_the_cycles_ledger_creates_starts_with_the_amount_asked_for():
+async def test_the_cycles_ledger_mints_no_cycles_while_moxzid_charges():
+    """No cycles-ledger account holds anything (only the admin gives cycles, to actors), so while
+    moxzid charges, asking for an amount is InsufficientFunds and a canister made without one has none."""
     store = MemoryStore()
     host = Host([], store=store, ledger=Ledger(store, DefaultPrices(), 1000))  # charging: 1000 cycles each
     await host.start()
     try:
         async with serving(host, {"/api": build_ic_app}) as (_, ic):
             create = SERVICES[CYCLES_LEDGER].methods["create_canister"]
-            value = {"from_subaccount": None, "created_at_time": None, "amount": 7 * 10**12, "creation_args": None}
-            arg = encode_args(list(create.args), [value])
-            (created,) = await system_call(ic, Ed25519Identity(), CYCLES_LEDGER, "create_canister", arg)
-        assert host.ledger.balance(created["Ok"]["canister_id"].to_text()) == 7 * 10**12
+
+            async def created(amount):
+                value = {"from_subaccount": None, "created_at_time": None, "amount": amount, "creation_args": None}
+                arg = encode_args(list(create.args), [value])
+                return (await system_call(ic, Ed25519Identity(), CYCLES_LEDGER, "create_canister", arg))[0]
+
+            assert await created(2**127) == {"Err": {"InsufficientFunds": {"balance": 0}}}
+            made = await created(0)
+        assert host.ledger.balance(made["Ok"]["canister_id"].to_text()) == 0
+        assert len(host.actor_names()) == 1
     finally:
         await host.stop()
 
@@ -591,10 +601,103 @@ def test_request_statuses_past_their_capacity_forget_the_oldest_answered():
     capacity the oldest answered request is forgotten; only requests all processing refuse a new one."""
     statuses = Statuses(capacity=3)
     later = time.time_ns() + 60 * 10**9
-    first, second, third = (statuses.add(bytes([i]), ANONYMOUS, later) for i in range(3))
+    first, second, third = (statuses.add(bytes([i]), ANONYMOUS, later, b"") for i in range(3))
     statuses.replied(first, b"one")
     third.status = "rejected"
-    assert statuses.add(b"\x03", ANONYMOUS, later) is not None
+    assert statuses.add(b"\x03", ANONYMOUS, later, b"") is not None
     assert statuses.get(b"\x00") is None and statuses.get(b"\x01") is second  # processing: kept
-    assert statuses.add(b"\x04", ANONYMOUS, later) is not None and statuses.get(b"\x02") is None
-    assert statuses.add(b"\x05", ANONYMOUS, later) is None  # \x01, \x03, \x04 are all processing
+    assert statuses.add(b"\x04", ANONYMOUS, later, b"") is not None and statuses.get(b"\x02") is None
+    assert statuses.add(b"\x05", ANONYMOUS, later, b"") is None  # \x01, \x03, \x04 are all processing
+
+
+def delegated(fields: dict, owner: Ed25519Identity, session: Ed25519Identity, targets: list[bytes]) -> bytes:
+    """An envelope ``owner`` sends through a delegation to the key ``session`` for ``targets`` only."""
+    delegation = {"pubkey": session.der, "expiration": time.time_ns() + 10 * 60 * 10**9, "targets": targets}
+    body = {
+        "content": fields,
+        "sender_pubkey": owner.der,
+        "sender_sig": session.key.sign(b"\x0aic-request" + hash_of_map(fields)),
+        "sender_delegation": [
+            {"delegation": delegation, "signature": owner.key.sign(DELEGATION_DOMAIN + hash_of_map(delegation))}
+        ],
+    }
+    return cbor2.dumps(body)
+
+
+async def test_read_state_keeps_to_the_delegations_targets(ic):
+    """A session key delegated for another canister reads neither this canister's private metadata nor
+    the status of a request to it, as the spec requires; one delegated for it reads both."""
+    call = content("call", OWNER.principal)
+    assert (await post(ic, f"/api/v4/canister/{Principal(GATE)}/call", envelope(call, OWNER)))[0] == 200
+    private = [b"canister", GATE, b"metadata", b"motoko:stable-types"]
+    status_path = [b"request_status", hash_of_map(call)]
+    other = actor_principal("elsewhere")
+    session = Ed25519Identity()
+    for url, paths in (
+        (f"/api/v3/canister/{Principal(GATE)}/read_state", [private]),
+        (f"/api/v3/canister/{Principal(GATE)}/read_state", [status_path]),
+        (f"/api/v3/canister/{Principal(other)}/read_state", [status_path]),
+    ):
+        read = content("read_state", OWNER.principal, paths=paths)
+        status, text = await post(ic, url, delegated(read, OWNER, session, [other]))
+        assert status == 403 and "delegations do not allow" in text, (url, paths, status, text)
+    read = content("read_state", OWNER.principal, paths=[private, status_path])
+    url = f"/api/v3/canister/{Principal(GATE)}/read_state"
+    status, answer = await post(ic, url, delegated(read, OWNER, session, [GATE]))
+    assert status == 200 and lookup(answer["certificate"], *status_path, b"status") == b"replied"
+    assert lookup(answer["certificate"], *private) is not None
+
+
+async def test_a_management_call_runs_once_until_it_expires_restarts_included(host):
+    """A captured signed update_settings resent after the IC interface restarted (its statuses gone)
+    does not run again: its id is kept with the state until its ingress_expiry."""
+    mallory = Ed25519Identity()
+    controllers = {"canister_id": Principal(GATE), "sender_canister_version": None}
+
+    def settings(*owners) -> bytes:
+        fields = resolve(MANAGEMENT_SERVICE.methods["update_settings"].args[0]).fields
+        record = resolve(next(f.type for f in fields if f.name == "settings"))
+        given = {"controllers": Some([Principal(o.principal) for o in owners])}
+        return management(
+            "update_settings", {**controllers, "settings": {f.name: given.get(f.name) for f in record.fields}}
+        )
+
+    def captured(arg: bytes) -> tuple[dict, bytes]:
+        fields = {**content("call", OWNER.principal, method="update_settings", arg=arg), "canister_id": b""}
+        return fields, envelope(fields, OWNER)
+
+    url = f"/api/v4/canister/{Principal(GATE)}/call"
+    grant, grant_body = captured(settings(OWNER, mallory))
+    async with serving(host, {"/api": build_ic_app}) as (_, ic):
+        assert (await post(ic, url, grant_body))[1]["status"] == "replied"
+        revoke = captured(settings(OWNER))[1]
+        assert (await post(ic, url, revoke))[1]["status"] == "replied"
+    assert host.info("gate").controllers == (OWNER.principal,)
+    async with serving(host, {"/api": build_ic_app}) as (_, ic):  # a new IC interface: statuses gone
+        status, answer = await post(ic, url, grant_body)
+        assert (
+            status == 200 and lookup(answer["certificate"], b"request_status", hash_of_map(grant), b"status") == b"done"
+        )
+    assert host.info("gate").controllers == (OWNER.principal,)  # mallory was not put back
+
+
+async def test_a_management_call_must_name_the_urls_canister(ic):
+    other = actor_principal("elsewhere")
+    arg = management("canister_status", {"canister_id": Principal(GATE)})
+    fields = {**content("call", OWNER.principal, method="canister_status", arg=arg), "canister_id": b""}
+    status, text = await post(ic, f"/api/v4/canister/{Principal(other)}/call", envelope(fields, OWNER))
+    assert status == 400 and "names canister" in text and "not the URL's effective canister id" in text
+    status, answer = await post(ic, f"/api/v4/canister/{Principal(GATE)}/call", envelope(fields, OWNER))
+    assert status == 200 and answer["status"] == "replied"
+
+
+def test_unexpired_management_ids_are_never_forgotten_to_make_room():
+    store = MemoryStore()
+    received = Received(store, capacity=2)
+    soon, later = time.time_ns() + 2 * 10**8, time.time_ns() + 60 * 10**9
+    assert received.receive(b"a", soon) and received.receive(b"b", later)
+    assert not received.receive(b"c", later)  # refused: nothing unexpired is dropped
+    assert Received(store, capacity=2).known(b"b")  # kept in the store
+    time.sleep(0.3)
+    assert received.receive(b"c", later) and not received.known(b"a")  # "a" expired: its place is free
+    assert store.get(PREFIX + b"a") is None

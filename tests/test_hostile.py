@@ -112,7 +112,9 @@ async def test_a_client_that_stops_reading_its_reply_is_closed_and_others_are_se
         reader, writer = await asyncio.open_connection(sock=stalled)
         # A reply of 6.6 MB (more than the kernel's socket buffers take), which this client never reads
         body = b"[700000]"
-        writer.write(b"POST /query-json/hostile/variants HTTP/1.1\r\nHost: x\r\nContent-Length: 8\r\n\r\n" + body)
+        writer.write(
+            b"POST /query-json/hostile/variants HTTP/1.1\r\nHost: localhost\r\nContent-Length: 8\r\n\r\n" + body
+        )
         assert await post(http, "/call-json/hostile/inc", []) == (200, [1])  # served meanwhile
 
         async def closed():

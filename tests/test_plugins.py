@@ -127,9 +127,10 @@ def test_describe_lists_what_each_plugin_registers(site):
     assert any(line.split() == ["fake", module, "1.2.3:", "backend", "fake"] for line in lines), lines
     (http,) = [line for line in lines if line.startswith("http ")]
     assert http.endswith(
-        ": gateway http, setting device-listen, setting http-body-secs, setting http-idle-secs, "
-        "setting http-max-calls-per-client, setting http-max-connections, setting http-write-secs, setting listen, "
-        "transport http"
+        ": gateway http, setting allowed-hosts, setting allowed-origins, setting device-listen, "
+        "setting device-max-connections, setting http-body-secs, setting http-idle-secs, "
+        "setting http-max-calls-per-client, setting http-max-connections, setting http-max-streams, "
+        "setting http-write-secs, setting listen, transport http"
     ), http
 
 

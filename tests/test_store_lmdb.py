@@ -482,3 +482,28 @@ def test_the_plugin_registers_the_store_as_lmdb(tmp_path):
     store = registry.stores["lmdb"](tmp_path / "state")
     assert isinstance(store, LmdbStore)
     store.close()
+
+
+def _modes(directory: Path) -> dict[str, int]:
+    return {"": directory.stat().st_mode & 0o777} | {p.name: p.stat().st_mode & 0o777 for p in directory.iterdir()}
+
+
+def test_the_state_directory_and_its_files_are_private(tmp_path):
+    """No other local user reads an actor's state: the directory 0700, its files 0600, for a new store
+    and for one made before moxzid kept them so (the admin token and IC keys beside it included)."""
+    os.umask(old := os.umask(0o022))  # as a login shell's: files 0644 unless made private
+    try:
+        new = LmdbStore(tmp_path / "new")
+        new.close()
+        assert set(_modes(tmp_path / "new")) >= {"", "data.mdb", "lock.mdb", "FORMAT", "moxzid.lock"}
+        assert _modes(tmp_path / "new") == {"": 0o700} | {name: 0o600 for name in _modes(tmp_path / "new") if name}
+        old_store = tmp_path / "old"
+        shutil.copytree(tmp_path / "new", old_store)
+        (old_store / "ic-keys.cbor").write_bytes(b"kept beside the store")
+        os.chmod(old_store, 0o755)
+        for path in old_store.iterdir():
+            os.chmod(path, 0o644)
+        LmdbStore(old_store).close()
+        assert _modes(old_store) == {"": 0o700} | {name: 0o600 for name in _modes(old_store) if name}
+    finally:
+        os.umask(old)

@@ -11,7 +11,7 @@ import pytest
 
 from moxzi_core.device import DeviceError
 from moxzi_core.device.ops import Meta
-from moxzi_core.device.transfer import DIGEST_BYTES, Exports, Fetched, body_size, download
+from moxzi_core.device.transfer import DIGEST_BYTES, Exports, Fetched, body_size, download, redact
 from moxzi_core.runtime.journal import Journal, TemporarySpool
 from moxzi_core.store import Batch, MemoryStore, StoreError
 
@@ -134,3 +134,19 @@ async def test_a_download_into_the_store_writes_its_parts_as_they_come():
     with pytest.raises(DeviceError, match="sha256 digest does not match"):
         await download(PieceTransport(bytes(damaged), 100_000), URL, "far/", len(body), 60, journal.attachment_writer)
     assert journal.attachments() == [fetched.ident]  # the refused download's parts are gone
+
+
+@pytest.mark.parametrize(
+    "url, shown",
+    [
+        ("http://h:7/export/TOKEN-0123456789abcdef", "http://h:7/export/TOKEN-…"),
+        ("http://h:7/export/TOKEN-0123456789abcdef?via=/x", "http://h:7/export/TOKEN-…?…"),
+        ("http://h:7/export/TOKEN-0123456789abcdef#/x", "http://h:7/export/TOKEN-…#…"),
+        ("http://h:7/fetch?token=TOKEN-0123456789abcdef", "http://h:7/fetch?…"),
+        ("https://user:TOKEN-0123456789abcdef@h/x", "https://…@h/x"),
+        ("http://h:7/export/short", "http://h:7/export/short"),
+    ],
+)
+def test_a_token_is_redacted_wherever_the_url_puts_it(url, shown):
+    assert redact(url) == shown
+    assert "0123456789abcdef" not in redact(url)

@@ -390,6 +390,18 @@ def _downloads(n: int) -> str:
 
 
 def redact(url: str) -> str:
-    """``url`` with an export token cut to its first 6 characters, for messages and logs."""
-    base, slash, token = url.rpartition("/")
-    return f"{base}/{token[:6]}…" if slash and len(token) > 12 else url
+    """``url`` as messages, logs and events show it: an export token (the path's last part) cut to its
+    first 6 characters, and what could hold a secret elsewhere (a query, a fragment, a user and
+    password) replaced by ``…``, so no part of a token is shown whole wherever the URL put it."""
+    scheme, slashes, rest = url.partition("://")
+    if not slashes:
+        scheme, rest = "", url
+    end = min((i for i in (rest.find("?"), rest.find("#")) if i >= 0), default=len(rest))
+    rest, secret = rest[:end], rest[end : end + 1]
+    authority, slash, path = rest.partition("/") if slashes else ("", "", rest)
+    if "@" in authority:
+        authority = "…@" + authority.rpartition("@")[2]
+    base, last, token = path.rpartition("/")
+    if len(token) > 12:
+        path = f"{base}{last}{token[:6]}…"
+    return f"{scheme}{slashes}{authority}{slash}{path}{secret and secret + '…'}"

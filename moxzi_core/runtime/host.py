@@ -823,18 +823,25 @@ class Host:
             )
         return wasm
 
-    @staticmethod
-    def _opening_balance(method: str, argument: dict, origin: Origin, cycles: int) -> int | None:
-        """The cycles a created canister starts with: what the creating actor attached, as on the IC;
-        for a caller outside, the amount provisional_create_canister_with_cycles names, else None (what
-        every actor starts with, ``--cycles``). An actor cannot mint cycles with ``amount``."""
+    def _opening_balance(self, method: str, argument: dict, origin: Origin, cycles: int) -> int | None:
+        """The cycles a created canister starts with: what the creating actor attached (taken from its
+        balance), as on the IC. For a caller outside, who has no balance: when moxzid charges cycles,
+        none (creation never mints: the admin gives cycles, ``POST /cycles/ACTOR``), and
+        provisional_create_canister_with_cycles naming an amount is refused; when it does not charge,
+        the amount named, else None (what every actor starts with, ``--cycles``)."""
         if origin[0] == "actor":
             return cycles
         amount = argument.get("amount") if method == "provisional_create_canister_with_cycles" else None
-        if amount is None:
-            return None
         amount = amount.value if isinstance(amount, Some) else amount
-        if amount > MAX_BALANCE:
+        if self.ledger is not None and self.ledger.charging:
+            if amount:
+                raise BadArgument(
+                    f"{method}: moxzid charges cycles (--cycles), so creating a canister does not make "
+                    f"them: amount {amount} is refused (create it without one; the admin adds cycles with "
+                    "POST /cycles/ACTOR)"
+                )
+            return 0
+        if amount is not None and amount > MAX_BALANCE:
             raise BadArgument(f"{method}: amount {amount} is more than a canister may hold ({MAX_BALANCE})")
         return amount
 

@@ -29,6 +29,8 @@ Every key starts with what it belongs to, so one actor's data is one prefix:
                                      with the batch that completes the call
     cycles/<name>                    the actor's cycle balance and what it spent, CBOR [balance,
                                      spent] (written by moxzi_core.billing.Ledger)
+    ic/received/<request id>         a management call received over the IC interface, kept until
+                                     its ingress_expiry (written by the ic plugin: received.py)
 
 A message's completion is one batch: its inbox entry goes, its snapshot delta and the messages it
 sends are written. So after a crash each actor is exactly as its last completed message left it, and

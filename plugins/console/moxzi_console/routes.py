@@ -1,16 +1,21 @@
 """The console's HTTP apps, mounted by the HTTP gateway (``register_http_apps``).
 
 - ``/console``: ``GET /console/`` the page (``static/index.html``; the gateway's ``GET /`` leads here),
-  ``GET /console/static/FILE`` its scripts, ``GET /console/state``: JSON: ``actors`` (name, principal,
-  mode, memory, cycles, messages, traps, instructions, device usage, methods with their Candid types as
-  JSON trees, see ``type_tree``), ``device`` (backend name, or null), ``store`` (its ``description`` and
-  ``bytes``, how large the state is, or null where the store cannot tell), ``transfers`` (the device's live
-  exports and fetches in flight, ``Device.transfers``, or null), ``checkpoints`` (how many device copies
-  were taken since moxzid started, and the last one's ``seconds`` and ``bytes``), ``log`` (the recent lines) and
-  ``curves`` (each actor's loss curve per optimizer: ``points`` of [step, loss]).
+  ``GET /console/static/FILE`` its scripts, ``GET /console/state`` (the page fetches it every few
+  seconds): JSON: ``actors`` (name, principal, mode, memory, cycles, messages, traps, instructions,
+  device usage, methods with their Candid types as JSON trees, see ``type_tree``), ``device``
+  (backend name, or null), ``store`` (its ``description`` and ``bytes``, how large the state is, or
+  null where the store cannot tell), ``transfers`` (the device's live exports and fetches in flight,
+  ``Device.transfers``, or null), ``checkpoints`` (how many device copies were taken since moxzid
+  started, and the last one's ``seconds`` and ``bytes``); ``GET /console/history`` (once, as the page
+  opens; the stream brings the rest): ``log`` (the recent lines) and ``curves`` (each actor's loss
+  curve per optimizer: ``points`` of [step, loss], at most ``watch.HISTORY_POINTS`` a curve). Both
+  are bounded (watch.py): deleted actors are gone, and an actor's made-up labels have an overflow.
 - ``GET /events``: the live event stream (moxzi_core.events) as Server-Sent Events: each event's
-  ``event:`` is its kind and ``data:`` the event as JSON. Any client may use it
-  (``curl -N http://127.0.0.1:7000/events``).
+  ``event:`` is its kind and ``data:`` the event as JSON, and an SSE comment every HEARTBEAT_SECONDS
+  without events, so a client that left is noticed within seconds. Any client may use it
+  (``curl -N http://127.0.0.1:7000/events``); a stream is one of the gateway's ``Streams``
+  (``--http-max-streams``, 8 per client; moxzi_gateway_http.streams).
 - ``GET /metrics``: Prometheus text format (metrics.py).
 - ``GET /favicon.ico``: the console's icon, where browsers look for one.
 
@@ -21,12 +26,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 import weakref
 from importlib import resources
 
 from aiohttp import web
 
 from moxzi_core.candid import CandidType, Opt, Primitive, Record, Variant, Vec, accepts_null, resolve
+from moxzi_gateway_http import STREAMS
 
 from . import metrics
 from .watch import Watch
@@ -41,6 +48,7 @@ STATIC_TYPES = {
 }
 TYPE_DEPTH = 16  # deeper (recursive types): the form asks for the JSON value itself
 SSE_POLL_SECONDS = 1.0  # how often a stream checks for moxzid stopping
+HEARTBEAT_SECONDS = 5.0  # an SSE comment this often without events: a write to a client gone fails
 
 _watches: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # host -> its Watch
 
@@ -49,7 +57,7 @@ def _watching(app: web.Application, host) -> Watch:
     """The host's Watch (made once for the three apps), running while ``app`` runs."""
     watch = _watches.get(host)
     if watch is None:
-        watch = _watches[host] = Watch(host.events)
+        watch = _watches[host] = Watch(host.events, host.actor_names)
 
     async def start(app: web.Application) -> None:
         watch.start()
@@ -77,22 +85,27 @@ def console_app(host, settings) -> web.Application:
         return _static(request.match_info["name"])
 
     async def state(request: web.Request) -> web.Response:
+        names = host.actor_names()
+        watch.prune(names)
         return web.json_response(
             {
-                "actors": [_actor(host, watch, name) for name in host.actor_names()],
+                "actors": [_actor(host, watch, name) for name in names],
                 "device": getattr(getattr(host.system_state, "backend", None), "name", None),
                 "store": {"description": host.store.description, "bytes": host.store.size_bytes()},
                 "transfers": metrics.device_transfers(host),
                 "checkpoints": {"count": sum(watch.checkpoints.counts), "last": watch.last_checkpoint},
-                "log": list(watch.log),
-                "curves": watch.curves_json(),
             }
         )
+
+    async def history(request: web.Request) -> web.Response:
+        watch.prune(host.actor_names())
+        return web.json_response({"log": list(watch.log), "curves": watch.curves_json()})
 
     app.router.add_get("", to_page)
     app.router.add_get("/", page)
     app.router.add_get("/static/{name}", static)
     app.router.add_get("/state", state)
+    app.router.add_get("/history", history)
     return app
 
 
@@ -113,6 +126,7 @@ def metrics_app(host, settings) -> web.Application:
     watch = _watching(app, host)
 
     async def text(request: web.Request) -> web.Response:
+        watch.prune(host.actor_names())
         return web.Response(text=metrics.render(watch, host), content_type="text/plain", charset="utf-8")
 
     app.router.add_get("", text)
@@ -128,25 +142,34 @@ def events_app(host, settings) -> web.Application:
         stopping.set()  # event streams end, so the gateway stops without waiting for them
 
     async def stream(request: web.Request) -> web.StreamResponse:
-        response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"})
-        await response.prepare(request)
-        subscription = host.events.subscribe()
-        try:
-            await response.write(b"event: hello\ndata: {}\n\n")
-            while not stopping.is_set():
-                events = await subscription.next(timeout=SSE_POLL_SECONDS)
-                if events:
-                    await response.write(
-                        "".join(f"event: {e['kind']}\ndata: {json.dumps(e, default=str)}\n\n" for e in events).encode()
-                    )
-                if subscription.dropped:
-                    await response.write(f"event: dropped\ndata: {subscription.dropped}\n\n".encode())
-                    subscription.dropped = 0
-        except ConnectionResetError:
-            pass  # the client went away
-        finally:
-            subscription.close()
-        return response
+        with request.config_dict[STREAMS].hold(request, "/events"):
+            response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"})
+            await response.prepare(request)
+            subscription = host.events.subscribe()
+            try:
+                await response.write(b"event: hello\ndata: {}\n\n")
+                quiet_since = time.monotonic()
+                while not stopping.is_set():
+                    events = await subscription.next(timeout=SSE_POLL_SECONDS)
+                    if events:
+                        await response.write(
+                            "".join(
+                                f"event: {e['kind']}\ndata: {json.dumps(e, default=str)}\n\n" for e in events
+                            ).encode()
+                        )
+                    if subscription.dropped:
+                        await response.write(f"event: dropped\ndata: {subscription.dropped}\n\n".encode())
+                        subscription.dropped = 0
+                    if events:
+                        quiet_since = time.monotonic()
+                    elif time.monotonic() - quiet_since >= HEARTBEAT_SECONDS:
+                        await response.write(b": still here\n\n")
+                        quiet_since = time.monotonic()
+            except ConnectionResetError:
+                pass  # the client went away
+            finally:
+                subscription.close()
+            return response
 
     app.on_shutdown.append(on_shutdown)
     app.router.add_get("", stream)

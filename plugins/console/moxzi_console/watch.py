@@ -1,17 +1,29 @@
 """What the console remembers from moxzid's event stream: the log's tail, every actor's loss curve per
-optimizer, and the counters ``/metrics`` reports. Everything it keeps is bounded."""
+optimizer, and the counters ``/metrics`` reports. Everything it keeps is bounded: by the live actors
+(a deleted actor's counters and curves are dropped, ``prune``), and for each actor by the label values
+its code may make up (at most METHODS_PER_ACTOR methods and OPTIMIZERS_PER_ACTOR optimizers, the rest
+counted together under OTHER); log lines are cut at LOG_LINE_CHARS."""
 
 from __future__ import annotations
 
 import asyncio
 import bisect
+import time
 from collections import defaultdict, deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from moxzi_core.events import Events
 
 LOG_LINES = 500
+LOG_LINE_CHARS = 2000  # a line's message past this is cut (an actor may print a megabyte at once)
 CURVE_POINTS = 4000  # per (actor, optimizer); past it, every other point is dropped and the stride doubles
+HISTORY_POINTS = 500  # per curve in curves_json (the page's first view): every stride-th point past it
+# Label values one actor's code makes up (its methods, its optimizers' names): past these, OTHER.
+METHODS_PER_ACTOR = 64
+OPTIMIZERS_PER_ACTOR = 8
+OTHER = "(other)"
+PRUNE_SECONDS = 10.0  # how often the watch drops the counters of actors deleted meanwhile
 # Upper bounds (seconds) of the message and checkpoint duration histograms.
 BUCKETS = (0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 30.0, 120.0)
 
@@ -49,11 +61,14 @@ class Histogram:
 
 
 class Watch:
-    """Follows ``events`` from its recent past on, between ``start()`` and ``stop()``. Read by the
-    routes on the same event loop."""
+    """Follows ``events`` from its recent past on, between ``start()`` and ``stop()``, keeping what
+    concerns the actors ``live()`` names (all, without it). Read by the routes on the same event loop."""
 
-    def __init__(self, events: Events):
+    def __init__(self, events: Events, live: Callable[[], Iterable[str]] | None = None):
         self.events = events
+        self._live = live
+        self._pruned = time.monotonic()
+        self._labels: dict[tuple[str, str], set[str]] = defaultdict(set)  # (actor, kind) -> values kept
         self.log: deque[dict] = deque(maxlen=LOG_LINES)
         self.curves: dict[tuple[str, str], Curve] = {}
         self.messages: dict[tuple[str, str, bool], int] = defaultdict(int)  # (actor, method, query)
@@ -86,25 +101,57 @@ class Watch:
             while True:
                 for event in await self._subscription.next():
                     self.feed(event)
+                if self._live is not None and time.monotonic() - self._pruned > PRUNE_SECONDS:
+                    self.prune(self._live())
         finally:
             self._subscription.close()
+
+    def prune(self, actors: Iterable[str]) -> None:
+        """Drop what concerns actors not in ``actors`` (deleted ones)."""
+        live = set(actors)
+        self._pruned = time.monotonic()
+        tables: tuple[dict, ...] = (self.messages, self.device, self.curves, self._labels)
+        for table in tables:  # keyed by (actor, ...)
+            for key in [k for k in table if k[0] not in live]:
+                del table[key]
+        by_actor: tuple[dict, ...] = (self.latency, self.traps, self.instructions)
+        for table in by_actor:
+            for actor in [a for a in table if a not in live]:
+                del table[actor]
+
+    def _label(self, actor: str, kind: str, value: str, most: int) -> str:
+        """``value`` as a label of ``actor``'s, or OTHER once it has ``most`` others of this kind."""
+        kept = self._labels[(actor, kind)]
+        if value in kept:
+            return value
+        if len(kept) >= most:
+            return OTHER
+        kept.add(value)
+        return value
 
     def feed(self, event: dict) -> None:
         kind = event["kind"]
         if kind == "log":
+            message = event.get("message")
+            if isinstance(message, str) and len(message) > LOG_LINE_CHARS:
+                event = {**event, "message": message[:LOG_LINE_CHARS] + f"… ({len(message)} characters)"}
             self.log.append(event)
         elif kind == "message":
-            self.messages[(event["actor"], event["method"], event["query"])] += 1
+            method = self._label(event["actor"], "method", event["method"], METHODS_PER_ACTOR)
+            self.messages[(event["actor"], method, event["query"])] += 1
             self.latency[event["actor"]].observe(event["seconds"])
             self.instructions[event["actor"]] += event["instructions"]
             self.traps[event["actor"]] += event["trapped"]
         elif kind == "device":
-            totals = self.device[(event["actor"], event["method"])]
+            totals = self.device[
+                (event["actor"], self._label(event["actor"], "method", event["method"], METHODS_PER_ACTOR))
+            ]
             totals[0] += 1
             totals[1] += event["seconds"]
             totals[2] += not event["ok"]
         elif kind == "train":
-            curve = self.curves.setdefault((event["actor"], event["optimizer"]), Curve())
+            optimizer = self._label(event["actor"], "optimizer", event["optimizer"], OPTIMIZERS_PER_ACTOR)
+            curve = self.curves.setdefault((event["actor"], optimizer), Curve())
             curve.add(event["step"], event["loss"], event["seconds"])
         elif kind == "checkpoint":
             self.checkpoints.observe(event["seconds"])
@@ -112,7 +159,12 @@ class Watch:
             self.last_checkpoint = {"seconds": event["seconds"], "bytes": event["bytes"]}
 
     def curves_json(self) -> list[dict]:
-        return [
-            {"actor": actor, "optimizer": optimizer, "steps": c.steps, "stride": c.stride, "points": c.points}
-            for (actor, optimizer), c in sorted(self.curves.items())
-        ]
+        """Each curve with at most HISTORY_POINTS points (every ``stride``-th step's)."""
+        out = []
+        for (actor, optimizer), c in sorted(self.curves.items()):
+            stride, points = c.stride, c.points
+            while len(points) > HISTORY_POINTS:
+                stride *= 2
+                points = [p for p in points if p[0] % stride == 0]
+            out.append({"actor": actor, "optimizer": optimizer, "steps": c.steps, "stride": stride, "points": points})
+        return out

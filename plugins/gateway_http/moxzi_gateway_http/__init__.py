@@ -28,7 +28,10 @@ from moxzi_core.settings import Address, Setting
 
 from .routes import CALLS_PER_CLIENT
 from .server import HttpGateway
+from .streams import STREAMS, Streams
 from .transport import HttpTransport
+
+__all__ = ["STREAMS", "HttpGateway", "HttpTransport", "Streams"]
 
 
 @hookimpl
@@ -94,12 +97,55 @@ def register_settings(register):
     )
     register(
         Setting(
+            "http-max-streams",
+            "count",
+            "event streams (/events) held open at once, counted apart from --http-max-connections; one more "
+            "is answered 503, one more from a client holding 8 429 (default 64; lowered to fit the "
+            "open-file limit)",
+            default=64,
+            metavar="N",
+        )
+    )
+    register(
+        Setting(
+            "allowed-hosts",
+            "names",
+            "more names moxzid answers as (a proxy's, this machine's on a network), NAME on any port or "
+            "NAME:PORT; a request whose Host is none of moxzid's names is answered 403 (default: the listen "
+            "address, localhost, 127.0.0.1 and [::1] with its port)",
+            default=[],
+            metavar="NAME,...",
+        )
+    )
+    register(
+        Setting(
+            "allowed-origins",
+            "names",
+            "web pages' origins (http://localhost:5173) that may use every route, as moxzid's own console "
+            "does; other pages are answered 403 on all but the IC interface /api (default: none)",
+            default=[],
+            metavar="ORIGIN,...",
+        )
+    )
+    register(
+        Setting(
             "device-listen",
             "address",
             "serve the device's exports (moxzi_device_export) to other "
             "machines' devices on this address (port 0 picks a free port); put TLS in front of it on "
             "an untrusted network",
             metavar="HOST:PORT",
+        )
+    )
+    register(
+        Setting(
+            "device-max-connections",
+            "count",
+            "connections --device-listen holds open at once (the --http-idle-secs and --http-write-secs "
+            "timeouts apply there too); one more is answered 503 (default 64; lowered to fit the "
+            "open-file limit)",
+            default=64,
+            metavar="N",
         )
     )
 

@@ -12,6 +12,8 @@ Statuses:
   visible ASCII characters.
 - 401: ``/upgrade/ACTOR`` or ``POST /cycles/ACTOR`` without moxzid's admin token, where one is needed
   (``admin``: on a listen address other than loopback).
+- 403: the ``Host`` is not one of moxzid's names, or the request comes from a web page on another
+  origin (``origins.py``); nothing ran.
 - 404: no such actor, method or route. 405: a route called with the wrong HTTP method.
 - 409: an upgrade was refused; the actor keeps its old code and state. Cycles were added while moxzid
   does not charge them (``--cycles 0``). An ``Idempotency-Key`` came again with another call (another
@@ -44,6 +46,7 @@ from moxzi_core.runtime.host import Host
 from moxzi_core.runtime.inbox_bounds import InFlight
 from moxzi_core.runtime.messages import Reject
 
+from . import origins
 from .admin import AdminToken
 from .codec import (
     BadBody,
@@ -57,6 +60,7 @@ from .codec import (
     text_arguments,
     text_results,
 )
+from .origins import OwnNames
 
 log = logging.getLogger("moxzi.http")
 
@@ -90,11 +94,14 @@ def build_app(
     body_secs: float,
     admin: AdminToken = AdminToken(None, ""),
     calls_per_client: int = CALLS_PER_CLIENT,
+    names: OwnNames | None = None,
 ) -> web.Application:
     """The aiohttp application serving ``host``; bodies over ``max_body_bytes`` are answered 413, bodies
     that take over ``body_secs`` to arrive 408; the admin routes need what ``admin`` allows; a client
-    with ``calls_per_client`` calls and queries in flight is answered 429."""
-    app = web.Application(client_max_size=max_body_bytes, middlewares=[_errors_as_json])
+    with ``calls_per_client`` calls and queries in flight is answered 429. With ``names``, every request
+    passes origins.py's checks first (on the app and those mounted in it)."""
+    checks = [] if names is None else [origins.middleware(names)]
+    app = web.Application(client_max_size=max_body_bytes, middlewares=[*checks, _errors_as_json])
     app[HOST] = host
     app[ADMIN] = admin
     app[BODY_SECS] = body_secs

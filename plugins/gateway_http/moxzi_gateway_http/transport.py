@@ -1,6 +1,10 @@
 """The device's HTTP transport: serves exports at ``http://HOST:PORT/export/<token>`` with
 ``--device-listen``, and downloads ``http://`` and ``https://`` URLs for ``moxzi_device_fetch``.
 
+The export server is bounded as the gateway is (``listener.py``: ``--http-idle-secs``,
+``--http-write-secs``, at most ``--device-max-connections`` connections, all within the open-file
+limit together with the gateway's); it reads no request body.
+
 The export body's layout and every check on it are the core's (``moxzi_core.device.transfer``); this
 module only moves bytes. A refusal's reason travels in the ``Moxzi-Export-Error`` header, the only part
 of an answer that a failed fetch repeats (an arbitrary server's body could be anything).
@@ -20,6 +24,8 @@ from moxzi_core.device import DeviceError
 from moxzi_core.device.transfer import CHUNK, Exports, body_size, redact
 from moxzi_core.settings import Settings, SettingsError
 
+from .listener import Listener, caps
+
 log = logging.getLogger("moxzi.http")
 
 ERROR_HEADER = "Moxzi-Export-Error"
@@ -38,8 +44,9 @@ class HttpTransport:
             raise SettingsError(
                 f"--device-listen {self._listen}: exports serve a device's publications; give --device too"
             )
+        self._settings = settings
         self._exports: Exports | None = None
-        self._runner: web.AppRunner | None = None
+        self._listener: Listener | None = None
 
     async def start(self, exports: Exports) -> str | None:
         if self._listen is None:
@@ -47,20 +54,22 @@ class HttpTransport:
         self._exports = exports
         app = web.Application()
         app.router.add_get("/export/{token}", self._serve, allow_head=False)  # every GET counts a use
-        runner = web.AppRunner(app, access_log=None)  # a log line would hold the token
-        await runner.setup()
-        try:
-            await web.TCPSite(runner, self._listen.host, self._listen.port).start()
-        except OSError:
-            await runner.cleanup()
-            raise
-        self._runner = runner
-        return f"http://{_url_host(self._listen.host)}:{runner.addresses[0][1]}/export"
+        listener = Listener(
+            app,
+            self._listen,
+            idle_secs=self._settings.http_idle_secs,
+            write_secs=self._settings.http_write_secs,
+            max_connections=caps(self._settings).device_connections,
+            flag="--device-max-connections",
+        )
+        bound = await listener.start()
+        self._listener = listener
+        return f"http://{_url_host(self._listen.host)}:{bound.port}/export"
 
     async def stop(self) -> None:
-        if self._runner is not None:
-            await self._runner.cleanup()
-            self._runner = None
+        if self._listener is not None:
+            await self._listener.stop()
+            self._listener = None
 
     async def _serve(self, request: web.Request) -> web.StreamResponse:
         assert self._exports is not None  # routes exist only once start() has the exports
@@ -91,7 +100,9 @@ class HttpTransport:
                     raise DeviceError(f"{where}: HTTP {response.status}: {why}")
                 yield _Body(response, where)
         except (aiohttp.ClientError, ValueError) as error:  # ValueError: a URL aiohttp cannot parse
-            raise DeviceError(f"{where}: the download failed: {error or type(error).__name__}") from None
+            # aiohttp's messages may quote the URL whole
+            why = str(error).replace(url, where) or type(error).__name__
+            raise DeviceError(f"{where}: the download failed: {why}") from None
 
 
 class _Body:

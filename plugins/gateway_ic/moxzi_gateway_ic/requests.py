@@ -47,6 +47,13 @@ class Request:
     id: bytes  # the representation-independent hash of the content
     sender: bytes
     content: dict
+    # The canisters the sender's delegations allow (those every delegation with targets names); None:
+    # any. A call's or query's canister is among them (read_envelope checks); a read_state's paths
+    # are checked by the route.
+    targets: frozenset[bytes] | None = None
+
+    def allows(self, canister: bytes) -> bool:
+        return self.targets is None or canister in self.targets
 
 
 def hash_of_map(value: dict) -> bytes:
@@ -118,12 +125,13 @@ def read_envelope(body, *, root_key_der: bytes | None = None, now_ns: int | None
     now_ns = time.time_ns() if now_ns is None else now_ns
     _check_expiry(content["ingress_expiry"], now_ns)
     sender = content["sender"]
+    targets = None
     if sender == ANONYMOUS:
         if any(k in body for k in ("sender_pubkey", "sender_sig", "sender_delegation")):
             raise Refused("the anonymous sender does not sign: send no sender_pubkey, sender_sig or sender_delegation")
     else:
-        _check_signature(body, sender, request_id, content.get("canister_id"), now_ns, root_key_der)
-    return Request(kind, request_id, sender, content)
+        targets = _check_signature(body, sender, request_id, content.get("canister_id"), now_ns, root_key_der)
+    return Request(kind, request_id, sender, content, targets)
 
 
 def _check_expiry(expiry: int, now_ns: int) -> None:
@@ -143,7 +151,8 @@ def _check_expiry(expiry: int, now_ns: int) -> None:
 
 def _check_signature(
     body: dict, sender: bytes, request_id: bytes, canister_id, now_ns: int, root_key_der: bytes | None
-) -> None:
+) -> frozenset[bytes] | None:
+    """Raises Refused unless the sender signed the request; the canisters its delegations allow."""
     pubkey, signature = body.get("sender_pubkey"), body.get("sender_sig")
     if not isinstance(pubkey, bytes) or not isinstance(signature, bytes):
         raise Refused(f"the sender {_text(sender)} is not anonymous: the request needs sender_pubkey and sender_sig")
@@ -153,6 +162,7 @@ def _check_signature(
         )
     signer = pubkey
     seen = {pubkey}
+    allowed: frozenset[bytes] | None = None
     delegations = body.get("sender_delegation", [])
     if not isinstance(delegations, list) or len(delegations) > MAX_DELEGATIONS:
         raise Refused(f"sender_delegation must be a list of at most {MAX_DELEGATIONS} delegations")
@@ -178,12 +188,15 @@ def _check_signature(
                 raise Refused(f"delegation {index}: targets must be a list of at most {MAX_TARGETS} ids")
             if canister_id is not None and canister_id not in targets:
                 raise Refused(f"delegation {index} does not allow calls to {_text(canister_id)}")
+            named = frozenset(t for t in targets if isinstance(t, bytes))
+            allowed = named if allowed is None else allowed & named
         signer = delegation["pubkey"]
     if not verify(signer, REQUEST_DOMAIN + request_id, signature, root_key_der):
         raise Refused(
             "the signature does not verify: sender_sig is not the signature of this request by "
             + ("the last delegation's key" if delegations else "sender_pubkey")
         )
+    return allowed
 
 
 def verify(public_key_der: bytes, message: bytes, signature: bytes, root_key_der: bytes | None) -> bool:

@@ -25,8 +25,9 @@ actor's full inbox refuses (``--max-queued-calls``, ``--max-queued-mb``, ``--tot
 rejected SYS_TRANSIENT, IC0201, as the IC rejects a call to a full queue.
 A body that is not a well-formed request, an expired or far-future one (the text starts ``Invalid
 request expiry: ``, on which the JS agent re-syncs its clock) and a refused read_state answer 400 (403
-for reading another sender's request or, not being a controller, private metadata) with the reason as
-text, as the IC does. A body over ``--max-message-bytes`` is the HTTP gateway's 413, one slower than
+for reading another sender's request or, not being a controller, private metadata, or through
+delegations whose targets leave out the URL's canister or the request's) with the reason as text,
+as the IC does. Every answer allows any origin (CORS: moxzi_gateway_http's origins.py). A body over ``--max-message-bytes`` is the HTTP gateway's 413, one slower than
 ``--http-body-secs`` its 408. Nothing refused reaches an actor.
 """
 
@@ -39,13 +40,14 @@ import time
 import cbor2
 from aiohttp import web
 
-from moxzi_core.candid import CandidError, Principal
+from moxzi_core.candid import CandidError, Principal, decode_args, idl_hash
 from moxzi_core.errors import MoxziError, UnknownMethod
 from moxzi_core.runtime.inbox_bounds import InFlight
 from moxzi_core.runtime.messages import ANONYMOUS, MANAGEMENT, Reject
 
 from . import cbor
 from .certificates import Identity, Keys
+from .received import Received
 from .requests import Refused, Request, hash_of_map, read_envelope
 from .statuses import Status, Statuses
 from .system_canisters import SystemCanisters
@@ -128,6 +130,7 @@ class IcInterface:
         self.identity = identity
         self.body_secs = body_secs
         self.statuses = Statuses()
+        self.received = Received(host.store)
         self.system = SystemCanisters(host, identity.subnet_id)
         self._running: set[asyncio.Task] = set()
         # Calls and queries in flight by sender (`_sender`), only those with any: a v2 call is answered
@@ -173,14 +176,18 @@ class IcInterface:
 
     def _target(self, request: web.Request, envelope: Request) -> str:
         """The actor a call or query is for; its id must be the URL's (the effective canister id)."""
-        try:
-            effective = Principal.from_text(request.match_info["canister"]).bytes
-        except CandidError as error:
-            raise Refused(f"the URL's canister id: {error}") from None
+        effective = _effective(request)
         canister = envelope.content["canister_id"]
         if canister == MANAGEMENT:
             # The host finds the target of a management call in its argument and checks the caller is
-            # one of its controllers; the URL's effective canister id only routes the request on the IC.
+            # one of its controllers; as on the IC, the URL must name that target.
+            named = _argument_target(envelope.content["arg"])
+            if named is not None and named != effective:
+                raise Refused(
+                    f"the management call's argument names canister {Principal(named)}, not the URL's "
+                    f"effective canister id {Principal(effective)}",
+                    malformed=True,
+                )
             return str(Principal(MANAGEMENT))
         if canister != effective:
             raise Refused(f"content.canister_id {Principal(canister)} is not the URL's {Principal(effective)}")
@@ -201,15 +208,33 @@ class IcInterface:
         except _Reject as reject:
             return _rejection(reject.code, reject.message)
         status = self.statuses.get(envelope.id)
-        if status is None:
+        managing = envelope.content["canister_id"] == MANAGEMENT
+        expiry = envelope.content["ingress_expiry"]
+        if status is None and managing and self.received.known(envelope.id):
+            # Received before moxzid restarted, or before the statuses forgot it: it ran (or runs), once.
+            status = self.statuses.add(envelope.id, envelope.sender, expiry, _effective(request))
+            if status is None:
+                return _rejection(
+                    Reject.SYS_TRANSIENT, "moxzid has too many recent update calls in memory; retry shortly"
+                )
+            status.status = "done"
+            task = None
+        elif status is None:
             sender = _sender(envelope.sender, request)
             if not self._in_flight.take(sender):
                 return _rejection(Reject.SYS_TRANSIENT, self._too_many(envelope))
-            status = self.statuses.add(envelope.id, envelope.sender, envelope.content["ingress_expiry"])
+            status = self.statuses.add(envelope.id, envelope.sender, expiry, _effective(request))
             if status is None:
                 self._in_flight.release(sender)
                 return _rejection(
                     Reject.SYS_TRANSIENT, "moxzid has too many recent update calls in memory; retry shortly"
+                )
+            if managing and not self.received.receive(envelope.id, expiry):
+                self.statuses.forget(envelope.id)
+                self._in_flight.release(sender)
+                return _rejection(
+                    Reject.SYS_TRANSIENT,
+                    "moxzid keeps the ids of too many unexpired management calls; retry once some expire",
                 )
             task = asyncio.create_task(self._run(name, envelope, status))
             self._running.add(task)
@@ -323,7 +348,10 @@ class IcInterface:
         return _cbor({"certificate": self.identity.certificate(tree)})
 
     def _state(self, envelope: Request, canister_text: str | None) -> dict:
-        """The tree holding every requested path (``time`` is added by the certificate)."""
+        """The tree holding every requested path (``time`` is added by the certificate). A sender whose
+        delegations name targets reads through those canisters only, and the requests made to them."""
+        if canister_text is not None and not envelope.allows(_canister_id(canister_text)):
+            raise _Forbidden(f"the sender's delegations do not allow canister {canister_text}")
         paths = envelope.content["paths"]
         if len(paths) > MAX_PATHS:
             raise Refused(f"at most {MAX_PATHS} paths in one read_state")
@@ -336,11 +364,11 @@ class IcInterface:
                 or not all(isinstance(label, bytes) for label in path)
             ):
                 raise Refused(f"a path is a list of 1 to {MAX_PATH_LABELS} byte strings, got {path!r:.80}")
-            _merge(tree, self._path(path, envelope.sender, canister_text))
+            _merge(tree, self._path(path, envelope, canister_text))
         return tree
 
-    def _path(self, path: list[bytes], sender: bytes, canister_text: str | None) -> dict:
-        head = path[0]
+    def _path(self, path: list[bytes], envelope: Request, canister_text: str | None) -> dict:
+        head, sender = path[0], envelope.sender
         if head == b"time":
             return {}
         if head == b"subnet":
@@ -351,9 +379,14 @@ class IcInterface:
                 return {}  # unknown: absent from the tree, which clients read as "not yet received"
             if status.sender != sender:
                 raise _Forbidden("request_status of a request another sender made")
+            if not envelope.allows(status.canister):
+                raise _Forbidden(
+                    f"request_status of a request to canister {Principal(status.canister)}, which the sender's "
+                    "delegations do not allow"
+                )
             return {b"request_status": {path[1]: status.tree()}}
         if head == b"canister" and len(path) >= 3:
-            if canister_text is None or Principal.from_text(canister_text).bytes != path[1]:
+            if canister_text is None or _canister_id(canister_text) != path[1]:
                 raise Refused("canister paths must name the URL's canister")
             name = self._actor(path[1])
             if name is None:
@@ -374,6 +407,38 @@ class IcInterface:
             "moxzid serves time, subnet, request_status/ID, canister/ID/module_hash, "
             "canister/ID/controllers and canister/ID/metadata/NAME"
         )
+
+
+# Where a management method's argument names the canister it acts on (install_chunked_code's target).
+TARGET_FIELDS = (idl_hash("target_canister"), idl_hash("canister_id"))
+
+
+def _argument_target(arg: bytes) -> bytes | None:
+    """The canister a management call's argument names, or None when it names none (create_canister)
+    or does not decode (the host then refuses it, saying why)."""
+    try:
+        values = decode_args(arg)
+    except CandidError:
+        return None
+    if len(values) != 1 or not isinstance(values[0], dict):
+        return None
+    for field in TARGET_FIELDS:
+        if isinstance(values[0].get(field), Principal):
+            return values[0][field].bytes
+    return None
+
+
+def _canister_id(text: str) -> bytes:
+    """A canister id in a URL; raises Refused for one that is not a principal."""
+    try:
+        return Principal.from_text(text).bytes
+    except CandidError as error:
+        raise Refused(f"the URL's canister id: {error}") from None
+
+
+def _effective(request: web.Request) -> bytes:
+    """The effective canister id of a call (its URL's), once ``_target`` has checked it."""
+    return _canister_id(request.match_info["canister"])
 
 
 def _merge(into: dict, tree: dict) -> None:

@@ -28,6 +28,7 @@ MAX_REPLY_BYTES = 64 * 1024 * 1024
 class Status:
     sender: bytes
     expiry_ns: int
+    canister: bytes  # the request's effective canister id: a delegation's targets must name it to read this
     status: str = "processing"  # then replied, rejected, or done once its reply was dropped
     reply: bytes | None = None
     reject_code: int = 0
@@ -60,14 +61,18 @@ class Statuses:
     def get(self, request_id: bytes) -> Status | None:
         return self._by_id.get(request_id)
 
-    def add(self, request_id: bytes, sender: bytes, expiry_ns: int) -> Status | None:
+    def add(self, request_id: bytes, sender: bytes, expiry_ns: int, canister: bytes) -> Status | None:
         """A new status for a request, forgetting the oldest answered one when ``capacity`` are
         remembered; None when all those are still processing."""
         self._forget_expired()
         if len(self._by_id) >= self.capacity and not self._forget_oldest_answered():
             return None
-        status = self._by_id[request_id] = Status(sender, expiry_ns)
+        status = self._by_id[request_id] = Status(sender, expiry_ns, canister)
         return status
+
+    def forget(self, request_id: bytes) -> None:
+        """Forget a request just added that is not to run after all."""
+        self._forget(request_id)
 
     def _forget_oldest_answered(self) -> bool:
         """Forget the oldest request no longer processing; False when there is none. The scan passes

@@ -7,9 +7,12 @@
   controlled by the settings' controllers, else by the caller; kept like every created actor) and
   answers ``Ok {block_id, canister_id}``.
 
-moxzid keeps no cycles-ledger accounts: creating costs the caller nothing, and the new actor starts with
-the ``amount`` asked for (as on the IC, less no fee; only counted when moxzid charges, ``--cycles N``),
-taken from nowhere, as ``provisional_create_canister_with_cycles`` gives an outside caller what it names.
+moxzid keeps no cycles-ledger accounts: every one holds nothing, as nobody can fund them (the admin
+gives actors cycles directly, ``POST /cycles/ACTOR``). So while moxzid charges cycles (``--cycles N``)
+a creation asking for an ``amount`` answers ``InsufficientFunds {balance = 0}`` and one asking for
+none starts the actor with no cycles: creating never mints them. While it does not charge, the new
+actor starts with the ``amount`` asked for (counted nowhere), as ``provisional_create_canister_with_cycles``
+gives an outside caller what it names.
 The ``block_id`` is the new canister's number (moxzid's canister ids count up), so it grows with each
 creation across restarts. Only calls over the IC interface reach these canisters; actors cannot call them.
 """
@@ -77,9 +80,12 @@ class SystemCanisters:
         if wanted is not None and wanted["subnet"] != self.subnet:
             return _failed(f"moxzid has one subnet, {self.subnet}, not {wanted['subnet']}")
         settings = creation.get("settings")
+        charging = self.host.ledger is not None and self.host.ledger.charging
+        if charging and argument["amount"]:
+            return {"Err": {"InsufficientFunds": {"balance": 0}}}
         try:
             canister = self.host.create_canister(
-                caller, settings.value if settings is not None else {}, cycles=argument["amount"]
+                caller, settings.value if settings is not None else {}, cycles=0 if charging else argument["amount"]
             )
         except ValueError as error:
             return _failed(str(error))

@@ -9,6 +9,10 @@ The directory holds:
 - ``data.mdb.compacting`` while ``compact`` writes the compacted copy (one left by a process that
   stopped there is removed when the store is next opened).
 
+Everything in it is private to moxzid's user: the directory is made (or, once known to be a store,
+set) mode 0700 and its files 0600, since ``data.mdb`` holds every actor's state and other plugins keep
+their secrets beside it (the admin token, the IC interface's keys).
+
 Reading a large value leaves none of its pages in this process's resident memory (see ``_copied``).
 
 A committed batch has been written to the OS (not only to this process's memory) when ``commit``
@@ -45,6 +49,7 @@ COMPACTING_FILE = DATA_FILE + ".compacting"
 # ``FORMAT.new`` and before ``FORMAT``, so LMDB's files count as ours only beside ``FORMAT.new``.
 _UNFINISHED = {LOCK_FILE, NEW_FORMAT_FILE}
 _UNFINISHED_ENVIRONMENT = {DATA_FILE, "lock.mdb"}
+PRIVATE_DIRECTORY, PRIVATE_FILE = 0o700, 0o600
 DEFAULT_MAP_SIZE = 1 << 40  # a cap, not an allocation: data.mdb stays sparse and grows with what it holds
 MAX_READERS = 1024  # read transactions open at once: one per get or scan in progress, in any thread
 # A value this large (a wasm page, a fetch's part) lies on overflow pages of its own, which are
@@ -182,7 +187,7 @@ class LmdbStore(Store):
 def _prepare(directory: Path) -> None:
     """Make ``directory`` if missing; refuse one that holds anything but a store of ours."""
     try:
-        directory.mkdir(parents=True, exist_ok=True)
+        directory.mkdir(mode=PRIVATE_DIRECTORY, parents=True, exist_ok=True)
         present = set(os.listdir(directory))
         foreign = present - _UNFINISHED - (_UNFINISHED_ENVIRONMENT if NEW_FORMAT_FILE in present else set())
     except OSError as exc:
@@ -192,13 +197,26 @@ def _prepare(directory: Path) -> None:
             f"{directory} is not empty and is not a moxzi state directory (it has no {FORMAT_FILE} "
             "file); give -s a new or empty directory; nothing was changed"
         )
+    try:
+        _make_private(directory)
+    except OSError as exc:
+        raise _unusable(directory, exc) from exc
+
+
+def _make_private(directory: Path) -> None:
+    """The state directory 0700 and the files in it 0600 (a store made before moxzid kept them so
+    included): only moxzid's user may read any actor's state."""
+    os.chmod(directory, PRIVATE_DIRECTORY)
+    for entry in os.scandir(directory):
+        if entry.is_file(follow_symlinks=False) and entry.stat().st_mode & 0o077:
+            os.chmod(entry.path, PRIVATE_FILE)
 
 
 def _lock(directory: Path) -> int:
     """Take the directory for this process: an exclusive flock on its lock file, which gets our pid."""
     path = directory / LOCK_FILE
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, PRIVATE_FILE)
     except OSError as exc:
         raise _unusable(directory, exc) from exc
     try:
@@ -252,7 +270,8 @@ def _check_format(directory: Path) -> bool:
 
 def _begin_format(directory: Path) -> None:
     try:
-        with open(directory / NEW_FORMAT_FILE, "w") as file:
+        descriptor = os.open(directory / NEW_FORMAT_FILE, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE)
+        with os.fdopen(descriptor, "w") as file:
             file.write(FORMAT + "\n")
             file.flush()
             os.fsync(file.fileno())
@@ -282,7 +301,13 @@ def _open_environment(directory: Path, map_size: int) -> lmdb.Environment:
         # No syncing at commit: the write to the OS is what survives kill -9; ``flush`` does the fsync.
         # ``lock=True`` lets any thread read; py-lmdb serializes the writers.
         env = lmdb.open(
-            str(directory), map_size=map_size, sync=False, metasync=False, lock=True, max_readers=MAX_READERS
+            str(directory),
+            map_size=map_size,
+            sync=False,
+            metasync=False,
+            lock=True,
+            max_readers=MAX_READERS,
+            mode=PRIVATE_FILE,
         )
     except (lmdb.CorruptedError, lmdb.InvalidError, lmdb.VersionMismatchError) as exc:
         raise _corrupt(directory, exc) from exc

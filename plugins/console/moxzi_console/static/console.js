@@ -1,4 +1,5 @@
-// moxzid's console: state from /console/state (every few seconds), live log and loss from /events.
+// moxzid's console: state from /console/state (every few seconds), the past from /console/history
+// (once), live log and loss from /events.
 "use strict";
 
 const STATE_SECONDS = 2;
@@ -246,8 +247,9 @@ async function refresh(first) {
   renderCheckpoints(state.checkpoints);
   renderMethods(state.actors);
   if (first) {
-    state.log.forEach(addLog);
-    for (const cur of state.curves) {
+    const history = await (await fetch("/console/history")).json();
+    history.log.forEach(addLog);
+    for (const cur of history.curves) {
       const c = curve(cur.actor, cur.optimizer);
       c.stride = cur.stride;
       for (const [step, loss] of cur.points) addPoint(c, step, loss);
