@@ -231,6 +231,7 @@ def test_pages_in_a_browser_change_nothing(tmp_path, attacker_page, chromium):
         page.close()
         page = chromium.new_page()  # moxzid's own console still calls
         page.goto(daemon.url + "/console/")
+        page.locator('details[data-actor="counter"] > summary').click()
         inc = page.locator('details[data-actor="counter"] form[data-method="inc"]')
         inc.locator("button[type=submit]").click()
         page.wait_for_function("f => f.querySelector('pre.reply.ok')", arg=inc.element_handle(), timeout=30_000)
