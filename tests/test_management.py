@@ -3,6 +3,8 @@ actor classes (`await Kid(n)`: create_canister + install_code), controllers and 
 raw_rand, canister_status, update_settings, stop/start/delete, upgrades and reinstalls through
 install_code, and the same methods called from outside with the caller's own principal."""
 
+import gc
+
 import pytest
 from kit.actorbuild import build_actor
 from kit.host import NO_ARGS
@@ -12,6 +14,7 @@ from moxzi_core.candid import BLOB, BOOL, NAT, NAT64, PRINCIPAL, TEXT, Principal
 from moxzi_core.candid.types import resolve
 from moxzi_core.runtime.canister import MAX_CHUNK_BYTES, MAX_CHUNKS
 from moxzi_core.runtime.host import ActorSpec, Host, actor_principal
+from moxzi_core.runtime.instance import Instance
 from moxzi_core.runtime.management import MANAGEMENT_NAME, SERVICE, BadArgument, arguments
 from moxzi_core.runtime.messages import Reject
 from moxzi_core.store import MemoryStore
@@ -406,5 +409,27 @@ async def test_created_actors_are_capped_counted_from_the_store():
         assert deleted.reply is not None, deleted.reject_message
         (other,) = await update(host, "factory", "make", [NAT], [5], rets=[PRINCIPAL])
         assert await update(host, "factory", "bump", [PRINCIPAL], [other]) == [6]
+    finally:
+        await host.stop()
+
+
+async def test_instances_no_actor_runs_any_more_are_freed():
+    """A deleted actor's instance, and the one an upgrade replaced, are freed with their memories:
+    wasmtime keeps an instance's host functions until its store goes, and they must not keep the
+    instance (so its store) alive, or each create, call and delete round would keep megabytes."""
+    host = await started(factory(False))
+    try:
+        kids = []
+        for _ in range(3):
+            (kid,) = await update(host, "factory", "make", [NAT], [0], rets=[PRINCIPAL])
+            assert await update(host, "factory", "bump", [PRINCIPAL], [kid]) == [1]
+            for method in ("stop", "delete"):
+                assert await update(host, "factory", method, [PRINCIPAL], [kid], rets=[TEXT]) == ["ok"]
+            kids.append(kid.bytes)
+        await host.upgrade("factory", build_actor("factory").wasm)
+        gc.collect()
+        instances = [o for o in gc.get_objects() if isinstance(o, Instance)]
+        assert not [o for o in instances if o.principal in kids]
+        assert len([o for o in instances if not o.replica and o.principal == actor_principal("factory")]) == 1
     finally:
         await host.stop()

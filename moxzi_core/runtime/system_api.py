@@ -21,6 +21,7 @@ for the work, which is nothing (it charges device time and, if priced, instructi
 from __future__ import annotations
 
 import hashlib
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -239,16 +240,23 @@ class SystemApi:
 
     def function(self, name: str) -> Callable:
         """The host function for ``ic0.name``, trapping where the spec forbids the call."""
-        impl = getattr(self, "_" + name, None)
+        impl = getattr(type(self), "_" + name, None)
         if impl is None or name not in WHERE:
             raise LookupError(name)
         allowed = WHERE[name]
+        # wasmtime keeps host functions in a table of its own until their store is dropped, and the
+        # store goes with its instance: a strong reference back to this API (so to the instance and
+        # its store) would keep every instance ever made, a deleted actor's memories included. It
+        # runs only while its instance runs code, so the API is there whenever it is called.
+        owner = weakref.ref(self)
 
         def guarded(*args):
-            context = self.execution.context if self.execution else "s"
+            api = owner()
+            assert api is not None, "called while its instance runs"
+            context = api.execution.context if api.execution else "s"
             if context not in allowed:
                 raise ActorTrap(f"ic0.{name} cannot be called from {CONTEXT_NAMES[context]}")
-            return impl(*args)
+            return impl(api, *args)
 
         return guarded
 
