@@ -234,3 +234,19 @@ def test_moxzid_rebuilds_interleaved_training_exactly_after_a_kill(tmp_path):
         moxzid.kill()
     with running_moxzid(*flags, cwd=tmp_path, plugins="http,lmdb,torch") as moxzid:
         assert (moxzid.call("grinder", "fingerprint"), moxzid.call("learner", "weights")) == weights
+
+
+def test_a_training_runs_checkpoints_do_not_grow_with_the_runs_before_it(dev, monkeypatch):
+    """The backward pass takes a checkpoint at each computed result's gradient: the 20th step of the
+    same program takes as many as the 2nd (hooks left on the parameters would add one per step)."""
+    from moxzi_device_torch import backend
+
+    counted = []
+    monkeypatch.setattr(backend, "checkpoint", lambda: counted.append(1))
+    setup(dev, A)
+    per_step = []
+    for _ in range(20):
+        counted.clear()
+        assert isinstance(dev.request("run", A, chain(10, train=True)), dict)
+        per_step.append(len(counted))
+    assert per_step[1] == per_step[-1] > 10  # an op each, and the results' gradients

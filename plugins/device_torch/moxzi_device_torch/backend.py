@@ -140,6 +140,8 @@ class TorchBackend:
         params = [] if train is None else [values[slot] for g in train.groups for _, slot in g.params]
         # On the CPU the thread that calls backward() runs it, so a hook on each result can take a
         # checkpoint there too; on CUDA a device thread every backward shares runs it: no pausing.
+        # Only computed results get one: a hook on a source (a parameter) would outlive the run, and
+        # every later run's backward pass would call it again.
         backward_checkpoints = train is not None and self.device.type == "cpu"
         failed = None
         try:
@@ -151,7 +153,7 @@ class TorchBackend:
                         value = values[step.out] = step.kernel(step.payload, *[values[s] for s in step.slots])
                     except Exception as error:
                         raise DeviceError(f"op {step.index} ({step.op}): {error}") from None
-                    if backward_checkpoints and value.requires_grad:
+                    if backward_checkpoints and value.grad_fn is not None:
                         value.register_hook(_checkpoint_hook)
                     tally = self.op_seconds.get(step.op)
                     if tally is None:
