@@ -23,6 +23,7 @@ from moxzi_core.candid import (
     RESERVED,
     TEXT,
     CandidError,
+    Decoder,
     FuncRef,
     FuncType,
     Named,
@@ -363,3 +364,79 @@ def test_budget_counts_values():
 def test_float_specials_round_trip():
     nan, inf = decode_args(encode_args([FLOAT64, FLOAT32], [math.nan, -math.inf]), [FLOAT64, FLOAT32])
     assert math.isnan(nan) and inf == -math.inf
+
+
+# --- Decoder: heads and values that repeat ----------------------------------------------------------
+OP = Variant({"param": TEXT, "linear": Record({"x": NAT32, "w": NAT32}), "scale": Record({"x": NAT32, "by": FLOAT64})})
+PROGRAM = Vec(OP)
+STEP = Record({"data": BLOB, "program": PROGRAM, "lr": Opt(FLOAT64)})  # a device run, cut down
+# The sender's subset: fewer tags, so its head differs.
+SENDER_STEP = Record({"data": BLOB, "program": Vec(Variant({"param": TEXT})), "lr": Opt(FLOAT64)})
+
+
+def steps(program, count=3):
+    """Messages of ``count`` steps sending ``program`` with other data and learning rates each time."""
+    return [
+        encode_args([STEP], [{"data": bytes([k]) * (k + 1), "program": program, "lr": Some(k / 8)}])
+        for k in range(count)
+    ]
+
+
+def test_a_decoder_remembers_a_value_that_repeats_byte_for_byte():
+    program = [{"param": "w"}, {"linear": {"x": 0, "w": 0}}, {"scale": {"x": 1, "by": 0.5}}]
+    decoder = Decoder([STEP], remember=[PROGRAM])
+    results = [decoder.decode(m) for m in steps(program)]
+    assert results == [decode_args(m, [STEP]) for m in steps(program)]
+    assert results[0][0]["program"] is results[2][0]["program"]  # decoded once
+    changed = [*program[:2], {"scale": {"x": 1, "by": 0.25}}]  # as long, one byte different
+    (again,) = decoder.decode(steps(changed, 1)[0])
+    assert again["program"] == changed
+
+
+def test_a_decoder_keeps_the_heads_of_several_senders():
+    ours, theirs = (
+        steps([{"param": "w"}], 1)[0],
+        encode_args([SENDER_STEP], [{"data": b"", "program": [{"param": "v"}], "lr": None}]),
+    )
+    decoder = Decoder([STEP], remember=[PROGRAM])
+    for _ in range(2):
+        assert decoder.decode(ours) == decode_args(ours, [STEP])
+        assert (
+            decoder.decode(theirs)
+            == decode_args(theirs, [STEP])
+            == [{"data": b"", "program": [{"param": "v"}], "lr": None}]
+        )
+
+
+def test_a_decoder_charges_a_remembered_value_what_decoding_it_cost():
+    program = [{"param": "w"}] * 50
+    message = steps(program, 1)[0]
+    decoder = Decoder([STEP], remember=[PROGRAM])
+    decoder.decode(message)
+    enough = next(b for b in range(1, 1000) if _decodes(message, b))
+    assert decoder.decode(message, budget=enough)[0]["program"] == program
+    with pytest.raises(CandidError) as short:
+        decoder.decode(message, budget=enough - 1)
+    with pytest.raises(CandidError) as from_scratch:
+        decode_args(message, [STEP], budget=enough - 1)
+    assert (str(short.value), short.value.offset) == (str(from_scratch.value), from_scratch.value.offset)
+
+
+def _decodes(message: bytes, budget: int) -> bool:
+    try:
+        decode_args(message, [STEP], budget=budget)
+        return True
+    except CandidError:
+        return False
+
+
+def test_a_decoder_refuses_a_message_that_goes_wrong_after_a_known_head():
+    message = steps([{"param": "w"}], 1)[0]
+    decoder = Decoder([STEP], remember=[PROGRAM])
+    decoder.decode(message)
+    for broken in (message[:-3], message + b"\x00", message[:-9] + b"\xff" * 9):
+        with pytest.raises(CandidError) as got:
+            decoder.decode(broken)
+        with pytest.raises(CandidError) as want:
+            decode_args(broken, [STEP])
+        assert (str(got.value), got.value.offset) == (str(want.value), want.value.offset)

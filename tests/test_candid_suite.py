@@ -1,11 +1,13 @@
 """The official Candid test suite (tests/data/candid-suite, from dfinity/candid): every assertion, run
 through moxzi's binary decoder and encoder and its textual value parser and printer."""
 
+import functools
+
 import pytest
 from kit.candid_random import canonical
 from kit.candid_suite import Assertion, Input, load
 
-from moxzi_core.candid import CandidError, decode_args, encode_args, parse_args, print_values
+from moxzi_core.candid import CandidError, Decoder, decode_args, encode_args, parse_args, print_values
 
 ASSERTIONS = load()
 BINARY = [a for a in ASSERTIONS if any(i.binary for i in a.inputs)]
@@ -51,3 +53,23 @@ def test_binary_assertions(assertion):
 @pytest.mark.parametrize("assertion", TEXTUAL, ids=lambda a: f"{a.where} {a.description}")
 def test_textual_assertions(assertion):
     check(assertion)
+
+
+def outcome(decode, given: Input):
+    """What ``decode(bytes)`` gives for an input: its canonical values, or the error's message and offset."""
+    try:
+        return canonical(decode(given.content))
+    except CandidError as error:
+        return ("error", str(error), error.offset)
+
+
+def test_a_decoder_reading_the_same_types_again_gives_what_decode_args_gives():
+    """A Decoder keeps each message head's readers and remembers values of the types asked: every binary
+    input of the suite, decoded twice by the same Decoder (the second time from what the first kept),
+    gives decode_args's values or its error, at the same offset."""
+    for assertion in BINARY:
+        decoder = Decoder(assertion.types, remember=assertion.types)
+        for given in (i for i in assertion.inputs if i.binary):
+            want = outcome(functools.partial(decode_args, types=assertion.types), given)
+            for _ in range(2):
+                assert outcome(decoder.decode, given) == want, assertion.where

@@ -31,10 +31,11 @@ JSON (``args_from_json``/``results_to_json``) has its own mapping, described in 
 call`` reads and prints) map to the same Python values; see ``text.py`` and ``docs/candid-text.md``.
 
 ``decode_args(data)`` without types reads the message's own types: record fields and variant tags are
-then keyed by their numeric ids.
+then keyed by their numeric ids. A ``Decoder`` decodes message after message of the same types (a
+method's argument) with what ``decode_args`` gives, reusing what it read of earlier ones.
 """
 
-from .decode import BUDGET_PER_BYTE, DEFAULT_BUDGET, decode_args
+from .decode import BUDGET_PER_BYTE, DEFAULT_BUDGET, Decoder, decode_args
 from .did import parse_did
 from .encode import encode_args
 from .errors import CandidError
@@ -89,6 +90,7 @@ __all__ = [
     "service_from_sections",
     "encode_args",
     "decode_args",
+    "Decoder",
     "DEFAULT_BUDGET",
     "BUDGET_PER_BYTE",
     "args_from_json",

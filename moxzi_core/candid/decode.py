@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import builtins
 import struct
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -74,13 +75,79 @@ def decode_args(data: bytes, types: Sequence[CandidType] | None = None, *, budge
         raise reader.fail("types or values nested too deeply") from None
 
 
+class Decoder:
+    """Decodes message after message against the same ``types`` (a method's argument, say), with what
+    ``decode_args`` gives and raises for each, but doing less for what repeats.
+
+    A message's head (its type table and argument types) is parsed, and the readers for it built, once
+    per distinct head: a later message whose bytes begin with a head seen before reuses them (the
+    ``heads`` most recently used are kept). A value of a type in ``remember`` that repeats byte for byte
+    where the previous one of that type began is not decoded again: the previous value is given, and the
+    budget charged what decoding it cost. Parsing is a function of the bytes it reads alone, so both
+    give what decoding from scratch gives. Remembered values are shared by the results of the messages
+    that repeat them: callers must not change them. Safe to use from several threads at once.
+    """
+
+    def __init__(self, types: Sequence[CandidType], *, remember: Sequence[CandidType] = (), heads: int = 16):
+        self.types = list(types)
+        self._remember = frozenset(id(resolve(t)) for t in remember)
+        self._size = heads
+        self._heads: list[_Head] = []  # most recently used last; a head in use is taken out
+        self._lock = threading.Lock()
+
+    def decode(self, data: bytes, *, budget: int | None = None) -> list[Any]:
+        """As ``decode_args(data, types, budget=budget)``."""
+        budget = DEFAULT_BUDGET + BUDGET_PER_BYTE * len(data) if budget is None else budget
+        data = bytes(data)
+        with self._lock:
+            head = next((h for h in reversed(self._heads) if h.cost <= budget and data.startswith(h.key, 4)), None)
+            if head is not None:
+                self._heads.remove(head)
+        if head is None:
+            head = _Head(Reader(data, budget), self.types, self._remember)
+        else:
+            head.reuse(data, budget)
+        try:
+            return head.values()
+        except RecursionError:
+            raise head.r.fail("types or values nested too deeply") from None
+        finally:
+            head.r.data = b""  # the message's bytes are not kept
+            with self._lock:
+                self._heads.append(head)
+                if len(self._heads) > self._size:
+                    del self._heads[0]
+
+
+class _Head:
+    """A message's head read, with the readers of its values: decodes that message and, through
+    ``reuse``, others that begin with the same head bytes (``key``)."""
+
+    def __init__(self, r: Reader, types: Sequence[CandidType] | None, remember: frozenset[int] = frozenset()):
+        self.r = r
+        if r.take(4) != MAGIC:
+            raise r.fail("not a Candid message: it does not start with DIDL", at=0)
+        before = r.budget
+        read_type = read_type_table(r)
+        self.wire = [read_type() for _ in range(r.length("argument list"))]
+        self.key, self.cost, self.start = r.data[4 : r.pos], before - r.budget, r.pos
+        self.expected = self.wire if types is None else list(types)
+        self.readers = _Readers(r, remember)
+
+    def reuse(self, data: bytes, budget: int) -> None:
+        """Read ``data`` next, which begins with this head (and has the budget to pay for it)."""
+        self.r.data, self.r.pos, self.r.budget = data, self.start, budget - self.cost
+
+    def values(self) -> list[Any]:
+        return _values(self.r, self.wire, self.expected, self.readers)
+
+
 def _decode(r: Reader, types: Sequence[CandidType] | None) -> list[Any]:
-    if r.take(4) != MAGIC:
-        raise r.fail("not a Candid message: it does not start with DIDL", at=0)
-    read_type = read_type_table(r)
-    wire = [read_type() for _ in range(r.length("argument list"))]
-    expected = wire if types is None else list(types)
-    readers = _Readers(r)
+    head = _Head(r, types)
+    return _values(r, head.wire, head.expected, head.readers)
+
+
+def _values(r: Reader, wire: list[CandidType], expected: list[CandidType], readers: _Readers) -> list[Any]:
     values: list[Any] = []
     for i in range(max(len(wire), len(expected))):
         try:
@@ -116,10 +183,11 @@ class _Readers:
     value costs one unit of budget, charged by whatever contains it.
     """
 
-    def __init__(self, r: Reader):
+    def __init__(self, r: Reader, remember: frozenset[int] = frozenset()):
         self.r = r
         self.built: dict[tuple[int, int], ValueReader] = {}  # the types outlive this object
         self.sized: dict[int, bool] = {}
+        self.remember = remember  # ids of expected types whose values repeat (Decoder)
 
     def get(self, wire: CandidType, expected: CandidType) -> ValueReader:
         w, e = resolve(wire), resolve(expected)
@@ -127,8 +195,30 @@ class _Readers:
         if key not in self.built:
             # a recursive type meets this pair again while its reader is being built
             self.built[key] = lambda depth: self.built[key](depth)
-            self.built[key] = self.build(w, e)
+            read = self.build(w, e)
+            self.built[key] = self.remembered(read) if id(e) in self.remember else read
         return self.built[key]
+
+    def remembered(self, read: ValueReader) -> ValueReader:
+        """``read``, giving the value it read last (and charging what that cost) when the bytes it read
+        then come next again, at the same depth."""
+        r = self.r
+        last: tuple[bytes, int, Any, int] | None = None  # (bytes, depth, value, budget it cost)
+
+        def read_again(depth: int) -> Any:
+            nonlocal last
+            if last is not None:
+                span, at_depth, value, cost = last
+                if at_depth == depth and cost <= r.budget and r.data.startswith(span, r.pos):
+                    r.pos += len(span)
+                    r.budget -= cost
+                    return value
+            start, budget = r.pos, r.budget
+            value = read(depth)
+            last = (r.data[start : r.pos], depth, value, budget - r.budget)
+            return value
+
+        return read_again
 
     def build(self, w: CandidType, e: CandidType) -> ValueReader:
         if e == RESERVED:
