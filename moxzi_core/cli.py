@@ -1,4 +1,4 @@
-"""The `moxzi` command: build Motoko actors for moxzid, and call them."""
+"""The `moxzi` command: build Motoko actors for moxzid, call them, and move their weights in and out."""
 
 import argparse
 import os
@@ -11,6 +11,7 @@ from moxzi_core.build import SETUP_COMMAND, BuildError, Diagnostic, build
 from moxzi_core.client import DEFAULT_URL, CallError, Client
 
 URL_VARIABLE = "MOXZI_URL"
+TOKEN_VARIABLE = "MOXZI_TOKEN"
 WHERE = re.compile(r"\b(\d+):(\d+): ")  # a Candid text error's line:column
 
 
@@ -80,8 +81,46 @@ def main(argv: list[str] | None = None) -> int:
         )
         command.set_defaults(run=_call, query=kind == "query")
 
+    _add_weights_commands(commands)
     args = parser.parse_args(argv)
     return args.run(args)
+
+
+def _add_weights_commands(commands) -> None:
+    weights = commands.add_parser(
+        "weights",
+        help="an actor's parameters out of moxzid and in, as a safetensors file",
+        description=(
+            "Export an actor's parameters (with --publications, its publications too) from moxzid's device "
+            "as a safetensors file, or import one: existing parameters are set (a shape that differs is "
+            "an error naming the tensor, and nothing changes), missing ones created, and the optimizer "
+            "state of each one set starts over. The import is recorded as the actor's device calls are. "
+            "Both use moxzid's admin routes: on an address other than loopback they need --token."
+        ),
+    )
+    actions = weights.add_subparsers(metavar="ACTION", required=True)
+    export = actions.add_parser("export", help="write ACTOR's parameters to a safetensors file")
+    export.add_argument("actor", metavar="ACTOR")
+    export.add_argument("-o", "--out", type=Path, required=True, metavar="FILE.safetensors")
+    export.add_argument("--prefix", default="", help="only the parameters named PREFIX..., written without it")
+    export.add_argument("--publications", action="store_true", help="the actor's publications as well")
+    export.set_defaults(run=_export_weights)
+    load = actions.add_parser("import", help="set ACTOR's parameters from a safetensors file")
+    load.add_argument("actor", metavar="ACTOR")
+    load.add_argument("file", type=Path, metavar="FILE.safetensors")
+    load.add_argument("--prefix", default="", help="import each tensor NAME as parameter PREFIX + NAME")
+    load.set_defaults(run=_import_weights)
+    for command in (export, load):
+        command.add_argument(
+            "--url",
+            default=os.environ.get(URL_VARIABLE, DEFAULT_URL),
+            help=f"moxzid's HTTP gateway (default ${URL_VARIABLE}, else {DEFAULT_URL})",
+        )
+        command.add_argument(
+            "--token",
+            default=os.environ.get(TOKEN_VARIABLE),
+            help=f"moxzid's admin token (default ${TOKEN_VARIABLE}; in STATE_DIR/admin-token)",
+        )
 
 
 def _build(args: argparse.Namespace) -> int:
@@ -118,6 +157,31 @@ def _call(args: argparse.Namespace) -> int:
             if 1 <= line <= len(lines):
                 print(f"  {lines[line - 1]}\n  {' ' * (column - 1)}^", file=sys.stderr)
         return 2 if error.status in (400, 404) and error.reject_code is None else 1
+    return 0
+
+
+def _export_weights(args: argparse.Namespace) -> int:
+    client = Client(args.url, token=args.token)
+    try:
+        size = client.export_weights(args.actor, args.out, prefix=args.prefix, publications=args.publications)
+    except CallError as error:
+        args.out.unlink(missing_ok=True)
+        print(f"moxzi weights export: {error}", file=sys.stderr)
+        return 1
+    print(f"{args.actor} -> {args.out} ({size} bytes)")
+    return 0
+
+
+def _import_weights(args: argparse.Namespace) -> int:
+    if not args.file.is_file():
+        print(f"moxzi weights import: {args.file}: no such file", file=sys.stderr)
+        return 2
+    try:
+        names = Client(args.url, token=args.token).import_weights(args.actor, args.file, prefix=args.prefix)
+    except CallError as error:
+        print(f"moxzi weights import: {error}", file=sys.stderr)
+        return 1
+    print(f"{args.file} -> {args.actor}: {len(names)} parameter(s) set")
     return 0
 
 

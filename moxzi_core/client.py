@@ -23,6 +23,7 @@ from pathlib import Path
 
 DEFAULT_URL = "http://127.0.0.1:7000"
 CALL_SECONDS = 600.0  # a training call may run for minutes
+CHUNK = 2**20  # bytes of a weights file read or written at a time
 
 
 class CallError(RuntimeError):
@@ -35,11 +36,13 @@ class CallError(RuntimeError):
 
 
 class Client:
-    """moxzid at ``url`` (``http://HOST:PORT``)."""
+    """moxzid at ``url`` (``http://HOST:PORT``); ``token``: moxzid's admin token, which the admin routes
+    (upgrades, cycles, weights) need on a listen address other than loopback."""
 
-    def __init__(self, url: str = DEFAULT_URL, timeout: float = CALL_SECONDS):
+    def __init__(self, url: str = DEFAULT_URL, timeout: float = CALL_SECONDS, token: str | None = None):
         self.url = url.rstrip("/")
         self.timeout = timeout
+        self.token = token
 
     def call(self, actor: str, method: str, *args, timeout: float | None = None) -> list:
         """Call ``method`` of ``actor`` as an update with ``args``; the list of its results."""
@@ -65,6 +68,25 @@ class Client:
         body = wasm if isinstance(wasm, bytes) else Path(wasm).read_bytes()
         return self._request("POST", _route("upgrade", actor), body, timeout).decode()
 
+    def export_weights(self, actor: str, out: Path, *, prefix: str = "", publications: bool = False) -> int:
+        """Write ``actor``'s parameters (named ``prefix``..., without it; with its publications if asked)
+        to ``out`` as a safetensors file, streamed; its size in bytes."""
+        query = urllib.parse.urlencode({"prefix": prefix, "publications": "1" if publications else ""})
+        size = 0
+        with self._open("GET", f"{_route('weights', actor)}?{query}", None, None) as response, open(out, "wb") as file:
+            while chunk := response.read(CHUNK):
+                file.write(chunk)
+                size += len(chunk)
+        return size
+
+    def import_weights(self, actor: str, source: Path, *, prefix: str = "") -> list[str]:
+        """Set (or create) ``actor``'s parameters prefix + name from the safetensors file ``source``,
+        streamed; the parameters it set."""
+        path = f"{_route('weights', actor)}?{urllib.parse.urlencode({'prefix': prefix})}"
+        with open(source, "rb") as file:
+            length = {"Content-Length": str(Path(source).stat().st_size)}
+            return json.loads(self._request("PUT", path, file, None, length))["imported"]
+
     def actors(self) -> list[dict]:
         """Each actor's name, principal, persistence mode and methods (``GET /actors``)."""
         return self._json("GET", "/actors", None, None)
@@ -72,11 +94,18 @@ class Client:
     def _json(self, verb: str, path: str, body: bytes | None, timeout: float | None):
         return json.loads(self._request(verb, path, body, timeout))
 
-    def _request(self, verb: str, path: str, body: bytes | None, timeout: float | None) -> bytes:
-        request = urllib.request.Request(self.url + path, data=body, method=verb)
+    def _request(self, verb: str, path: str, body, timeout: float | None, headers: dict | None = None) -> bytes:
+        with self._open(verb, path, body, timeout, headers) as response:
+            return response.read()
+
+    def _open(self, verb: str, path: str, body, timeout: float | None, headers: dict | None = None):
+        """The response to a request, to read; ``body``: bytes, a file, or None."""
+        headers = dict(headers or {})
+        if self.token is not None:
+            headers["Authorization"] = f"Bearer {self.token}"
+        request = urllib.request.Request(self.url + path, data=body, method=verb, headers=headers)
         try:
-            with urllib.request.urlopen(request, timeout=timeout or self.timeout) as response:
-                return response.read()
+            return urllib.request.urlopen(request, timeout=timeout or self.timeout)
         except urllib.error.HTTPError as error:
             text = error.read().decode(errors="replace")
             try:

@@ -7,6 +7,7 @@ import http.client
 import json
 import time
 import urllib.parse
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from moxzi_console.metrics import render
 from moxzi_console.routes import console_app, events_app, metrics_app, type_tree
 from moxzi_console.watch import HISTORY_POINTS, LOG_LINE_CHARS, METHODS_PER_ACTOR, OPTIMIZERS_PER_ACTOR, OTHER, Watch
 from prometheus_client.parser import text_string_to_metric_families
+from safetensors.torch import load_file
 
 from moxzi_core import plugins
 from moxzi_core.build import build
@@ -342,6 +344,15 @@ def test_the_console_in_a_browser(daemon, browser, tmp_path):
     icon = page.request.get(daemon.url + "/favicon.ico")
     assert (icon.status, icon.headers["content-type"]) == (200, "image/x-icon")
     assert icon.body()[:4] == b"\0\0\1\0"  # an ICO file
+    # The device table links each actor's weights: the safetensors file of GET /weights/ACTOR.
+    link = page.locator('#device-table tbody tr:has(td:text-is("letters")) a.weights')
+    link.wait_for(timeout=10_000)
+    with urllib.request.urlopen(daemon.url + link.get_attribute("href")) as response:
+        (tmp_path / "letters.safetensors").write_bytes(response.read())
+    assert {name: list(t.shape) for name, t in load_file(tmp_path / "letters.safetensors").items()} == {
+        "embed": [256, 16],
+        "head": [256, 16],
+    }
     page.locator("#log-scale").check()
     page.wait_for_function("() => document.querySelector('.curve[data-actor=\"letters\"]').dataset.points === '1000'")
     page.screenshot(path=str(tmp_path / "console.png"), full_page=True)

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]*\*?")  # `--http-*`: a family of flags
 SCRIPT = re.compile(r"\b(run_\w+|moxzid_child)\.py\b")
-MOXZI_COMMANDS = ("moxzi build", "moxzi call", "moxzi query")
+MOXZI_COMMANDS = ("moxzi build", "moxzi call", "moxzi query", "moxzi weights export", "moxzi weights import")
 OTHER_TOOLS = ("curl", "icp ", "cp ", "pip ", "npm ", "jq ", "python bench/", "python3 bench/", "scripts/install ")
 
 pytestmark = pytest.mark.slow  # runs --help of moxzid, moxzi build and every example script
@@ -43,7 +43,7 @@ def accepted(command: str) -> frozenset[str]:
     if command == "moxzid":
         argv = [sys.executable, "-m", "moxzi_core.daemon", "--help"]
     elif command in MOXZI_COMMANDS:
-        argv = [sys.executable, "-m", "moxzi_core.cli", command.split()[1], "--help"]
+        argv = [sys.executable, "-m", "moxzi_core.cli", *command.split()[1:], "--help"]
     else:
         argv = [sys.executable, str(ROOT / command), "--help"]
     done = subprocess.run(argv, capture_output=True, text=True, timeout=120, cwd=ROOT)

@@ -296,6 +296,7 @@ PUBLIC_CORE = {
     "moxzi_core.candid",
     "moxzi_core.device",
     "moxzi_core.device.transfer",
+    "moxzi_core.device.weights",
     "moxzi_core.runtime.host",
     "moxzi_core.runtime.inbox_bounds",
     "moxzi_core.runtime.messages",

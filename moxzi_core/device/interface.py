@@ -19,6 +19,11 @@ FETCH = METHOD_PREFIX + "fetch"
 # fetch's prefix and the export's bytes (not Candid; not in interface.did), so re-running the record
 # stores the same tensors without the network.
 FETCHED = METHOD_PREFIX + "fetched"
+# A weights import (weights.py): its argument is an Attachment holding a safetensors file and, in its
+# head, the prefix of the parameters it sets. Recorded with the file, like FETCHED.
+IMPORTED = METHOD_PREFIX + "imported"
+# The methods whose argument is an Attachment the host gathered (not Candid), by what they answer as.
+ATTACHED = {FETCHED: FETCH, IMPORTED: "weights import"}
 
 
 @cache

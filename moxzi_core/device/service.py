@@ -27,7 +27,7 @@ from ..runtime.journal import Attachment
 from ..runtime.messages import Outcome, Reject
 from ..runtime.system_calls import Staged, SystemMethod
 from .budget import tensor_bytes
-from .interface import FETCH, FETCHED, METHOD_PREFIX
+from .interface import ATTACHED, FETCH, METHOD_PREFIX
 from .methods import METHODS, download
 from .ops import ELEM_SIZES, DeviceError
 from .snapshot import read_snapshot, write_snapshot
@@ -178,15 +178,16 @@ class Device(DeviceState):
         it may cost (``admit``); ``purse`` None: the call was admitted before (a recorded call re-run,
         a rank following rank 0), so neither applies."""
         handler = METHODS.get(method.removeprefix(METHOD_PREFIX))
-        # FETCHED is a fetch's second half: the host runs it with the download, an actor never does.
+        # FETCHED is a fetch's second half: the host runs it with the download, an actor never does;
+        # nor IMPORTED, which the host runs with a file sent to moxzid for the actor (weights.py).
         if (
             handler is None
             or not method.startswith(METHOD_PREFIX)
-            or (method == FETCHED and not isinstance(arg, Attachment))
+            or (method in ATTACHED and not isinstance(arg, Attachment))
         ):
             return Outcome.reject(Reject.CANISTER_REJECT, f"the device has no method {method!r}")
-        label = FETCH if method == FETCHED else method  # the actor called fetch
-        ftype = self.types.get(method)  # None for FETCHED, whose argument is not Candid
+        label = ATTACHED.get(method, method)  # the actor called fetch
+        ftype = self.types.get(method)  # None for the ATTACHED, whose argument is not Candid
         try:  # decoding and encoding need not hold the device
             args = [arg] if ftype is None else decode_args(arg, ftype.args, budget=DEFAULT_BUDGET + len(arg))
         except CandidError as error:

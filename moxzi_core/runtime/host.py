@@ -36,7 +36,7 @@ from .actor import MAX_CALL_DEPTH, Actor, CallGraphBudget
 from .canister import DEFAULT_SETTINGS, MAX_CHUNK_BYTES, MAX_CHUNKS, Canister
 from .inbox_bounds import MAX_QUEUED_CALLS, MAX_QUEUED_MB, TOTAL_QUEUED_MB, InboxBounds, MiB
 from .instance import Instance, Interrupted, Limits, UnsupportedModule, new_engine
-from .journal import Delta, Journal
+from .journal import Attachment, Delta, Journal, Spool
 from .management import (
     CREATING,
     MANAGEMENT_NAME,
@@ -656,6 +656,28 @@ class Host:
                 self._deliver(Batch(), [(actor, Response(callback, expired))])
 
         self._running_loop.call_later(timeout, expire)
+
+    # --- the management canister -------------------------------------------------------------
+    async def call_system_for(self, name: str, method: str, data: bytes | Attachment) -> Outcome:
+        """Run system method ``method`` as a call of actor ``name``'s own (its principal the caller, its
+        balance paying), made from outside on its behalf (a weights import): recorded as the actor's
+        calls are, and answered once the record is on disk. ``data``: Candid, or an Attachment written
+        through ``system_spool``."""
+        actor = self._actor(name)
+        batch = Batch()
+        try:
+            outcome = await self._system.call(actor.name, actor.principal, method, data, batch)
+            self.store.commit(batch)
+            self.store.flush()
+        finally:
+            self._system.done()
+            if isinstance(data, Attachment):
+                data.close()  # the call closed it if it ran; not if it was refused first
+        return outcome
+
+    def system_spool(self) -> Spool:
+        """Where to write an argument of ``call_system_for`` too large for memory, as it comes."""
+        return self._system.spool()
 
     # --- the management canister -------------------------------------------------------------
     def _call_system(self, actor: Actor, callback: int, method_name: str, data: bytes, cycles: int) -> None:

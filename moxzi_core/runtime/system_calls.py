@@ -193,7 +193,9 @@ class SystemCalls:
         return self._state
 
     # --- calls -------------------------------------------------------------------------------
-    async def call(self, actor: str, caller: bytes, method_name: str, data: bytes, batch: Batch) -> Outcome:
+    async def call(
+        self, actor: str, caller: bytes, method_name: str, data: bytes | Attachment, batch: Batch
+    ) -> Outcome:
         """Run one call for ``actor``; add its record (if it changed the system) and its charge to
         ``batch``, which the caller commits with the answer before it calls ``done``."""
         method, refused = self.methods.get(method_name), None
@@ -212,7 +214,7 @@ class SystemCalls:
                 f"{method_name}: actor {actor} cannot pay for device "
                 f"time: its balance is {self._ledger.balance(actor)} cycles",
             )
-        elif isinstance(method, Staged):
+        elif isinstance(method, Staged) and isinstance(data, bytes):  # an actor's call: Candid
             gathered = await self._gather(method_name, method, caller, data)
             if isinstance(gathered, Outcome):
                 refused = gathered
@@ -257,6 +259,11 @@ class SystemCalls:
             changed=outcome.changed,
         )
         return outcome
+
+    def spool(self) -> Spool:
+        """Where an argument too large for memory is written as it comes: into the store when calls are
+        recorded (its record then names its parts), else a temporary file."""
+        return self._journal.attachment_writer() if self._policy is not None else TemporarySpool()
 
     async def _gather(self, name: str, method: Staged, caller: bytes, data: bytes):
         """What ``method`` gathered for the call, with an attachment already in the store; or a reject."""

@@ -10,7 +10,7 @@ from moxzi_core import device
 from moxzi_core.candid import Some, encode_args
 from moxzi_core.device import DeviceBudget, open_device
 from moxzi_core.device.interface import builtin_payloads
-from moxzi_core.runtime.host import Host
+from moxzi_core.runtime.host import ActorSpec, Host
 from moxzi_core.runtime.system_calls import CheckpointPolicy
 
 PROBED = np.ones(2, "<f4").tobytes()  # what probe_run puts through the probe
@@ -85,20 +85,20 @@ async def learner_host(
     registry,
     store,
     *,
-    actor: str = "learner",
+    actor: str | ActorSpec = "learner",
     checkpoint: CheckpointPolicy | None = CheckpointPolicy(),
     ledger=None,
     budget: DeviceBudget = DeviceBudget(),
     seed: int = 0,
 ):
     """(host, device): the learner actor (tests/actors/learner.mo; ``actor``: tests/actors/ACTOR.mo,
-    named ACTOR) in a started ``Host`` on ``store``, on a new torch:cpu device (``registry``'s, with
+    named ACTOR, or an ActorSpec) in a started ``Host`` on ``store``, on a new torch:cpu device (``registry``'s, with
     ``budget`` and ``seed``) whose calls the host records and copies per ``checkpoint`` and charges to
     ``ledger``'s accounts if given. Both are stopped at the end; a start-up that fails closes the device
     and raises."""
     dev = open_device(registry, "torch:cpu", budget=budget, seed=seed)
     host = Host(
-        [spec(actor, actor)],
+        [spec(actor, actor) if isinstance(actor, str) else actor],
         system_methods=dev.system_methods(),
         store=store,
         system_state=dev,

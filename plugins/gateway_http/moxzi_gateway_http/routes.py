@@ -10,8 +10,8 @@ Statuses:
   method was called on ``/query-json``; a ``/cycles/ACTOR`` body is not ``{"add": N}`` with N > 0, or would take the balance
   past the most an actor may hold (2**128 - 1). An ``Idempotency-Key`` header that is not 1 to 255
   visible ASCII characters.
-- 401: ``/upgrade/ACTOR`` or ``POST /cycles/ACTOR`` without moxzid's admin token, where one is needed
-  (``admin``: on a listen address other than loopback).
+- 401: ``/upgrade/ACTOR``, ``POST /cycles/ACTOR`` or ``/weights/ACTOR`` without moxzid's admin token,
+  where one is needed (``admin``: on a listen address other than loopback).
 - 403: the ``Host`` is not one of moxzid's names, or the request comes from a web page on another
   origin (``origins.py``); nothing ran.
 - 404: no such actor, method or route. 405: a route called with the wrong HTTP method.
@@ -46,7 +46,7 @@ from moxzi_core.runtime.host import Host
 from moxzi_core.runtime.inbox_bounds import InFlight
 from moxzi_core.runtime.messages import Reject
 
-from . import origins
+from . import origins, weights
 from .admin import AdminToken
 from .codec import (
     BadBody,
@@ -116,6 +116,8 @@ def build_app(
     app.router.add_get("/actors", _actors)
     app.router.add_get("/cycles", _cycles)
     app.router.add_post("/cycles/{actor}", _add_cycles)
+    app.router.add_get("/weights/{actor}", _export_weights)
+    app.router.add_put("/weights/{actor}", _import_weights)
     return app
 
 
@@ -183,7 +185,7 @@ def _idempotency_key(request: web.Request) -> bytes | None:
     return key.encode()
 
 
-def _authorise(request: web.Request, what: str) -> None:
+def authorise(request: web.Request, what: str) -> None:
     """Raise NotAuthorised unless the request may use an admin route (before its body is read)."""
     admin = request.app[ADMIN]
     if not admin.allows(request.headers.get("Authorization")):
@@ -260,14 +262,7 @@ async def _run_call(request: web.Request, query_route: bool, text: bool) -> web.
     # The host runs a query method as a query on either route, so it leaves no trace in the actor.
     outcome = await host.call(actor, method, arg, query=query_route, key=key)
     if outcome.reply is None:
-        code = outcome.reject_code
-        name = Reject(code).name if code in STATUSES else "UNKNOWN"
-        return _error(
-            STATUSES.get(code, 500),
-            f"{what} rejected ({code} {name}): {outcome.reject_message}",
-            reject_code=code,
-            reject_message=outcome.reject_message,
-        )
+        return rejected(what, outcome)
     try:
         answer = await codec.run(len(outcome.reply), text_results if text else json_results, func, outcome.reply, what)
     except BrokenReply as exc:
@@ -276,13 +271,42 @@ async def _run_call(request: web.Request, query_route: bool, text: bool) -> web.
     return web.Response(body=answer, content_type="text/plain" if text else "application/json", charset="utf-8")
 
 
+def rejected(what: str, outcome) -> web.Response:
+    """The answer to a rejected call: its status by reject code (STATUSES), the code and message."""
+    code = outcome.reject_code
+    name = Reject(code).name if code in STATUSES else "UNKNOWN"
+    return _error(
+        STATUSES.get(code, 500),
+        f"{what} rejected ({code} {name}): {outcome.reject_message}",
+        reject_code=code,
+        reject_message=outcome.reject_message,
+    )
+
+
 async def _upgrade(request: web.Request) -> web.Response:
     host = request.app[HOST]
     actor = request.match_info["actor"]
     host.info(actor)  # an unknown actor is a 404 before the body is read
-    _authorise(request, f"upgrade of {actor}")
+    authorise(request, f"upgrade of {actor}")
     await host.upgrade(actor, await _read_body(request, f"upgrade of {actor}"))
     return web.Response(text="upgraded")
+
+
+async def _export_weights(request: web.Request) -> web.StreamResponse:
+    host, actor = request.app[HOST], request.match_info["actor"]
+    host.info(actor)
+    authorise(request, f"the weights of {actor}")  # they are everything the actor learnt
+    return await weights.export(request, host, actor)
+
+
+async def _import_weights(request: web.Request) -> web.Response:
+    host, actor = request.app[HOST], request.match_info["actor"]
+    host.info(actor)
+    authorise(request, f"an import into {actor}")
+    names, outcome = await weights.import_(request, host, actor, request.app[BODY_SECS])
+    if outcome.reply is None:
+        return rejected(f"weights import into {actor}", outcome)
+    return _json({"imported": names})
 
 
 async def _actors(request: web.Request) -> web.Response:
@@ -307,7 +331,7 @@ async def _add_cycles(request: web.Request) -> web.Response:
     host = request.app[HOST]
     actor = request.match_info["actor"]
     host.info(actor)  # an unknown actor is a 404 whatever the body
-    _authorise(request, f"cycles for {actor}")
+    authorise(request, f"cycles for {actor}")
     value = await _read_json(request, f"cycles for {actor}")
     cycles = value.get("add") if isinstance(value, dict) and value.keys() == {"add"} else None
     if isinstance(cycles, bool) or not isinstance(cycles, int) or cycles <= 0:

@@ -35,7 +35,10 @@ function renderActors(actors) {
     el("td", {}, a.device.optimizers.join(", ") || "—"), el("td", { class: "num" }, String(a.device.stored)),
     el("td", { class: "num" }, String(a.device.publications)), el("td", {}, a.device.readers.join(", ") || "—"),
     el("td", { class: "num" }, bytes(a.device.bytes)),
-    el("td", {}, Object.entries(a.device.steps).map(([o, n]) => `${o}: ${n}`).join(", ") || "—"))));
+    el("td", {}, Object.entries(a.device.steps).map(([o, n]) => `${o}: ${n}`).join(", ") || "—"),
+    // The http gateway's admin route: open on a loopback address, else it asks for the admin token.
+    el("td", {}, a.device.params ? el("a", { class: "weights", href: `/weights/${encodeURIComponent(a.name)}`,
+      download: `${a.name}.safetensors` }, "safetensors") : "—"))));
   $("#device-total").textContent = bytes(held.reduce((sum, a) => sum + a.device.bytes, 0));
 }
 
