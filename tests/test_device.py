@@ -102,7 +102,8 @@ def test_interface_file_declares_every_method_and_op(dev):
         "moxzi_device_export",
         "moxzi_device_fetch",
     }
-    assert set(dev.system_methods()) == methods | {"moxzi_device_fetched"}  # what a fetch is recorded as
+    # what a fetch is recorded as, and a weights import (moxzi weights import)
+    assert set(dev.system_methods()) == methods | {"moxzi_device_fetched", "moxzi_device_imported"}
     payloads = builtin_payloads()
     assert {
         "input",
@@ -642,7 +643,7 @@ async def test_an_actor_cannot_call_a_fetchs_second_half(dev):
 
 def test_open_device_gives_the_host_its_system_methods(registry):
     d = device.open_device(registry, "torch:cpu")
-    assert sorted(d.system_methods()) == sorted([*interface().methods, "moxzi_device_fetched"])
+    assert sorted(d.system_methods()) == sorted([*interface().methods, "moxzi_device_fetched", "moxzi_device_imported"])
     d.close()
     with pytest.raises(
         device.DeviceError, match="no backend 'jax'; loaded backends: burn, torch; --device values"

@@ -105,6 +105,11 @@ def test_a_malformed_file_is_a_clear_error(data, message):
         layout_of(data)
 
 
+def test_an_actor_cannot_call_the_import_itself(dev):
+    outcome = dev.call("moxzi_device_imported", b"\x01", b"DIDL\x00\x00")  # Candid, not a file
+    assert outcome.reply is None and "the device has no method 'moxzi_device_imported'" in outcome.reject_message
+
+
 def test_too_many_tensors_is_refused():
     header = {f"t{i}": {"dtype": "U8", "shape": [1], "data_offsets": [i, i + 1]} for i in range(101)}
     with pytest.raises(WeightsFileError, match="101 tensors; the limit is 100"):
