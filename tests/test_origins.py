@@ -114,6 +114,8 @@ async def test_allowed_hosts_and_origins_add_names(host):
     async with serving(host, **flags) as (gateway, http):
         for name, status in (("moxzi.example", 200), ("moxzi.example:7", 200), ("other.example:8443", 200)):
             assert (await _status(http, "GET", "/actors", None, {"Host": name}))[0] == status, name
+        behind_tls = {"Host": "moxzi.example", "Origin": "https://moxzi.example"}  # the console behind a proxy
+        assert (await _status(http, "POST", "/query-json/counter/get", b"[]", behind_tls)) == (200, "[0]")
         assert (await _status(http, "GET", "/actors", None, {"Host": "other.example:1"}))[0] == 403
         allowed = {"Origin": "http://localhost:5173"}
         assert (await _status(http, "POST", "/call-json/counter/inc", b"[]", allowed)) == (200, "[1]")

@@ -74,9 +74,10 @@ class OwnNames:
 
     def origin_allowed(self, origin: str, host: str) -> bool:
         """Whether a page on ``origin`` may use the ambient routes of the gateway it reached as ``host``:
-        its own page (same scheme, name and port), or an origin the flag names."""
+        its own page (the name and port it reached; https too, behind a proxy that ends TLS and passes
+        the Host on), or an origin the flag names."""
         origin = origin.lower()
-        return origin == f"http://{host.lower()}" or origin in self._extra_origins
+        return origin in (f"http://{host.lower()}", f"https://{host.lower()}") or origin in self._extra_origins
 
 
 def _split(host: str) -> tuple[str, int | None]:
