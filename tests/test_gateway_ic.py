@@ -6,10 +6,12 @@ import asyncio
 import hashlib
 import random
 import time
+import urllib.request
 
 import cbor2
 import pytest
 from kit.actorbuild import build_actor
+from kit.daemon import project, running_moxzid
 from kit.gateway import serving
 from kit.host import spec
 from kit.identity import Ed25519Identity
@@ -701,3 +703,57 @@ def test_unexpired_management_ids_are_never_forgotten_to_make_room():
     time.sleep(0.3)
     assert received.receive(b"c", later) and not received.known(b"a")  # "a" expired: its place is free
     assert store.get(PREFIX + b"a") is None
+
+
+@pytest.mark.slow
+def test_a_captured_management_call_does_not_run_again_after_moxzid_restarts(tmp_path):
+    """With -s DIR, the ids of management calls are kept in the store: a signed update_settings that
+    put a controller in, captured and resent after the controller was taken out and moxzid restarted,
+    reads done and changes nothing."""
+    owner, mallory = Ed25519Identity(), Ed25519Identity()
+    project(tmp_path, "gate")
+
+    def send(url: str, path: str, fields: dict) -> dict:
+        sent = urllib.request.Request(
+            url + path, data=envelope(fields, owner), headers={"Content-Type": "application/cbor"}
+        )
+        with urllib.request.urlopen(sent, timeout=60) as answer:
+            return cbor2.loads(answer.read())
+
+    def managed(method: str, value: dict, effective: Principal) -> tuple[dict, str]:
+        """A management call's content, and the path it is sent to."""
+        fields = {**content("call", owner.principal, method=method, arg=management(method, value)), "canister_id": b""}
+        return fields, f"/api/v4/canister/{effective}/call"
+
+    def settings(canister: Principal, *controllers: Ed25519Identity) -> dict:
+        fields = resolve(MANAGEMENT_SERVICE.methods["update_settings"].args[0]).fields
+        record = resolve(next(f.type for f in fields if f.name == "settings"))
+        given = {"controllers": Some([Principal(c.principal) for c in controllers])}
+        return {
+            "canister_id": canister,
+            "settings": {f.name: given.get(f.name) for f in record.fields},
+            "sender_canister_version": None,
+        }
+
+    def status_of(answer: dict, fields: dict) -> bytes:
+        return lookup(answer["certificate"], b"request_status", hash_of_map(fields), b"status")
+
+    flags = ("-m", "actors.json", "-s", "state")
+    with running_moxzid(*flags, plugins="http,ic,lmdb", cwd=tmp_path) as daemon:
+        create, path = managed("create_canister", {"settings": None, "sender_canister_version": None}, Principal(GATE))
+        answer = send(daemon.url, path, create)
+        reply = lookup(answer["certificate"], b"request_status", hash_of_map(create), b"reply")
+        canister = decode_args(reply, list(MANAGEMENT_SERVICE.methods["create_canister"].rets))[0]["canister_id"]
+        grant, path = managed("update_settings", settings(canister, owner, mallory), canister)
+        assert status_of(send(daemon.url, path, grant), grant) == b"replied"
+        revoke, _ = managed("update_settings", settings(canister, owner), canister)
+        assert status_of(send(daemon.url, path, revoke), revoke) == b"replied"
+        assert daemon.stop() == 0
+    with running_moxzid(*flags, plugins="http,ic,lmdb", cwd=tmp_path) as daemon:
+        assert status_of(send(daemon.url, path, grant), grant) == b"done"  # the captured one, again
+        read = content("read_state", owner.principal, paths=[[b"canister", canister.bytes, b"controllers"]])
+        answer = send(daemon.url, f"/api/v3/canister/{canister}/read_state", read)
+        assert cbor2.loads(lookup(answer["certificate"], b"canister", canister.bytes, b"controllers")) == [
+            owner.principal
+        ]
+        assert daemon.stop() == 0
