@@ -3,6 +3,7 @@ every route (DNS rebinding), a page on another origin on every route whose autho
 port, while curl (no Origin), the console (its own origin) and pages using the IC interface (CORS) work.
 In process for each route, and in a headless Chromium against a moxzid subprocess."""
 
+import asyncio
 import json
 import socket
 import threading
@@ -108,6 +109,10 @@ async def test_a_host_that_is_not_moxzids_is_refused_on_every_route(host):
                 assert f"Host {name!r} is not one of moxzid's names" in text
         for name in (f"localhost:{port}", f"127.0.0.1:{port}", f"LOCALHOST:{port}"):
             assert (await _status(http, "GET", "/actors", None, {"Host": name}))[0] == 200
+        reader, writer = await asyncio.open_connection(*gateway.address)  # HTTP/1.0: no Host at all
+        writer.write(b"GET /actors HTTP/1.0\r\n\r\n")
+        assert (await asyncio.wait_for(reader.read(), 5)).startswith(b"HTTP/1.0 200 ")
+        writer.close()
         assert await _count(http) == 0
 
 

@@ -105,8 +105,9 @@ def middleware(names: OwnNames):
 
     @web.middleware
     async def check(request: web.Request, handler) -> web.StreamResponse:
-        host = request.headers.get("Host", "")
-        if not names.host_allowed(host):
+        host = request.headers.get("Host")
+        # No Host at all (an HTTP/1.0 client) is no browser's: they always send the page's name.
+        if host is not None and not names.host_allowed(host):
             return _refused(
                 f"Host {host!r} is not one of moxzid's names; a name moxzid is reached by "
                 "(a proxy's, another machine's) needs --allowed-hosts NAME"
@@ -118,7 +119,7 @@ def middleware(names: OwnNames):
             response.headers.update(CORS_HEADERS)
             return response
         origin = request.headers.get("Origin")
-        if origin is not None and not names.origin_allowed(origin, host):
+        if origin is not None and not names.origin_allowed(origin, host or ""):
             return _refused(
                 f"a page on {origin} may not use {request.path}: only moxzid's own pages may (a page "
                 "on another origin needs --allowed-origins ORIGIN; the IC interface /api is open to "
