@@ -7,6 +7,7 @@ browser opens reaches the port too. Two checks keep pages out, as Jupyter Server
 
 - ``Host`` must be one of moxzid's own names (``OwnNames``), on every route: a page on a domain that
   DNS rebinding points at 127.0.0.1 sends its own name, and is refused before it can read an answer.
+  A request without ``Host`` (HTTP/1.0) is no browser's, and is taken.
 - On the routes whose authority is ambient (all but the IC interface), a request with an ``Origin``
   must come from moxzid's own origin (the console) or one ``--allowed-origins`` names. Browsers send
   ``Origin`` with every POST, ``no-cors`` ones included (``Origin: null`` from a ``file://`` page or a
