@@ -12,10 +12,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from kit.device import run_arg
+from kit.device import read, run_arg
 
 from moxzi_core import device
 from moxzi_core.candid import Some
+from moxzi_core.device.interface import IMPORTED
+from moxzi_core.runtime.journal import Attachment
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
@@ -118,6 +120,24 @@ def test_rank_0_alone_admits_calls_and_the_others_never_see_a_refused_one(regist
             dev.request("params", b"a\x01", [{"name": "v", "shape": [1], "init": {"ones": None}}])
         dev.request("params", b"a\x01", w)  # the ranks still agree, call by call
         assert dev.group.broken is None and [e["name"] for e in dev.request("list", b"a\x01")] == ["w"]
+    finally:
+        dev.close()
+
+
+def test_an_import_reaches_every_rank_with_its_prefix(registry, tmp_path):
+    """An attachment's head (an import's prefix) goes to the other ranks with the call: had rank 1 set
+    `w` instead of `p/w`, the run reading `p/w` would break the group."""
+    import torch
+    from safetensors.torch import save_file
+
+    save_file({"w": torch.arange(4.0)}, tmp_path / "w.safetensors")
+    dev = two_ranks(registry)
+    try:
+        with open(tmp_path / "w.safetensors", "rb") as file:
+            outcome = dev.call(IMPORTED, b"a\x01", Attachment.of_file(file, head=b"p/"))
+        assert outcome.reply is not None, outcome.reject_message
+        assert read(dev, b"a\x01", {"param": "p/w"})[0].tolist() == [0.0, 1.0, 2.0, 3.0]
+        assert dev.group.broken is None
     finally:
         dev.close()
 

@@ -88,7 +88,7 @@ class ReplicatedDevice(Device):
         self.group: Group = backend.group
         self.world = self.group.world
         self._local = local
-        self._unshared: tuple[str, bytes, object] | None = None  # rank 0's call until admit shares it
+        self._unshared: tuple | None = None  # rank 0's call until admit shares it
 
     def call(self, method: str, caller: bytes, arg, purse: Purse | None = FREE) -> Outcome:
         with self._lock:
@@ -97,7 +97,8 @@ class ReplicatedDevice(Device):
                     attached = isinstance(arg, Attachment)
                     if attached:  # its parts go first (the handler reads the file too); the call once admitted
                         self._share_file(arg.open())
-                    self._unshared = (method, caller, None if attached else arg)
+                    # an attachment's head (a fetch's prefix and source, an import's prefix) goes with the call
+                    self._unshared = (method, caller, None, arg.head) if attached else (method, caller, arg)
                     outcome = super().call(method, caller, arg, purse)
                     shared, self._unshared = self._unshared is None, None
                     if attached and not shared:
@@ -169,9 +170,9 @@ class ReplicatedDevice(Device):
                 received.close()
                 self.group.agree(hashlib.blake2b(error.encode()).digest()[:16])
                 continue
-            method, caller, arg = rest
-            if arg is None:
-                arg, spool = Attachment.of_file(spool or tempfile.TemporaryFile()), None  # no parts: empty
+            method, caller, arg, *head = rest
+            if arg is None:  # no parts: empty
+                arg, spool = Attachment.of_file(spool or tempfile.TemporaryFile(), head=head[0] if head else b""), None
             outcome = super().call(method, caller, arg, None)  # rank 0 admitted it
             if isinstance(arg, Attachment):
                 arg.close()
