@@ -250,6 +250,17 @@ async def test_admin_routes_refuse_a_request_without_the_token(guarded, path, bo
     assert await post(guarded, "/call-json/counter/inc", []) == (200, [1])  # the other routes stay open
 
 
+@pytest.mark.parametrize("method, what", [("GET", "the weights of counter"), ("PUT", "an import into counter")])
+async def test_the_weights_routes_need_the_token_too(guarded, method, what):
+    async with guarded.request(method, "/weights/counter", data=b"") as response:
+        assert response.status == 401
+        assert f"{what} needs moxzid's admin token" in (await response.json())["error"]
+    headers = {"Authorization": "Bearer s3cret"}
+    async with guarded.request(method, "/weights/counter", data=b"", headers=headers) as response:
+        assert response.status == 404  # let through: this host has no device
+        assert "no tensor device" in (await response.json())["error"]
+
+
 async def test_the_admin_token_lets_an_upgrade_through(guarded):
     wasm = build_actor("lab").wasm
     async with guarded.post("/upgrade/lab", data=wasm, headers={"Authorization": "Bearer s3cret"}) as response:
