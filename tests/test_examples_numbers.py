@@ -1,0 +1,52 @@
+"""docs/examples.md's numbers for the short example runs are the ones the code gives now: each case runs
+an example script, reads its numbers from what it prints, and looks for them, written as the docs write
+them, in docs/examples.md. A change that moves a number (an op's kernel, torch, the generator) fails here
+until the docs say the new one. The long runs (Shakespeare's 2,000 steps, the islands, the writer) are
+measured by hand; docs/examples.md says with which torch and thread count."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOC = ROOT / "docs" / "examples.md"
+
+# (the script and its arguments, a pattern for what it prints, the docs' phrases from the pattern's groups)
+CASES = {
+    "letters": (
+        ["examples/letters/run_letters.py"],
+        r"learn\(200\): first loss (\S+), last loss (\S+)",
+        ["`learn(200)`: first {0}, last {1}"],
+    ),
+    "microgpt in numpy": (
+        ["examples/microgpt/search_port.py", "--check"],
+        r"\{'step300': (\S+), 'emma': (\S+), 'xqzzk': (\S+), 'step1000': (\S+), 'names': '([a-z ]+)'\}",
+        [
+            "`step 300 / 1000 | loss {0}`",
+            "`emma: {1}`, `xqzzk: {2}`",
+            "`step 1000 / 1000 | loss {3}`",
+            "| `sample(20, 0.5)` at 1,000 | {4} |",
+        ],
+    ),
+    "crash, 120 steps": (
+        ["examples/islands/run_crash.py", "--steps", "120"],
+        r"uninterrupted: step 120: (train loss \S+, val loss \S+)",
+        ["(120 steps: `{0}` both ways)"],
+    ),
+}
+
+
+@pytest.mark.slow  # moxzid processes, training, kills
+@pytest.mark.parametrize("case", CASES)
+def test_the_docs_give_the_numbers_a_run_gives(case):
+    command, pattern, phrases = CASES[case]
+    done = subprocess.run([sys.executable, *command], cwd=ROOT, capture_output=True, text=True, timeout=1800)
+    assert done.returncode == 0, done.stdout + done.stderr
+    found = re.search(pattern, done.stdout)
+    assert found, done.stdout
+    doc = DOC.read_text()
+    for phrase in phrases:
+        assert phrase.format(*found.groups()) in doc, f"docs/examples.md does not say {phrase.format(*found.groups())}"
