@@ -99,9 +99,9 @@ def register_settings(register):
         Setting(
             "http-max-streams",
             "count",
-            "event streams (/events) held open at once, counted apart from --http-max-connections; one more "
-            "is answered 503, one more from a client holding 8 429 (default 64; lowered to fit the "
-            "open-file limit)",
+            "event streams (/events) held open at once, counted apart from --http-max-connections; past it a "
+            "new one is answered 503, and one from a client (a remote address) already holding 8 is a 429 "
+            "(default 64; lowered to fit the open-file limit)",
             default=64,
             metavar="N",
         )
