@@ -695,13 +695,15 @@ async def test_a_management_call_must_name_the_urls_canister(ic):
 
 def test_unexpired_management_ids_are_never_forgotten_to_make_room():
     store = MemoryStore()
-    received = Received(store, capacity=2)
+    received = Received(store, capacity=3, per_sender=2)
     soon, later = time.time_ns() + 2 * 10**8, time.time_ns() + 60 * 10**9
-    assert received.receive(b"a", soon) and received.receive(b"b", later)
-    assert not received.receive(b"c", later)  # refused: nothing unexpired is dropped
-    assert Received(store, capacity=2).known(b"b")  # kept in the store
+    assert received.receive(b"a", soon, b"x") is received.receive(b"b", later, b"x") is None
+    assert "this sender has made 2" in received.receive(b"c", later, b"x")  # x's share is taken
+    assert received.receive(b"c", later, b"y") is None
+    assert "keeps the ids of 3" in received.receive(b"d", later, b"z")  # refused: nothing unexpired is dropped
+    assert Received(store).known(b"b")  # kept in the store
     time.sleep(0.3)
-    assert received.receive(b"c", later) and not received.known(b"a")  # "a" expired: its place is free
+    assert received.receive(b"d", later, b"x") is None and not received.known(b"a")  # "a" expired: room again
     assert store.get(PREFIX + b"a") is None
 
 

@@ -4,35 +4,43 @@ none runs twice: as the IC keeps every request id until its ``ingress_expiry``, 
 statuses forgot it) is known, and its status reads ``done`` instead of it running again. Past that
 expiry the envelope itself is refused (requests.py), so nothing need be kept longer.
 
-Each id is written to the store (``ic/received/<request id>``: its expiry) before its call runs, so
-a call runs at most once whatever happens to moxzid. At most MAX_RECEIVED unexpired ids are kept; one
-more management call is refused (SYS_TRANSIENT) rather than an unexpired id forgotten. Calls to
-actors need no such table: they are keyed by their request id (moxzi_core.runtime.replays).
+Each id is written to the store (``ic/received/<request id>``: its expiry and whom it counts
+against) before its call runs, so a call runs at most once whatever happens to moxzid. At most
+MAX_RECEIVED unexpired ids are kept, and PER_SENDER of one sender's (the anonymous principal's per
+remote address, as the gateway counts senders); one more management call is refused (SYS_TRANSIENT)
+rather than an unexpired id forgotten. Calls to actors need no such table: they are keyed by their
+request id (moxzi_core.runtime.replays).
 """
 
 from __future__ import annotations
 
 import heapq
 import time
+from collections import Counter
 
 from moxzi_core.store import Batch, Store
 
 PREFIX = b"ic/received/"
-# At most this many management calls in one expiry window (agents ask for 5 minutes): 300 a second.
+# At most this many management calls in one expiry window (agents ask for 5 minutes): 300 a second;
+# one sender's share, so that it alone cannot have everyone's refused: 3 a second, far more than
+# icp deploy's few calls per canister.
 MAX_RECEIVED = 100_000
+PER_SENDER = 1000
 
 
 class Received:
     """The unexpired management request ids ``store`` holds. Used on the event loop."""
 
-    def __init__(self, store: Store, capacity: int = MAX_RECEIVED):
-        self._store, self.capacity = store, capacity
-        self._expiries: dict[bytes, int] = {}
+    def __init__(self, store: Store, capacity: int = MAX_RECEIVED, per_sender: int = PER_SENDER):
+        self._store, self.capacity, self.per_sender = store, capacity, per_sender
+        self._expiries: dict[bytes, tuple[int, bytes]] = {}  # request id -> (expiry, whom it counts against)
         self._by_expiry: list[tuple[int, bytes]] = []
+        self._by_sender: Counter[bytes] = Counter()
         for key, value in store.scan(PREFIX):
-            request_id, expiry = key[len(PREFIX) :], int.from_bytes(value, "big")
-            self._expiries[request_id] = expiry
+            request_id, expiry, sender = key[len(PREFIX) :], int.from_bytes(value[:8], "big"), value[8:]
+            self._expiries[request_id] = (expiry, sender)
             self._by_expiry.append((expiry, request_id))
+            self._by_sender[sender] += 1
         heapq.heapify(self._by_expiry)
         batch = Batch()
         self._forget_expired(batch)
@@ -40,27 +48,35 @@ class Received:
 
     def known(self, request_id: bytes) -> bool:
         """Whether this request was received before and has not expired."""
-        expiry = self._expiries.get(request_id)
-        return expiry is not None and expiry >= time.time_ns()
+        kept = self._expiries.get(request_id)
+        return kept is not None and kept[0] >= time.time_ns()
 
-    def receive(self, request_id: bytes, expiry_ns: int) -> bool:
-        """Keep a new request's id until ``expiry_ns``, in the store before its call runs; False, keeping
-        nothing, when ``capacity`` unexpired ids are kept already."""
+    def receive(self, request_id: bytes, expiry_ns: int, sender: bytes) -> str | None:
+        """Keep a new request's id until ``expiry_ns``, counted against ``sender``, in the store before
+        its call runs; else (keeping nothing) why not: ``capacity`` unexpired ids are kept already, or
+        ``per_sender`` of this sender's."""
         batch = Batch()
         self._forget_expired(batch)
+        refusal = None
         if len(self._expiries) >= self.capacity:
-            self._store.commit(batch)
-            return False
-        batch.put(PREFIX + request_id, expiry_ns.to_bytes(8, "big"))
+            refusal = f"moxzid keeps the ids of {self.capacity} unexpired management calls, the most it may"
+        elif self._by_sender[sender] >= self.per_sender:
+            refusal = f"this sender has made {self.per_sender} management calls that have not expired, the most one may"
+        else:
+            batch.put(PREFIX + request_id, expiry_ns.to_bytes(8, "big") + sender)
+            self._expiries[request_id] = (expiry_ns, sender)
+            heapq.heappush(self._by_expiry, (expiry_ns, request_id))
+            self._by_sender[sender] += 1
         self._store.commit(batch)
-        self._expiries[request_id] = expiry_ns
-        heapq.heappush(self._by_expiry, (expiry_ns, request_id))
-        return True
+        return refusal
 
     def _forget_expired(self, batch: Batch) -> None:
         """Drop the ids past their expiry (from memory now, from the store with ``batch``)."""
         now = time.time_ns()
         while self._by_expiry and self._by_expiry[0][0] < now:
             _, request_id = heapq.heappop(self._by_expiry)
-            del self._expiries[request_id]
+            _, sender = self._expiries.pop(request_id)
+            self._by_sender[sender] -= 1
+            if not self._by_sender[sender]:
+                del self._by_sender[sender]
             batch.delete(PREFIX + request_id)

@@ -229,13 +229,11 @@ class IcInterface:
                 return _rejection(
                     Reject.SYS_TRANSIENT, "moxzid has too many recent update calls in memory; retry shortly"
                 )
-            if managing and not self.received.receive(envelope.id, expiry):
+            refusal = self.received.receive(envelope.id, expiry, sender) if managing else None
+            if refusal is not None:
                 self.statuses.forget(envelope.id)
                 self._in_flight.release(sender)
-                return _rejection(
-                    Reject.SYS_TRANSIENT,
-                    "moxzid keeps the ids of too many unexpired management calls; retry once some expire",
-                )
+                return _rejection(Reject.SYS_TRANSIENT, f"{refusal}; retry once some expire")
             task = asyncio.create_task(self._run(name, envelope, status))
             self._running.add(task)
             task.add_done_callback(self._running.discard)
