@@ -108,7 +108,8 @@ def main(argv: list[str] | None = None) -> None:
             if settings.total_memory_mb == 0:
                 raise StartupError("--total-memory-mb 0: all actors' wasm memory could hold nothing; give at least 1")
             for gateway in registry.gateways.values():  # a taken port fails now, not after the device loads
-                getattr(gateway, "check", lambda settings: None)(settings)
+                if gateway.check is not None:
+                    gateway.check(settings)
             open_store = _store_opener(settings, registry, loaded)
             device = _open_device(settings, registry, resources)
             transports = [factory(settings) for factory in registry.transports.values()]
@@ -472,7 +473,7 @@ async def _serve_with(
                     device.exports.prefix = prefix
                     log.info("device exports at %s/", prefix)
         for name, factory in registry.gateways.items():
-            gateway = factory(host, settings, registry.http_apps)
+            gateway = factory(host, settings)
             try:
                 await gateway.start()
             except OSError as exc:  # e.g. the listen address is taken

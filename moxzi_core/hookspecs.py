@@ -1,11 +1,15 @@
 """The extension points of moxzi: every hook a plugin may implement, and what each ``register`` takes.
 
 Each hook hands the plugin a ``register`` callable; the plugin calls it with the objects it contributes
-and never reaches into the core. moxzi's own plugins (``http``, ``ic``, ``lmdb``, ``torch``, ``triton``,
-``cycles``) use exactly these hooks, through the same entry-point group (``moxzi``) as a third party's.
-A name registered twice (an op, a backend, a store, a gateway, a transport, a setting, an HTTP
-app's prefix) is a start-up
-error naming both plugins; price lists are the exception: the last one registered wins.
+and never reaches into the core. moxzi's own plugins (``http``, ``ic``, ``console``, ``lmdb``, ``torch``,
+``triton``, ``cycles``) use exactly these hooks, through the same entry-point group (``moxzi``) as a
+third party's. A name registered twice (an op, a backend, a store, a gateway, a transport, a setting,
+a name in a hook a plugin added) is a start-up error naming both plugins; price lists are the
+exception: the last one registered wins.
+
+A plugin may add hooks of its own for others to implement (``register_hookspecs``, pytest's
+``pytest_addhooks``): the http plugin's ``moxzi_gateway_http.hookspecs`` is how other plugins mount
+HTTP apps on its address, so nothing about HTTP is in this file.
 
 A plugin implements a hook by defining a function of the same name decorated with ``hookimpl``::
 
@@ -21,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
 import pluggy
@@ -90,17 +95,35 @@ class StoreRegister(Protocol):
     def __call__(self, name: str, opener: Callable[[Path], Store], /) -> None: ...
 
 
-HttpAppFactory = Callable[["Host", "Settings"], Any]  # returns an aiohttp.web.Application
-
-
 class GatewayRegister(Protocol):
     def __call__(
-        self, name: str, factory: Callable[[Host, Settings, Mapping[str, HttpAppFactory]], Gateway], /
+        self,
+        name: str,
+        factory: Callable[[Host, Settings], Gateway],
+        /,
+        *,
+        check: Callable[[Settings], None] | None = None,
     ) -> None: ...
 
 
-class HttpAppRegister(Protocol):
-    def __call__(self, prefix: str, factory: HttpAppFactory, /) -> None: ...
+@dataclass(frozen=True)
+class GatewayFactory:
+    """A registered gateway factory, ``make(host, settings)``, and its ``check(settings)``, if it
+    declared one: called before the store, the device and the actors load, it raises
+    ``moxzi_core.settings.SettingsError`` for settings the gateway could not serve (an address in use)."""
+
+    make: Callable[[Host, Settings], Gateway]
+    check: Callable[[Settings], None] | None = None
+
+    def __call__(self, host: Host, settings: Settings) -> Gateway:
+        return self.make(host, settings)
+
+
+class HookspecRegister(Protocol):
+    def __call__(self, specs: ModuleType, /) -> None: ...
+
+
+Added = Mapping[str, Mapping[str, Any]]  # by hook a plugin added: {name: object} as plugins registered them
 
 
 class TransportRegister(Protocol):
@@ -170,26 +193,32 @@ def register_stores(register: StoreRegister) -> None:
 
 
 @hookspec
-def register_gateways(register: GatewayRegister) -> None:
-    """Register gateways that serve the host to the outside: ``register(name, factory)``, where
-    ``factory(host, settings, http_apps)`` returns a ``Gateway`` (``async start()``, ``async stop()``).
-    moxzid starts every registered gateway after the actors, and stops them before the actors. A
-    factory with a ``check(settings)`` has it called first, before the store, the device and the
-    actors load: it raises ``moxzi_core.settings.SettingsError`` for an address it could not serve.
+def register_hookspecs(register: HookspecRegister) -> None:
+    """Add hooks for other plugins to implement: ``register(specs)``, a module of functions marked
+    ``hookspec``, each ``register_THINGS(register)`` with a docstring saying what its ``register(name,
+    obj)`` takes. moxzid collects them as it collects its own, each registration credited to its
+    plugin and a name registered twice an error, and hands what they collected to
+    ``register_gateways`` (``added``), where the adding plugin builds what uses them. A plugin implementing another's hook marks it
+    ``@hookimpl(optionalhook=True)``, so it still loads when the other is not selected.
 
-    :param register: takes the gateway's name and its factory; ``host`` is a running
-        ``moxzi_core.runtime.host.Host``, ``settings`` the ``moxzi_core.settings.Settings``, and
-        ``http_apps`` what ``register_http_apps`` collected (``{prefix: factory}``), for a gateway that
-        serves HTTP to mount; others ignore it."""
+    :param register: takes the module; a hook name another plugin (or moxzid) already declares is a
+        start-up error."""
 
 
 @hookspec
-def register_http_apps(register: HttpAppRegister) -> None:
-    """Register more HTTP routes on the HTTP gateway's address: ``register(prefix, factory)``, where
-    ``factory(host, settings)`` returns an ``aiohttp.web.Application`` the gateway mounts at ``prefix``
-    (``/api``: the IC HTTP interface of the ``ic`` plugin).
+def register_gateways(register: GatewayRegister, added: Added) -> None:
+    """Register gateways that serve the host to the outside: ``register(name, factory)``, where
+    ``factory(host, settings)`` returns a ``Gateway`` (``async start()``, ``async stop()``). moxzid
+    starts every registered gateway after the actors, and stops them before the actors. With
+    ``register(name, factory, check=fn)``, ``fn(settings)`` is called first, before the store, the
+    device and the actors load: it raises ``moxzi_core.settings.SettingsError`` for an address it
+    could not serve.
 
-    :param register: takes the prefix and the factory; two plugins cannot claim one prefix."""
+    :param register: takes the gateway's name and its factory; ``host`` is a running
+        ``moxzi_core.runtime.host.Host``, ``settings`` the ``moxzi_core.settings.Settings``.
+    :param added: what the hooks plugins added (``register_hookspecs``) collected, by hook name (the
+        http gateway mounts ``added["register_http_apps"]``); an implementation that needs none of it
+        leaves the parameter out."""
 
 
 @hookspec

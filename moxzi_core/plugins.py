@@ -3,7 +3,9 @@
 Every plugin, moxzi's own included, is a distribution that declares an entry point in the group
 ``moxzi``; its entry-point name (``http``, ``lmdb``, ...) is what ``--plugins`` selects. Hooks are
 called through pluggy one plugin at a time, so each registration is credited to the plugin that made it
-(``Registry.provided_by``, duplicate errors). ``MOXZI_TRACE_HOOKS=1`` prints every hook call to stderr.
+(``Registry.provided_by``, duplicate errors); the hooks plugins add (``register_hookspecs``) are
+collected the same way, into ``Registry.added``. ``MOXZI_TRACE_HOOKS=1`` prints every hook call to
+stderr (those after the plugins added their hook specs).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Any
 
 import pluggy
@@ -27,8 +30,6 @@ if TYPE_CHECKING:
     from .device.backend import Backend
     from .device.ops import Kernel, Op
     from .device.transfer import Transport
-    from .hookspecs import Gateway, HttpAppFactory
-    from .runtime.host import Host
     from .settings import Settings
     from .store import Store
 
@@ -67,8 +68,9 @@ class Registry:
     kernels: list[Kernel] = field(default_factory=list)
     backends: dict[str, hookspecs.BackendFactory] = field(default_factory=dict)
     stores: dict[str, Callable[[Path], Store]] = field(default_factory=dict)
-    gateways: dict[str, Callable[[Host, Settings, Mapping[str, HttpAppFactory]], Gateway]] = field(default_factory=dict)
-    http_apps: dict[str, HttpAppFactory] = field(default_factory=dict)  # by the prefix they are mounted at
+    gateways: dict[str, hookspecs.GatewayFactory] = field(default_factory=dict)
+    # What plugins registered through the hooks plugins added (register_hookspecs), by hook, by name.
+    added: dict[str, dict[str, Any]] = field(default_factory=dict)
     transports: dict[str, Callable[[Settings], Transport]] = field(default_factory=dict)
     billing: dict[str, Callable[[Settings], PriceList]] = field(default_factory=dict)
     provided_by: dict[tuple[str, str], str] = field(default_factory=dict)  # (kind, name) -> plugin name
@@ -117,6 +119,12 @@ class _Collector:
         self._claim("backend", name)
         self.registry.backends[name] = hookspecs.BackendFactory(factory, settings, ranks, specs)
 
+    def gateway(
+        self, name: str, factory: Callable[..., hookspecs.Gateway], *, check: Callable[[Settings], None] | None = None
+    ) -> None:
+        self._claim("gateway", name)
+        self.registry.gateways[name] = hookspecs.GatewayFactory(factory, check)
+
     def keyed(self, kind: str, table: dict, replace: bool = False) -> Callable[[str, Any], None]:
         def register(name: str, obj: Any) -> None:
             self._claim(kind, name, replace)
@@ -125,6 +133,7 @@ class _Collector:
         return register
 
     def hooks(self) -> dict[str, Callable[..., None]]:
+        """The core's hooks (hookspecs.py) but ``register_hookspecs``, which ``load`` calls first."""
         r = self.registry
         return {
             "register_settings": self.setting,
@@ -132,11 +141,32 @@ class _Collector:
             "register_kernels": self.kernel,
             "register_backends": self.backend,
             "register_stores": self.keyed("store", r.stores),
-            "register_gateways": self.keyed("gateway", r.gateways),
-            "register_http_apps": self.keyed("HTTP app at", r.http_apps),
+            "register_gateways": self.gateway,
             "register_transports": self.keyed("transport", r.transports),
             "register_billing": self.keyed("billing", r.billing, replace=True),  # the last one wins
         }
+
+    def added_hooks(self) -> dict[str, Callable[..., None]]:
+        """The hooks plugins added: each ``register(name, obj)``, claimed as ``"THINGS name"``
+        (``register_http_apps``: ``http apps /api``)."""
+        return {
+            hook: self.keyed(hook.removeprefix("register_").replace("_", " "), table)
+            for hook, table in self.registry.added.items()
+        }
+
+    def hookspecs(self, pm: pluggy.PluginManager) -> Callable[[ModuleType], None]:
+        def register(specs: ModuleType) -> None:
+            hooks = [name for name in dir(specs) if pm.parse_hookspec_opts(specs, name) is not None]
+            try:
+                pm.add_hookspecs(specs)
+            except ValueError as error:  # pluggy's: a hook moxzid or another plugin declares
+                raise PluginError(f"plugin {self.plugin!r} adds hooks from {specs.__name__}: {error}") from None
+            except pluggy.PluginValidationError as error:  # an implementation that does not match
+                raise PluginError(str(error)) from None
+            for hook in hooks:
+                self.registry.added[hook] = {}
+
+        return register
 
 
 def load(selected: list[str] | None = None) -> tuple[Registry, dict[str, InstalledPlugin]]:
@@ -155,8 +185,6 @@ def load(selected: list[str] | None = None) -> tuple[Registry, dict[str, Install
     names = sorted(names, key=lambda n: installed[n].distribution != CORE_DISTRIBUTION)
     pm = pluggy.PluginManager("moxzi")
     pm.add_hookspecs(hookspecs)
-    if os.environ.get("MOXZI_TRACE_HOOKS"):
-        _trace(pm)
     registry = Registry()
     loaded = {}
     for name in names:
@@ -169,15 +197,29 @@ def load(selected: list[str] | None = None) -> tuple[Registry, dict[str, Install
             continue
         pm.register(plugin, name=name)
         loaded[name] = installed[name]
+
+    def reaching(name: str) -> Callable[[str], Any]:
+        """A hook's caller that reaches plugin ``name`` alone, so what it registers is credited to it."""
+        others = [p for p in pm.get_plugins() if p is not pm.get_plugin(name)]
+        return lambda hook: pm.subset_hook_caller(hook, remove_plugins=others)
+
+    # The plugins' own hook specs first, so check_pending knows them (tracing starts after them).
+    for name in loaded:
+        reaching(name)("register_hookspecs")(register=_Collector(name, registry).hookspecs(pm))
+    if os.environ.get("MOXZI_TRACE_HOOKS"):
+        _trace(pm)
     try:
         pm.check_pending()
     except pluggy.PluginValidationError as exc:
         raise PluginError(str(exc)) from exc
+    for name in loaded:  # what the added hooks collect, before a register_gateways builds what uses it
+        for hook, register in _Collector(name, registry).added_hooks().items():
+            reaching(name)(hook)(register=register)
+    added = MappingProxyType({hook: MappingProxyType(table) for hook, table in registry.added.items()})
     for name in loaded:
-        plugin = pm.get_plugin(name)
-        others = [p for p in pm.get_plugins() if p is not plugin]
-        for hook_name, register in _Collector(name, registry).hooks().items():
-            pm.subset_hook_caller(hook_name, remove_plugins=others)(register=register)
+        for hook, register in _Collector(name, registry).hooks().items():
+            also = {"added": added} if hook == "register_gateways" else {}
+            reaching(name)(hook)(register=register, **also)
     return registry, loaded
 
 

@@ -3,8 +3,10 @@ plugin distributions written to a temporary folder, installed the way pip would 
 entry point in the group ``moxzi``)."""
 
 import ast
+import importlib.util
 import itertools
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -111,6 +113,53 @@ def test_two_plugins_registering_one_op_is_an_error_naming_both(site):
     site.install("second", OP_PLUGIN)
     with pytest.raises(plugins.PluginError, match="'second' registers op 'matmul', already registered by 'first'"):
         plugins.load(["first", "second"])
+
+
+HTTP_APP_PLUGIN = """
+    from moxzi_core.hookspecs import hookimpl
+
+    def app(host, settings):
+        raise AssertionError("not built by these tests")
+
+    @hookimpl(optionalhook=True)
+    def register_http_apps(register):
+        register("/web", app)
+"""
+
+
+def test_a_plugin_mounts_an_http_app_through_the_http_plugins_hook_and_loads_without_it(site):
+    module = site.install("web", HTTP_APP_PLUGIN)
+    alone, _ = plugins.load(["web"])
+    assert alone.added == {}  # no http plugin: nobody added the hook, nothing was collected
+    registry, _ = plugins.load(["web", "http"])
+    assert registry.added["register_http_apps"] == {"/web": sys.modules[module].app}
+    assert registry.provided_by[("http apps", "/web")] == "web"
+
+
+def test_two_plugins_claiming_one_http_prefix_is_an_error_naming_both(site):
+    site.install("first", HTTP_APP_PLUGIN)
+    site.install("second", HTTP_APP_PLUGIN)
+    with pytest.raises(plugins.PluginError, match="'second' registers http apps '/web', already registered by 'first'"):
+        plugins.load(["http", "first", "second"])
+
+
+def test_a_plugin_may_not_add_a_hook_moxzid_declares(site):
+    site.install(
+        "rival",
+        """
+        import types
+        from moxzi_core.hookspecs import hookimpl, hookspec
+
+        specs = types.ModuleType("rival_specs")
+        specs.register_ops = hookspec(lambda register: None)
+
+        @hookimpl
+        def register_hookspecs(register):
+            register(specs)
+    """,
+    )
+    with pytest.raises(plugins.PluginError, match="plugin 'rival' adds hooks from rival_specs: .*register_ops"):
+        plugins.load(["rival"])
 
 
 def test_plugin_that_fails_to_import_names_itself(site):
@@ -309,12 +358,29 @@ PLUGIN_FOLDERS = [
 ]  # packages, not their .egg-info or .dist-info
 
 
-def _imports(path):
-    for node in ast.walk(ast.parse(path.read_text())):
+def _imports(source: str):
+    """Every module ``source`` imports: ``from P import N`` imports P, and P.N too where that is a module
+    (``from moxzi_core.device import builtin`` reaches into moxzi_core.device.builtin)."""
+    for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
             yield from (alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             yield node.module
+            for alias in node.names:
+                if node.module.startswith("moxzi") and _is_module(f"{node.module}.{alias.name}"):
+                    yield f"{node.module}.{alias.name}"
+
+
+def _is_module(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):  # its package is not a package, or not importable here
+        return False
+
+
+def test_the_import_rule_sees_a_submodule_imported_by_name():
+    imported = set(_imports("from moxzi_core.device import builtin, DeviceError\nfrom moxzi_core import device"))
+    assert imported == {"moxzi_core.device", "moxzi_core.device.builtin", "moxzi_core"}
 
 
 def test_plugins_import_only_the_public_modules_of_the_core_and_of_each_other():
@@ -333,7 +399,7 @@ def test_plugins_import_only_the_public_modules_of_the_core_and_of_each_other():
     wrong = []
     for folder in PLUGIN_FOLDERS:
         for path in folder.rglob("*.py"):
-            for module in _imports(path):
+            for module in _imports(path.read_text()):
                 top = module.split(".")[0]
                 if top == "moxzi_core" and module not in PUBLIC_CORE:
                     wrong.append(f"{path.relative_to(ROOT)}: {module}")
@@ -368,3 +434,75 @@ def test_a_third_party_plugin_adds_its_flag_gateway_and_store(tmp_path):
     with running_moxzid(*flags, cwd=tmp_path, plugins="linegate", third_party=True, serving=gateway) as daemon:
         assert _line(daemon.url, "counter get") == "ok " + encode_args([NAT], [2]).hex()
         assert daemon.stop() == 0
+
+
+# --- what the docs say of the plugins --------------------------------------------------------------
+def _uses_of_host(folder: Path) -> set[str]:
+    """The members of ``Host`` the code under ``folder`` reads: ``host.X``, ``self.host.X``, ``self._host.X``
+    where X is one (``host`` is also the name of a host name's text there)."""
+    from moxzi_core.runtime import host
+
+    members = set(dir(host.Host)) | set(re.findall(r"self\.(\w+)\s*[:=]", Path(host.__file__).read_text()))
+
+    def is_host(node: ast.expr) -> bool:
+        if isinstance(node, ast.Name):
+            return node.id == "host"
+        return (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "self"
+            and node.attr in ("host", "_host")
+        )
+
+    return {
+        node.attr
+        for path in folder.rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Attribute) and is_host(node.value) and node.attr in members
+    }
+
+
+def test_contributing_lists_what_the_gateways_use_of_host():
+    text = (ROOT / "CONTRIBUTING.md").read_text()
+    http_part, ic_part = re.search(
+        r"the\s+gateways moxzi ships use (.*?)\(the http gateway\),(.*?)\(the ic", text, re.S
+    ).groups()
+    assert set(re.findall(r"`(\w+)`", http_part)) == _uses_of_host(ROOT / "plugins" / "gateway_http")
+    assert set(re.findall(r"`(\w+)`", ic_part)) == _uses_of_host(ROOT / "plugins" / "gateway_ic")
+
+
+def test_each_plugin_names_the_settings_it_registers_in_its_docstring():
+    registry, loaded = plugins.load(["http", "ic", "torch"])
+    for name in loaded:
+        doc = importlib.import_module(loaded[name].entry_point.value).__doc__
+        flags = {flag for (kind, flag), by in registry.provided_by.items() if kind == "setting" and by == name}
+        assert flags and all(f"``--{flag}``" in doc for flag in flags), (name, flags)
+
+
+def test_the_hook_specs_name_every_plugin_moxzi_ships():
+    import tomllib
+
+    from moxzi_core import hookspecs
+
+    shipped = set()
+    for pyproject in [ROOT / "pyproject.toml", *ROOT.glob("plugins/*/pyproject.toml")]:
+        shipped |= set(tomllib.loads(pyproject.read_text())["project"].get("entry-points", {}).get("moxzi", {}))
+    named = set(re.findall(r"``(\w+)``", hookspecs.__doc__.split("use exactly these hooks")[0]))
+    assert shipped and shipped <= named, shipped - named
+
+
+def test_the_runtime_does_not_import_the_device():
+    """moxzi_core.device's docstring: the device imports the runtime, never the other way round."""
+    wrong = [
+        f"{path.relative_to(ROOT)}: {module}"
+        for path in (ROOT / "moxzi_core" / "runtime").rglob("*.py")
+        for module in _imports(path.read_text())
+        if module.startswith("moxzi_core.device")
+    ]
+    relative = [
+        str(path.relative_to(ROOT))
+        for path in (ROOT / "moxzi_core" / "runtime").rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.ImportFrom) and node.level >= 2 and (node.module or "").startswith("device")
+    ]
+    assert not wrong and not relative, wrong + relative

@@ -15,9 +15,17 @@ LIMIT = 512 * 1024  # request bodies: above the test actors' wasm (~300 KB), so 
 @contextlib.asynccontextmanager
 async def serving(host, http_apps=None, **settings):
     """(gateway, an aiohttp session whose base URL is it): the gateway serving ``host`` on a free port,
-    with ``settings`` (the core's, the http and ic plugins') and the ``http_apps`` it mounts."""
+    with ``settings`` (the core's, the http and ic plugins') and the ``http_apps`` it mounts, and the
+    redirects moxzi's plugins register into those apps (``/`` to the console's page)."""
+    registry, _ = plugins.load(["http", "ic", "console"])
+    apps = http_apps or {}
+    redirects = {
+        path: target
+        for path, target in registry.added["register_http_redirects"].items()
+        if any(target.startswith(prefix + "/") for prefix in apps)
+    }
     values = {"listen": Address("127.0.0.1", 0), "max_message_bytes": LIMIT, **settings}
-    gateway = HttpGateway(host, Settings(plugins.load(["http", "ic"])[0].settings, values), http_apps or {})
+    gateway = HttpGateway(host, Settings(registry.settings, values), apps, redirects)
     await gateway.start()
     try:
         async with aiohttp.ClientSession(f"http://{gateway.address}") as session:

@@ -14,9 +14,14 @@ from moxzi_core.hookspecs import hookimpl
 from .routes import console_app, events_app, favicon_app, metrics_app
 
 
-@hookimpl
+@hookimpl(optionalhook=True)  # the http plugin's hook (moxzi_gateway_http.hookspecs)
 def register_http_apps(register):
     register("/console", console_app)
     register("/events", events_app)
     register("/metrics", metrics_app)
     register("/favicon.ico", favicon_app)
+
+
+@hookimpl(optionalhook=True)
+def register_http_redirects(register):
+    register("/", "/console/")  # a person opening the gateway's address in a browser gets the console

@@ -24,11 +24,15 @@ exports), ``moxzi_device_fetches{actor}`` (downloads in flight), ``moxzi_device_
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from .watch import BUCKETS, Histogram, Watch
 
+if TYPE_CHECKING:
+    from moxzi_core.runtime.host import Host
 
-def render(watch: Watch, host) -> str:
+
+def render(watch: Watch, host: Host) -> str:
     out: list[str] = []
 
     def family(name: str, kind: str, help_text: str, samples) -> None:
@@ -97,9 +101,8 @@ def render(watch: Watch, host) -> str:
         "Device calls rejected, by actor and method.",
         [({"actor": a, "method": m}, t[2]) for (a, m), t in device],
     )
-    op_seconds = getattr(host.system_state, "op_seconds", None)
-    if op_seconds is not None:
-        by_op = op_seconds()
+    if host.system_state is not None:
+        by_op = host.system_state.op_seconds()
         family(
             "moxzi_device_op_calls_total",
             "counter",
@@ -184,8 +187,8 @@ def render(watch: Watch, host) -> str:
             "Bytes counted against an actor's device budget.",
             [({"actor": a}, u["counted"]) for a, u in sorted(usage.items())],
         )
-    budget = getattr(host.system_state, "budget", None)
-    if budget is not None:
+    if host.system_state is not None:
+        budget = host.system_state.budget
         family(
             "moxzi_device_budget_bytes",
             "gauge",
@@ -217,16 +220,14 @@ def render(watch: Watch, host) -> str:
     return "\n".join(out) + "\n"
 
 
-def device_usage(host) -> dict | None:
+def device_usage(host: Host) -> dict | None:
     """What each actor holds on the device (``Device.usage``), or None without a device."""
-    usage = getattr(host.system_state, "usage", None)
-    return None if usage is None else usage()
+    return None if host.system_state is None else host.system_state.usage()
 
 
-def device_transfers(host) -> dict | None:
+def device_transfers(host: Host) -> dict | None:
     """The device's live exports and fetches in flight (``Device.transfers``), or None without a device."""
-    transfers = getattr(host.system_state, "transfers", None)
-    return None if transfers is None else transfers()
+    return None if host.system_state is None else host.system_state.transfers()
 
 
 def _labels(labels: dict) -> str:

@@ -90,7 +90,7 @@ def console_app(host, settings) -> web.Application:
         return web.json_response(
             {
                 "actors": [_actor(host, watch, name) for name in names],
-                "device": getattr(getattr(host.system_state, "backend", None), "name", None),
+                "device": None if host.system_state is None else host.system_state.runs_on,
                 "store": {"description": host.store.description, "bytes": host.store.size_bytes()},
                 "transfers": metrics.device_transfers(host),
                 "checkpoints": {"count": sum(watch.checkpoints.counts), "last": watch.last_checkpoint},

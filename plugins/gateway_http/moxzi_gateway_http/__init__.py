@@ -1,6 +1,11 @@
 """moxzid's HTTP plugin, a plugin like any other: it registers the gateway ``http`` (served on
 ``--listen``) and the device's transport ``http`` (``transport.py``: exports served on
-``--device-listen``, fetches of http:// and https:// URLs), and owns those two settings.
+``--device-listen``, fetches of http:// and https:// URLs), and the settings they read: ``--listen``,
+``--device-listen``, ``--http-idle-secs``, ``--http-body-secs``, ``--http-write-secs``,
+``--http-max-connections``, ``--http-max-streams``, ``--device-max-connections``,
+``--http-max-calls-per-client``, ``--allowed-hosts`` and ``--allowed-origins``. It adds hooks of its own
+(``hookspecs.py``) through which other plugins mount HTTP apps on its address (the ic plugin's
+``/api``, the console's pages) and lead paths elsewhere (``/`` to the console).
 
 Routes (all answers JSON unless stated):
 
@@ -26,12 +31,18 @@ Errors answer ``{"error": MESSAGE}`` with the status ``moxzi_gateway_http.routes
 from moxzi_core.hookspecs import hookimpl
 from moxzi_core.settings import Address, Setting
 
+from . import hookspecs
 from .routes import CALLS_PER_CLIENT
 from .server import HttpGateway
 from .streams import STREAMS, Streams
 from .transport import HttpTransport
 
 __all__ = ["STREAMS", "HttpGateway", "HttpTransport", "Streams"]
+
+
+@hookimpl
+def register_hookspecs(register):
+    register(hookspecs)
 
 
 @hookimpl
@@ -151,8 +162,9 @@ def register_settings(register):
 
 
 @hookimpl
-def register_gateways(register):
-    register("http", HttpGateway)
+def register_gateways(register, added):
+    apps, redirects = added["register_http_apps"], added["register_http_redirects"]
+    register("http", lambda host, settings: HttpGateway(host, settings, apps, redirects), check=HttpGateway.check)
 
 
 @hookimpl

@@ -27,21 +27,29 @@ from .streams import STREAMS, Streams
 
 log = logging.getLogger("moxzi.http")
 
-CONSOLE = "/console"  # where the console plugin mounts its page
 
+def _redirect(target: str) -> Callable:
+    async def handler(request: web.Request) -> web.Response:
+        raise web.HTTPFound(target)
 
-async def _to_console(request: web.Request) -> web.Response:
-    raise web.HTTPFound(CONSOLE + "/")
+    return handler
 
 
 class HttpGateway:
     """Serves ``host`` over HTTP on ``settings.listen``; request bodies over ``settings.max_message_bytes``
     are answered 413. ``http_apps`` (``{prefix: factory(host, settings)}``, what other plugins registered
-    with ``register_http_apps``) are mounted at their prefixes; ``GET /`` leads to the web console
-    when the console plugin is loaded. After start(), ``address`` is the address actually bound
-    (useful with port 0); ``streams`` counts the event streams open."""
+    with ``register_http_apps``, hookspecs.py) are mounted at their prefixes, and ``redirects``
+    (``{path: target}``, ``register_http_redirects``) answer ``GET path`` with a redirect to ``target``.
+    After start(), ``address`` is the address actually bound (useful with port 0); ``streams`` counts
+    the event streams open."""
 
-    def __init__(self, host, settings: Settings, http_apps: Mapping[str, Callable] = MappingProxyType({})):
+    def __init__(
+        self,
+        host,
+        settings: Settings,
+        http_apps: Mapping[str, Callable] = MappingProxyType({}),
+        redirects: Mapping[str, str] = MappingProxyType({}),
+    ):
         admin = AdminToken.for_listening(settings.listen.host, settings.state)
         self._names = OwnNames(settings.allowed_hosts, settings.allowed_origins)
         fitting = caps(settings)
@@ -57,8 +65,8 @@ class HttpGateway:
         self.streams = self._app[STREAMS] = Streams(fitting.streams)  # the event streams open
         for prefix, factory in http_apps.items():
             self._app.add_subapp(prefix, factory(host, settings))
-        if CONSOLE in http_apps:  # a person opening the address in a browser gets the console
-            self._app.router.add_get("/", _to_console)
+        for path, target in redirects.items():
+            self._app.router.add_get(path, _redirect(target))
         self._listener = Listener(
             self._app,
             settings.listen,

@@ -3,7 +3,8 @@ HTTP app the HTTP gateway mounts at ``/api``, so IC agents (``@icp-sdk/core``, `
 icp-cli and Python agents call moxzid's actors as they call canisters. The routes are in ``routes``;
 requests and their signatures in ``requests`` (canister signatures in ``canister_signatures``);
 certificates and moxzid's keys in ``certificates``. The plugin sets ``Host.certifier``, so actors'
-queries get data certificates signed with the same root key.
+queries get data certificates signed with the same root key. Its one setting, ``--ic-max-calls-per-sender``,
+bounds the calls each sender has in flight.
 """
 
 from moxzi_core.hookspecs import hookimpl
@@ -27,6 +28,6 @@ def register_settings(register):
     )
 
 
-@hookimpl
+@hookimpl(optionalhook=True)  # the http plugin's hook (moxzi_gateway_http.hookspecs)
 def register_http_apps(register):
     register("/api", build_ic_app)

@@ -19,7 +19,9 @@ creation across restarts. Only calls over the IC interface reach these canisters
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from moxzi_core.candid import CandidError, FuncType, Principal, Service, Some, decode_args, encode_args, parse_did
 from moxzi_core.runtime.messages import Outcome, Reject
@@ -41,6 +43,15 @@ class SystemCanisters:
     def __init__(self, host, subnet_id: bytes):
         self.host = host
         self.subnet = Principal(subnet_id)
+        # Each canister's methods, as its .did declares them: (argument, caller) -> result.
+        self.methods: dict[bytes, dict[str, Callable[[Any, bytes], Any]]] = {
+            CYCLES_MINTING: {
+                "get_default_subnets": self._get_default_subnets,
+                "get_subnet_for_canister": self._get_subnet_for_canister,
+            },
+            CYCLES_LEDGER: {"create_canister": self._create_canister},
+        }
+        assert all(set(table) == set(SERVICES[c].methods) for c, table in self.methods.items()), "as the .did says"
 
     @staticmethod
     def serves(canister_id: bytes) -> bool:
@@ -59,7 +70,7 @@ class SystemCanisters:
             (argument,) = decode_args(arg, list(func.args)) or [None]
         except CandidError as error:
             return Outcome.reject(Reject.CANISTER_ERROR, f"{name}: {method}'s argument does not decode: {error}")
-        result = getattr(self, "_" + method)(argument, caller)
+        result = self.methods[canister_id][method](argument, caller)
         return Outcome(encode_args(list(func.rets), [result]))
 
     # --- the cycles minting canister ---------------------------------------------------------

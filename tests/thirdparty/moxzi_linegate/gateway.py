@@ -14,7 +14,7 @@ MAX_LINE = 1024
 
 
 class LineGateway:
-    def __init__(self, host: Host, settings: Settings, http_apps):  # it serves no HTTP: no apps to mount
+    def __init__(self, host: Host, settings: Settings):
         self._host, self._listen = host, settings.line_listen
         self._server: asyncio.Server | None = None
 
