@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, BinaryIO
 
 from .. import __version__
 from ..candid import Principal
-from . import weights_file
 from .interface import IMPORTED
 from .ops import DeviceError
-from .weights_file import MAX_HEADER_BYTES, WeightsFileError
+from .weights_file import MAX_HEADER_BYTES, Layout, WeightsFileError, read_layout
+from .weights_file import write as write_weights
 
 __all__ = ["IMPORTED", "MAX_HEADER_BYTES", "WeightsFileError", "export", "layout"]
 
@@ -55,12 +55,10 @@ def _export(device: DeviceState, caller: bytes, out: BinaryIO, prefix: str, publ
         if published:
             metadata[PUBLICATIONS] = ",".join(sorted(published))
         shapes = [(name, "F32", tuple(tensors[name].shape)) for name in sorted(tensors)]
-        weights_file.write(out, shapes, lambda name: device.backend.to_bytes(tensors[name]), metadata)
+        write_weights(out, shapes, lambda name: device.backend.to_bytes(tensors[name]), metadata)
         return len(tensors)
 
 
-def layout(device: DeviceState, file: BinaryIO, size: int) -> weights_file.Layout:
+def layout(device: DeviceState, file: BinaryIO, size: int) -> Layout:
     """The layout of a safetensors file within the device's limits (``WeightsFileError`` if not)."""
-    return weights_file.read_layout(
-        file, size, max_tensors=device.limits.max_entries, max_name_bytes=device.limits.max_name_bytes
-    )
+    return read_layout(file, size, max_tensors=device.limits.max_entries, max_name_bytes=device.limits.max_name_bytes)
