@@ -24,7 +24,7 @@ from moxzi_core.candid import NAT, TEXT, Record
 from moxzi_core.candid.types import FLOAT64
 from moxzi_core.client import Client
 from moxzi_core.device import weights
-from moxzi_core.device.weights_file import WeightsFileError, read_layout, write
+from moxzi_core.device.weights_file import WeightsFileError, float32_values, read_layout, write
 from moxzi_core.runtime.host import ActorSpec
 from moxzi_core.store import MemoryStore
 
@@ -58,7 +58,7 @@ def test_moxzi_writes_what_safetensors_reads_and_reads_what_it_writes(tmp_path):
     found = layout_of(data)
     assert sorted((t.name, t.dtype, t.shape) for t in found.tensors) == [("w", "BF16", (4, 2)), ("x", "F32", (3,))]
     [w] = [t for t in found.tensors if t.name == "w"]
-    assert weights.weights_file.float32_values(w, data[w.begin : w.end]) == np.ones(8, "<f4").tobytes()
+    assert float32_values(w, data[w.begin : w.end]) == np.ones(8, "<f4").tobytes()
 
 
 @pytest.mark.parametrize(
