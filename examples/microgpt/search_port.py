@@ -7,12 +7,16 @@ loss 2.2349`` and 20 names at temperature 0.5 starting ``ahyana aran ralen``; ``
 seeds' xorshift64* generator (state 1337, a Gaussian as 12 uniforms - 6), so the difference is in a detail
 of the port. This is gpt.mo's model in numpy, the same arithmetic on whole positions at once (one name's
 forward and backward pass in about a millisecond instead of a second of Motoko), with each detail a
-choice: the initial std, the order the parameters are drawn in, how the names are shuffled and picked,
-Adam's betas, the learning-rate decay, RMSNorm's epsilon and whether the embedding is normalised,
-and how a name is scored. It runs every combination to step 300 and prints those nearest the seed's
-loss there, then runs the best to step 1,000 with the scores and the names.
+choice (``ALTERNATIVES``): the initial std, the order the weights are drawn in and whether before the
+shuffle, how the names are shuffled and picked, the vocabulary's order, the generator's variant, Adam's
+betas, the learning rate and its decay, RMSNorm's epsilon and whether the embedding is normalised. It
+runs every combination of up to ``--changes`` changes from ``--base`` to step 300, ranks them by their
+distance to the seed's loss, ``emma`` and ``xqzzk`` there, and runs the ``--top`` nearest to step 1,000
+with the scores and the names (``--by-names``: runs each to 1,000 and ranks by the names instead).
+docs/examples.md says what the search found.
 
-    python3 examples/microgpt/search_port.py [NAMES] [--check] [--top N]
+    python3 examples/microgpt/search_port.py [NAMES] [--base "pick=random;std=0.02"] [--changes 2] [--top N]
+    python3 examples/microgpt/search_port.py --check
 
 ``--check`` runs only gpt.mo's own choices and compares with what gpt.mo printed (docs/examples.md):
 the port is faithful when these agree to the printed digits.
