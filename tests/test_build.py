@@ -205,10 +205,11 @@ def test_cache_follows_the_files_an_actor_imports(tmp_path, monkeypatch):
             (),
         )
 
-    monkeypatch.setattr(actorbuild, "ACTORS_DIR", tmp_path)
     monkeypatch.setattr(actorbuild, "build", fake_build)
     monkeypatch.setenv("MOXZI_TEST_CACHE", str(tmp_path / "cache"))
-    build_uncached = actorbuild.build_actor.__wrapped__
+
+    def build_uncached(name, **flags):
+        return actorbuild.build_actor.__wrapped__(name, directory=tmp_path, **flags)
 
     first = build_uncached("main")
     assert build_uncached("main") == first and len(builds) == 1
