@@ -108,7 +108,7 @@ async def test_a_damaged_copy_stops_start_up_with_a_clear_error(registry):
 
 
 def test_an_attachment_reads_back_in_parts_and_a_changed_bit_is_caught():
-    store, data = MemoryStore(), np.random.default_rng(0).bytes(9 << 20)  # three parts
+    store, data = MemoryStore(), np.random.default_rng(0).bytes(9 << 20)  # three batches of parts
     journal = Journal(store)
     kept = Attachment(len(data), lambda: io.BytesIO(data))
     journal.put_attachment(kept)

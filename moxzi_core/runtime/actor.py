@@ -22,11 +22,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from . import memory_image
 from .canister import MAX_CHUNKS, RUNNING, STOPPED, STOPPING, Canister
 from .instance import EMPTY_ARGS, Instance, Interrupted
 from .journal import Delta
 from .management import reply, status_record
-from .memory import PAGE
 from .messages import ANONYMOUS, MANAGEMENT, Call, Manage, Origin, Outcome, Reject, Response, Upgrade
 from .replicas import NoReplica, Replicas
 from .system_api import Execution, OutgoingCall
@@ -255,13 +255,22 @@ class Actor:
             delta = Delta(self._state(), full=True)
         elif step.full:
             memory, stable = self.instance.memory, self.instance.stable
-            delta = Delta(self._state(), _pages(memory.image()), _pages(stable.image()), full=True)
-        else:
-            memory, stable = self.instance.memory, self.instance.stable
             delta = Delta(
                 self._state(),
-                dict(zip(sorted(step.memory_pages), memory.pages_of(sorted(step.memory_pages)))),
-                dict(zip(sorted(step.stable_pages), stable.pages_of(sorted(step.stable_pages)))),
+                memory_image.chunks_of_image(memory.image()),
+                memory_image.chunks_of_image(stable.image()),
+                self.instance.initial_memory,
+                full=True,
+            )
+        else:
+            memory, stable = self.instance.memory, self.instance.stable
+            memory_chunks = memory_image.chunks_holding(step.memory_pages)
+            stable_chunks = memory_image.chunks_holding(step.stable_pages)
+            delta = Delta(
+                self._state(),
+                dict(zip(memory_chunks, memory.runs(memory_chunks, memory_image.PAGES_PER_CHUNK))),
+                dict(zip(stable_chunks, stable.runs(stable_chunks, memory_image.PAGES_PER_CHUNK))),
+                self.instance.initial_memory,
             )
         delta.chunks, delta.chunks_cleared = step.chunks, step.chunks_cleared
         return delta
@@ -989,10 +998,6 @@ def _response_outcome(response: tuple[str, bytes] | None) -> Outcome | None:
     if kind == "reply":
         return Outcome(data)
     return Outcome.reject(Reject.CANISTER_REJECT, data.decode("utf-8", "replace"))
-
-
-def _pages(image: bytes) -> dict[int, bytes]:
-    return {n: image[n * PAGE : (n + 1) * PAGE] for n in range(len(image) // PAGE)}
 
 
 def _method_label(message) -> str:

@@ -160,6 +160,9 @@ class Instance:
         self._growth: int | None = None
         self._cap_pages: int | None = None
         self.memory = TrackedMemory(memory, self._store, dirty_map, shadow=not replica)
+        # The main memory as instantiated (its data segments) up to its last non-zero byte: the store
+        # leaves out the chunks that still hold it (`memory_image`). A replica writes no snapshot.
+        self.initial_memory = b"" if replica else self.memory.image().rstrip(b"\0")
         self.stable = StableMemory(
             self._store,
             stable_functions.attach(memory, dirty_map, grow_cap, prepared.memory64, limits.stable_memory_pages),
@@ -309,7 +312,7 @@ class Instance:
             "now": self.now,
         }
 
-    def restore(self, state: dict, memory: bytes) -> None:
+    def restore(self, state: dict, memory: bytes | bytearray) -> None:
         """Become the instance a saved state describes (instead of running start and init)."""
         self.memory.load(memory)
         self._set_globals(state["globals"])

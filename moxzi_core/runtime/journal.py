@@ -6,8 +6,10 @@ Every key starts with what it belongs to, so one actor's data is one prefix:
     module/<sha256>                  a module's wasm, as installed or uploaded
     actor/<name>/state               the actor's small state (CBOR): module, sizes, globals, timer,
                                      time, call contexts and callbacks
-    actor/<name>/mem/<page>          a non-zero 4 KiB page of main memory (absent pages are zero)
-    actor/<name>/stable/<page>       a non-zero 4 KiB page of stable memory
+    actor/<name>/memory/<chunk>      64 KiB of main memory (a wasm page), compressed (`memory_image`):
+                                     absent where it holds what the module's initial image does (zeros
+                                     past that image's end)
+    actor/<name>/stable-memory/<chunk>  64 KiB of stable memory, compressed; absent where it is zero
     actor/<name>/inbox/<seq>         a message recorded and not yet completed, in arrival order
     actor/<name>/pending/<callback>  a call to a system method whose answer has not arrived: CBOR
                                      [method, argument, cycles attached]
@@ -32,6 +34,9 @@ Every key starts with what it belongs to, so one actor's data is one prefix:
     ic/received/<request id>         a management call received over the IC interface, kept until
                                      its ingress_expiry (written by the ic plugin: received.py)
 
+Layout 4 (4 KiB pages, each a value of its own, under ``mem/`` and ``stable/``) is converted when the
+journal is opened (``_upgrade_layout``), an actor per batch.
+
 A message's completion is one batch: its inbox entry goes, its snapshot delta and the messages it
 sends are written. So after a crash each actor is exactly as its last completed message left it, and
 its inbox holds what it still has to run.
@@ -50,17 +55,24 @@ from typing import BinaryIO, Protocol
 import cbor2
 
 from ..store import Batch, Store, StoreError
+from . import memory_image
 from .memory import PAGE
 
-LAYOUT = b"4"  # 2: the system's copy is an attachment; 3: messages, call contexts and callbacks carry
-# cycles; 4: an attachment's head is in its index (a recorded fetch's parts are the export's body alone)
+LAYOUT = b"5"  # 2: the system's copy is an attachment; 3: messages, call contexts and callbacks carry
+# cycles; 4: an attachment's head is in its index (a recorded fetch's parts are the export's body alone);
+# 5: memories in compressed 64 KiB chunks
+_PAGED_LAYOUT = b"4"  # 4 KiB pages, a value each: converted on opening
+_MEMORY, _STABLE = b"memory", b"stable-memory"
 _SYSTEM_LOG = b"system/log/"
 _SYSTEM_COPY = b"system/copy"
 _SYSTEM_IDENTITY = b"system/identity"
 _SYSTEM_ATTACHED = b"system/attached/"
 _SYSTEM_PARTS = b"system/parts/"
-_PART = 4 << 20  # an attachment is written a part per batch: what memory holds of it at a time
-_ZERO_PAGE = bytes(PAGE)
+_BATCH = 4 << 20  # an attachment is written this much per batch: what memory holds of it at a time
+# An attachment's part, a value each: small and all alike, so that the pages a dropped attachment frees
+# serve the next one (and the memory chunks), where a value of 4 MiB needed a free run of 1,025 pages
+# that a store's freed pages seldom hold, and grew the file by each copy of the device.
+_PART = 1 << 16
 
 
 def _u64(n: int) -> bytes:
@@ -76,9 +88,10 @@ class Delta:
     """What one completed message changed in an actor, ready to be written."""
 
     state: dict
-    memory_pages: dict[int, bytes] = field(default_factory=dict)
-    stable_pages: dict[int, bytes] = field(default_factory=dict)
-    full: bool = False  # the pages are the whole memory (install, upgrade): earlier pages go
+    memory_chunks: dict[int, bytes] = field(default_factory=dict)  # `memory_image.CHUNK` bytes each, by number
+    stable_chunks: dict[int, bytes] = field(default_factory=dict)
+    initial_memory: bytes = b""  # the module's main memory as instantiated, which the store leaves out
+    full: bool = False  # the chunks are the whole memory (install, upgrade): earlier chunks go
     chunks: dict[bytes, bytes] = field(default_factory=dict)  # chunks uploaded, by sha256
     chunks_cleared: bool = False  # clear_chunk_store: the chunks stored before go
 
@@ -107,7 +120,7 @@ class Saved:
     """An actor as the store holds it."""
 
     state: dict
-    memory: bytes
+    memory: memory_image.Stored  # over the module's initial image (``Stored.over``)
     stable: bytes
     inbox: list[tuple[int, object]]
     pending: list[tuple[int, object]]
@@ -123,6 +136,8 @@ class Journal:
             batch = Batch()
             batch.put(b"meta/layout", LAYOUT)
             store.commit(batch)
+        elif layout == _PAGED_LAYOUT:
+            self._upgrade_layout()
         elif layout != LAYOUT:
             raise StoreError(
                 f"{store.description}: written by a moxzid with state layout "
@@ -197,18 +212,18 @@ class Journal:
         return AttachmentWriter(self.store)
 
     def put_attachment(self, attachment: Attachment) -> None:
-        """Copy ``attachment`` into the store, a part per batch, and set its ``ident``. Until a record or
+        """Copy ``attachment`` into the store, 4 MiB of it per batch, and set its ``ident``. Until a record or
         the copy names it, start-up drops it (``attachments`` lists them)."""
         ident, digest = secrets.token_bytes(8), hashlib.sha256()
         batch = Batch()
         batch.put(_SYSTEM_ATTACHED + ident, cbor2.dumps([attachment.size, None, b""]))  # found, if we stop here
         reader, n = attachment.open(), 0
-        while part := reader.read(_PART):
+        while data := reader.read(_BATCH):
             if attachment.sha256 is None:
-                digest.update(part)
-            batch.put(_SYSTEM_PARTS + ident + b"/" + _u64(n), part)
+                digest.update(data)
+            n = _put_parts(batch, ident, n, data)
             self.store.commit(batch)
-            batch, n = Batch(), n + 1
+            batch = Batch()
         kept = attachment.sha256 or digest.digest()  # reading it back checks the parts against it
         batch.put(_SYSTEM_ATTACHED + ident, cbor2.dumps([attachment.size, kept, attachment.head]))
         self.store.commit(batch)
@@ -257,15 +272,19 @@ class Journal:
         for digest, chunk in delta.chunks.items():
             batch.put(_actor(name, b"chunk", digest), chunk)
         if delta.full:
-            batch.clear_prefix(_actor(name, b"mem", b""))
-            batch.clear_prefix(_actor(name, b"stable", b""))
-        for kind, pages in ((b"mem", delta.memory_pages), (b"stable", delta.stable_pages)):
-            for number, content in pages.items():
+            batch.clear_prefix(_actor(name, _MEMORY, b""))
+            batch.clear_prefix(_actor(name, _STABLE, b""))
+        for kind, chunks, initial in (
+            (_MEMORY, delta.memory_chunks, delta.initial_memory),
+            (_STABLE, delta.stable_chunks, b""),
+        ):
+            for number, content in chunks.items():
                 key = _actor(name, kind, _u64(number))
-                if content == _ZERO_PAGE:
+                packed = memory_image.pack(content, number, initial)
+                if packed is None:
                     batch.delete(key)
                 else:
-                    batch.put(key, content)
+                    batch.put(key, packed)
         batch.put(_actor(name, b"state"), cbor2.dumps(delta.state))
 
     # --- reading -----------------------------------------------------------------------------
@@ -288,23 +307,42 @@ class Journal:
             state = _plain(cbor2.loads(raw))
             return Saved(
                 state=state,
-                memory=self._image(name, b"mem", state.get("memory_size", 0)),  # none: no code yet
-                stable=self._image(name, b"stable", state.get("stable_size", 0)),
+                memory=self._image(name, _MEMORY, state.get("memory_size", 0)),  # none: no code yet
+                stable=bytes(self._image(name, _STABLE, state.get("stable_size", 0)).over(b"")),
                 inbox=self._entries(name, b"inbox"),
                 pending=self._entries(name, b"pending"),
             )
         except (cbor2.CBORDecodeError, KeyError, ValueError, TypeError) as error:
             raise StoreError(f"{self.store.description}: the saved state of actor {name} is corrupt: {error}") from None
 
-    def _image(self, name: str, kind: bytes, size: int) -> bytes:
-        image = bytearray(size)
+    def _image(self, name: str, kind: bytes, size: int) -> memory_image.Stored:
         prefix = _actor(name, kind, b"")
-        for key, content in self.store.scan(prefix):
-            at = int.from_bytes(key[len(prefix) :], "big") * PAGE
-            if at + len(content) > size or len(content) != PAGE:
-                raise ValueError(f"page at {at} lies outside {size} bytes")
-            image[at : at + PAGE] = content
-        return bytes(image)
+        return memory_image.Stored(
+            size,
+            {int.from_bytes(key[len(prefix) :], "big"): packed for key, packed in self.store.scan(prefix)},
+            f"{self.store.description}: the saved state of actor {name}",
+        )
+
+    def _upgrade_layout(self) -> None:
+        """Convert a layout 4 store: each actor's 4 KiB pages become compressed chunks, an actor per
+        batch (a conversion stopped half-way goes on from the next actor that still has pages), then the
+        layout. Chunks that hold the initial image are stored too (the journal does not know it here):
+        the actor's next full snapshot leaves them out."""
+        for name in self.actor_names():
+            batch = Batch()
+            for old, kind in ((b"mem", _MEMORY), (b"stable", _STABLE)):
+                prefix = _actor(name, old, b"")
+                pages = {int.from_bytes(key[len(prefix) :], "big"): page for key, page in self.store.scan(prefix)}
+                for number, content in memory_image.chunks_of_pages(pages, PAGE).items():
+                    packed = memory_image.pack(content, number, b"")
+                    if packed is not None:
+                        batch.put(_actor(name, kind, _u64(number)), packed)
+                batch.clear_prefix(prefix)
+            if batch.writes or batch.cleared_prefixes:
+                self.store.commit(batch)
+        batch = Batch()
+        batch.put(b"meta/layout", LAYOUT)
+        self.store.commit(batch)
 
     def _entries(self, name: str, kind: bytes) -> list[tuple[int, object]]:
         prefix = _actor(name, kind, b"")
@@ -346,7 +384,7 @@ class TemporarySpool:
 
 
 class AttachmentWriter:
-    """A Spool into the store: an attachment written as its bytes come, a part per batch (what memory holds of it
+    """A Spool into the store: an attachment written as its bytes come, 4 MiB per batch (what memory holds of it
     at a time), rather than into a temporary file and copied in later. ``finish`` gives the Attachment,
     in the store already; ``discard`` drops what was written. Until a record or the copy names it,
     start-up drops it. Written from one thread at a time."""
@@ -363,7 +401,7 @@ class AttachmentWriter:
         self._pending.append(data)
         self._pending_bytes += len(data)
         self._size += len(data)
-        if self._pending_bytes >= _PART:
+        if self._pending_bytes >= _BATCH:
             self._commit_part()
 
     def finish(self, sha256: bytes, head: bytes) -> Attachment:
@@ -391,9 +429,17 @@ class AttachmentWriter:
 
     def _commit_part(self) -> None:
         batch = Batch()
-        batch.put(_SYSTEM_PARTS + self.ident + b"/" + _u64(self._parts), b"".join(self._pending))
+        self._parts = _put_parts(batch, self.ident, self._parts, b"".join(self._pending))
         self._store.commit(batch)
-        self._pending, self._pending_bytes, self._parts = [], 0, self._parts + 1
+        self._pending, self._pending_bytes = [], 0
+
+
+def _put_parts(batch: Batch, ident: bytes, n: int, data: bytes) -> int:
+    """Put ``data`` as attachment ``ident``'s parts from part ``n`` on; the number of the next part."""
+    for at in range(0, len(data), _PART):
+        batch.put(_SYSTEM_PARTS + ident + b"/" + _u64(n), data[at : at + _PART])
+        n += 1
+    return n
 
 
 class _StoredParts(io.RawIOBase):

@@ -161,9 +161,9 @@ class TrackedMemory:
         """The committed memory's size in bytes (read by any thread between commits, which change it)."""
         return self._committed * PAGE
 
-    def pages_of(self, numbers: list[int]) -> list[bytes]:
-        """The committed contents of the given pages."""
-        return [self._shadow[n].tobytes() for n in numbers]
+    def runs(self, numbers: list[int], pages: int) -> list[bytes]:
+        """The committed contents of each run of ``pages`` pages numbered ``number * pages`` on."""
+        return [self._shadow[n * pages : (n + 1) * pages].tobytes() for n in numbers]
 
     def load(self, image: bytes | bytearray) -> None:
         """Replace the whole memory with ``image`` (an upgrade's kept heap, or a restored snapshot)."""
@@ -280,9 +280,9 @@ class StableMemory:
         self._committed_pages = len(image) // self.PAGE
         self._pages.write([self._committed_pages])
 
-    def pages_of(self, numbers: list[int]) -> list[bytes]:
-        """The committed contents of the given 4 KiB pages."""
-        return self._bytes.pages_of(numbers)
+    def runs(self, numbers: list[int], pages: int) -> list[bytes]:
+        """As `TrackedMemory.runs`."""
+        return self._bytes.runs(numbers, pages)
 
     def image(self) -> bytes:
         """The committed contents, whole."""
