@@ -17,9 +17,9 @@ from pathlib import Path
 from moxzid import build_actor
 
 from moxzi_core.candid import NAT, encode_args
-from moxzi_core.runtime.actor import Call, to_record
 from moxzi_core.runtime.host import ActorSpec, Host
 from moxzi_core.runtime.journal import Journal
+from moxzi_core.runtime.messages import Call, to_record
 from moxzi_core.store import Batch, MemoryStore
 from moxzi_store_lmdb import LmdbStore
 

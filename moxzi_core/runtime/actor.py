@@ -22,7 +22,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from . import memory_image
 from .canister import MAX_CHUNKS, RUNNING, STOPPED, STOPPING, Canister
 from .instance import EMPTY_ARGS, Instance, Interrupted
 from .journal import Delta
@@ -254,23 +253,19 @@ class Actor:
         if self.instance is None:
             delta = Delta(self._state(), full=True)
         elif step.full:
-            memory, stable = self.instance.memory, self.instance.stable
+            instance = self.instance
             delta = Delta(
                 self._state(),
-                memory_image.chunks_of_image(memory.image()),
-                memory_image.chunks_of_image(stable.image()),
-                self.instance.initial_memory,
+                instance.memory_packer.whole(instance.memory.image()),
+                instance.stable_packer.whole(instance.stable.image()),
                 full=True,
             )
         else:
-            memory, stable = self.instance.memory, self.instance.stable
-            memory_chunks = memory_image.chunks_holding(step.memory_pages)
-            stable_chunks = memory_image.chunks_holding(step.stable_pages)
+            instance = self.instance
             delta = Delta(
                 self._state(),
-                dict(zip(memory_chunks, memory.runs(memory_chunks, memory_image.PAGES_PER_CHUNK))),
-                dict(zip(stable_chunks, stable.runs(stable_chunks, memory_image.PAGES_PER_CHUNK))),
-                self.instance.initial_memory,
+                instance.memory_packer.changed(step.memory_pages, instance.memory.runs),
+                instance.stable_packer.changed(step.stable_pages, instance.stable.runs),
             )
         delta.chunks, delta.chunks_cleared = step.chunks, step.chunks_cleared
         return delta

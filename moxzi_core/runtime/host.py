@@ -257,7 +257,7 @@ class Host:
         instance = None
         if module is not None:
             instance = self.instantiate(module, name, saved.stable, principal)
-            instance.restore(saved.state, saved.memory.over(instance.initial_memory))
+            instance.restore(saved.state, saved.memory.over(instance.memory_packer.initial))
         actor = Actor(name, principal, self, instance, module, Canister())
         actor.restore(saved.state)
         self._register(actor, saved.inbox[-1][0] + 1 if saved.inbox else 0)

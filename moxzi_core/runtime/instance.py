@@ -14,6 +14,7 @@ from typing import TypeVar
 import numpy as np
 import wasmtime
 
+from . import memory_image
 from .canister import Canister
 from .memory import StableMemory, TrackedMemory
 from .system_api import Execution, SystemApi
@@ -160,9 +161,10 @@ class Instance:
         self._growth: int | None = None
         self._cap_pages: int | None = None
         self.memory = TrackedMemory(memory, self._store, dirty_map, shadow=not replica)
-        # The main memory as instantiated (its data segments) up to its last non-zero byte: the store
-        # leaves out the chunks that still hold it (`memory_image`). A replica writes no snapshot.
-        self.initial_memory = b"" if replica else self.memory.image().rstrip(b"\0")
+        # What packs the memories for the store (none for a replica, which writes no snapshot): the main
+        # memory over its image as instantiated (its data segments, up to the last non-zero byte).
+        self.memory_packer = memory_image.Packer(b"" if replica else self.memory.image().rstrip(b"\0"))
+        self.stable_packer = memory_image.Packer()
         self.stable = StableMemory(
             self._store,
             stable_functions.attach(memory, dirty_map, grow_cap, prepared.memory64, limits.stable_memory_pages),

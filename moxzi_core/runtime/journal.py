@@ -88,9 +88,9 @@ class Delta:
     """What one completed message changed in an actor, ready to be written."""
 
     state: dict
-    memory_chunks: dict[int, bytes] = field(default_factory=dict)  # `memory_image.CHUNK` bytes each, by number
-    stable_chunks: dict[int, bytes] = field(default_factory=dict)
-    initial_memory: bytes = b""  # the module's main memory as instantiated, which the store leaves out
+    # The chunks of both memories the message wrote, packed (`memory_image.Packer`; None: no value), by number
+    memory_chunks: dict[int, bytes | None] = field(default_factory=dict)
+    stable_chunks: dict[int, bytes | None] = field(default_factory=dict)
     full: bool = False  # the chunks are the whole memory (install, upgrade): earlier chunks go
     chunks: dict[bytes, bytes] = field(default_factory=dict)  # chunks uploaded, by sha256
     chunks_cleared: bool = False  # clear_chunk_store: the chunks stored before go
@@ -274,13 +274,9 @@ class Journal:
         if delta.full:
             batch.clear_prefix(_actor(name, _MEMORY, b""))
             batch.clear_prefix(_actor(name, _STABLE, b""))
-        for kind, chunks, initial in (
-            (_MEMORY, delta.memory_chunks, delta.initial_memory),
-            (_STABLE, delta.stable_chunks, b""),
-        ):
-            for number, content in chunks.items():
+        for kind, chunks in ((_MEMORY, delta.memory_chunks), (_STABLE, delta.stable_chunks)):
+            for number, packed in chunks.items():
                 key = _actor(name, kind, _u64(number))
-                packed = memory_image.pack(content, number, initial)
                 if packed is None:
                     batch.delete(key)
                 else:
