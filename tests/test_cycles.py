@@ -12,7 +12,7 @@ from kit.actorbuild import build_actor
 from moxzi_core.billing import MAX_BALANCE, DefaultPrices, Ledger
 from moxzi_core.candid import NAT, PRINCIPAL, TEXT, Principal, Some, Vec, decode_args, encode_args
 from moxzi_core.runtime.host import Host, actor_principal
-from moxzi_core.runtime.management import MANAGEMENT_NAME, SERVICE
+from moxzi_core.runtime.management.interface import MANAGEMENT_NAME, SERVICE
 from moxzi_core.store import MemoryStore
 
 INITIAL = 10**12  # every manifest actor starts with this many (--cycles)

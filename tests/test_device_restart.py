@@ -159,7 +159,7 @@ async def test_a_created_actor_trains_and_carries_on_after_a_restart(registry):
     from kit.actorbuild import build_actor
 
     from moxzi_core.candid import encode_args
-    from moxzi_core.runtime.management import MANAGEMENT_NAME, SERVICE
+    from moxzi_core.runtime.management.interface import MANAGEMENT_NAME, SERVICE
 
     owner = bytes(range(1, 30))
     install_types = list(SERVICE.methods["install_code"].args)

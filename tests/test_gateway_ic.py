@@ -33,7 +33,7 @@ from moxzi_core.billing import DefaultPrices, Ledger
 from moxzi_core.candid import TEXT, Principal, Some, decode_args, encode_args, resolve
 from moxzi_core.runtime.host import ActorSpec, Host, actor_principal
 from moxzi_core.runtime.instance import Limits
-from moxzi_core.runtime.management import SERVICE as MANAGEMENT_SERVICE
+from moxzi_core.runtime.management.interface import SERVICE as MANAGEMENT_SERVICE
 from moxzi_core.store import MemoryStore
 
 LIMIT = 64 * 1024

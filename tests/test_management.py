@@ -16,7 +16,7 @@ from moxzi_core.candid.types import resolve
 from moxzi_core.runtime.canister import MAX_CHUNK_BYTES, MAX_CHUNKS
 from moxzi_core.runtime.host import ActorSpec, Host, actor_principal
 from moxzi_core.runtime.instance import Instance
-from moxzi_core.runtime.management import MANAGEMENT_NAME, SERVICE, BadArgument, arguments
+from moxzi_core.runtime.management.interface import MANAGEMENT_NAME, SERVICE, BadArgument, arguments
 from moxzi_core.runtime.messages import Reject
 from moxzi_core.store import MemoryStore
 

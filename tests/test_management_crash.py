@@ -43,7 +43,7 @@ def test_the_chunk_store_survives_kill_9(tmp_path):
     from ic.identity import Identity
 
     from moxzi_core.candid import Principal, encode_args
-    from moxzi_core.runtime.management import SERVICE
+    from moxzi_core.runtime.management.interface import SERVICE
 
     def management(agent, method, value, target="aaaaa-aa"):
         arg = encode_args(list(SERVICE.methods[method].args), [value])

@@ -21,7 +21,7 @@ from moxzi_core.runtime.host import Host
 from moxzi_core.runtime.instance import Instance, Limits, UnsupportedModule, new_engine
 from moxzi_core.runtime.memory import PAGE, StableMemory
 from moxzi_core.runtime.messages import Reject
-from moxzi_core.runtime.replicas import NoReplica, Replicas
+from moxzi_core.runtime.query_replicas import NoReplica, Replicas
 from moxzi_core.runtime.wasm_rewrite import prepare
 from moxzi_core.store import MemoryStore
 
@@ -249,7 +249,7 @@ def test_a_replica_follows_only_what_is_committed():
 
 def test_a_query_that_may_not_wait_long_for_a_replica_gives_up():
     source = Actor(False)
-    replicas = Replicas(lambda: Actor(False, replica=True).instance, lambda: b"", budget=1)  # one replica
+    replicas = Replicas(lambda: Actor(False, replica=True).instance, lambda: b"", max_bytes=1)  # one replica
     with replicas.committing:
         replicas.replace(source.instance)
     held, done = threading.Event(), threading.Event()

@@ -26,7 +26,7 @@ Every key starts with what it belongs to, so one actor's data is one prefix:
     created/<name>                   an actor made by create_canister (its name is its principal's
                                      text), which start-up restores beside the manifest's
     meta/raw_rand, meta/canisters    how many raw_rand answers a seeded host gave; the last canister
-                                     id create_canister gave (runtime/management.py)
+                                     id create_canister gave (runtime/management/ids.py)
     replay/<sha256>                  a keyed call's outcome, for its retries (runtime/replays.py), written
                                      with the batch that completes the call
     cycles/<name>                    the actor's cycle balance and what it spent, CBOR [balance,

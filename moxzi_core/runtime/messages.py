@@ -66,6 +66,17 @@ class Outcome:
     def reject(cls, code: Reject, message: str, refund: int = 0) -> Outcome:
         return cls(None, int(code), message, refund=refund)
 
+    @classmethod
+    def answering(cls, response: tuple[str, bytes] | None) -> Outcome | None:
+        """The outcome an entry point's answer (``Execution.response``) gives its caller; None if it
+        gave none."""
+        if response is None:
+            return None
+        kind, data = response
+        if kind == "reply":
+            return cls(data)
+        return cls.reject(Reject.CANISTER_REJECT, data.decode("utf-8", "replace"))
+
 
 # Who waits for a call's answer: ["ingress", request id] (outside: HTTP; a keyed call adds its key and
 # fingerprint, replays.py), ["actor", name, callback id], or ["system"] (the actor's own timer: nobody).

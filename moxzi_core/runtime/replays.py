@@ -2,7 +2,7 @@
 header, the IC interface's request id) that is retried with the same key gets the first run's outcome,
 or waits for the first run to end, instead of running again.
 
-Exact across a crash: the outcome is written in the batch that completes the call (``Host.settle``),
+Exact across a crash: the outcome is written in the batch that completes the call (``Delivery.settle``),
 so the store holds both the call's effects and its outcome, or neither, and then the call is still in
 its actor's inbox (its origin names the key): it runs again at start-up, and a retry waits for it. A
 call refused as transient (SYS_TRANSIENT: it did not run) keeps no outcome, so a retry runs it.

@@ -90,7 +90,7 @@ class Identity:
         return cbor2.dumps({"tree": hash_tree, "signature": signature})
 
     def certify_data(self, canister_id: bytes, certified_data: bytes) -> bytes:
-        """The data certificate of an actor's certified data (``moxzi_core.runtime.host.Certifier``)."""
+        """The data certificate of an actor's certified data (``moxzi_core.runtime.queries.Certifier``)."""
         return self.certificate({b"canister": {canister_id: {b"certified_data": certified_data}}})
 
     def sign_response(self, response_hash: bytes) -> dict:

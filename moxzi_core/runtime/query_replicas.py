@@ -11,9 +11,9 @@ catching-up hold the same lock, so a replica sees whole messages only.
 Replicas are made on demand, one per query running at once (the host bounds how many queries run at
 once, and a composite query's calls, each of which runs on a replica of its callee, how deep they go),
 and kept; an upgrade drops them, as the code they run is gone. Each is a copy of the actor's memories,
-so together they hold at most ``budget`` bytes (the actor's memory budget, ``--actor-memory-mb``), and
+so together they hold at most ``max_bytes`` (the memory an actor may grow to, ``--actor-memory-mb``), and
 always one: a large actor gets fewer replicas and its queries take turns on them (a replica over the
-budget, as the actor grew, is dropped when its query ends). A query that may not wait for a turn
+``max_bytes``, as the actor grew, is dropped when its query ends). A query that may not wait for a turn
 indefinitely (a composite query's call, whose caller holds replicas itself) gives up (`NoReplica`).
 """
 
@@ -49,14 +49,14 @@ class Replicas:
     """An actor's query replicas. ``committing`` is held around each commit of the actor's instance and
     each change of instance; ``run`` may be called from any thread once there is one."""
 
-    def __init__(self, make: Callable[[], Instance], certified_data: Callable[[], bytes], budget: int):
+    def __init__(self, make: Callable[[], Instance], certified_data: Callable[[], bytes], max_bytes: int):
         """``make()`` is a fresh replica of the module the actor runs (`replace` names its instance);
         ``certified_data()`` is the actor's certified data as its last commit left it; the replicas hold
-        at most ``budget`` bytes, or one replica."""
+        at most ``max_bytes``, or one replica."""
         self.committing = threading.RLock()
         self._returned = threading.Condition(self.committing)  # a replica went idle, or was dropped
         self._certified_data = certified_data
-        self._budget = budget
+        self._max_bytes = max_bytes
         self._source: Instance | None = None
         self._make = make
         self._generation = 0
@@ -81,7 +81,7 @@ class Replicas:
     def run(self, query: Callable[[Instance, bytes], T], wait: float | None = None) -> T:
         """``query(instance, certified_data)`` on a replica holding the actor's last committed state, with
         the certified data that state set (read together, so a data certificate matches the state).
-        When every replica the budget allows is busy it waits for one: at most ``wait`` seconds (None:
+        When every replica ``max_bytes`` allows is busy it waits for one: at most ``wait`` seconds (None:
         as long as it takes), and not at all when the calling thread holds them all; then it raises
         NoReplica."""
         with self.committing:
@@ -105,7 +105,7 @@ class Replicas:
                     self._returned.notify()
 
     def _take(self, wait: float | None) -> _Replica:
-        """An idle replica, a new one if it fits the budget, or the first one another query gives back
+        """An idle replica, a new one if it fits in ``max_bytes``, or the first one another query gives back
         within ``wait`` seconds (call holding ``committing``)."""
         deadline = None if wait is None else time.monotonic() + wait
         while True:
@@ -119,17 +119,17 @@ class Replicas:
                 return replica
             me = threading.get_ident()
             if deadline is not None and all(replica.holder == me for replica in self._all):
-                raise NoReplica("each replica the actor's memory budget allows is held by this call graph")
+                raise NoReplica("each replica the actor's memory limit allows is held by this call graph")
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
                 raise NoReplica(f"no replica came free in {wait}s")
             self._returned.wait(left)
 
     def _fitting(self) -> int:
-        """How many replicas of the actor's memories, as large as they are now, fit in the budget."""
+        """How many replicas of the actor's memories, as large as they are now, fit in ``max_bytes``."""
         assert self._source is not None, "queries run once the actor has code"
         size = self._source.memory.committed_size + self._source.stable.committed_size
-        return max(1, self._budget // max(size, 1))
+        return max(1, self._max_bytes // max(size, 1))
 
 
 def _array(pages: set[int] | None) -> np.ndarray | None:

@@ -1,56 +1,22 @@
 """The management canister (``aaaaa-aa``) as the IC defines it: its Candid types (``management.did``),
-the methods moxzid implements, and the pieces of them that need no actor (random bytes, new canister
-ids, settings, status records).
-
-Who does what: the host answers ``raw_rand``, ``create_canister`` and ``deposit_cycles`` itself; a
-method that acts on one canister (``TARGETED``) is delivered as a message to that canister's actor,
-whose thread checks that the caller is a controller and does the work in order with the actor's other
-messages (so a status sees the state the actor's messages left, and an install never runs beside one of
-them). The chunk store is the actor's too (``upload_chunk`` runs on its thread);
-``install_chunked_code`` is put together by the host from the store canister's chunks and then delivered
-as an install. Actors call these methods through ``ic0.call_*`` like any other; an outside caller
-through ``Host.call(MANAGEMENT_NAME, method, arg, caller=...)``.
+decoding its methods' arguments and encoding their replies, and the records they read and write
+(canister settings, status).
 """
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 from pathlib import Path
 
-from ..candid import CandidError, FuncType, Principal, Some, decode_args, encode_args, parse_did
-from ..store import Batch, Store
-from .canister import DEFAULT_SETTINGS, MAX_CONTROLLERS, Canister
+from ...candid import CandidError, FuncType, Principal, Some, decode_args, encode_args, parse_did
+from ..canister import DEFAULT_SETTINGS, MAX_CONTROLLERS, Canister
 
 SERVICE = parse_did((Path(__file__).parent / "management.did").read_text())
 MANAGEMENT_NAME = "aaaaa-aa"  # the management canister's principal, as text (its bytes are empty)
 
-TARGETED = frozenset(
-    {
-        "install_code",
-        "install_chunked_code",
-        "upload_chunk",
-        "clear_chunk_store",
-        "stored_chunks",
-        "update_settings",
-        "canister_status",
-        "stop_canister",
-        "start_canister",
-        "delete_canister",
-    }
-)
-CREATING = frozenset({"create_canister", "provisional_create_canister_with_cycles"})
-METHODS = frozenset({"raw_rand", "deposit_cycles"}) | CREATING | TARGETED
-# Methods that keep the cycles a call attaches (the created canister's, or the target's, balance gets
-# them); every other method gives them back with its answer, as on the IC.
-TAKING_CYCLES = CREATING | {"deposit_cycles"}
 # The IC's limits on environment variables (canister settings).
 MAX_ENVIRONMENT_VARIABLES = 20
 MAX_ENVIRONMENT_TEXT_BYTES = 128  # a variable's name, and its value
 _VISIBILITIES = ("log_visibility", "snapshot_visibility", "status_visibility")
-
-_RAND_KEY = b"meta/raw_rand"  # how many raw_rand answers a seeded host has given
-_CANISTERS_KEY = b"meta/canisters"  # the last canister id create_canister gave
 
 
 class BadArgument(ValueError):
@@ -171,45 +137,3 @@ def status_record(
             0,
         ),
     }
-
-
-class Randomness:
-    """raw_rand's 32 bytes: from the OS, or, given a seed, the same sequence on every run from the same
-    store (the count of answers given is written with each answer, so a restart carries on where the
-    recorded answers left off; an answer is recorded like any other, so a crash replays it exactly)."""
-
-    def __init__(self, store: Store, seed: int | None):
-        self._seed = seed
-        raw = store.get(_RAND_KEY)
-        self._drawn = int.from_bytes(raw, "big") if raw else 0
-
-    def draw(self, batch: Batch) -> bytes:
-        if self._seed is None:
-            return secrets.token_bytes(32)
-        self._drawn += 1
-        batch.put(_RAND_KEY, self._drawn.to_bytes(8, "big"))
-        return hashlib.sha256(b"moxzi raw_rand\0%d\0%d" % (self._seed, self._drawn)).digest()
-
-
-# IC tools call the IC's system canisters by their ids: the NNS canisters (the ICP ledger, the cycles
-# minting canister, governance, Internet Identity ...) lie in the NNS subnet's range, ids 0 to 0xFFFFF,
-# and the cycles ledger is 0x2100002. New canisters never get those ids.
-FIRST_CANISTER_NUMBER = 0x100000
-SYSTEM_CANISTER_IDS = frozenset({Principal.from_text("um5iw-rqaaa-aaaaq-qaaba-cai").bytes})
-
-
-class CanisterIds:
-    """New canister ids, shaped as the IC's (a 64-bit number and the suffix 0x01 0x01), counting up
-    from past the NNS subnet's range and skipping the IC's system canisters' ids."""
-
-    def __init__(self, store: Store):
-        raw = store.get(_CANISTERS_KEY)
-        self._last = max(int.from_bytes(raw, "big") if raw else 0, FIRST_CANISTER_NUMBER - 1)
-
-    def next(self, batch: Batch, taken) -> bytes:
-        while True:
-            self._last += 1
-            principal = self._last.to_bytes(8, "big") + b"\x01\x01"
-            if principal not in taken and principal not in SYSTEM_CANISTER_IDS:
-                batch.put(_CANISTERS_KEY, self._last.to_bytes(8, "big"))
-                return principal

@@ -1,0 +1,241 @@
+"""Durable delivery: every message an actor must run is written to its inbox in the store before it is
+queued (`deliver`, under one lock, so inbox order is queue order), and everything a handled message did
+is written in one batch (`settle`): its inbox entry consumed, the actor's delta, what it cost, and the
+messages it sent appended to the receivers' inboxes. Answers to callers outside wait until that batch is
+flushed to disk."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+import secrets
+import threading
+from collections.abc import Awaitable, Callable
+
+from ..billing import Ledger
+from ..candid import Principal
+from ..store import Batch, Store, StoreError
+from .actor import Actor
+from .inbox_bounds import InboxBounds
+from .journal import Delta, Journal
+from .messages import MANAGEMENT, Call, Origin, Outcome, Reject, Response, from_outside, response_to, to_record
+from .replays import Replays
+from .roster import Roster
+from .system_api import OutgoingCall
+
+log = logging.getLogger("moxzid")
+
+
+class Delivery:
+    """``deliver`` and ``settle`` may be called from any thread; the rest runs on the event loop, once
+    ``start`` gave it."""
+
+    def __init__(
+        self,
+        store: Store,
+        journal: Journal,
+        ledger: Ledger | None,
+        inboxes: InboxBounds,
+        roster: Roster,
+        forget: Callable[[Actor], None],
+        call_system: Callable[[Actor, int, str, bytes, int], None],
+    ):
+        """``forget(actor)`` removes a deleted actor (on its thread); ``call_system(actor, callback,
+        method, data, cycles)`` runs an actor's call to the management canister (on the event loop)."""
+        self._store, self._journal, self._ledger, self._inboxes, self._roster = store, journal, ledger, inboxes, roster
+        self._forget, self._call_system = forget, call_system
+        self._lock = threading.Lock()  # orders inbox appends: a message's place = its delivery order
+        self._next_seq: dict[str, int] = {}
+        self._waiting: dict[str, asyncio.Future] = {}  # ingress request id -> its caller's future
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.replays: Replays | None = None  # the keyed calls' outcomes, from start()
+
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self.replays = Replays(self._store, loop)
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        assert self._loop is not None, "the host is not started"
+        return self._loop
+
+    def register(self, actor: Actor, next_seq: int = 0) -> None:
+        """``actor``'s inbox, whose next message goes at ``next_seq``."""
+        self._next_seq[actor.name] = next_seq
+
+    async def answered(self, send: Callable[[Origin], Awaitable[None] | None]) -> Outcome:
+        """The answer to a caller outside: ``send(origin)`` records its call, whose answer goes to
+        ``origin``; this waits for it."""
+        request = secrets.token_hex(8)
+        answer = self._waiting[request] = self.loop.create_future()
+        try:
+            sent = send(["ingress", request])
+            if inspect.isawaitable(sent):
+                await sent
+            return await answer
+        finally:
+            del self._waiting[request]
+
+    async def ingress(self, actor: Actor, message: Callable[[Origin], object], batch: Batch | None = None) -> Outcome:
+        """Record a message from outside in ``actor``'s inbox (with ``batch``), and wait for its answer."""
+        return await self.answered(lambda origin: self.deliver(batch or Batch(), [(actor, message(origin))]))
+
+    def deliver(self, batch: Batch, messages: list[tuple[Actor, object]]) -> None:
+        """Commit ``batch`` with ``messages`` appended to their actors' inboxes, then queue them."""
+        with self._lock:
+            queued = []
+            for actor, message in messages:
+                seq = self._next_seq[actor.name]
+                self._next_seq[actor.name] = seq + 1
+                Journal.record(batch, actor.name, seq, to_record(message))
+                queued.append((actor, seq, message))
+            self.commit(batch)
+            for actor, seq, message in queued:
+                self.post(actor, seq, message)
+
+    def post(self, actor: Actor, seq: int, message) -> None:
+        """Queue a recorded (or restored) message for ``actor``, counting a call from outside."""
+        size = from_outside(message)
+        if size is not None:
+            self._inboxes.hold(actor.name, seq, size)
+        actor.post(seq, message)
+
+    def commit(self, batch: Batch) -> None:
+        try:
+            if self._ledger is not None:  # the batch's cycle changes are written as it commits
+                self._ledger.commit(batch)
+            else:
+                self._store.commit(batch)
+        except StoreError as error:
+            # Going on would run messages whose effects are not recorded: stop, losing nothing.
+            log.critical("cannot write state: %s; moxzid stops", error)
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            raise
+
+    def answer(self, batch: Batch, origin: Origin, outcome: Outcome) -> None:
+        """Commit ``batch`` with ``outcome`` for ``origin``: a response in the calling actor's inbox,
+        or (after a flush) the answer to a caller outside."""
+        if origin[0] == "actor":
+            self.deliver(batch, [(self._roster.named(origin[1]), response_to(origin, outcome))])
+            return
+        self.commit(batch)
+        future = self._waiting.get(origin[1])
+        if future is not None:
+            self._store.flush()
+            future.set_result(outcome)
+
+    def settle(
+        self,
+        actor: Actor,
+        consumed: int | None,
+        answers: list[tuple[Origin, Outcome]],
+        calls: list[tuple[int, OutgoingCall]],
+        delta: Delta | None,
+        instructions: int = 0,
+        *,
+        cycles: int = 0,
+        burned: int = 0,
+        deleted: bool = False,
+    ) -> None:
+        """Make one handled message final: consume it, write the actor's delta, what it sent, what it
+        cost and what it did to its cycle balance (``cycles``, of which ``burned`` were burned) in one
+        batch, deliver the sent messages (with the cycles on them), start system calls, then (after a
+        flush) answer outsiders. ``deleted``: the message deleted the actor (delete_canister), whose
+        state goes."""
+        if consumed is None and delta is None and not answers and not calls:
+            return
+        batch = Batch()
+        if self._ledger is not None:
+            if instructions:
+                self._ledger.charge(batch, actor.name, "instructions", instructions)
+            self._ledger.transfer(batch, actor.name, cycles, burned)
+        if consumed is not None:
+            Journal.consume(batch, actor.name, consumed)
+            self._inboxes.release(actor.name, consumed)
+        if deleted:
+            Journal.forget(batch, actor.name)
+            self._forget(actor)
+        elif delta is not None:
+            Journal.snapshot(batch, actor.name, delta)
+        messages: list[tuple[Actor, object]] = []
+        outside, keyed = [], []
+        for origin, outcome in answers:
+            if origin[0] == "ingress":
+                outside.append((origin[1], outcome))
+                if len(origin) == 4:  # its outcome is kept for retries, with the call's completion
+                    assert self.replays is not None, "the host is started"
+                    self.replays.record(batch, origin[2], outcome)
+                    keyed.append((origin[2], outcome))
+            elif origin[0] == "actor":
+                messages.append((self._roster.named(origin[1]), response_to(origin, outcome)))
+        system = self._route(batch, actor, calls, messages)
+        self.deliver(batch, messages)
+        for callback, call in calls:
+            if call.timeout is not None and call.callee != MANAGEMENT and self._roster.with_principal(call.callee):
+                self.loop.call_soon_threadsafe(self._expire_later, actor, callback, call.timeout)
+        if deleted:
+            log.info("actor %s deleted", actor.name)
+        for callback, method, data, attached in system:
+            self.loop.call_soon_threadsafe(self._call_system, actor, callback, method, data, attached)
+        # Answers to callers still waiting (not those of a caller gone, or from before a restart) go
+        # out once what they report is on disk.
+        futures = [(self._waiting.get(request), outcome) for request, outcome in outside]
+        waiting = [(future, outcome) for future, outcome in futures if future is not None]
+        if waiting or keyed:
+            self._store.flush()
+            for future, outcome in waiting:
+                self._resolver(future)(outcome)
+            for key, outcome in keyed:
+                assert self.replays is not None, "the host is started"
+                self.replays.settled(key, outcome)
+
+    def _expire_later(self, actor: Actor, callback: int, timeout: int) -> None:
+        """In ``timeout`` seconds, answer ``actor``'s bounded-wait call ``callback`` SYS_UNKNOWN, as the IC
+        answers one whose deadline passes first; the actor drops whichever of that and the callee's
+        answer comes second. No cycles come back with it: the callee may have taken them."""
+
+        def expire() -> None:
+            if self._roster.with_principal(actor.principal) is actor and actor.awaits(callback):
+                expired = Outcome.reject(Reject.SYS_UNKNOWN, "Call deadline has expired.")
+                self.deliver(Batch(), [(actor, Response(callback, expired))])
+
+        self.loop.call_later(timeout, expire)
+
+    def _route(
+        self, batch: Batch, actor: Actor, calls: list[tuple[int, OutgoingCall]], messages: list[tuple[Actor, object]]
+    ) -> list[tuple[int, str, bytes, int]]:
+        """Route the calls ``actor`` made: to other actors' inboxes (added to ``messages``), a response
+        for a callee that does not exist, or the management canister's (written as pending in
+        ``batch``, returned to be run once it commits)."""
+        system = []
+        for callback, call in calls:
+            if call.callee == MANAGEMENT:
+                Journal.pending(batch, actor.name, callback, [call.method, bytes(call.data), call.cycles])
+                system.append((callback, call.method, bytes(call.data), call.cycles))
+                continue
+            target = self._roster.with_principal(call.callee)
+            if target is None:
+                why = f"no actor with principal {Principal(call.callee)}"
+                messages.append(
+                    (actor, Response(callback, Outcome.reject(Reject.DESTINATION_INVALID, why, call.cycles)))
+                )
+                continue
+            deadline = 0
+            if call.timeout is not None:
+                assert actor.instance is not None, "an actor that made a call has code"
+                deadline = actor.instance.now + call.timeout * 10**9
+            origin = ["actor", actor.name, callback]
+            messages.append(
+                (target, Call(call.method, bytes(call.data), actor.principal, origin, deadline, call.cycles))
+            )
+        return system
+
+    def _resolver(self, future: asyncio.Future) -> Callable:
+        """A thread-safe callback that settles ``future`` on the event loop (once)."""
+
+        def settle(value):
+            if not future.done():
+                future.set_result(value)
+
+        return lambda value: self.loop.call_soon_threadsafe(settle, value)

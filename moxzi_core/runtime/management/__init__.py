@@ -1,0 +1,108 @@
+"""The management canister (``aaaaa-aa``): ``METHODS``, one row per method moxzid implements, saying
+where it runs, what it does with its argument, who may call it and whether it keeps the cycles a call
+attaches. A new method is one row here and one function (in ``canisters.py`` or ``code.py``).
+
+Where a method runs: on the host's event loop (raw_rand, the creations, deposit_cycles), answered at
+once; or, acting on one canister, on that canister's actor (``on_target``): the host decodes the
+argument into a ``Manage`` message (``decode``: a module put together and compiled, settings checked)
+and delivers it to the actor's inbox, whose thread checks that the caller may call it and does the work
+in order with the actor's other messages (so a status sees the state the actor's messages left, and an
+install never runs beside one of them). Actors call these methods through ``ic0.call_*`` like any
+other; an outside caller through ``Host.call(MANAGEMENT_NAME, method, arg, caller=...)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ...store import Batch
+from ..actor import Actor
+from ..canister import Canister
+from ..messages import Manage, Origin, Outcome, Reject
+from . import canisters, code
+from .interface import BadArgument, arguments
+from .request import Manager, Request
+
+
+@dataclass(frozen=True)
+class Method:
+    """One management method. ``function`` runs it: on the host, ``(manager, request, target)`` ->
+    Outcome (``target`` None for a method acting on no canister); on the target, ``(actor, call)`` ->
+    Outcome, or None when the answer comes later."""
+
+    function: Callable[..., Any]
+    on_target: bool = False  # delivered to the target canister's actor, run on its thread
+    # For a method on the target: its Manage message, or the reject (async: it may compile a module).
+    decode: Callable[[Manager, Request, Actor], Awaitable[Manage | Outcome]] | None = None
+    target: str | None = "canister_id"  # the argument's field naming the canister it acts on
+    takes_cycles: bool = False  # keeps the cycles a call attaches; every other method gives them back
+    may_call: Callable[[Canister, bytes], bool] = Canister.is_controller  # checked on the target's thread
+
+
+METHODS: Mapping[str, Method] = {
+    "raw_rand": Method(canisters.raw_rand, target=None),
+    "create_canister": Method(canisters.create_canister, target=None, takes_cycles=True),
+    "provisional_create_canister_with_cycles": Method(canisters.create_canister, target=None, takes_cycles=True),
+    "deposit_cycles": Method(canisters.deposit_cycles, takes_cycles=True),
+    "canister_status": Method(
+        canisters.canister_status, on_target=True, decode=canisters.as_is, may_call=Canister.may_see_status
+    ),
+    "update_settings": Method(canisters.update_settings, on_target=True, decode=canisters.new_settings),
+    "stop_canister": Method(canisters.stop_canister, on_target=True, decode=canisters.as_is),
+    "start_canister": Method(canisters.start_canister, on_target=True, decode=canisters.as_is),
+    "delete_canister": Method(canisters.delete_canister, on_target=True, decode=canisters.as_is),
+    "install_code": Method(code.install_code, on_target=True, decode=code.module_given),
+    "install_chunked_code": Method(
+        code.install_code, on_target=True, decode=code.module_from_chunks, target="target_canister"
+    ),
+    "upload_chunk": Method(code.upload_chunk, on_target=True, decode=code.chunk_given),
+    "clear_chunk_store": Method(code.clear_chunk_store, on_target=True, decode=canisters.as_is),
+    "stored_chunks": Method(code.stored_chunks, on_target=True, decode=canisters.as_is),
+}
+
+
+async def take(manager: Manager, caller: bytes, origin: Origin, method: str, arg: bytes, batch: Batch):
+    """A call to management method ``method`` from ``caller``, answered to ``origin``: its Outcome
+    (its effects in ``batch``), or the target actor and the Manage message to deliver to it in
+    ``batch``. The cycles an actor's ``origin`` carries go back with the answer unless the method takes
+    them (then the Outcome's origin drops them: see ``answer_to``)."""
+    row = METHODS[method]
+    cycles = origin[3] if origin[0] == "actor" and len(origin) > 3 else 0
+    try:
+        values = arguments(method, arg)
+        request = Request(method, caller, origin, arg, values[0] if values else {}, batch, cycles)
+        target = None
+        if row.target is not None:
+            canister_id = request.argument[row.target]
+            target = manager.actor_with(canister_id.bytes)
+            if target is None:
+                return Outcome.reject(Reject.DESTINATION_INVALID, f"canister {canister_id} not found")
+        if row.on_target:
+            assert row.decode is not None and target is not None, f"{method} runs on its target"
+            message = await row.decode(manager, request, target)
+            return message if isinstance(message, Outcome) else (target, message)
+        return row.function(manager, request, target)
+    except BadArgument as error:
+        return Outcome.reject(Reject.CANISTER_ERROR, str(error))
+    except canisters.CreationRefused as error:
+        return Outcome.reject(Reject.SYS_TRANSIENT, str(error))
+
+
+def answer_to(origin: Origin, method: str, outcome: Outcome) -> Origin:
+    """Where ``method``'s ``outcome`` goes: ``origin``, less the cycles it carries if the method took
+    them (a reply of a method that keeps them: nothing goes back)."""
+    if len(origin) > 3 and METHODS[method].takes_cycles and outcome.reply is not None:
+        return origin[:3]
+    return origin
+
+
+def on_target(actor: Actor, call: Manage) -> Outcome | None:
+    """Run a management call on the actor it acts on (its thread), if its caller may call it."""
+    row = METHODS[call.op]
+    if not row.may_call(actor.canister, call.caller):
+        return Outcome.reject(
+            Reject.CANISTER_ERROR, f"only the controllers of canister {actor.name} may call {call.op}"
+        )
+    return row.function(actor, call)

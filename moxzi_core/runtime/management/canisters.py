@@ -1,0 +1,123 @@
+"""The management methods about canisters themselves: creating them, their cycles, random bytes, and
+those acting on one canister's life (status, settings, stop, start, delete)."""
+
+from __future__ import annotations
+
+from ...billing import MAX_BALANCE
+from ...candid import Principal, Some
+from ..actor import Actor
+from ..canister import RUNNING, STOPPED, STOPPING
+from ..messages import Manage, Outcome, Reject
+from .interface import BadArgument, reply, settings_change, status_record
+from .request import Manager, Request
+
+
+class CreationRefused(ValueError):
+    """create_canister is refused: moxzid holds as many created actors as it may (a retry may succeed
+    once one is deleted)."""
+
+
+# --- on the host ------------------------------------------------------------------------------
+def raw_rand(manager: Manager, request: Request, target: None) -> Outcome:
+    return Outcome(reply("raw_rand", manager.randomness.draw(request.batch)))
+
+
+def create_canister(manager: Manager, request: Request, target: None) -> Outcome:
+    """create_canister, and provisional_create_canister_with_cycles."""
+    settings = request.argument["settings"]
+    principal = manager.create(
+        request.batch,
+        request.caller,
+        settings.value if settings is not None else {},
+        _opening_balance(manager, request),
+    )
+    return Outcome(reply(request.method, {"canister_id": Principal(principal)}))
+
+
+def _opening_balance(manager: Manager, request: Request) -> int | None:
+    """The cycles a created canister starts with: what the creating actor attached (taken from its
+    balance), as on the IC. For a caller outside, who has no balance: when moxzid charges cycles, none
+    (creation never mints: the admin gives cycles, ``POST /cycles/ACTOR``), and
+    provisional_create_canister_with_cycles naming an amount is refused; when it does not charge, the
+    amount named, else None (what every actor starts with, ``--cycles``)."""
+    if request.origin[0] == "actor":
+        return request.cycles
+    method = request.method
+    amount = request.argument.get("amount") if method == "provisional_create_canister_with_cycles" else None
+    amount = amount.value if isinstance(amount, Some) else amount
+    if manager.ledger is not None and manager.ledger.charging:
+        if amount:
+            raise BadArgument(
+                f"{method}: moxzid charges cycles (--cycles), so creating a canister does not make "
+                f"them: amount {amount} is refused (create it without one; the admin adds cycles with "
+                "POST /cycles/ACTOR)"
+            )
+        return 0
+    if amount is not None and amount > MAX_BALANCE:
+        raise BadArgument(f"{method}: amount {amount} is more than a canister may hold ({MAX_BALANCE})")
+    return amount
+
+
+def deposit_cycles(manager: Manager, request: Request, target: Actor) -> Outcome:
+    """Anyone may give a canister cycles: those the calling actor attached."""
+    if manager.ledger is not None:
+        manager.ledger.transfer(request.batch, target.name, request.cycles)
+    return Outcome(reply(request.method))
+
+
+# --- decoding, on the host, for a method run on its target ----------------------------------------
+async def as_is(manager: Manager, request: Request, target: Actor) -> Manage | Outcome:
+    """A method whose argument names its target only."""
+    return manager.room_for(request, target, len(request.arg)) or request.message({})
+
+
+async def new_settings(manager: Manager, request: Request, target: Actor) -> Manage | Outcome:
+    full = manager.room_for(request, target, len(request.arg))
+    return full or request.message({"settings": settings_change(request.argument["settings"])})
+
+
+# --- on the target's thread -------------------------------------------------------------------
+def canister_status(actor: Actor, call: Manage) -> Outcome:
+    memory, stable = actor.memory_sizes()
+    record = status_record(actor.canister, actor.module, memory, stable, actor.turn.balance())
+    return Outcome(reply("canister_status", record))
+
+
+def update_settings(actor: Actor, call: Manage) -> Outcome:
+    settings = dict(call.detail["settings"])
+    if "controllers" in settings:
+        actor.canister.controllers = settings.pop("controllers")
+    actor.canister.settings.update(settings)
+    actor.canister.version += 1
+    actor.turn.step.executed = True
+    return Outcome(reply("update_settings"))
+
+
+def stop_canister(actor: Actor, call: Manage) -> Outcome | None:
+    """Stopping: calls are refused from now on; the canister is stopped (and this call answered) once
+    its open calls are done (``Actor`` stops it)."""
+    if actor.canister.status == STOPPED:
+        return Outcome(reply("stop_canister"))
+    actor.canister.status = STOPPING
+    actor.canister.stop_waiters.append(call.origin)
+    return None
+
+
+def start_canister(actor: Actor, call: Manage) -> Outcome:
+    for origin in actor.canister.stop_waiters:  # as on the IC: a start cancels the stops waiting
+        why = f"canister {actor.name} was started again before it stopped"
+        actor.turn.answer(origin, Outcome.reject(Reject.CANISTER_ERROR, why))
+    actor.canister.status, actor.canister.stop_waiters = RUNNING, []
+    actor.turn.step.executed = True
+    return Outcome(reply("start_canister"))
+
+
+def delete_canister(actor: Actor, call: Manage) -> Outcome:
+    if actor.canister.status != STOPPED:
+        return Outcome.reject(Reject.CANISTER_ERROR, f"canister {actor.name} must be stopped before it is deleted")
+    if not actor.canister.created:
+        return Outcome.reject(
+            Reject.CANISTER_ERROR, f"actor {actor.name} is named in the manifest: remove it there instead"
+        )
+    actor.turn.step.deleted = True
+    return Outcome(reply("delete_canister"))

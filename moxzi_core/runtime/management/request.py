@@ -1,0 +1,47 @@
+"""What a management method works with: the call as the host took it (`Request`) and the parts of the
+host it may use (`Manager`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ...billing import Ledger
+from ...store import Batch
+from ..actor import Actor
+from ..messages import Manage, Origin, Outcome
+from .ids import Randomness
+
+
+@dataclass(frozen=True)
+class Request:
+    method: str
+    caller: bytes
+    origin: Origin
+    arg: bytes  # as it came: its bytes count against the target's inbox (`inbox_bounds`)
+    argument: dict[str, Any]  # the method's argument record, decoded ({} for raw_rand, which takes none)
+    batch: Batch  # what the call changes is written in it
+    cycles: int  # what a calling actor attached
+
+    def message(self, detail: dict, size: int | None = None) -> Manage:
+        """The Manage message the target runs: ``detail`` for its function, ``size`` the bytes it
+        holds from outside (its argument by default)."""
+        return Manage(self.method, detail, self.caller, self.origin, len(self.arg) if size is None else size)
+
+
+@dataclass(frozen=True)
+class Manager:
+    """What the management methods use of the host (`host.Host` makes it)."""
+
+    ledger: Ledger | None
+    randomness: Randomness
+    # A new actor without code, written into the batch, controlled by the settings' controllers or else
+    # the caller, starting with the cycles given (None: as every actor); its principal. Raises
+    # canisters.CreationRefused when moxzid holds as many created actors as it may.
+    create: Callable[[Batch, bytes, Mapping[str, object], int | None], bytes]
+    actor_with: Callable[[bytes], Actor | None]  # the actor with a principal
+    chunk: Callable[[str, bytes], bytes | None]  # a chunk of an actor's chunk store, by its sha256
+    compile: Callable[[bytes, bytes, str], None]  # prepare and compile a module once (raises UnsupportedModule)
+    # For a call from outside, the reject if the actor's inbox has no room for it of these bytes.
+    room_for: Callable[[Request, Actor, int], Outcome | None]

@@ -1,0 +1,28 @@
+"""What an actor uses of its host, as one record the host makes once and hands every actor: so an actor
+reaches the host only through these, and the actor module needs nothing of the host's."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..billing import Ledger
+from ..events import Events
+from .instance import Instance, Limits
+from .memory_budget import MemoryBudget
+from .messages import Manage, Outcome
+from .queries import Queries
+
+
+@dataclass(frozen=True)
+class Services:
+    limits: Limits
+    events: Events
+    ledger: Ledger | None  # charges instructions and holds balances, when moxzid charges cycles
+    memory_budget: MemoryBudget  # all actors' wasm memory together (--total-memory-mb)
+    queries: Queries  # runs a query method called as an update (replicated), and composite queries' calls
+    instantiate: Callable[..., Instance]  # a fresh instance of a module (`modules.Modules.instantiate`)
+    settle: Callable[..., None]  # makes a handled message final (`delivery.Delivery.settle`)
+    # Runs a management call on the actor it acts on, its caller's right checked (`management.on_target`).
+    manage: Callable[[Any, Manage], Outcome | None]

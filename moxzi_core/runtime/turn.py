@@ -1,0 +1,99 @@
+"""One message's turn on its actor's thread: what it produced so far, for the host to settle (`Step`),
+and the rules every entry point it runs keeps (`Turn`): the growth moxzid's total for all actors' wasm
+memory allows, and the cycle balance as the message sees it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..billing import Ledger
+from .instance import Instance
+from .journal import Delta
+from .memory_budget import MemoryBudget
+from .messages import Origin, Outcome
+from .system_api import OutgoingCall
+
+
+@dataclass
+class Step:
+    """What handling one message produced, for the host to settle."""
+
+    answers: list[tuple[Origin, Outcome]] = field(default_factory=list)
+    calls: list[tuple[int, OutgoingCall]] = field(default_factory=list)
+    memory_pages: set[int] = field(default_factory=set)
+    stable_pages: set[int] = field(default_factory=set)
+    full: bool = False
+    executed: bool = False  # an entry point completed (the canister's version moved)
+    deleted: bool = False  # delete_canister: the actor and its state go
+    instructions: int = 0  # wasm instructions its entry points ran (billed, trapped or not)
+    trapped: bool = False  # one of its entry points trapped
+    chunks: dict[bytes, bytes] = field(default_factory=dict)  # chunks uploaded to the chunk store
+    chunks_cleared: bool = False  # clear_chunk_store
+    cycles: int = 0  # what it did to the balance: accepted and refunds in, attached to calls and burned out
+    burned: int = 0  # cycles it burned (ic0.cycles_burn128), counted as spent
+
+    def delta(self, instance: Instance | None, state: dict) -> Delta:
+        """What the store must write of the actor after the message: its ``state`` record and the pages
+        of ``instance``'s memories the message changed (all of them after an install)."""
+        if instance is None:
+            delta = Delta(state, full=True)
+        elif self.full:
+            delta = Delta(
+                state,
+                instance.memory_packer.whole(instance.memory.image()),
+                instance.stable_packer.whole(instance.stable.image()),
+                full=True,
+            )
+        else:
+            delta = Delta(
+                state,
+                instance.memory_packer.changed(self.memory_pages, instance.memory.runs),
+                instance.stable_packer.changed(self.stable_pages, instance.stable.runs),
+            )
+        delta.chunks, delta.chunks_cleared = self.chunks, self.chunks_cleared
+        return delta
+
+
+class Turn:
+    """The message actor ``name`` is handling now; a new one for each message."""
+
+    def __init__(self, name: str, memory_budget: MemoryBudget, ledger: Ledger | None):
+        self.name = name
+        self.step = Step()
+        self._memory_budget = memory_budget
+        self._ledger = ledger
+
+    def answer(self, origin: Origin, outcome: Outcome) -> None:
+        self.step.answers.append((origin, outcome))
+
+    def begin(self, instance: Instance) -> None:
+        """Begin an entry point that may commit on ``instance``: it may grow the memories only into what
+        moxzid's total for all actors' wasm memory has left (`memory_budget`)."""
+        instance.begin(self._memory_budget.room(self.name, instance.reach()))
+
+    def past_total(self, instance: Instance) -> str | None:
+        """None if the memories ``instance`` has now fit moxzid's total for all actors' wasm memory (they
+        become this actor's share: `memory_budget`), else why the message that grew them must be rolled
+        back."""
+        size = instance.extent(committing=True)
+        budget = self._memory_budget
+        if budget.admit(self.name, size):
+            return None
+        return (
+            f"moxzid's wasm memory for all actors is spent: actor {self.name} would hold {size >> 20} MiB "
+            f"(heap and stable memory written), and all actors more than {budget.total_bytes >> 20} MiB "
+            "(moxzid --total-memory-mb); the message's growth was given back"
+        )
+
+    def balance(self) -> int:
+        """The actor's cycle balance as the running message sees it: the ledger's, with what the message
+        did to it so far (settled with the message)."""
+        ledger_balance = self._ledger.balance(self.name) if self._ledger is not None else 0
+        return ledger_balance + self.step.cycles
+
+    def burn(self, cycles: int) -> None:
+        """Cycles a completed canister_init or upgrade hook burned (ic0.cycles_burn128), settled with the
+        message that ran it (install_code, an upgrade). A manifest actor's first canister_init runs
+        before any message, and what it burns is not taken."""
+        self.step.cycles -= cycles
+        self.step.burned += cycles
