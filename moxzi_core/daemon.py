@@ -27,29 +27,27 @@ from . import settings as settings_module
 from .billing import Ledger, choose_prices
 from .device import (
     Device,
-    DeviceBudget,
     DeviceError,
-    DeviceLimits,
     GroupError,
     LocalRanks,
     Ranks,
     ReplicatedDevice,
     open_device,
 )
+from .device import settings as device_settings
 from .device.transfer import Transport
 from .events import Events, LogHandler
 from .hookspecs import Gateway
 from .manifest import ManifestError, load_manifest
 from .progress import log_progress
-from .runtime.host import Host, Limits, actor_principal
-from .runtime.system_calls import CheckpointPolicy
+from .runtime.host import Host, actor_principal
+from .runtime.settings import host_config
 from .settings import Setting, Settings, SettingsError
 from .store import MemoryStore, Store, StoreError
 
 log = logging.getLogger("moxzid")
 
 USAGE_ERROR = 2
-MAX_ACTOR_MEMORY_MB = 4096  # what a 32-bit wasm memory can address; the classic persistence limit
 # How often a thread running Python hands the GIL to another that waits (Python's default is 5 ms): the
 # event loop waits at most this long behind another thread's Python work (a system method's, a query's).
 GIL_SWITCH_SECONDS = 0.0005
@@ -88,25 +86,6 @@ def main(argv: list[str] | None = None) -> None:
             if settings.manifest is None:
                 raise StartupError('no manifest: give -m FILE, or manifest = "FILE" in the --config file')
             specs = load_manifest(settings.manifest)
-            if not 0 < settings.actor_memory_mb <= MAX_ACTOR_MEMORY_MB:
-                raise StartupError(
-                    f"--actor-memory-mb {settings.actor_memory_mb}: an actor's wasm memory may "
-                    f"be 1 to {MAX_ACTOR_MEMORY_MB} MB"
-                )
-            if not 0 < settings.actor_stable_mb <= MAX_ACTOR_MEMORY_MB:
-                raise StartupError(
-                    f"--actor-stable-mb {settings.actor_stable_mb}: an actor's stable memory may "
-                    f"be 1 to {MAX_ACTOR_MEMORY_MB} MB"
-                )
-            if settings.max_queued_calls == 0:
-                raise StartupError("--max-queued-calls 0: no actor could take a call from outside; give at least 1")
-            for flag in ("max_queued_mb", "total_queued_mb"):
-                if getattr(settings, flag) == 0:
-                    raise StartupError(
-                        f"--{flag.replace('_', '-')} 0: inboxes could hold no call's bytes; give at least 1"
-                    )
-            if settings.total_memory_mb == 0:
-                raise StartupError("--total-memory-mb 0: all actors' wasm memory could hold nothing; give at least 1")
             for gateway in registry.gateways.values():  # a taken port fails now, not after the device loads
                 if gateway.check is not None:
                     gateway.check(settings)
@@ -252,19 +231,9 @@ def _world(device: Device) -> list[str]:
 def _device(settings: Settings, registry: plugins.Registry) -> Device:
     """The device for --device: with --device-world above 1, rank 0 of its group, formed (with ranks
     1..N-1 started here unless --device-rendezvous says the others come from elsewhere)."""
+    device_settings.check(settings)
     world = settings.device_world
-    if world < 1:
-        raise StartupError("--device-world 0: a device needs at least one rank")
-    if world > 1 and not settings.is_default("device_call_secs"):
-        raise StartupError(
-            f"--device-call-secs {settings.device_call_secs:g}: a device over several ranks runs each call "
-            "whole (every rank must run it to the same end); leave it out with --device-world"
-        )
     ranks, local = None, None
-    if world == 1 and settings.device_rendezvous is not None:
-        raise StartupError(
-            f"--device-rendezvous {settings.device_rendezvous}: ranks meet there; give --device-world N (N > 1) too"
-        )
     if world > 1:
         if settings.device_rendezvous is None:
             local = LocalRanks(settings.every_rank_flags(), world)  # its rendezvous comes once rank 0 listens
@@ -275,19 +244,11 @@ def _device(settings: Settings, registry: plugins.Registry) -> Device:
         settings.device,
         seed=settings.device_seed,
         settings=settings,
-        limits=DeviceLimits(call_seconds=settings.device_call_secs or None),
-        budget=_budget(settings),
+        limits=device_settings.device_limits(settings),
+        budget=device_settings.device_budget(settings),
         ranks=ranks,
         local=local,
     )
-
-
-def _budget(settings: Settings) -> DeviceBudget:
-    """--device-actor-mb and --device-total-mb. The other ranks need neither: rank 0 admits each call."""
-    for flag, mb in (("actor", settings.device_actor_mb), ("total", settings.device_total_mb)):
-        if mb == 0:
-            raise StartupError(f"--device-{flag}-mb 0: the device's actors could hold nothing; give at least 1")
-    return DeviceBudget(settings.device_actor_mb << 20, settings.device_total_mb << 20)
 
 
 def _device_worker(settings: Settings, registry: plugins.Registry, rank: int) -> int:
@@ -346,14 +307,7 @@ def _store_opener(settings: Settings, registry: plugins.Registry, loaded) -> Cal
 def _open_device(settings: Settings, registry: plugins.Registry, resources: contextlib.ExitStack) -> Device | None:
     """The device for --device (closed when ``resources`` closes), or None without it."""
     if settings.device is None:
-        if not settings.is_default("device_seed"):
-            raise StartupError(f"--device-seed {settings.device_seed}: seeds a device; give --device too")
-        if not settings.is_default("device_world"):
-            raise StartupError(f"--device-world {settings.device_world}: spans a device; give --device too")
-        if not settings.is_default("device_call_secs"):
-            raise StartupError(
-                f"--device-call-secs {settings.device_call_secs:g}: limits device calls; give --device too"
-            )
+        device_settings.check(settings)
         return None
     device = _device(settings, registry)
     resources.callback(device.close)
@@ -423,26 +377,12 @@ async def _serve_with(
         device.watch(events, {actor_principal(spec.name): spec.name for spec in specs})
     host = Host(
         specs,
-        Limits(
-            max_message_bytes=settings.max_message_bytes,
-            memory_bytes=settings.actor_memory_mb << 20,
-            stable_memory_pages=settings.actor_stable_mb << 4,  # 64 KiB pages
-        ),
-        events=events,
-        system_methods=device.system_methods() if device else None,
+        host_config(settings, device_settings.checkpoint_policy(settings)),
         store=store,
         ledger=ledger,
+        events=events,
+        system_methods=device.system_methods() if device else None,
         system_state=device,
-        seed=settings.rand_seed,
-        max_created_actors=settings.max_created_actors,
-        max_queued_calls=settings.max_queued_calls,
-        max_queued_bytes=settings.max_queued_mb << 20,
-        total_queued_bytes=settings.total_queued_mb << 20,
-        total_memory_bytes=settings.total_memory_mb << 20,
-        checkpoint=None
-        if settings.state is None
-        # without -s nothing is rebuilt: no record
-        else CheckpointPolicy(settings.device_checkpoint_secs, settings.device_checkpoint_mb),
     )
     try:
         await host.start()

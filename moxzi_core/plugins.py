@@ -10,6 +10,7 @@ stderr (those after the plugins added their hook specs).
 
 from __future__ import annotations
 
+import importlib
 import importlib.metadata
 import os
 import sys
@@ -35,6 +36,14 @@ if TYPE_CHECKING:
 
 ENTRY_POINT_GROUP = "moxzi"
 CORE_DISTRIBUTION = "moxzi"
+# The core's own parts that declare settings where they live, through the same hooks as a plugin: always
+# loaded, before any plugin, by module name (as an entry point names a plugin). What they register is a
+# core setting, which no plugin may register again.
+CORE_PARTS = {
+    "core.runtime": "moxzi_core.runtime.settings",
+    "core.device": "moxzi_core.device.settings",
+    "core.billing": "moxzi_core.billing_settings",
+}
 
 
 class PluginError(Exception):
@@ -94,9 +103,10 @@ class _Collector:
         self.registry.provided_by[key] = self.plugin
 
     def setting(self, setting: Setting) -> None:
-        self._claim("setting", setting.flag)
-        if any(s.flag == setting.flag for s in CORE_SETTINGS):
+        claimed = self.registry.provided_by.get(("setting", setting.flag))
+        if any(s.flag == setting.flag for s in CORE_SETTINGS) or claimed in CORE_PARTS:
             raise PluginError(f"plugin {self.plugin!r} registers setting {setting.flag!r}, a core setting")
+        self._claim("setting", setting.flag)
         self.registry.settings.append(setting)
 
     def op(self, op: Op) -> None:
@@ -186,6 +196,8 @@ def load(selected: list[str] | None = None) -> tuple[Registry, dict[str, Install
     pm = pluggy.PluginManager("moxzi")
     pm.add_hookspecs(hookspecs)
     registry = Registry()
+    for part, module in CORE_PARTS.items():
+        pm.register(importlib.import_module(module), name=part)
     loaded = {}
     for name in names:
         try:
@@ -216,7 +228,7 @@ def load(selected: list[str] | None = None) -> tuple[Registry, dict[str, Install
         for hook, register in _Collector(name, registry).added_hooks().items():
             reaching(name)(hook)(register=register)
     added = MappingProxyType({hook: MappingProxyType(table) for hook, table in registry.added.items()})
-    for name in loaded:
+    for name in [*CORE_PARTS, *loaded]:  # the core's parts first: a plugin may not claim their settings
         for hook, register in _Collector(name, registry).hooks().items():
             also = {"added": added} if hook == "register_gateways" else {}
             reaching(name)(hook)(register=register, **also)

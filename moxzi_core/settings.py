@@ -1,7 +1,10 @@
 """moxzid's settings: each one has a default, may be set in a TOML file, and a command-line flag wins.
 
-A setting is declared once, as a ``Setting``: the core's in ``CORE_SETTINGS``, a plugin's through the
-``register_settings`` hook. Its flag (``--device-checkpoint-secs``) is also its TOML key
+A setting is declared once, as a ``Setting``, where the part that reads it lives: a plugin's through the
+``register_settings`` hook, and so are the core's subsystems' (the runtime's in ``runtime/settings.py``,
+the device's in ``device/settings.py``, billing's in ``billing_settings.py``, which the loader registers
+before any plugin: ``plugins.CORE_PARTS``); moxzid's own (the manifest, the state directory, the
+plugins) are ``CORE_SETTINGS``. A setting checks its own values (``check``). Its flag (``--device-checkpoint-secs``) is also its TOML key
 (``device-checkpoint-secs``, or ``device_checkpoint_secs``) and, with underscores, its attribute on
 ``Settings``. Paths in a TOML file are relative to that file's folder; paths on the command line are
 relative to the working directory. This module is public: plugins declare and read settings with it.
@@ -11,15 +14,10 @@ from __future__ import annotations
 
 import argparse
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
-
-from .device.budget import ACTOR_MB, TOTAL_MB
-from .runtime.host import MAX_CREATED_ACTORS, Limits
-from .runtime.inbox_bounds import MAX_QUEUED_CALLS, MAX_QUEUED_MB, TOTAL_QUEUED_MB
-from .runtime.memory_budget import default_total_mb
 
 
 class SettingsError(ValueError):
@@ -43,7 +41,8 @@ class Setting:
     (HOST:PORT), ``count`` (a whole number >= 0), ``amount`` (a number >= 0) or ``text``; ``default`` is
     its value when neither the TOML file nor a flag sets it (None: unset). ``every_rank``: every rank of
     a device that spans ranks (``--device-world``) needs the same value (it changes the device's
-    numbers), so moxzid passes it to the ranks it starts."""
+    numbers), so moxzid passes it to the ranks it starts. ``check``: why a value given for it cannot be
+    used (None: it can), for a value of the right kind that is out of the setting's range."""
 
     flag: str  # long flag without dashes; also the TOML key
     kind: str
@@ -52,6 +51,7 @@ class Setting:
     short: str | None = None
     metavar: str | None = None
     every_rank: bool = False
+    check: Callable[[Any], str | None] | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -98,10 +98,6 @@ class Settings:
         return flags
 
 
-MAX_MESSAGE_BYTES = Limits().max_message_bytes
-ACTOR_MEMORY_MB = Limits().memory_bytes >> 20
-ACTOR_STABLE_MB = Limits().stable_memory_pages >> 4  # (16 pages of 64 KiB a MiB)
-
 CORE_SETTINGS = (
     Setting("manifest", "path", "the manifest naming the actors to host (JSON)", short="-m", metavar="FILE"),
     Setting(
@@ -120,181 +116,12 @@ CORE_SETTINGS = (
         metavar="NAMES",
         every_rank=True,
     ),
-    Setting(
-        "max-message-bytes",
-        "count",
-        f"largest request body and message argument accepted (default {MAX_MESSAGE_BYTES})",
-        default=MAX_MESSAGE_BYTES,
-        metavar="N",
-    ),
-    Setting(
-        "actor-memory-mb",
-        "count",
-        "wasm memory each actor may grow to; a message that would grow past "
-        f"it traps (default {ACTOR_MEMORY_MB}; at most 4096)",
-        default=ACTOR_MEMORY_MB,
-        metavar="MB",
-    ),
-    Setting(
-        "actor-stable-mb",
-        "count",
-        "stable memory each actor may grow to; ic0.stable64_grow answers -1 past it "
-        f"(default {ACTOR_STABLE_MB}; at most 4096)",
-        default=ACTOR_STABLE_MB,
-        metavar="MB",
-    ),
-    Setting(
-        "total-memory-mb",
-        "count",
-        "wasm memory (heap and stable) all actors together may hold; a message that would grow its actor "
-        f"past it is rolled back, as a trap (default: a quarter of this machine's RAM, {default_total_mb()})",
-        default=default_total_mb(),
-        metavar="MB",
-    ),
-    Setting(
-        "max-created-actors",
-        "count",
-        "actors that callers may create (the management canister's create_canister, the cycles ledger's) "
-        "and have not deleted; past it create_canister is refused (default "
-        f"{MAX_CREATED_ACTORS}; the manifest's actors do not count)",
-        default=MAX_CREATED_ACTORS,
-        metavar="N",
-    ),
-    Setting(
-        "max-queued-calls",
-        "count",
-        "calls from outside (update calls, management calls acting on it) each actor's inbox may hold, "
-        "queued or running; one more is rejected SYS_TRANSIENT, as the IC rejects a call to a full queue "
-        f"(default {MAX_QUEUED_CALLS}, the IC's queue capacity)",
-        default=MAX_QUEUED_CALLS,
-        metavar="N",
-    ),
-    Setting(
-        "max-queued-mb",
-        "count",
-        "bytes of those calls (their arguments, and a module install_chunked_code puts together) each "
-        "actor's inbox may hold; one more past it is rejected as one past --max-queued-calls (an inbox "
-        f"holding none takes any one) (default {MAX_QUEUED_MB}: 16 arguments of the largest size)",
-        default=MAX_QUEUED_MB,
-        metavar="MB",
-    ),
-    Setting(
-        "total-queued-mb",
-        "count",
-        "bytes of those calls all actors' inboxes together may hold; one more past it is rejected as one "
-        f"past --max-queued-calls (default {TOTAL_QUEUED_MB})",
-        default=TOTAL_QUEUED_MB,
-        metavar="MB",
-    ),
-    Setting(
-        "device",
-        "text",
-        "give the actors a tensor device on this backend: torch:cpu, torch:cuda or torch:mps (its plugin must be loaded; "
-        "burn:cpu, burn:cuda and burn:metal, the seeds' names, are the same three)",
-        metavar="SPEC",
-        every_rank=True,
-    ),
-    Setting(
-        "device-seed",
-        "count",
-        "the device's seed: parameters initialised #normal or #uniform draw from "
-        "sha256(seed, actor, name), so the same seed gives the same starting weights (default 0; a state "
-        "directory keeps the seed it was started with)",
-        default=0,
-        metavar="N",
-        every_rank=True,
-    ),
-    Setting(
-        "device-actor-mb",
-        "count",
-        "device memory each actor may hold: its parameters, optimizers' state, stored tensors and "
-        "publications, and a run's results while it runs; a call that would pass it is refused before it "
-        f"changes anything (default {ACTOR_MB})",
-        default=ACTOR_MB,
-        metavar="MB",
-    ),
-    Setting(
-        "device-total-mb",
-        "count",
-        f"device memory all actors together may hold, counted as --device-actor-mb is (default {TOTAL_MB})",
-        default=TOTAL_MB,
-        metavar="MB",
-    ),
-    Setting(
-        "rand-seed",
-        "count",
-        "make the management canister's raw_rand give the same bytes on every run "
-        "from the same state (default: random bytes from the OS)",
-        metavar="N",
-    ),
-    Setting(
-        "cycles",
-        "count",
-        "charge actors cycles when greater than 0: each actor starts with N "
-        "cycles (which it may give to others with calls), and device calls are refused once its balance "
-        "is spent (default 0: no charging, every balance 0)",
-        default=0,
-        metavar="N",
-    ),
-    Setting(
-        "device-cycles-per-ms",
-        "count",
-        "cycles a device call costs per millisecond it took, with the default price list (default 100000000)",
-        default=100_000_000,
-        metavar="N",
-    ),
-    Setting(
-        "device-call-secs",
-        "amount",
-        "device time one device call may take: a call past it is stopped at its next op, changing "
-        "nothing, and rejected (default 60; 0: no limit; not on a device over several ranks)",
-        default=60.0,
-        metavar="SECS",
-    ),
-    Setting(
-        "device-checkpoint-secs",
-        "amount",
-        "with -s, copy the device once the calls recorded since "
-        "the last copy took this much device time (default 30; 0: by size only)",
-        default=30.0,
-        metavar="SECS",
-    ),
-    Setting(
-        "device-checkpoint-mb",
-        "amount",
-        "with -s, copy the device once the call record passes this size (default 64)",
-        default=64.0,
-        metavar="MB",
-    ),
-    Setting(
-        "device-world",
-        "count",
-        "run the device on N ranks, replicas that run every device call (a run "
-        "that splits its batch gives each rank a slice); without --device-rendezvous moxzid starts ranks "
-        "1..N-1 on this machine (default 1)",
-        default=1,
-        metavar="N",
-        every_rank=True,
-    ),
-    Setting(
-        "device-rendezvous",
-        "address",
-        "where the device's ranks meet (torch.distributed's TCP store, "
-        "served by moxzid, rank 0): with it moxzid starts no other rank; start each one, here or on another "
-        "machine, with `moxzid --device SPEC --device-world N --device-rendezvous HOST:PORT device-worker "
-        "RANK`",
-        metavar="HOST:PORT",
-    ),
-    Setting(
-        "device-rank-timeout",
-        "amount",
-        "seconds a rank may take to answer rank 0 during a device call "
-        "before the group counts as broken and device calls are rejected (default 60)",
-        default=60.0,
-        metavar="SECS",
-        every_rank=True,
-    ),
 )
+
+
+def at_least(minimum: int, why: str) -> Callable[[Any], str | None]:
+    """A ``check`` refusing values under ``minimum``: "``why``; give at least ``minimum``"."""
+    return lambda value: None if value >= minimum else f"{why}; give at least {minimum}"
 
 
 def add_arguments(parser: argparse.ArgumentParser, declared: Iterable[Setting]) -> None:
@@ -370,6 +197,14 @@ def _read_toml(path: Path, declared: tuple[Setting, ...]) -> dict[str, Any]:
 
 def _convert(setting: Setting, raw: Any, base: Path, source: str) -> Any:
     """One setting's value from a flag's text or a TOML value; ``base`` anchors relative paths."""
+    value = _value(setting, raw, base, source)
+    why = setting.check(value) if setting.check is not None else None
+    if why is not None:
+        raise SettingsError(f"--{setting.flag} {raw}: {why}")
+    return value
+
+
+def _value(setting: Setting, raw: Any, base: Path, source: str) -> Any:
 
     def bad(expected: str) -> SettingsError:
         return SettingsError(f"{source}: {setting.flag} must be {expected}, got {raw!r}")

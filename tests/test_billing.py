@@ -10,12 +10,12 @@ from kit.http import request as http
 
 from moxzi_core import billing, plugins
 from moxzi_core.billing import MAX_BALANCE, DefaultPrices, Ledger, NotCharging, TooManyCycles, choose_prices
-from moxzi_core.settings import CORE_SETTINGS, Settings
+from moxzi_core.settings import Settings
 from moxzi_core.store import Batch, MemoryStore
 
 PRICES = DefaultPrices(device_cycles_per_ms=1000)
 
-SETTINGS = Settings(CORE_SETTINGS)
+SETTINGS = Settings(plugins.load([])[0].settings)
 
 
 def ledger(initial=10_000, store=None, prices=PRICES) -> Ledger:

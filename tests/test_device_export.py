@@ -26,7 +26,7 @@ from moxzi_core.candid import BLOB, BOOL, NAT32, TEXT, Vec
 from moxzi_core.device import DeviceError, open_device
 from moxzi_core.device.ops import Meta
 from moxzi_core.device.transfer import DIGEST_BYTES, MAGIC, Exports
-from moxzi_core.runtime.host import Host
+from moxzi_core.runtime.host import Host, HostConfig
 from moxzi_core.runtime.journal import Attachment, Journal
 from moxzi_core.runtime.system_calls import CheckpointPolicy
 from moxzi_core.settings import Address, Settings
@@ -357,10 +357,10 @@ async def test_a_copy_of_the_device_does_not_wait_for_a_download(registry, fake)
     device.add_transport(HttpTransport(SETTINGS))
     host = Host(
         [spec("alice", "porter"), spec("bob", "porter")],
+        HostConfig(checkpoint=CheckpointPolicy(0, megabytes=1e-6, spacing=0)),
         system_methods=device.system_methods(),
         store=store,
         system_state=device,
-        checkpoint=CheckpointPolicy(0, megabytes=1e-6, spacing=0),
     )
     await host.start()
     try:

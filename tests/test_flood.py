@@ -19,7 +19,7 @@ from kit.host import NO_ARGS, eventually, spec
 from kit.http import request
 
 from moxzi_core.candid import NAT, TEXT, Principal, decode_args, encode_args
-from moxzi_core.runtime.host import ActorSpec, Host, actor_principal
+from moxzi_core.runtime.host import ActorSpec, Host, HostConfig, actor_principal
 from moxzi_core.runtime.instance import Limits
 from moxzi_core.runtime.management.interface import MANAGEMENT_NAME, SERVICE
 from moxzi_core.runtime.messages import ANONYMOUS, Reject
@@ -32,7 +32,7 @@ BIG = 400 << 10  # an argument's bytes: two fit in 1 MiB, three do not
 
 
 async def started(max_queued_calls: int = 500) -> Host:
-    host = Host([spec("a"), spec("b")], SPIN, max_queued_calls=max_queued_calls)
+    host = Host([spec("a"), spec("b")], HostConfig(SPIN, max_queued_calls=max_queued_calls))
     await host.start()
     return host
 
@@ -99,7 +99,7 @@ async def test_inboxes_hold_at_most_their_bytes_and_a_refused_upload_is_not_comp
     (or, from a stranger, the controllers'), never the compiler's."""
     lab = spec("a")
     a = ActorSpec("a", lab.wasm, lab.did, controllers=(ANONYMOUS,))
-    host = Host([a, spec("b")], SPIN, max_queued_bytes=MiB, total_queued_bytes=MiB)
+    host = Host([a, spec("b")], HostConfig(SPIN, max_queued_bytes=MiB, total_queued_bytes=MiB))
     await host.start()
     broken = b"\0asm\1\0\0\0" + b"\xff" * BIG
     try:
@@ -146,7 +146,7 @@ async def test_calls_restored_after_a_restart_count_and_all_run():
     """What the inbox held when moxzid stopped comes back counted against the bound (here a lower one
     than when they were taken), and every call runs."""
     store = MemoryStore()
-    host = Host([spec("a")], SPIN, store=store, max_queued_calls=4)
+    host = Host([spec("a")], HostConfig(SPIN, max_queued_calls=4), store=store)
     await host.start()
     taken = [spinning(host)] + [asyncio.create_task(host.call("a", "inc", NO_ARGS, query=False)) for _ in range(3)]
     await asyncio.sleep(0)
@@ -154,7 +154,7 @@ async def test_calls_restored_after_a_restart_count_and_all_run():
     for call in taken:
         call.cancel()
 
-    host = Host([spec("a")], SPIN, store=store, max_queued_calls=2)
+    host = Host([spec("a")], HostConfig(SPIN, max_queued_calls=2), store=store)
     await host.start()
     try:
         assert host.queued_calls("a") == 4  # spin runs again, the calls wait behind it

@@ -31,7 +31,7 @@ from moxzi_gateway_ic.system_canisters import CYCLES_LEDGER, CYCLES_MINTING, SER
 
 from moxzi_core.billing import DefaultPrices, Ledger
 from moxzi_core.candid import TEXT, Principal, Some, decode_args, encode_args, resolve
-from moxzi_core.runtime.host import ActorSpec, Host, actor_principal
+from moxzi_core.runtime.host import ActorSpec, Host, HostConfig, actor_principal
 from moxzi_core.runtime.instance import Limits
 from moxzi_core.runtime.management.interface import SERVICE as MANAGEMENT_SERVICE
 from moxzi_core.store import MemoryStore
@@ -485,7 +485,7 @@ async def test_creating_past_the_cap_is_an_ic_reject_and_the_others_are_served()
     """Past --max-created-actors, the management canister's create_canister over /api is a certified
     SYS_TRANSIENT reject (IC0201) and the cycles ledger's answers FailedToCreate, naming the flag;
     the actors there keep answering."""
-    host = Host([spec("gate", "gate")], max_created_actors=1)
+    host = Host([spec("gate", "gate")], HostConfig(max_created_actors=1))
     await host.start()
     try:
         async with serving(host, {"/api": build_ic_app}) as (_, ic):
@@ -521,7 +521,10 @@ async def test_a_sender_past_its_calls_in_flight_is_refused_and_the_others_are_s
     (--max-queued-calls) a call is rejected as the IC rejects one to a full queue (IC0201). Every call
     taken completes."""
     lab = build_actor("lab")  # its spin loops until the instruction limit: about a second here
-    host = Host([ActorSpec("gate", lab.wasm, lab.did)], Limits(instructions_per_message=4 * 10**9), max_queued_calls=4)
+    host = Host(
+        [ActorSpec("gate", lab.wasm, lab.did)],
+        HostConfig(Limits(instructions_per_message=4 * 10**9), max_queued_calls=4),
+    )
     await host.start()
     path = f"/api/v2/canister/{Principal(GATE)}/call"
     try:
@@ -562,7 +565,8 @@ async def test_a_call_past_an_inbox_bytes_is_rejected_as_one_to_a_full_queue():
     the flag, as one past --max-queued-calls; those taken complete."""
     lab = build_actor("lab")
     host = Host(
-        [ActorSpec("gate", lab.wasm, lab.did)], Limits(instructions_per_message=4 * 10**9), max_queued_bytes=1 << 20
+        [ActorSpec("gate", lab.wasm, lab.did)],
+        HostConfig(Limits(instructions_per_message=4 * 10**9), max_queued_bytes=1 << 20),
     )
     await host.start()
     path = f"/api/v2/canister/{Principal(GATE)}/call"

@@ -19,7 +19,7 @@ from kit.host import eventually, query, spec, started, update
 from kit.memory import reset_peak, resident_mib
 
 from moxzi_core.candid import NAT, encode_args
-from moxzi_core.runtime.host import Host
+from moxzi_core.runtime.host import Host, HostConfig
 from moxzi_core.runtime.instance import Limits
 from moxzi_gateway_http import codec, routes
 
@@ -181,7 +181,7 @@ async def total_of(room_mib: int, *actors) -> Host:
     fresh = await started(*actors)
     held = fresh.memory_budget.held_bytes
     await fresh.stop()
-    host = Host(list(actors), total_memory_bytes=held + (room_mib << 20))
+    host = Host(list(actors), HostConfig(total_memory_bytes=held + (room_mib << 20)))
     await host.start()
     return host
 

@@ -14,7 +14,7 @@ from moxzi_core import errors
 from moxzi_core.candid import BLOB, BOOL, NAT, NAT64, PRINCIPAL, TEXT, Principal, Some, Vec, decode_args, encode_args
 from moxzi_core.candid.types import resolve
 from moxzi_core.runtime.canister import MAX_CHUNK_BYTES, MAX_CHUNKS
-from moxzi_core.runtime.host import ActorSpec, Host, actor_principal
+from moxzi_core.runtime.host import ActorSpec, Host, HostConfig, actor_principal
 from moxzi_core.runtime.instance import Instance
 from moxzi_core.runtime.management.interface import MANAGEMENT_NAME, SERVICE, BadArgument, arguments
 from moxzi_core.runtime.messages import Reject
@@ -30,7 +30,7 @@ def factory(classic: bool, controllers=(OPERATOR,)) -> ActorSpec:
 
 
 async def started(*specs, store=None, seed=None, **options) -> Host:
-    host = Host(list(specs), store=store or MemoryStore(), seed=seed, **options)
+    host = Host(list(specs), HostConfig(seed=seed, **options), store=store or MemoryStore())
     await host.start()
     return host
 

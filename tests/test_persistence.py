@@ -9,7 +9,7 @@ from kit.actorbuild import build_actor
 from kit.host import NO_ARGS, eventually, query, spec, update
 
 from moxzi_core.candid import NAT, PRINCIPAL, TEXT, Principal
-from moxzi_core.runtime.host import Host, actor_principal
+from moxzi_core.runtime.host import Host, HostConfig, actor_principal
 from moxzi_core.runtime.instance import Limits
 from moxzi_core.runtime.journal import Journal
 from moxzi_core.runtime.messages import Call, to_record
@@ -105,7 +105,7 @@ async def _is(result, expected):
 
 async def test_stop_cuts_a_running_message_short_and_it_runs_again_after_a_restart():
     store = MemoryStore()
-    host = Host([spec("a")], Limits(instructions_per_message=10**15), store=store)  # spin: hours
+    host = Host([spec("a")], HostConfig(Limits(instructions_per_message=10**15)), store=store)  # spin: hours
     await host.start()
     await update(host, "a", "inc")
     spinning = asyncio.create_task(host.call("a", "spin", NO_ARGS, query=False))
@@ -117,7 +117,7 @@ async def test_stop_cuts_a_running_message_short_and_it_runs_again_after_a_resta
     spinning.cancel()
     assert [record[:2] for _, record in Journal(store).load("a").inbox] == [["call", "spin"]]
 
-    host = Host([spec("a")], Limits(instructions_per_message=10**7), store=store)  # now it runs out of fuel
+    host = Host([spec("a")], HostConfig(Limits(instructions_per_message=10**7)), store=store)  # now it runs out of fuel
     await host.start()
     try:
 

@@ -4,7 +4,7 @@ The host gets the device as system methods of the management canister::
 
     registry, _ = plugins.load(["torch", ...])
     device = open_device(registry, "torch:cpu")
-    host = Host(specs, limits, system_methods=device.system_methods(), system_state=device)
+    host = Host(specs, config, system_methods=device.system_methods(), system_state=device)
 
 Plugins extend it through ``register_ops`` (``Op``; the built-in ones: ``builtin_op``),
 ``register_kernels`` (``Kernel``), ``register_backends`` (``Backend``) and ``register_transports``

@@ -76,42 +76,48 @@ def actor_principal(name: str) -> bytes:
     return hashlib.sha256(b"moxzi actor\0" + name.encode()).digest()[:8] + b"\x01\x01"
 
 
+@dataclass(frozen=True)
+class HostConfig:
+    """How a host runs its actors (`runtime.settings.host_config` makes one from moxzid's settings)."""
+
+    limits: Limits = Limits()
+    # How many actors create_canister may make that delete_canister has not deleted (the manifest's do
+    # not count).
+    max_created_actors: int = MAX_CREATED_ACTORS
+    # The wasm memory all actors may hold together (`memory_budget`; None: a quarter of the machine's RAM).
+    total_memory_bytes: int | None = None
+    # The calls from outside each actor's inbox may hold, queued or running, and their bytes; their bytes
+    # in all actors' inboxes: one more past any is rejected SYS_TRANSIENT (`inbox_bounds`).
+    max_queued_calls: int = MAX_QUEUED_CALLS
+    max_queued_bytes: int = MAX_QUEUED_MB * MiB
+    total_queued_bytes: int = TOTAL_QUEUED_MB * MiB
+    seed: int | None = None  # makes raw_rand's bytes the same on every run
+    # When the system methods' state is copied (None: calls to them are not recorded, for a store that
+    # does not outlive the process).
+    checkpoint: CheckpointPolicy | None = CheckpointPolicy()
+
+
 class Host:
     def __init__(
         self,
         specs: list[ActorSpec],
-        limits: Limits = Limits(),
-        system_methods: dict[str, SystemMethod] | None = None,
-        store: Store | None = None,
+        config: HostConfig = HostConfig(),
         *,
-        system_state: SystemState | None = None,
-        checkpoint: CheckpointPolicy | None = CheckpointPolicy(),
+        store: Store | None = None,
         ledger=None,
-        seed: int | None = None,
         events: Events | None = None,
-        max_created_actors: int = MAX_CREATED_ACTORS,
-        total_memory_bytes: int | None = None,
-        max_queued_calls: int = MAX_QUEUED_CALLS,
-        max_queued_bytes: int = MAX_QUEUED_MB * MiB,
-        total_queued_bytes: int = TOTAL_QUEUED_MB * MiB,
+        system_methods: Mapping[str, SystemMethod] | None = None,
+        system_state: SystemState | None = None,
     ):
-        """``system_methods`` are the management canister's methods plugins provide (the device's);
-        ``system_state`` is what they change, copied per ``checkpoint`` (None: calls to them are not
-        recorded, for a store that does not outlive the process); ``ledger`` (moxzi_core.billing)
-        charges actors for device time and instructions, if given; ``seed`` makes raw_rand's bytes
-        the same on every run. ``events`` (moxzi_core.events, a new stream if not given) gets what
-        happens: handled messages, device calls, copies. ``max_created_actors``: how many actors
-        create_canister may make that delete_canister has not deleted (the manifest's do not count);
-        ``total_memory_bytes``: the wasm memory all actors may hold together (`memory_budget`; None: a
-        quarter of the machine's RAM); ``max_queued_calls`` and ``max_queued_bytes``: the calls from
-        outside each actor's inbox may hold, queued or running, and their bytes; ``total_queued_bytes``:
-        their bytes in all actors' inboxes (one more past any is rejected SYS_TRANSIENT: `inbox_bounds`)."""
-        self.limits = limits
-        self.max_created_actors = max_created_actors
-        self.inboxes = InboxBounds(max_queued_calls, max_queued_bytes, total_queued_bytes)
-        self.memory_budget = MemoryBudget(
-            default_total_mb() << 20 if total_memory_bytes is None else total_memory_bytes
-        )
+        """``ledger`` (moxzi_core.billing) charges actors for device time and instructions, if given;
+        ``events`` (moxzi_core.events, a new stream if not given) gets what happens: handled messages,
+        device calls, copies. ``system_methods`` are the management canister's methods plugins provide
+        (the device's); ``system_state`` is what they change, copied per ``config.checkpoint``."""
+        limits = self.limits = config.limits
+        self.max_created_actors = config.max_created_actors
+        self.inboxes = InboxBounds(config.max_queued_calls, config.max_queued_bytes, config.total_queued_bytes)
+        total = config.total_memory_bytes
+        self.memory_budget = MemoryBudget(default_total_mb() * MiB if total is None else total)
         self.events = events or Events()
         self.system_state = system_state  # the device, for plugins that show it
         self.store = store or MemoryStore()
@@ -120,7 +126,7 @@ class Host:
         self.ledger = ledger
         self._journal = Journal(self.store)
         self._system = SystemCalls(
-            self._journal, dict(system_methods or {}), system_state, checkpoint, ledger, self.events
+            self._journal, dict(system_methods or {}), system_state, config.checkpoint, ledger, self.events
         )
         self._specs = specs
         self._modules = Modules(limits, self._journal)
@@ -146,7 +152,7 @@ class Host:
         )
         self._manager = Manager(
             ledger,
-            Randomness(self.store, seed),
+            Randomness(self.store, config.seed),
             self._create,
             self._actors.with_principal,
             self._journal.chunk,

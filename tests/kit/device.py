@@ -10,7 +10,7 @@ from moxzi_core import device
 from moxzi_core.candid import Some, encode_args
 from moxzi_core.device import DeviceBudget, open_device
 from moxzi_core.device.interface import builtin_payloads
-from moxzi_core.runtime.host import ActorSpec, Host
+from moxzi_core.runtime.host import ActorSpec, Host, HostConfig
 from moxzi_core.runtime.system_calls import CheckpointPolicy
 
 PROBED = np.ones(2, "<f4").tobytes()  # what probe_run puts through the probe
@@ -99,10 +99,10 @@ async def learner_host(
     dev = open_device(registry, "torch:cpu", budget=budget, seed=seed)
     host = Host(
         [spec(actor, actor) if isinstance(actor, str) else actor],
+        HostConfig(checkpoint=checkpoint),
         system_methods=dev.system_methods(),
         store=store,
         system_state=dev,
-        checkpoint=checkpoint,
         ledger=ledger,
     )
     try:

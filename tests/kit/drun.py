@@ -40,7 +40,7 @@ from moxzi_gateway_ic.certificates import Identity, Keys
 
 from moxzi_core.billing import DefaultPrices, Ledger
 from moxzi_core.candid import Principal, Some, decode_args, encode_args
-from moxzi_core.runtime.host import Host
+from moxzi_core.runtime.host import Host, HostConfig
 from moxzi_core.runtime.instance import Limits
 from moxzi_core.runtime.management import MANAGEMENT_NAME, SERVICE
 from moxzi_core.runtime.messages import ANONYMOUS, Outcome, Reject
@@ -137,7 +137,9 @@ class DrunRun:
     ):
         self.call_seconds, self.settle_seconds = call_seconds, settle_seconds
         store = MemoryStore()
-        self.host = Host([], limits or Limits(), store=store, ledger=Ledger(store, DefaultPrices(), 0), seed=0)
+        self.host = Host(
+            [], HostConfig(limits or Limits(), seed=0), store=store, ledger=Ledger(store, DefaultPrices(), 0)
+        )
         self.host.certifier = Identity(Keys.load_or_create(None))
         self._prints = _Prints()
         self._known: set[bytes] = set()

@@ -4,7 +4,7 @@ import asyncio
 
 from kit.actorbuild import build_actor
 from moxzi_core.candid import NAT, decode_args, encode_args
-from moxzi_core.runtime.host import ActorSpec, Host
+from moxzi_core.runtime.host import ActorSpec, Host, HostConfig
 from moxzi_core.runtime.instance import Limits
 
 NO_ARGS = encode_args([], [])
@@ -17,7 +17,7 @@ def spec(name: str, actor: str = "lab", *, classic: bool = False) -> ActorSpec:
 
 
 async def started(*specs: ActorSpec, limits: Limits | None = None) -> Host:
-    host = Host(list(specs), limits or Limits())
+    host = Host(list(specs), HostConfig(limits or Limits()))
     await host.start()
     return host
 

@@ -1,0 +1,130 @@
+"""The runtime's settings: what each actor's messages may use, all actors together, their inboxes and
+the actors callers may create. Registered like a plugin's (``register_settings``: `plugins.CORE_PARTS`);
+``host_config`` makes the host's configuration of them."""
+
+from __future__ import annotations
+
+from ..hookspecs import hookimpl
+from ..settings import Setting, Settings, at_least
+from .host import MAX_CREATED_ACTORS, HostConfig
+from .inbox_bounds import MAX_QUEUED_CALLS, MAX_QUEUED_MB, TOTAL_QUEUED_MB, MiB
+from .instance import Limits
+from .memory_budget import default_total_mb
+from .system_calls import CheckpointPolicy
+
+MAX_ACTOR_MEMORY_MB = 4096  # what a 32-bit wasm memory can address; the classic persistence limit
+_LIMITS = Limits()
+
+
+def _memory(what: str):
+    return lambda mb: (
+        None if 0 < mb <= MAX_ACTOR_MEMORY_MB else f"an actor's {what} may be 1 to {MAX_ACTOR_MEMORY_MB} MB"
+    )
+
+
+SETTINGS = (
+    Setting(
+        "max-message-bytes",
+        "count",
+        f"largest request body and message argument accepted (default {_LIMITS.max_message_bytes})",
+        default=_LIMITS.max_message_bytes,
+        metavar="N",
+    ),
+    Setting(
+        "actor-memory-mb",
+        "count",
+        "wasm memory each actor may grow to; a message that would grow past "
+        f"it traps (default {_LIMITS.memory_bytes >> 20}; at most {MAX_ACTOR_MEMORY_MB})",
+        default=_LIMITS.memory_bytes >> 20,
+        metavar="MB",
+        check=_memory("wasm memory"),
+    ),
+    Setting(
+        "actor-stable-mb",
+        "count",
+        "stable memory each actor may grow to; ic0.stable64_grow answers -1 past it "
+        f"(default {_LIMITS.stable_memory_pages >> 4}; at most {MAX_ACTOR_MEMORY_MB})",
+        default=_LIMITS.stable_memory_pages >> 4,  # (16 pages of 64 KiB a MiB)
+        metavar="MB",
+        check=_memory("stable memory"),
+    ),
+    Setting(
+        "total-memory-mb",
+        "count",
+        "wasm memory (heap and stable) all actors together may hold; a message that would grow its actor "
+        f"past it is rolled back, as a trap (default: a quarter of this machine's RAM, {default_total_mb()})",
+        default=default_total_mb(),
+        metavar="MB",
+        check=at_least(1, "all actors' wasm memory could hold nothing"),
+    ),
+    Setting(
+        "max-created-actors",
+        "count",
+        "actors that callers may create (the management canister's create_canister, the cycles ledger's) "
+        "and have not deleted; past it create_canister is refused (default "
+        f"{MAX_CREATED_ACTORS}; the manifest's actors do not count)",
+        default=MAX_CREATED_ACTORS,
+        metavar="N",
+    ),
+    Setting(
+        "max-queued-calls",
+        "count",
+        "calls from outside (update calls, management calls acting on it) each actor's inbox may hold, "
+        "queued or running; one more is rejected SYS_TRANSIENT, as the IC rejects a call to a full queue "
+        f"(default {MAX_QUEUED_CALLS}, the IC's queue capacity)",
+        default=MAX_QUEUED_CALLS,
+        metavar="N",
+        check=at_least(1, "no actor could take a call from outside"),
+    ),
+    Setting(
+        "max-queued-mb",
+        "count",
+        "bytes of those calls (their arguments, and a module install_chunked_code puts together) each "
+        "actor's inbox may hold; one more past it is rejected as one past --max-queued-calls (an inbox "
+        f"holding none takes any one) (default {MAX_QUEUED_MB}: 16 arguments of the largest size)",
+        default=MAX_QUEUED_MB,
+        metavar="MB",
+        check=at_least(1, "inboxes could hold no call's bytes"),
+    ),
+    Setting(
+        "total-queued-mb",
+        "count",
+        "bytes of those calls all actors' inboxes together may hold; one more past it is rejected as one "
+        f"past --max-queued-calls (default {TOTAL_QUEUED_MB})",
+        default=TOTAL_QUEUED_MB,
+        metavar="MB",
+        check=at_least(1, "inboxes could hold no call's bytes"),
+    ),
+    Setting(
+        "rand-seed",
+        "count",
+        "make the management canister's raw_rand give the same bytes on every run "
+        "from the same state (default: random bytes from the OS)",
+        metavar="N",
+    ),
+)
+
+
+@hookimpl
+def register_settings(register):
+    for setting in SETTINGS:
+        register(setting)
+
+
+def host_config(settings: Settings, checkpoint: CheckpointPolicy | None) -> HostConfig:
+    """The host's configuration from moxzid's settings, in the units the host counts in; ``checkpoint``:
+    when system calls' record is copied (None: never; `device.settings.checkpoint_policy`)."""
+    return HostConfig(
+        Limits(
+            max_message_bytes=settings.max_message_bytes,
+            memory_bytes=settings.actor_memory_mb * MiB,
+            stable_memory_pages=settings.actor_stable_mb << 4,  # 64 KiB pages
+        ),
+        max_created_actors=settings.max_created_actors,
+        total_memory_bytes=settings.total_memory_mb * MiB,
+        max_queued_calls=settings.max_queued_calls,
+        max_queued_bytes=settings.max_queued_mb * MiB,
+        total_queued_bytes=settings.total_queued_mb * MiB,
+        seed=settings.rand_seed,
+        checkpoint=checkpoint,
+    )
