@@ -3,7 +3,7 @@ actor (``--max-queued-calls``), their bytes per actor (``--max-queued-mb``) and 
 actors together (``--total-queued-mb``).
 
 A call from outside is an update call from a client or a management call from one acting on an actor
-(``actor.from_outside``); its bytes are its argument and, for install_chunked_code, the module put
+(``messages.from_outside``); its bytes are its argument and, for install_chunked_code, the module put
 together from the chunk store. Each is recorded in its actor's inbox (the store) and held in memory
 until it is consumed, so without these bounds clients could make moxzid hold 500 calls of
 ``--max-message-bytes`` per actor, in every actor. The IC bounds the same things: a canister's input
@@ -19,7 +19,7 @@ ever, and what is held passes a byte bound by at most that one call (or as a res
 restored it).
 
 Before a call reaches an inbox, a gateway holds each of its clients to a number of calls in flight
-(``InFlight``), by whatever names a client there: a remote address, a sender principal."""
+(``CallsPerClient``), by whatever names a client there: a remote address, a sender principal."""
 
 from __future__ import annotations
 
@@ -118,7 +118,7 @@ class InboxBounds:
             self._total -= self._bytes.pop(name, 0)
 
 
-class InFlight:
+class CallsPerClient:
     """The calls each client of a gateway has in flight, by the key the gateway names clients with: at
     most ``limit`` each. Used on the event loop only."""
 

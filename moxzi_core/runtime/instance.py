@@ -36,7 +36,7 @@ class Limits:
     max_message_bytes: int = 8 * 1024 * 1024
     instructions_per_message: int = 40_000_000_000
     instructions_per_query: int = 5_000_000_000
-    memory_bytes: int = 2 * 1024 * 1024 * 1024  # wasm memory an actor may grow to (its budget)
+    memory_bytes: int = 2 * 1024 * 1024 * 1024  # wasm memory an actor may grow to (its limit)
     stable_memory_pages: int = 1 << 16  # 4 GiB
 
     @property
@@ -126,7 +126,7 @@ class Instance:
         # With two memories (the dirty-page map), wasmtime evaluates data-segment offsets as code,
         # which costs fuel.
         self._store = new_store(engine, limits.instructions_per_message)
-        # wasmtime limits each memory of the store alike; the main memory's budget is its maximum
+        # wasmtime limits each memory of the store alike; the main memory's limit is its maximum
         # (`wasm_rewrite.prepare`), this bounds the stable memory too.
         self._store.set_limits(memory_size=max(limits.memory_bytes, limits.stable_memory_pages * StableMemory.PAGE))
         self.api = SystemApi(self, log)
@@ -247,7 +247,7 @@ class Instance:
                 target(self._store, env)
             return None
         except ActorTrap as trap:
-            if GROW_REFUSED in str(trap):  # a memory.grow past the budget or the growth cap answered -1
+            if GROW_REFUSED in str(trap):  # a memory.grow past the limit or the growth cap answered -1
                 return f"{trap} ({self._grow_limit()})"
             return str(trap)
         except wasmtime.Trap as trap:
@@ -263,13 +263,13 @@ class Instance:
 
     def _grow_limit(self) -> str:
         """What refused the running message's memory growth: the growth cap where it was the lower."""
-        budget = self.limits.memory_bytes
-        if self._growth is not None and self._cap_pages is not None and self._cap_pages * _WASM_PAGE < budget:
+        limit = self.limits.memory_bytes
+        if self._growth is not None and self._cap_pages is not None and self._cap_pages * _WASM_PAGE < limit:
             return (
                 f"moxzid's wasm memory for all actors had room for {self._growth >> 20} MiB more when the "
                 "message began: moxzid --total-memory-mb"
             )
-        return f"its memory may grow to {budget >> 20} MiB: moxzid --actor-memory-mb"
+        return f"its memory may grow to {limit >> 20} MiB: moxzid --actor-memory-mb"
 
     def extent(self, *, committing: bool = False) -> int:
         """Bytes of both memories up to the last page written in each (`TrackedMemory.extent`), as

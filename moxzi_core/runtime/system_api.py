@@ -240,10 +240,9 @@ class SystemApi:
 
     def function(self, name: str) -> Callable:
         """The host function for ``ic0.name``, trapping where the spec forbids the call."""
-        impl = getattr(type(self), "_" + name, None)
-        if impl is None or name not in WHERE:
+        if name not in _FUNCTIONS:
             raise LookupError(name)
-        allowed = WHERE[name]
+        allowed, impl = WHERE[name], _FUNCTIONS[name]
         # wasmtime keeps host functions in a table of its own until their store is dropped, and the
         # store goes with its instance: a strong reference back to this API (so to the instance and
         # its store) would keep every instance ever made, a deleted actor's memories included. It
@@ -536,3 +535,8 @@ class SystemApi:
 
     def _trap(self, src, size):
         raise ActorTrap(self._instance.read(src, size).decode("utf-8", "replace"))
+
+
+# The function of each ic0 name WHERE lists, bound once here: the SystemApi method named after it with
+# a leading underscore; the stable memory's are wasm (`wasm_stable`), linked before these are asked for.
+_FUNCTIONS: dict[str, Callable] = {name: vars(SystemApi)["_" + name] for name in WHERE if "_" + name in vars(SystemApi)}

@@ -43,7 +43,7 @@ from aiohttp import web
 
 from moxzi_core.errors import MoxziError, UnknownMethod
 from moxzi_core.runtime.host import Host
-from moxzi_core.runtime.inbox_bounds import InFlight
+from moxzi_core.runtime.inbox_bounds import CallsPerClient
 from moxzi_core.runtime.messages import Reject
 
 from . import origins, weights
@@ -85,7 +85,7 @@ class TooManyCalls(MoxziError):
     status = 429
 
 
-CALLS = web.AppKey("calls", InFlight)
+CALLS = web.AppKey("calls", CallsPerClient)
 
 
 def build_app(
@@ -105,7 +105,7 @@ def build_app(
     app[HOST] = host
     app[ADMIN] = admin
     app[BODY_SECS] = body_secs
-    app[CALLS] = InFlight(calls_per_client)
+    app[CALLS] = CallsPerClient(calls_per_client)
     app[CODEC] = Codec()
     app.on_cleanup.append(_stop_codec)
     app.router.add_post("/call-json/{actor}/{method}", _call_json)

@@ -42,7 +42,7 @@ from aiohttp import web
 
 from moxzi_core.candid import CandidError, Principal, decode_args, idl_hash
 from moxzi_core.errors import MoxziError, UnknownMethod
-from moxzi_core.runtime.inbox_bounds import InFlight
+from moxzi_core.runtime.inbox_bounds import CallsPerClient
 from moxzi_core.runtime.messages import ANONYMOUS, MANAGEMENT, Reject
 
 from . import cbor
@@ -136,7 +136,7 @@ class IcInterface:
         # Calls and queries in flight by sender (`_sender`), only those with any: a v2 call is answered
         # 202 at once and runs on, and a query's handler runs on after its client hangs up, so without
         # this bound one sender could start any number of them.
-        self._in_flight = InFlight(calls_per_sender)
+        self._in_flight = CallsPerClient(calls_per_sender)
 
     async def shutdown(self, app) -> None:
         for task in self._running:
