@@ -9,7 +9,7 @@ from ..hookspecs import hookimpl
 from ..runtime.system_calls import CheckpointPolicy
 from ..settings import Setting, Settings, SettingsError, at_least
 from .budget import ACTOR_MB, TOTAL_MB, DeviceBudget
-from .service import DeviceLimits
+from .limits import DeviceLimits
 
 MiB = 1 << 20
 
