@@ -42,7 +42,7 @@ from moxzi_core.billing import DefaultPrices, Ledger
 from moxzi_core.candid import Principal, Some, decode_args, encode_args
 from moxzi_core.runtime.host import Host, HostConfig
 from moxzi_core.runtime.instance import Limits
-from moxzi_core.runtime.management import MANAGEMENT_NAME, SERVICE
+from moxzi_core.runtime.management.interface import MANAGEMENT_NAME, SERVICE
 from moxzi_core.runtime.messages import ANONYMOUS, Outcome, Reject
 from moxzi_core.store import MemoryStore
 

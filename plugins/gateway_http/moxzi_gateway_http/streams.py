@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from aiohttp import web
 
 from moxzi_core.errors import MoxziError
-from moxzi_core.runtime.inbox_bounds import InFlight
+from moxzi_core.runtime.inbox_bounds import CallsPerClient
 
 # Streams one client may hold: a console tab holds one; a few tabs and a `curl -N` fit.
 STREAMS_PER_CLIENT = 8
@@ -38,7 +38,7 @@ class Streams:
     def __init__(self, limit: int):
         self.limit = limit
         self.open = 0
-        self._by_client = InFlight(STREAMS_PER_CLIENT)
+        self._by_client = CallsPerClient(STREAMS_PER_CLIENT)
 
     @contextlib.contextmanager
     def hold(self, request: web.Request, route: str) -> Iterator[None]:
