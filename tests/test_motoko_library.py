@@ -16,6 +16,7 @@ from moxzi_core.candid import BLOB, FLOAT64, NAT, NAT32, TEXT, Record, Vec, deco
 from moxzi_core.candid.types import resolve
 from moxzi_core.device import motoko
 from moxzi_core.device.interface import interface
+from moxzi_core.runtime.host import actor_principal
 from moxzi_core.store import MemoryStore
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -118,6 +119,22 @@ async def test_cached_logits_are_the_uncached_ones(library):
 
         [ids] = await call(host, "generate", [CONFIG, NAT, NAT], [SMALL, 3, 6], [Vec(NAT)])
         assert len(ids) == 6 and all(0 <= i < SMALL["vocab"] for i in ids)
+
+
+@pytest.mark.slow
+async def test_generation_from_the_sliding_cache_costs_the_same_each_token(library):
+    """The cached generation's first tokens are generate's (a context of 4); from the 5th on each token
+    is the same program on the same shapes, so a longer text adds no plans (nor larger tensors)."""
+    async with library as (host, dev):
+        await call(host, "createModel", [CONFIG], [SMALL], [])
+        [plain] = await call(host, "generate", [CONFIG, NAT, NAT], [SMALL, 3, 4], [Vec(NAT)])
+        before = dev.plans.misses
+        [cached] = await call(host, "generateCached", [CONFIG, NAT, NAT], [SMALL, 3, 40], [Vec(NAT)])
+        assert cached[:4] == plain and len(cached) == 40 and all(0 <= i < SMALL["vocab"] for i in cached)
+        assert dev.plans.misses - before == 5  # positions 0, 1, 2, 3 (growing), then one for every later token
+        held = dev.request("list", actor_principal("library"))
+        kept = {e["name"]: e["shape"] for e in held if e["name"].startswith("window/")}
+        assert kept == {f"window/h{i}.{kv}": [1, 2, 4, 8] for i in range(2) for kv in "kv"}
 
 
 @pytest.mark.slow

@@ -150,6 +150,16 @@ persistent actor {
   // Generate `count` characters after a newline, as nanoGPT's sample.py does.
   public func generate(count : Nat, temperature : Float) : async Text {
     let ids = await* Gpt.generate(device, config(), #params, blockSize, idOf[10].toNat(), count, temperature, uniform);
+    text(ids)
+  };
+
+  // generate with a key/value cache on the device (kept as the stored tensors gen/h0.k, ...): one
+  // character in per device call, so each costs the same however long the text grows.
+  public func generateCached(count : Nat, temperature : Float) : async Text {
+    text(await* Gpt.generateCached(device, config(), #params, blockSize, idOf[10].toNat(), count, temperature, uniform, "gen/"))
+  };
+
+  func text(ids : [Nat]) : Text {
     let bytes = ids.map(func(id : Nat) : Nat8 = vocab[id]);
     switch (Text.decodeUtf8(Blob.fromArray(bytes))) { case (?text) text; case null "" }
   };

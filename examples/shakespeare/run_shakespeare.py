@@ -2,7 +2,8 @@
 """The Shakespeare GPT of "Train a Shakespeare GPT on the GPU", run against moxzid with a tensor device
 and a state directory, as the seed runs it (`moxzid -m actors.json -s ./state --device ...`):
 load tiny Shakespeare, train 2,000 steps (evaluating at 1,000 and 2,000), then generate 500
-characters. Exits 1 if the validation loss after training is above 1.75 (the seed: 1.7135).
+characters, as the seed does and with a key/value cache (generateCached). Exits 1 if the validation
+loss after training is above 1.75 (the seed: 1.7135).
 
     python3 examples/shakespeare/run_shakespeare.py [TEXT] [--device torch:cpu] [--workdir DIR] [--port N]
 """
@@ -44,6 +45,8 @@ def main() -> int:
         say(f"{STEPS} steps in {time.monotonic() - started:.0f} s (with the evaluations)")
         say("generate(500, 0.8):")
         say(daemon.call("gpt", "generate", 500, 0.8)[0])
+        say("generateCached(500, 0.8), with a key/value cache on the device:")
+        say(daemon.call("gpt", "generateCached", 500, 0.8)[0])
 
     val_loss = float(re.search(r"val loss (\S+)", evaluation).group(1))
     if val_loss > MAX_VAL_LOSS:

@@ -64,6 +64,12 @@ persistent actor {
     await* Gpt.generate(device, c, #params, 4, first, count, 1.0, func() : Float { u := (u + 0.37) % 1.0; u })
   };
 
+  // generate's tokens (the same draws) from the sliding key/value cache.
+  public func generateCached(c : Gpt.Config, first : Nat, count : Nat) : async [Nat] {
+    var u = 0.0;
+    await* Gpt.generateCached(device, c, #params, 4, first, count, 1.0, func() : Float { u := (u + 0.37) % 1.0; u }, "window/")
+  };
+
   public query func sample(scores : [Float], temperature : Float, u : Float) : async Nat {
     Gpt.sample(scores, temperature, u)
   };

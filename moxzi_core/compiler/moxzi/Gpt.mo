@@ -78,6 +78,30 @@ module {
     })
   };
 
+  /// Step `i` (from 0) of generation with a sliding key/value cache: `token` [1, 1] is the `i`th
+  /// token, and its logits [1, 1, vocab] come from attending to the last t = min(i + 1, context)
+  /// positions. Each layer's keys and values are kept under `cache` # layer(l, "k") and "v" (stored
+  /// by this run once it succeeds), the oldest dropped once there are `context` of them; keys are kept
+  /// without rotation, and the window gets positions 0..t-1 (the query t - 1) in every step, the
+  /// positions `generate`'s window has. So every step from `context` on is the same program over
+  /// tensors of the same shapes, whatever the length of the text, and until then the logits are
+  /// `logits`' for the whole text so far.
+  public func windowLogits(p : Program.Program, c : Config, ws : Weights, token : Reg, i : Nat, context : Nat, cache : Text) : Reg {
+    let t = Nat.min(i + 1, context);
+    // The window with x, this position's keys or values [1, heads, 1, head size], appended.
+    func extend(name : Text, x : Reg) : Reg {
+      if (i == 0) return p.store(x, name);
+      let kept = p.load(name);
+      let window = if (i < context) kept else p.narrow(kept, 2, 1, Nat.sub(context, 1));
+      p.store(p.concat([window, x], 2), name)
+    };
+    func unrotated(x : Reg) : Reg = x;
+    blocks(p, c, reader(p, ws), token, 1, 1, unrotated, func(l : Nat, q : Reg, k : Reg, v : Reg) : Reg {
+      let keys = p.rope(extend(cache # layer(l, "k"), k));
+      p.attention(p.ropeFrom(q, Nat.sub(t, 1)), keys, extend(cache # layer(l, "v"), v), true)
+    })
+  };
+
   // The model around its attention: `positions` rotates queries and keys [b, heads, t, head size],
   // `attend(layer, q, k, v)` gives the attention's output in that shape. (The ops come in the order
   // the seeds' actors wrote them, so a run computes exactly what theirs did.)
@@ -137,5 +161,29 @@ module {
       out.add(sample(F32.fromBlob(r.tensors[0]), temperature, uniform()));
     };
     Array.tabulate<Nat>(count, func i = out.at(i + 1))
+  };
+
+  /// `generate` with a key/value cache on the device (`windowLogits`, kept under `cache`): one token
+  /// in per run, so a token costs the same however long the text grows. The first `context` tokens are
+  /// `generate`'s (the same logits, up to rounding); after that the oldest cached keys and values were
+  /// computed with the tokens before them in view, where `generate`'s window starts afresh each time.
+  public func generateCached(device : Device.Device, c : Config, ws : Weights, context : Nat, first : Nat, count : Nat, temperature : Float, uniform : () -> Float, cache : Text) : async* [Nat] {
+    let out = List.empty<Nat>();
+    var last = first;
+    for (i in Nat.range(0, count)) {
+      let p = Program.Program();
+      let logits = windowLogits(p, c, ws, p.input(0), i, context, cache);
+      let r = await device.moxzi_device_run({
+        inputs = [{ data = Blob.fromArray([Nat8.fromNat(last)]); elem = #u8; shape = [1, 1] }];
+        program = p.ops();
+        train = null;
+        scalars = [];
+        tensors = [logits];
+        split = null;
+      });
+      last := sample(F32.fromBlob(r.tensors[0]), temperature, uniform());
+      out.add(last);
+    };
+    out.toArray()
   };
 };
