@@ -85,6 +85,7 @@ def console_app(host, settings) -> web.Application:
         return _static(request.match_info["name"])
 
     async def state(request: web.Request) -> web.Response:
+        watch.catch_up()
         names = host.actor_names()
         watch.prune(names)
         return web.json_response(
@@ -98,6 +99,7 @@ def console_app(host, settings) -> web.Application:
         )
 
     async def history(request: web.Request) -> web.Response:
+        watch.catch_up()
         watch.prune(host.actor_names())
         return web.json_response({"log": list(watch.log), "curves": watch.curves_json()})
 
@@ -126,6 +128,7 @@ def metrics_app(host, settings) -> web.Application:
     watch = _watching(app, host)
 
     async def text(request: web.Request) -> web.Response:
+        watch.catch_up()
         watch.prune(host.actor_names())
         return web.Response(text=metrics.render(watch, host), content_type="text/plain", charset="utf-8")
 
