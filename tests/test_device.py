@@ -443,6 +443,28 @@ def test_training_reads_of_a_publication_do_not_change_training(registry):
     assert train(True) == train(False)
 
 
+def test_a_program_that_repeats_is_decoded_once_and_one_that_changes_runs_anew(dev):
+    """A training loop sends the same program with other inputs each step: the device's decoder gives the
+    program it decoded before (one object, so its plan's key is computed once), and a program that
+    differs by one literal is the new program."""
+    dev.request("params", A, [{"name": "w", "shape": [2], "init": {"ones": None}}])
+
+    def scaled(by: float, x: float):
+        program = [{"param": "w"}, {"input": 0}, {"mul": {"a": 0, "b": 1}}, {"scale": {"x": 2, "by": by}}]
+        given = {"data": np.full(2, x, "<f4").tobytes(), "elem": {"f32": None}, "shape": [2]}
+        (out,) = dev.request("run", A, run_arg(program, inputs=[given], tensors=[3]))["tensors"]
+        return np.frombuffer(out, "<f4").tolist()
+
+    assert [scaled(2.0, x) for x in (1.0, 5.0)] == [[2.0, 2.0], [10.0, 10.0]]
+    assert scaled(3.0, 5.0) == [15.0, 15.0]
+    assert scaled(2.0, 7.0) == [14.0, 14.0]
+    assert dev.plans.misses == 2  # scale 2, scale 3; scale 2 again (decoded anew) finds its plan
+    decoder, ftype = dev.decoders["moxzi_device_run"], dev.types["moxzi_device_run"]
+    step = [{"param": "w"}, {"scale": {"x": 0, "by": 2.0}}]
+    first, second = (encode_args(ftype.args, [run_arg(step, scalars=[k])]) for k in (0, 1))
+    assert decoder.decode(first)[0]["program"] is decoder.decode(second)[0]["program"]
+
+
 # --- stored tensors: a key/value cache ------------------------------------------------------------
 def test_cached_decoding_matches_the_full_causal_forward(dev):
     b, h, t, d = 1, 2, 6, 8

@@ -151,11 +151,20 @@ class PlanCache:
         self.size = size
         self.hits = self.misses = 0
         self._plans: OrderedDict[bytes, Plan] = OrderedDict()
+        # The digests of the programs keyed last, by the program object (kept, so its id is not reused).
+        self._programs: OrderedDict[int, tuple[object, bytes]] = OrderedDict()
 
-    @staticmethod
-    def key(*parts) -> bytes:
-        """A digest of decoded values (pickle is ~10x faster than repr on a 100-op program)."""
-        return hashlib.blake2b(pickle.dumps(parts, protocol=5), digest_size=16).digest()
+    def key(self, program: Sequence[dict], *parts) -> bytes:
+        """A digest of a program and the decoded values beside it (pickle is ~10x faster than repr on a
+        100-op program). A program given again as the same object (the device's decoder gives a program
+        that repeats byte for byte as the one object) is not pickled again; programs are not changed."""
+        known = self._programs.get(id(program))
+        if known is None or known[0] is not program:
+            known = (program, _digest(program))
+            self._programs[id(program)] = known
+            while len(self._programs) > self.size:
+                self._programs.popitem(last=False)
+        return _digest((known[1], parts))
 
     def get(self, key: bytes) -> Plan | None:
         plan = self._plans.get(key)
@@ -170,3 +179,7 @@ class PlanCache:
         self._plans[key] = plan
         while len(self._plans) > self.size:
             self._plans.popitem(last=False)
+
+
+def _digest(value) -> bytes:
+    return hashlib.blake2b(pickle.dumps(value, protocol=5), digest_size=16).digest()

@@ -189,7 +189,7 @@ class Device(DeviceState):
         label = ATTACHED.get(method, method)  # the actor called fetch
         ftype = self.types.get(method)  # None for the ATTACHED, whose argument is not Candid
         try:  # decoding and encoding need not hold the device
-            args = [arg] if ftype is None else decode_args(arg, ftype.args, budget=DEFAULT_BUDGET + len(arg))
+            args = [arg] if ftype is None else self.decoders[method].decode(arg, budget=DEFAULT_BUDGET + len(arg))
         except CandidError as error:
             return Outcome.reject(
                 Reject.CANISTER_REJECT, f"{label}: the argument does not match interface.did: {error}"

@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..billing import CannotPay, Purse
-from ..candid import Principal
+from ..candid import Decoder, FuncType, Principal, Record
+from ..candid.types import resolve
 from ..events import Events
 from .backend import Backend
 from .budget import DeviceBudget, Holdings, counted_bytes, tensor_bytes
-from .interface import method_types
+from .interface import METHOD_PREFIX, method_types
 from .kernels import choose_kernels
 from .limits import WORK_PER_MS, DeviceLimits
 from .ops import DeviceError, Kernel, Meta, Op, Source
@@ -61,6 +62,7 @@ class DeviceState:
         self.providers = {name: provider for name, (_, provider) in chosen.items()}  # for `moxzid plugins`
         self.ops = {n: o for n, o in ops.items() if n in self.kernels}
         self.types = method_types({n: o.payload for n, o in self.ops.items()})
+        self.decoders = {name: _decoder(name, ftype) for name, ftype in self.types.items()}
         self.spaces: dict[bytes, Space] = {}
         self.publications: dict[tuple[bytes, str], Publication] = {}
         self.plans = PlanCache(256)  # generation alone uses one plan per context length
@@ -160,3 +162,10 @@ class DeviceState:
                 seconds=time.monotonic() - started,
                 error=error,
             )
+
+
+def _decoder(method: str, ftype: FuncType) -> Decoder:
+    """The decoder of a method's arguments. A run's program is remembered: the same every step of a
+    training loop, it is decoded once while it repeats (and its plan's key computed once)."""
+    run = resolve(ftype.args[0]) if method == METHOD_PREFIX + "run" else None
+    return Decoder(ftype.args, remember=[run.by_key["program"].type] if isinstance(run, Record) else [])

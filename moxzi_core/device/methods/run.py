@@ -9,7 +9,7 @@ from typing import Any
 from ..backend import TrainGroup, TrainStep
 from ..budget import tensor_bytes
 from ..ops import ELEM_SIZES, DeviceError, Meta, unwrap
-from ..program import Plan, PlanCache, check
+from ..program import Plan, check
 from ..rows import analyse, check_loss, local
 from ..schedule import device_clock, keep_device
 from ..space import Space
@@ -25,7 +25,7 @@ def run(device: DeviceState, caller: bytes, space: Space, spec: dict):
     loss = None if train is None else train["loss"]
     scalars, tensors = spec["scalars"], spec["tensors"]
     split = _split(unwrap(spec.get("split")), len(inputs))
-    key = PlanCache.key(program, [m for _, m in inputs], scalars, tensors, loss, split)
+    key = device.plans.key(program, [m for _, m in inputs], scalars, tensors, loss, split)
     plan = device.plans.get(key)
     values = None if plan is None else _sources(device, caller, space, inputs, plan)
     if plan is None or values is None:  # new, or a source changed shape or went away: check it all again
