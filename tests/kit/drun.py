@@ -48,6 +48,8 @@ from moxzi_core.store import MemoryStore
 
 CYCLES = 10**15  # what drun's canister holds
 CALL_SECONDS = 60.0  # how long one call may take before the run gives up on it
+# The custom section a module built with enhanced orthogonal persistence has.
+ENHANCED_PERSISTENCE = b"icp:private enhanced-orthogonal-persistence"
 # How long the run waits, after a call's answer, for what it set off to finish: a test may leave work
 # running for good (a loop of self-calls whose caller stopped waiting), which drun runs beside the next
 # calls.
@@ -175,10 +177,13 @@ class DrunRun:
             moxzid.setLevel(level)
 
     async def _install(self, wasm: bytes, mode: str, lines: list[str]) -> None:
+        options = None
+        if mode == "upgrade" and ENHANCED_PERSISTENCE in wasm:  # its heap is kept, as drun upgrades it
+            options = Some({"skip_pre_upgrade": None, "wasm_memory_persistence": Some({"keep": None})})
         await self._manage(
             "install_code",
             {
-                "mode": {mode: None},
+                "mode": {mode: options},
                 "canister_id": self.canister,
                 "wasm_module": wasm,
                 "arg": b"DIDL\x00\x00",
