@@ -8,8 +8,9 @@ A drun test is one actor whose source names the calls to make in comments:
     //CALL query METHOD ARG        a query
     //CALL upgrade                 reinstall the same module in upgrade mode
 
-The canister is set up as drun sets it up: created through the management canister by the ingress
-sender (the anonymous principal), who controls it, with 10^15 cycles, the module installed by the same
+The canister is set up as drun (the Motoko suite's test-runner, on PocketIC) sets it up: created
+through the management canister by the ingress sender (the anonymous principal), controlled by that
+sender and by itself, with 10^15 cycles, the module installed by the same
 sender, and a data certificate for queries (signed with a fresh root key of the ic plugin). moxzid does
 not charge in this setup: cycles move between canisters and the provisional methods may mint them, as
 on a local replica.
@@ -40,8 +41,10 @@ from moxzi_gateway_ic.certificates import Identity, Keys
 
 from moxzi_core.billing import DefaultPrices, Ledger
 from moxzi_core.candid import Principal, Some, decode_args, encode_args
+from moxzi_core.candid.types import resolve
 from moxzi_core.runtime.host import Host, HostConfig
 from moxzi_core.runtime.instance import Limits
+from moxzi_core.runtime.management.ids import FIRST_CANISTER_NUMBER
 from moxzi_core.runtime.management.interface import MANAGEMENT_NAME, SERVICE
 from moxzi_core.runtime.messages import ANONYMOUS, Outcome, Reject
 from moxzi_core.store import MemoryStore
@@ -155,15 +158,23 @@ class DrunRun:
         await self.host.start()
         try:
             lines: list[str] = []
+            # drun's canister controls itself too: the host's first new canister id is known beforehand.
+            first = Principal(FIRST_CANISTER_NUMBER.to_bytes(8, "big") + b"\x01\x01")
             created = await self._manage(
                 "provisional_create_canister_with_cycles",
-                {"amount": Some(CYCLES), "settings": None, "specified_id": None, "sender_canister_version": None},
+                {
+                    "amount": Some(CYCLES),
+                    "settings": Some(_settings(controllers=Some([Principal(ANONYMOUS), first]))),
+                    "specified_id": None,
+                    "sender_canister_version": None,
+                },
                 lines,
             )
             if created.reply is None:
                 return lines
             ((canister,),) = [decode_args(created.reply, list(SERVICE.methods["create_canister"].rets))]
             self.canister = canister["canister_id"]
+            assert self.canister == first, f"the host made {self.canister}, not its first id {first}"
             await self._install(wasm, "install", lines)
             for step in calls:
                 if step.kind == "upgrade":
@@ -269,3 +280,10 @@ def _ic_trap(text: str) -> str:
     else:
         words = f"IC0503: {head}: Canister called `ic0.trap` with message: '{trap}'.\n{_REMEDY}trapped-explicitly"
     return text[: match.start()] + words
+
+
+def _settings(**given) -> dict:
+    """A canister_settings record setting ``given`` (the other fields null)."""
+    fields = resolve(SERVICE.methods["update_settings"].args[0]).fields
+    settings_type = resolve(next(f.type for f in fields if f.name == "settings"))
+    return {f.name: given.get(f.name) for f in settings_type.fields}
