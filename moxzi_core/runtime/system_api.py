@@ -495,24 +495,44 @@ class SystemApi:
     def _data_certificate_copy(self, dst, offset, size):
         self._copy_out(self._certificate("data_certificate_copy"), dst, offset, size, "data_certificate_copy")
 
+    # Environment variables: the canister's settings' (update_settings), in the order of their names, as
+    # the IC keeps them.
+    def _env_vars(self) -> list[tuple[bytes, bytes]]:
+        pairs = self._instance.canister.settings["environment_variables"]
+        return sorted((name.encode(), value.encode()) for name, value in pairs)
+
+    def _env_var_name(self, index: int, what: str) -> bytes:
+        variables = self._env_vars()
+        if not 0 <= index < len(variables):
+            raise ActorTrap(f"{what}: no environment variable {index} (there are {len(variables)})")
+        return variables[index][0]
+
+    def _env_var_value(self, src: int, size: int, what: str) -> bytes:
+        name = self._instance.read(src, size)
+        for known, value in self._env_vars():
+            if known == name:
+                return value
+        raise ActorTrap(f"{what}: no environment variable {name.decode('utf-8', 'replace')!r}")
+
     def _env_var_count(self):
-        return 0
+        return len(self._env_vars())
 
     def _env_var_name_size(self, index):
-        raise ActorTrap(f"env_var_name_size: no environment variable {index} (there are none)")
+        return len(self._env_var_name(index, "env_var_name_size"))
 
     def _env_var_name_copy(self, index, dst, offset, size):
-        raise ActorTrap(f"env_var_name_copy: no environment variable {index} (there are none)")
+        self._copy_out(self._env_var_name(index, "env_var_name_copy"), dst, offset, size, "env_var_name_copy")
 
     def _env_var_name_exists(self, src, size):
-        self._instance.read(src, size)
-        return 0
+        name = self._instance.read(src, size)
+        return int(any(known == name for known, _ in self._env_vars()))
 
     def _env_var_value_size(self, src, size):
-        raise ActorTrap("env_var_value_size: no such environment variable (there are none)")
+        return len(self._env_var_value(src, size, "env_var_value_size"))
 
     def _env_var_value_copy(self, src, size, dst, offset, copy_size):
-        raise ActorTrap("env_var_value_copy: no such environment variable (there are none)")
+        value = self._env_var_value(src, size, "env_var_value_copy")
+        self._copy_out(value, dst, offset, copy_size, "env_var_value_copy")
 
     def _is_controller(self, src, size):
         if size > MAX_PRINCIPAL:
