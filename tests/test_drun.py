@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from kit.actorbuild import build_actor
-from kit.drun import DrunRun, argument, drun_id, steps
+from kit.drun import DrunRun, Step, argument, drun_id, steps
 
 DRUN_TESTS = Path(__file__).parent / "drun"
 
@@ -31,5 +31,9 @@ def test_drun_arguments_and_ids_read_as_drun_writes_them():
     assert argument("0x4449444C0000") == b"DIDL\x00\x00"
     with pytest.raises(ValueError):
         argument("DIDL")
+    calls = steps(
+        '//CALL ingress go "DIDL\\x00\\x00"\n//CALL upgrade ""\n// CALL ingress not a call\n//CALL query q 0x00'
+    )
+    assert calls == [Step("ingress", "go", b"DIDL\x00\x00"), Step("upgrade"), Step("query", "q", b"\x00")]
     assert drun_id(0).to_text() == "rwlgt-iiaaa-aaaaa-aaaaa-cai"
     assert drun_id(1).to_text() == "lxzze-o7777-77777-aaaaa-cai"

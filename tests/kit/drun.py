@@ -6,7 +6,7 @@ A drun test is one actor whose source names the calls to make in comments:
 
     //CALL ingress METHOD ARG      an update call; ARG is ``0x`` and hex, or a string ("DIDL\\x00\\x00")
     //CALL query METHOD ARG        a query
-    //CALL upgrade                 reinstall the same module in upgrade mode
+    //CALL upgrade                 reinstall the same module in upgrade mode (with no argument)
 
 The canister is set up as drun (the Motoko suite's test-runner, on PocketIC) sets it up: created
 through the management canister by the ingress sender (the anonymous principal), controlled by that
@@ -57,7 +57,7 @@ ENHANCED_PERSISTENCE = b"icp:private enhanced-orthogonal-persistence"
 # running for good (a loop of self-calls whose caller stopped waiting), which drun runs beside the next
 # calls.
 SETTLE_SECONDS = 2.0
-_CALL = re.compile(r"^//CALL (ingress|query|upgrade)(?: (\S+) (.*))?$")
+_CALL = re.compile(r"^//CALL (ingress|query) (\S+) (.*)$|^//CALL upgrade\b")
 # moxzid's words for a trap, anywhere in a line (a caller that caught the reject may print it): a
 # message's, or canister_init's as install_code reports it
 _TRAP = re.compile(r"(?:actor (\S+) trapped|install_code \(\w+\) of (\S+): canister_init trapped): (.*)", re.S)
@@ -87,8 +87,8 @@ def steps(source: str) -> list[Step]:
     for line in source.splitlines():
         match = _CALL.match(line.strip())
         if match:
-            kind, method, arg = match.groups()
-            found.append(Step(kind, method or "", argument(arg) if arg is not None else b""))
+            kind, method, arg = match.groups()  # an upgrade's own argument is ignored, as drun ignores it
+            found.append(Step(kind, method, argument(arg)) if kind else Step("upgrade"))
     return found
 
 
@@ -197,7 +197,7 @@ class DrunRun:
                 "mode": {mode: options},
                 "canister_id": self.canister,
                 "wasm_module": wasm,
-                "arg": b"DIDL\x00\x00",
+                "arg": b"",  # as drun installs and upgrades: no argument at all
                 "sender_canister_version": None,
             },
             lines,
