@@ -14,6 +14,13 @@ import pytest
 from kit.actorbuild import build_actor
 from kit.drun import DrunRun, Step, argument, drun_id, steps
 
+from moxzi_core.billing import DefaultPrices, Ledger
+from moxzi_core.candid import Principal, encode_args
+from moxzi_core.runtime.host import Host
+from moxzi_core.runtime.management.interface import MANAGEMENT_NAME, SERVICE
+from moxzi_core.runtime.messages import Reject
+from moxzi_core.store import MemoryStore
+
 DRUN_TESTS = Path(__file__).parent / "drun"
 
 
@@ -37,3 +44,24 @@ def test_drun_arguments_and_ids_read_as_drun_writes_them():
     assert calls == [Step("ingress", "go", b"DIDL\x00\x00"), Step("upgrade"), Step("query", "q", b"\x00")]
     assert drun_id(0).to_text() == "rwlgt-iiaaa-aaaaa-aaaaa-cai"
     assert drun_id(1).to_text() == "lxzze-o7777-77777-aaaaa-cai"
+
+
+async def test_only_canisters_read_histories_and_a_charging_moxzid_mints_no_cycles():
+    store = MemoryStore()
+    host = Host([], store=store, ledger=Ledger(store, DefaultPrices(), 10**12))  # charges
+    await host.start()
+    try:
+
+        async def manage(method, argument):
+            arg = encode_args(list(SERVICE.methods[method].args), [argument])
+            return await host.call(MANAGEMENT_NAME, method, arg, query=False)
+
+        made = await manage("create_canister", {"settings": None, "sender_canister_version": None})
+        canister = Principal(made.reply[-10:])
+        refused = await manage("provisional_top_up_canister", {"canister_id": canister, "amount": 5})
+        assert refused.reject_code == Reject.CANISTER_REJECT and "POST /cycles/" in refused.reject_message
+        assert host.ledger.balance(canister.to_text()) == 0  # made from outside: nothing minted either
+        info = await manage("canister_info", {"canister_id": canister, "num_requested_changes": None})
+        assert info.reject_code == Reject.CANISTER_REJECT and "canisters only" in info.reject_message
+    finally:
+        await host.stop()

@@ -6,6 +6,7 @@ install_code, and the same methods called from outside with the caller's own pri
 import gc
 import weakref
 
+import cbor2
 import pytest
 from kit.actorbuild import build_actor
 from kit.host import NO_ARGS
@@ -13,9 +14,16 @@ from kit.host import NO_ARGS
 from moxzi_core import errors
 from moxzi_core.candid import BLOB, BOOL, NAT, NAT64, PRINCIPAL, TEXT, Principal, Some, Vec, decode_args, encode_args
 from moxzi_core.candid.types import resolve
-from moxzi_core.runtime.canister import MAX_CHUNK_BYTES, MAX_CHUNKS
+from moxzi_core.runtime.canister import MAX_CHUNK_BYTES, MAX_CHUNKS, MAX_HISTORY, Canister
 from moxzi_core.runtime.host import ActorSpec, Host, HostConfig, actor_principal
 from moxzi_core.runtime.instance import Instance
+from moxzi_core.runtime.management.history import (
+    change_origin,
+    info_record,
+    record_controllers_change,
+    record_creation,
+    record_deployment,
+)
 from moxzi_core.runtime.management.interface import MANAGEMENT_NAME, SERVICE, BadArgument, arguments
 from moxzi_core.runtime.messages import Reject
 from moxzi_core.store import MemoryStore
@@ -438,3 +446,23 @@ async def test_instances_no_actor_runs_any_more_are_freed():
         assert [ref() for ref in made if ref() is not None] == []
     finally:
         await host.stop()
+
+
+def test_a_canister_keeps_its_last_changes_with_its_record():
+    canister = Canister([b"\x04"])
+    record_creation(canister, change_origin(b"\x04", False, None))
+    canister.version = 1
+    record_deployment(canister, change_origin(b"\x01\x01", True, Some(7)), "install", b"h" * 32)
+    again = Canister.from_record(cbor2.loads(cbor2.dumps(canister.record())))
+    assert (again.history, again.changes) == (canister.history, 2)
+    info = info_record(again, b"h" * 32, Some(5))
+    assert [change["canister_version"] for change in info["recent_changes"]] == [0, 1]
+    assert info["recent_changes"][1]["origin"] == {
+        "from_canister": {"canister_id": Principal(b"\x01\x01"), "canister_version": Some(7)}
+    }
+    assert info_record(again, None, None)["recent_changes"] == []  # none asked for, none given
+    assert Canister.from_record(canister.record()[:8]).history == []  # a record from before histories
+    for _ in range(MAX_HISTORY + 5):
+        record_controllers_change(canister, change_origin(b"\x04", False, None))
+    info = info_record(canister, None, Some(100))
+    assert (len(info["recent_changes"]), info["total_num_changes"]) == (MAX_HISTORY, MAX_HISTORY + 7)

@@ -32,6 +32,7 @@ from .inbox_bounds import MAX_QUEUED_CALLS, MAX_QUEUED_MB, TOTAL_QUEUED_MB, Inbo
 from .instance import Instance, Limits, UnsupportedModule
 from .journal import Attachment, Journal, Spool
 from .management.canisters import CreationRefused
+from .management.history import change_origin, record_creation
 from .management.ids import CanisterIds, Randomness
 from .management.interface import MANAGEMENT_NAME, settings_change
 from .management.request import Manager, Request
@@ -470,15 +471,17 @@ class Host:
         ``--cycles``). Raises ValueError for settings the IC refuses, CreationRefused (a ValueError)
         when moxzid holds ``max_created_actors`` created actors already."""
         batch = Batch()
-        principal = self._create(batch, caller, settings, cycles)
+        principal = self._create(batch, caller, settings, cycles, change_origin(caller, False, None))
         self._delivery.commit(batch)
         self.store.flush()
         return Principal(principal)
 
-    def _create(self, batch: Batch, caller: bytes, settings: Mapping[str, object], cycles: int | None) -> bytes:
+    def _create(
+        self, batch: Batch, caller: bytes, settings: Mapping[str, object], cycles: int | None, by: list
+    ) -> bytes:
         """A new actor without code (create_canister) starting with ``cycles`` (None: as every actor),
-        written into ``batch``, running from now on; its principal. Raises CreationRefused past
-        ``max_created_actors``."""
+        written into ``batch``, running from now on, its history begun with its creation ``by`` whom
+        (`history.change_origin`); its principal. Raises CreationRefused past ``max_created_actors``."""
         # Counted from the store: what creations and deletions committed (each commits before the
         # event loop, where every creation runs, takes another step), so the count cannot drift.
         created = len(self._journal.created_actors())
@@ -489,6 +492,7 @@ class Host:
             )
         change = settings_change(dict(settings))
         canister = Canister(change.pop("controllers", [caller]), settings={**DEFAULT_SETTINGS, **change}, created=True)
+        record_creation(canister, by)
         principal = self._canister_ids.next(batch, self._actors.by_principal)
         name = Principal(principal).to_text()
         actor = Actor(name, principal, self._services, None, None, canister)

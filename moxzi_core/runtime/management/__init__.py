@@ -2,8 +2,8 @@
 where it runs, what it does with its argument, who may call it and whether it keeps the cycles a call
 attaches. A new method is one row here and one function (in ``canisters.py`` or ``code.py``).
 
-Where a method runs: on the host's event loop (raw_rand, the creations, deposit_cycles), answered at
-once; or, acting on one canister, on that canister's actor (``on_target``): the host decodes the
+Where a method runs: on the host's event loop (raw_rand, the creations, deposit_cycles,
+provisional_top_up_canister, canister_info), answered at once; or, acting on one canister, on that canister's actor (``on_target``): the host decodes the
 argument into a ``Manage`` message (``decode``: a module put together and compiled, settings checked)
 and delivers it to the actor's inbox, whose thread checks that the caller may call it and does the work
 in order with the actor's other messages (so a status sees the state the actor's messages left, and an
@@ -46,6 +46,8 @@ METHODS: Mapping[str, Method] = {
     "create_canister": Method(canisters.create_canister, target=None, takes_cycles=True),
     "provisional_create_canister_with_cycles": Method(canisters.create_canister, target=None, takes_cycles=True),
     "deposit_cycles": Method(canisters.deposit_cycles, takes_cycles=True),
+    "provisional_top_up_canister": Method(canisters.provisional_top_up_canister),
+    "canister_info": Method(canisters.canister_info),
     "canister_status": Method(
         canisters.canister_status, on_target=True, decode=canisters.as_is, may_call=Canister.may_see_status
     ),

@@ -1,5 +1,5 @@
-"""The management methods about canisters themselves: creating them, their cycles, random bytes, and
-those acting on one canister's life (status, settings, stop, start, delete)."""
+"""The management methods about canisters themselves: creating them, their cycles, random bytes, their
+history, and those acting on one canister's life (status, settings, stop, start, delete)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from ...candid import Principal, Some
 from ..actor import Actor
 from ..canister import RUNNING, STOPPED, STOPPING
 from ..messages import Manage, Outcome, Reject
+from .history import change_origin, info_record, record_controllers_change
 from .interface import BadArgument, reply, settings_change, status_record
 from .request import Manager, Request
 
@@ -30,6 +31,7 @@ def create_canister(manager: Manager, request: Request, target: None) -> Outcome
         request.caller,
         settings.value if settings is not None else {},
         _opening_balance(manager, request),
+        changed_by(manager, request),
     )
     return Outcome(reply(request.method, {"canister_id": Principal(principal)}))
 
@@ -58,6 +60,35 @@ def _opening_balance(manager: Manager, request: Request) -> int | None:
     return amount
 
 
+def changed_by(manager: Manager, request: Request) -> list:
+    """Who makes the change a management call makes, for the canister's history: a canister (an actor
+    here), with the version its call says it has, or a user."""
+    is_canister = manager.actor_with(request.caller) is not None
+    return change_origin(request.caller, is_canister, request.argument.get("sender_canister_version"))
+
+
+def provisional_top_up_canister(manager: Manager, request: Request, target: Actor) -> Outcome:
+    """Cycles from nowhere, as a local replica gives them, only while moxzid does not charge (cycles buy
+    nothing then); when it charges only its admin adds cycles."""
+    if manager.ledger is not None and manager.ledger.charging:
+        return Outcome.reject(
+            Reject.CANISTER_REJECT,
+            "provisional_top_up_canister is refused: moxzid charges cycles, and only its admin adds them "
+            f"(POST /cycles/{target.name})",
+        )
+    if manager.ledger is not None:  # a balance never passes MAX_BALANCE: the excess is lost, as on the IC
+        manager.ledger.transfer(request.batch, target.name, request.argument["amount"])
+    return Outcome(reply(request.method))
+
+
+def canister_info(manager: Manager, request: Request, target: Actor) -> Outcome:
+    """Any canister may read any canister's history; callers outside none, as on the IC."""
+    if request.origin[0] != "actor":
+        return Outcome.reject(Reject.CANISTER_REJECT, "canister_info can be called by canisters only")
+    answer = info_record(target.canister, target.module, request.argument["num_requested_changes"])
+    return Outcome(reply(request.method, answer))
+
+
 def deposit_cycles(manager: Manager, request: Request, target: Actor) -> Outcome:
     """Anyone may give a canister cycles: those the calling actor attached."""
     if manager.ledger is not None:
@@ -73,7 +104,8 @@ async def as_is(manager: Manager, request: Request, target: Actor) -> Manage | O
 
 async def new_settings(manager: Manager, request: Request, target: Actor) -> Manage | Outcome:
     full = manager.room_for(request, target, len(request.arg))
-    return full or request.message({"settings": settings_change(request.argument["settings"])})
+    settings = settings_change(request.argument["settings"])
+    return full or request.message({"settings": settings, "by": changed_by(manager, request)})
 
 
 # --- on the target's thread -------------------------------------------------------------------
@@ -85,12 +117,21 @@ def canister_status(actor: Actor, call: Manage) -> Outcome:
 
 def update_settings(actor: Actor, call: Manage) -> Outcome:
     settings = dict(call.detail["settings"])
-    if "controllers" in settings:
-        actor.canister.controllers = settings.pop("controllers")
+    controllers = settings.pop("controllers", None)
+    if controllers is not None:
+        actor.canister.controllers = controllers
     actor.canister.settings.update(settings)
     actor.canister.version += 1
+    if controllers is not None:
+        record_controllers_change(actor.canister, changer(call))
     actor.turn.step.executed = True
     return Outcome(reply("update_settings"))
+
+
+def changer(call: Manage) -> list:
+    """Who made the change a management call makes (`history.change_origin`): as the host found, or for a call
+    recorded before the host said, the caller as a user."""
+    return call.detail.get("by") or ["user", call.caller]
 
 
 def stop_canister(actor: Actor, call: Manage) -> Outcome | None:

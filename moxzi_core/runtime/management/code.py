@@ -13,6 +13,8 @@ from ..canister import MAX_CHUNK_BYTES, MAX_CHUNKS
 from ..instance import UnsupportedModule
 from ..journal import Journal
 from ..messages import Manage, Outcome, Reject
+from .canisters import changed_by, changer
+from .history import record_deployment
 from .interface import BadArgument, reply
 from .request import Manager, Request
 
@@ -65,8 +67,9 @@ async def _compiled(manager: Manager, request: Request, target: Actor, wasm: byt
     persistence = None
     if options is not None and options.value["wasm_memory_persistence"] is not None:
         ((persistence, _),) = options.value["wasm_memory_persistence"].value.items()
+    by = changed_by(manager, request)
     return request.message(
-        {"mode": mode, "module": module, "arg": request.argument["arg"], "persistence": persistence}, size
+        {"mode": mode, "module": module, "arg": request.argument["arg"], "persistence": persistence, "by": by}, size
     )
 
 
@@ -135,6 +138,7 @@ def install_code(actor: Actor, call: Manage) -> Outcome:
         refusal = actor.replace_code(module, arg, call.caller, keep_state=upgrading, persistence=persistence)
     if refusal is not None:
         return Outcome.reject(Reject.CANISTER_ERROR, f"install_code ({mode}) of {actor.name}: {refusal}")
+    record_deployment(actor.canister, changer(call), mode, module)
     return Outcome(reply("install_code"))
 
 

@@ -37,9 +37,10 @@ class Manager:
     ledger: Ledger | None
     randomness: Randomness
     # A new actor without code, written into the batch, controlled by the settings' controllers or else
-    # the caller, starting with the cycles given (None: as every actor); its principal. Raises
-    # canisters.CreationRefused when moxzid holds as many created actors as it may.
-    create: Callable[[Batch, bytes, Mapping[str, object], int | None], bytes]
+    # the caller, starting with the cycles given (None: as every actor), its history begun by whom
+    # (`history.change_origin`); its principal. Raises canisters.CreationRefused when moxzid holds as many
+    # created actors as it may.
+    create: Callable[[Batch, bytes, Mapping[str, object], int | None, list], bytes]
     actor_with: Callable[[bytes], Actor | None]  # the actor with a principal
     chunk: Callable[[str, bytes], bytes | None]  # a chunk of an actor's chunk store, by its sha256
     compile: Callable[[bytes, bytes, str], None]  # prepare and compile a module once (raises UnsupportedModule)
