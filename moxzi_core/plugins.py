@@ -196,8 +196,10 @@ def load(selected: list[str] | None = None) -> tuple[Registry, dict[str, Install
     pm = pluggy.PluginManager("moxzi")
     pm.add_hookspecs(hookspecs)
     registry = Registry()
-    for part, module in CORE_PARTS.items():
+    for part, module in CORE_PARTS.items():  # first, and untraced: they register the same every time
         pm.register(importlib.import_module(module), name=part)
+        others = [p for p in pm.get_plugins() if p is not pm.get_plugin(part)]
+        pm.subset_hook_caller("register_settings", remove_plugins=others)(register=_Collector(part, registry).setting)
     loaded = {}
     for name in names:
         try:
@@ -228,7 +230,7 @@ def load(selected: list[str] | None = None) -> tuple[Registry, dict[str, Install
         for hook, register in _Collector(name, registry).added_hooks().items():
             reaching(name)(hook)(register=register)
     added = MappingProxyType({hook: MappingProxyType(table) for hook, table in registry.added.items()})
-    for name in [*CORE_PARTS, *loaded]:  # the core's parts first: a plugin may not claim their settings
+    for name in loaded:
         for hook, register in _Collector(name, registry).hooks().items():
             also = {"added": added} if hook == "register_gateways" else {}
             reaching(name)(hook)(register=register, **also)
