@@ -167,7 +167,7 @@ def test_host_writes_are_marked():
     module.memory.write(PAGE - 2, b"abcd")
     module.memory.write(9 * PAGE, b"")
     assert module.memory.commit() == [0, 1]
-    assert module.memory.pages_of([1]) == [b"cd" + bytes(PAGE - 2)]
+    assert module.memory.runs([1], 1) == [b"cd" + bytes(PAGE - 2)]
 
 
 @MODES
