@@ -212,7 +212,7 @@ async def test_an_actor_kept_in_layout_4_runs_on_after_the_conversion():
     await host.start()
     for _ in range(3):
         await update(host, "a", "inc")
-    instance = host._actors["a"].instance
+    instance = host._actors.named("a").instance
     memory, stable = instance.memory.image(), instance.stable.image()
     await host.stop()
     layout_4(store, "a", memory, stable)
