@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from kit.device import PROBED, plain_sgd, probe, probe_run, read, run_arg, snapshot, training
+from kit.device import LETTERS, PROBED, plain_sgd, probe, probe_run, read, run_arg, snapshot, training
 
 from moxzi_core import device, plugins
 from moxzi_core.candid import Principal, Some, decode_args, encode_args, parse_did
@@ -30,19 +30,6 @@ pytestmark = pytest.mark.usefixtures("one_torch_thread")
 A, B, C = b"actor-a\x01", b"actor-b\x01", b"actor-c\x01"
 TEXT = b"hello moxzi, hello actors, hello tensors on a device. hello again"
 
-# The seed's letters.mo program (001): registers are positions.
-LETTERS = [
-    {"input": 0},
-    {"narrow": {"x": 0, "dim": 1, "start": 0, "len": 64}},
-    {"narrow": {"x": 0, "dim": 1, "start": 1, "len": 64}},
-    {"reshape": {"x": 2, "shape": [64]}},
-    {"param": "embed"},
-    {"embedding": {"table": 4, "ids": 1}},
-    {"param": "head"},
-    {"linear": {"x": 5, "w": 6, "b": None}},
-    {"reshape": {"x": 7, "shape": [64, 256]}},
-    {"cross_entropy": {"logits": 8, "targets": 3}},
-]
 ADAM = {
     "name": "adam",
     "params": ["embed", "head"],

@@ -15,7 +15,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 from kit.daemon import running_moxzid
-from kit.device import learner_host, run_arg
+from kit.device import LETTERS, learner_host, run_arg
 from kit.host import update
 from safetensors.torch import load_file, save_file
 
@@ -117,20 +117,6 @@ def test_too_many_tensors_is_refused():
 
 
 # --- letters.mo in a host of the test process -------------------------------------------------------
-def letters_program():
-    """letters.mo's program: the loss is register 9."""
-    return [
-        {"input": 0},
-        {"narrow": {"x": 0, "dim": 1, "start": 0, "len": 64}},
-        {"narrow": {"x": 0, "dim": 1, "start": 1, "len": 64}},
-        {"reshape": {"x": 2, "shape": [64]}},
-        {"param": "embed"},
-        {"embedding": {"table": 4, "ids": 1}},
-        {"param": "head"},
-        {"linear": {"x": 5, "w": 6, "b": None}},
-        {"reshape": {"x": 7, "shape": [64, 256]}},
-        {"cross_entropy": {"logits": 8, "targets": 3}},
-    ]
 
 
 @pytest.fixture(scope="module")
@@ -145,7 +131,7 @@ async def test_pytorch_computes_the_devices_loss_from_an_export_after_learn(regi
         await update(host, "letters", "learn", [NAT], [60], rets=[Record({"first": FLOAT64, "last": FLOAT64})])
         caller = host.info("letters").principal.bytes
         inputs = [{"data": PHRASE, "elem": {"u8": None}, "shape": [1, 65]}]
-        device_loss = dev.request("run", caller, run_arg(letters_program(), inputs=inputs, scalars=[9]))["scalars"][0]
+        device_loss = dev.request("run", caller, run_arg(LETTERS, inputs=inputs, scalars=[9]))["scalars"][0]
         with open(tmp_path / "letters.safetensors", "wb") as out:
             assert weights.export(dev, caller, out) == 2
 

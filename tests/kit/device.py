@@ -16,6 +16,21 @@ from moxzi_core.runtime.system_calls import CheckpointPolicy
 PROBED = np.ones(2, "<f4").tobytes()  # what probe_run puts through the probe
 
 
+# The seed's letters.mo program (001): registers are positions; the loss is register 9.
+LETTERS = [
+    {"input": 0},
+    {"narrow": {"x": 0, "dim": 1, "start": 0, "len": 64}},
+    {"narrow": {"x": 0, "dim": 1, "start": 1, "len": 64}},
+    {"reshape": {"x": 2, "shape": [64]}},
+    {"param": "embed"},
+    {"embedding": {"table": 4, "ids": 1}},
+    {"param": "head"},
+    {"linear": {"x": 5, "w": 6, "b": None}},
+    {"reshape": {"x": 7, "shape": [64, 256]}},
+    {"cross_entropy": {"logits": 8, "targets": 3}},
+]
+
+
 def run_arg(program, *, inputs=(), train=None, scalars=(), tensors=()) -> dict:
     """The argument of a device ``run`` (a moxzi_device_run record, not split over ranks): ``program``'s
     ops on ``inputs``; a training step if ``train`` (see ``training``); the registers ``scalars`` and
