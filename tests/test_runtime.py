@@ -171,6 +171,8 @@ async def test_a_trapped_update_never_shows_through_a_query(classic):
     host = await started(spec("a", classic=classic), limits=Limits(instructions_per_message=3_000_000_000))
     try:
         assert await update(host, "a", "inc") == [1]
+        # A first query makes the actor's replica, so the one below only reads it while the update spins.
+        assert await query(host, "a", "get") == [1]
         spinning = asyncio.ensure_future(host.call("a", "incThenSpin", NO_ARGS, query=False))
         await asyncio.sleep(0.1)
         assert await query(host, "a", "get") == [1]  # its +1000 is written, not committed
