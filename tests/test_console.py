@@ -3,11 +3,13 @@
 (Debian's, driven by Playwright): the actor list, a call through a method's form, and the letters
 example training while its loss curve gains points."""
 
+import gc
 import http.client
 import json
 import time
 import urllib.parse
 import urllib.request
+import weakref
 from pathlib import Path
 
 import pytest
@@ -246,6 +248,18 @@ async def test_a_deleted_actors_series_are_dropped(tmp_path):
             assert series[2] == series[1]  # nothing accumulates round after round
     finally:
         await host.stop()
+
+
+async def test_a_host_served_with_the_console_is_freed_once_stopped():
+    host = Host([spec("counter")])
+    await host.start()
+    async with serving(host, {"/console": console_app, "/events": events_app, "/metrics": metrics_app}):
+        pass
+    await host.stop()
+    freed = weakref.ref(host)
+    del host
+    gc.collect()
+    assert freed() is None
 
 
 def test_the_labels_an_actor_makes_up_are_bounded():

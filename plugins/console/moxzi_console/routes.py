@@ -57,7 +57,9 @@ def _watching(app: web.Application, host) -> Watch:
     """The host's Watch (made once for the three apps), running while ``app`` runs."""
     watch = _watches.get(host)
     if watch is None:
-        watch = _watches[host] = Watch(host.events, host.actor_names)
+        # A weak method: the Watch is the dictionary's value, and a bound method would keep its key alive.
+        actor_names = weakref.WeakMethod(host.actor_names)
+        watch = _watches[host] = Watch(host.events, lambda: (actor_names() or tuple)())
 
     async def start(app: web.Application) -> None:
         watch.start()
