@@ -230,13 +230,16 @@ async def _async_post_ok(session) -> bool:
     return (await post(session, "/query-json/a/get", []))[0] == 200
 
 
+BUSY_ROUNDS = 200_000_000  # about 0.6 s on an idle machine, seconds on a busy one
+
+
 @pytest.mark.slow
 def test_moxzid_refuses_a_call_to_a_full_inbox_and_runs_those_taken(tmp_path):
     """The flag as moxzid reads it, and the queue as /metrics shows it."""
     project(tmp_path, "lab")
     flags = ("-m", "actors.json", "--max-queued-calls", "2")
     with running_moxzid(*flags, cwd=tmp_path, plugins="http,console") as daemon, ThreadPoolExecutor(2) as pool:
-        busy = pool.submit(daemon.call, "lab", "incThenLoop", 60_000_000)  # about a second
+        busy = pool.submit(daemon.call, "lab", "incThenLoop", BUSY_ROUNDS)
         _wait_for_queued(daemon, 1)
         queued = pool.submit(daemon.call, "lab", "inc")
         _wait_for_queued(daemon, 2)
@@ -244,7 +247,7 @@ def test_moxzid_refuses_a_call_to_a_full_inbox_and_runs_those_taken(tmp_path):
         assert (status, answer["reject_code"]) == (503, Reject.SYS_TRANSIENT)
         assert "Maximum queue capacity 2 reached" in answer["reject_message"]
         assert "--max-queued-calls 2" in answer["reject_message"]
-        held = len(encode_args([NAT], [60_000_000])) + len(NO_ARGS)  # the two calls' arguments
+        held = len(encode_args([NAT], [BUSY_ROUNDS])) + len(NO_ARGS)  # the two calls' arguments
         assert f'moxzi_actor_queued_bytes{{actor="lab"}} {held}' in request(f"{daemon.url}/metrics").body
         assert sorted([busy.result(), queued.result()]) == [[1], [2]]
         assert daemon.call("lab", "get", query=True) == [2]

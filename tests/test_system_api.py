@@ -135,8 +135,9 @@ async def test_composite_queries_call_other_actors_queries(classic):
         await host.stop()
 
 
-# Loop rounds of an update that lasts a few seconds (more on a busy machine), far less than the queries.
-LONG = 200_000_000
+# Loop rounds of an update that lasts a few seconds (about 1.5 s on an idle machine, more on a busy one),
+# far longer than the queries.
+LONG = 500_000_000
 
 
 @pytest.mark.parametrize("classic", [False, True], ids=["enhanced", "classic"])
