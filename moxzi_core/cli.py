@@ -9,6 +9,7 @@ from pathlib import Path
 from moxzi_core import __version__
 from moxzi_core.build import SETUP_COMMAND, BuildError, Diagnostic, build
 from moxzi_core.client import DEFAULT_URL, CallError, Client
+from moxzi_core.signatures import Identity, IdentityError
 
 URL_VARIABLE = "MOXZI_URL"
 TOKEN_VARIABLE = "MOXZI_TOKEN"
@@ -95,7 +96,9 @@ def _add_weights_commands(commands) -> None:
             "as a safetensors file, or import one: existing parameters are set (a shape that differs is "
             "an error naming the tensor, and nothing changes), missing ones created, and the optimizer "
             "state of each one set starts over. The import is recorded as the actor's device calls are. "
-            "Both use moxzid's admin routes: on an address other than loopback they need --token."
+            "Only the actor's controllers or moxzid's admin token may do either: a controller signs each "
+            "request with --identity (the PEM of an icp-cli or dfx identity); off a loopback address "
+            "anyone else needs --token."
         ),
     )
     actions = weights.add_subparsers(metavar="ACTION", required=True)
@@ -116,10 +119,21 @@ def _add_weights_commands(commands) -> None:
             default=os.environ.get(URL_VARIABLE, DEFAULT_URL),
             help=f"moxzid's HTTP gateway (default ${URL_VARIABLE}, else {DEFAULT_URL})",
         )
-        command.add_argument(
+        who = command.add_mutually_exclusive_group()
+        who.add_argument(
             "--token",
             default=os.environ.get(TOKEN_VARIABLE),
             help=f"moxzid's admin token (default ${TOKEN_VARIABLE}; in STATE_DIR/admin-token)",
+        )
+        who.add_argument(
+            "--identity",
+            type=Path,
+            metavar="PEM_FILE",
+            help=(
+                "sign the request with this key, one of the actor's controllers: an Ed25519 or secp256k1 "
+                "PEM as icp-cli and dfx write them (`icp identity export NAME > key.pem`; - reads it "
+                "from stdin)"
+            ),
         )
 
 
@@ -160,10 +174,25 @@ def _call(args: argparse.Namespace) -> int:
     return 0
 
 
-def _export_weights(args: argparse.Namespace) -> int:
-    client = Client(args.url, token=args.token)
+def _weights_client(args: argparse.Namespace) -> Client:
+    """The client a weights command uses: signing with ``--identity``, else with the admin token."""
+    if args.identity is None:
+        return Client(args.url, token=args.token)
+    where = "stdin" if str(args.identity) == "-" else str(args.identity)
     try:
+        pem = sys.stdin.buffer.read() if where == "stdin" else args.identity.read_bytes()
+        return Client(args.url, identity=Identity.from_pem(pem))
+    except (OSError, IdentityError) as error:
+        raise IdentityError(f"--identity {where}: {getattr(error, 'strerror', None) or error}") from None
+
+
+def _export_weights(args: argparse.Namespace) -> int:
+    try:
+        client = _weights_client(args)
         size = client.export_weights(args.actor, args.out, prefix=args.prefix, publications=args.publications)
+    except IdentityError as error:
+        print(f"moxzi weights export: {error}", file=sys.stderr)
+        return 2
     except CallError as error:
         args.out.unlink(missing_ok=True)
         print(f"moxzi weights export: {error}", file=sys.stderr)
@@ -177,7 +206,10 @@ def _import_weights(args: argparse.Namespace) -> int:
         print(f"moxzi weights import: {args.file}: no such file", file=sys.stderr)
         return 2
     try:
-        names = Client(args.url, token=args.token).import_weights(args.actor, args.file, prefix=args.prefix)
+        names = _weights_client(args).import_weights(args.actor, args.file, prefix=args.prefix)
+    except IdentityError as error:
+        print(f"moxzi weights import: {error}", file=sys.stderr)
+        return 2
     except CallError as error:
         print(f"moxzi weights import: {error}", file=sys.stderr)
         return 1

@@ -1,4 +1,5 @@
-"""A small client for moxzid's HTTP gateway (the ``http`` plugin), standard library only::
+"""A small client for moxzid's HTTP gateway (the ``http`` plugin), on the standard library (and
+``cryptography``, to sign weights requests with an identity)::
 
     from moxzi_core.client import Client
 
@@ -15,11 +16,15 @@ the wrong type, moxzid not answering) raises ``CallError`` with the gateway's me
 
 from __future__ import annotations
 
+import hashlib
 import json
 import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
+
+from moxzi_core import signed_http
+from moxzi_core.signatures import Identity
 
 DEFAULT_URL = "http://127.0.0.1:7000"
 CALL_SECONDS = 600.0  # a training call may run for minutes
@@ -37,12 +42,21 @@ class CallError(RuntimeError):
 
 class Client:
     """moxzid at ``url`` (``http://HOST:PORT``); ``token``: moxzid's admin token, which the admin routes
-    (upgrades, cycles, weights) need on a listen address other than loopback."""
+    (upgrades, cycles, weights) need on a listen address other than loopback; ``identity``: a key that
+    signs the weights requests instead (moxzi_core.signed_http), which moxzid lets through for the
+    actor's controllers."""
 
-    def __init__(self, url: str = DEFAULT_URL, timeout: float = CALL_SECONDS, token: str | None = None):
+    def __init__(
+        self,
+        url: str = DEFAULT_URL,
+        timeout: float = CALL_SECONDS,
+        token: str | None = None,
+        identity: Identity | None = None,
+    ):
         self.url = url.rstrip("/")
         self.timeout = timeout
         self.token = token
+        self.identity = identity
 
     def call(self, actor: str, method: str, *args, timeout: float | None = None) -> list:
         """Call ``method`` of ``actor`` as an update with ``args``; the list of its results."""
@@ -71,9 +85,11 @@ class Client:
     def export_weights(self, actor: str, out: Path, *, prefix: str = "", publications: bool = False) -> int:
         """Write ``actor``'s parameters (named ``prefix``..., without it; with its publications if asked)
         to ``out`` as a safetensors file, streamed; its size in bytes."""
-        query = urllib.parse.urlencode({"prefix": prefix, "publications": "1" if publications else ""})
+        query = {"prefix": prefix, "publications": "1" if publications else ""}
+        path = f"{_route('weights', actor)}?{urllib.parse.urlencode(query)}"
+        headers = self._signed("GET", ("weights", actor), query)
         size = 0
-        with self._open("GET", f"{_route('weights', actor)}?{query}", None, None) as response, open(out, "wb") as file:
+        with self._open("GET", path, None, None, headers) as response, open(out, "wb") as file:
             while chunk := response.read(CHUNK):
                 file.write(chunk)
                 size += len(chunk)
@@ -82,14 +98,33 @@ class Client:
     def import_weights(self, actor: str, source: Path, *, prefix: str = "") -> list[str]:
         """Set (or create) ``actor``'s parameters prefix + name from the safetensors file ``source``,
         streamed; the parameters it set."""
-        path = f"{_route('weights', actor)}?{urllib.parse.urlencode({'prefix': prefix})}"
+        query = {"prefix": prefix}
+        path = f"{_route('weights', actor)}?{urllib.parse.urlencode(query)}"
+        headers = {
+            "Content-Length": str(Path(source).stat().st_size),
+            **self._signed("PUT", ("weights", actor), query, Path(source)),
+        }
         with open(source, "rb") as file:
-            length = {"Content-Length": str(Path(source).stat().st_size)}
-            return json.loads(self._request("PUT", path, file, None, length))["imported"]
+            return json.loads(self._request("PUT", path, file, None, headers))["imported"]
 
     def actors(self) -> list[dict]:
         """Each actor's name, principal, persistence mode and methods (``GET /actors``)."""
         return self._json("GET", "/actors", None, None)
+
+    def _signed(
+        self, verb: str, route: tuple[str, ...], query: dict[str, str], body: Path | None = None
+    ) -> dict[str, str]:
+        """The header that signs a request with ``identity`` (none without one): ``verb`` on ``route``
+        with ``query`` and the file ``body`` (read once here for its hash) or none."""
+        if self.identity is None:
+            return {}
+        path = "/" + "/".join(route)  # decoded, as the gateway sees it
+        if body is None:
+            return {"Authorization": signed_http.authorization(self.identity, verb, path, query)}
+        with open(body, "rb") as file:
+            digest = hashlib.file_digest(file, "sha256").digest()
+        size = Path(body).stat().st_size
+        return {"Authorization": signed_http.authorization(self.identity, verb, path, query, digest, size)}
 
     def _json(self, verb: str, path: str, body: bytes | None, timeout: float | None):
         return json.loads(self._request(verb, path, body, timeout))
@@ -101,7 +136,7 @@ class Client:
     def _open(self, verb: str, path: str, body, timeout: float | None, headers: dict | None = None):
         """The response to a request, to read; ``body``: bytes, a file, or None."""
         headers = dict(headers or {})
-        if self.token is not None:
+        if self.token is not None and "Authorization" not in headers:  # a signed request is signed only
             headers["Authorization"] = f"Bearer {self.token}"
         request = urllib.request.Request(self.url + path, data=body, method=verb, headers=headers)
         try:

@@ -350,6 +350,9 @@ PUBLIC_CORE = {
     "moxzi_core.runtime.inbox_bounds",
     "moxzi_core.runtime.messages",
     "moxzi_core.events",
+    "moxzi_core.signatures",
+    "moxzi_core.signed_http",
+    "moxzi_core.received",
 }
 PLUGIN_FOLDERS = [
     folder

@@ -11,9 +11,12 @@ Statuses:
   past the most an actor may hold (2**128 - 1). An ``Idempotency-Key`` header that is not 1 to 255
   visible ASCII characters.
 - 401: ``/upgrade/ACTOR``, ``POST /cycles/ACTOR`` or ``/weights/ACTOR`` without moxzid's admin token,
-  where one is needed (``admin``: on a listen address other than loopback).
+  where one is needed (``admin``: on a listen address other than loopback); a ``/weights/ACTOR``
+  request signed by a key (``controllers.py``) whose signature does not hold, has expired or was let
+  through before, or an import whose body is not the one signed (nothing is imported).
 - 403: the ``Host`` is not one of moxzid's names, or the request comes from a web page on another
-  origin (``origins.py``); nothing ran.
+  origin (``origins.py``); a signed ``/weights/ACTOR`` request whose sender is not one of the actor's
+  controllers; nothing ran.
 - 404: no such actor, method or route. 405: a route called with the wrong HTTP method.
 - 409: an upgrade was refused; the actor keeps its old code and state. Cycles were added while moxzid
   does not charge them (``--cycles 0``). An ``Idempotency-Key`` came again with another call (another
@@ -45,6 +48,7 @@ from moxzi_core.errors import MoxziError, UnknownMethod
 from moxzi_core.runtime.host import Host
 from moxzi_core.runtime.inbox_bounds import CallsPerClient
 from moxzi_core.runtime.messages import Reject
+from moxzi_core.signed_http import is_signed
 
 from . import origins, weights
 from .admin import AdminToken
@@ -60,6 +64,7 @@ from .codec import (
     text_arguments,
     text_results,
 )
+from .controllers import Controllers
 from .origins import OwnNames
 
 log = logging.getLogger("moxzi.http")
@@ -78,6 +83,7 @@ CALLS_PER_CLIENT = 128
 HOST = web.AppKey("host", Host)
 BODY_SECS = web.AppKey("body_secs", float)
 ADMIN = web.AppKey("admin", AdminToken)
+CONTROLLERS = web.AppKey("controllers", Controllers)
 CODEC = web.AppKey("codec", Codec)
 
 
@@ -104,6 +110,7 @@ def build_app(
     app = web.Application(client_max_size=max_body_bytes, middlewares=[*checks, _errors_as_json])
     app[HOST] = host
     app[ADMIN] = admin
+    app[CONTROLLERS] = Controllers(host.store)
     app[BODY_SECS] = body_secs
     app[CALLS] = CallsPerClient(calls_per_client)
     app[CODEC] = Codec()
@@ -292,18 +299,28 @@ async def _upgrade(request: web.Request) -> web.Response:
     return web.Response(text="upgraded")
 
 
+def authorise_controller(request: web.Request, actor: str, what: str) -> bytes | None:
+    """Raise unless the request may use a route that ``actor``'s controllers may use too (the weights):
+    signed by one of them (controllers.py), or as an admin route. The sha256 its body must have when it
+    is signed (None: any)."""
+    if is_signed(request.headers.get("Authorization")):
+        return request.app[CONTROLLERS].admit(request, request.app[HOST], actor, what).body_sha256
+    authorise(request, what)
+    return None
+
+
 async def _export_weights(request: web.Request) -> web.StreamResponse:
     host, actor = request.app[HOST], request.match_info["actor"]
     host.info(actor)
-    authorise(request, f"the weights of {actor}")  # they are everything the actor learnt
+    authorise_controller(request, actor, f"the weights of {actor}")  # they are everything the actor learnt
     return await weights.export(request, host, actor)
 
 
 async def _import_weights(request: web.Request) -> web.Response:
     host, actor = request.app[HOST], request.match_info["actor"]
     host.info(actor)
-    authorise(request, f"an import into {actor}")
-    names, outcome = await weights.import_(request, host, actor, request.app[BODY_SECS])
+    signed_sha256 = authorise_controller(request, actor, f"an import into {actor}")
+    names, outcome = await weights.import_(request, host, actor, request.app[BODY_SECS], signed_sha256)
     if outcome.reply is None:
         return rejected(f"weights import into {actor}", outcome)
     return _json({"imported": names})

@@ -8,7 +8,8 @@ temporary file) as it arrives, checked from its header on, then run as the actor
 - ``PUT /weights/ACTOR?prefix=P`` with the file as the body (``Content-Length`` required: 411): 200
   ``{"imported": [names]}``; 400 for a malformed file (the header says what), 413 past
   ``MAX_IMPORT_BYTES``; the device's refusal (a shape that differs, the byte budget) answers as a
-  rejected call does (422).
+  rejected call does (422). A signed import (``controllers.py``) whose body's sha256 is not the signed
+  one: 401, and nothing is imported.
 """
 
 from __future__ import annotations
@@ -37,6 +38,10 @@ class NoDevice(MoxziError):
 
 class BadWeights(MoxziError):
     status = 400
+
+
+class NotSigned(MoxziError):
+    status = 401
 
 
 class LengthRequired(MoxziError):
@@ -81,8 +86,12 @@ async def export(request: web.Request, host: Host, actor: str) -> web.StreamResp
     return response
 
 
-async def import_(request: web.Request, host: Host, actor: str, body_secs: float) -> tuple[list[str], Outcome]:
-    """The parameters the file sets (prefix + name) and the outcome of the import."""
+async def import_(
+    request: web.Request, host: Host, actor: str, body_secs: float, signed_sha256: bytes | None = None
+) -> tuple[list[str], Outcome]:
+    """The parameters the file sets (prefix + name) and the outcome of the import. ``signed_sha256``:
+    the hash a signed request said its body has; a body with another is refused (401) once it has
+    arrived, and nothing is imported."""
     device = _device(host)
     prefix = request.query.get("prefix", "")
     if len(prefix.encode()) >= device.limits.max_name_bytes:
@@ -122,6 +131,11 @@ async def import_(request: web.Request, host: Host, actor: str, body_secs: float
             head = await read()
         if received != size:
             raise BadWeights(f"the body has {received} bytes, but Content-Length says {size}")
+        if signed_sha256 is not None and digest.digest() != signed_sha256:
+            raise NotSigned(
+                f"the body's sha256 is {digest.hexdigest()}, but the request's signature is for a body whose "
+                f"sha256 is {signed_sha256.hex()}: nothing was imported"
+            )
     except BaseException:
         spool.discard()
         raise

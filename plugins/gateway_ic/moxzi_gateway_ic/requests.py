@@ -10,35 +10,19 @@ checked against moxzid's root key). Otherwise it raises ``Refused`` with a messa
 
 from __future__ import annotations
 
-import hashlib
 import time
 from dataclasses import dataclass
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec, ed25519
-from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
-
 from moxzi_core.candid import Principal
 from moxzi_core.runtime.messages import ANONYMOUS
+from moxzi_core.signatures import Refused, check_expiry, hash_of_map, self_authenticating, verify_key
 
 from . import canister_signatures
 
 REQUEST_DOMAIN = b"\x0aic-request"
 DELEGATION_DOMAIN = b"\x1aic-request-auth-delegation"
-MAX_EXPIRY_AHEAD_NS = (5 * 60 + 30) * 10**9  # agents ask for 5 minutes; a little clock skew allowed
 MAX_DELEGATIONS = 20  # the IC's own limit on a chain
 MAX_TARGETS = 1000
-EXPIRY_PREFIX = "Invalid request expiry: "  # the JS agent re-syncs its clock on this text
-
-
-class Refused(Exception):
-    """The request is refused before it reaches an actor. ``malformed``: it is not a well-formed
-    request at all (or its expiry is out of range), which the IC answers with a 400 and the text."""
-
-    def __init__(self, message: str, malformed: bool = False):
-        super().__init__(message)
-        self.malformed = malformed
 
 
 @dataclass(frozen=True)
@@ -56,33 +40,6 @@ class Request:
         return self.targets is None or canister in self.targets
 
 
-def hash_of_map(value: dict) -> bytes:
-    """The spec's representation-independent hash of a map (nested maps, arrays, ints, text, blobs).
-    Raises Refused (malformed) for a key that is not text, which has no hash."""
-    if not all(isinstance(key, str) for key in value):
-        raise Refused("a map's keys must be text", malformed=True)
-    pairs = sorted(hashlib.sha256(key.encode()).digest() + _hash_value(item) for key, item in value.items())
-    return hashlib.sha256(b"".join(pairs)).digest()
-
-
-def _hash_value(value) -> bytes:
-    if isinstance(value, bool):
-        raise Refused("a boolean has no request hash")
-    if isinstance(value, int):
-        if value < 0:
-            raise Refused("a negative integer has no request hash")
-        return hashlib.sha256(leb128(value)).digest()
-    if isinstance(value, str):
-        return hashlib.sha256(value.encode()).digest()
-    if isinstance(value, bytes):
-        return hashlib.sha256(value).digest()
-    if isinstance(value, list):
-        return hashlib.sha256(b"".join(_hash_value(item) for item in value)).digest()
-    if isinstance(value, dict):
-        return hash_of_map(value)
-    raise Refused(f"a {type(value).__name__} has no request hash")
-
-
 def leb128(value: int) -> bytes:
     out = bytearray()
     while True:
@@ -90,11 +47,6 @@ def leb128(value: int) -> bytes:
         out.append(byte | (0x80 if value else 0))
         if not value:
             return bytes(out)
-
-
-def self_authenticating(public_key_der: bytes) -> bytes:
-    """The principal of a public key (DER): sha224 of it and the suffix 0x02."""
-    return hashlib.sha224(public_key_der).digest() + b"\x02"
 
 
 def read_envelope(body, *, root_key_der: bytes | None = None, now_ns: int | None = None) -> Request:
@@ -123,7 +75,7 @@ def read_envelope(body, *, root_key_der: bytes | None = None, now_ns: int | None
         raise Refused("content.nonce must be a byte string", malformed=True)
     request_id = hash_of_map(content)
     now_ns = time.time_ns() if now_ns is None else now_ns
-    _check_expiry(content["ingress_expiry"], now_ns)
+    check_expiry(content["ingress_expiry"], now_ns)
     sender = content["sender"]
     targets = None
     if sender == ANONYMOUS:
@@ -132,21 +84,6 @@ def read_envelope(body, *, root_key_der: bytes | None = None, now_ns: int | None
     else:
         targets = _check_signature(body, sender, request_id, content.get("canister_id"), now_ns, root_key_der)
     return Request(kind, request_id, sender, content, targets)
-
-
-def _check_expiry(expiry: int, now_ns: int) -> None:
-    if expiry < now_ns:
-        raise Refused(
-            f"{EXPIRY_PREFIX}the request expired {(now_ns - expiry) / 1e9:.0f} s ago "
-            f"(ingress_expiry {expiry}, moxzid's time {now_ns})",
-            malformed=True,
-        )
-    if expiry > now_ns + MAX_EXPIRY_AHEAD_NS:
-        raise Refused(
-            f"{EXPIRY_PREFIX}ingress_expiry {expiry} is more than {MAX_EXPIRY_AHEAD_NS // 10**9} s "
-            f"ahead of moxzid's time {now_ns}",
-            malformed=True,
-        )
 
 
 def _check_signature(
@@ -200,10 +137,10 @@ def _check_signature(
 
 
 def verify(public_key_der: bytes, message: bytes, signature: bytes, root_key_der: bytes | None) -> bool:
-    """Whether ``signature`` signs ``message`` with the key ``public_key_der``: Ed25519, or ECDSA on
-    secp256k1 or P-256 over SHA-256 (64-byte r||s), or a canister signature, checked against
-    ``root_key_der``. A canister signature that does not hold (or any, with ``root_key_der`` None) and
-    other key types raise Refused saying why."""
+    """Whether ``signature`` signs ``message`` with the key ``public_key_der``: a canister signature,
+    checked against ``root_key_der``, or a key ``moxzi_core.signatures.verify_key`` checks. A canister
+    signature that does not hold (or any, with ``root_key_der`` None) and other key types raise Refused
+    saying why."""
     if canister_signatures.is_canister_key(public_key_der):
         if root_key_der is None:
             raise Refused("canister signatures are not accepted here (no root key to check them with)")
@@ -212,23 +149,7 @@ def verify(public_key_der: bytes, message: bytes, signature: bytes, root_key_der
         except canister_signatures.InvalidCanisterSignature as error:
             raise Refused(f"the canister signature does not verify: {error}") from None
         return True
-    try:
-        key = serialization.load_der_public_key(public_key_der)
-    except (ValueError, TypeError) as error:
-        raise Refused(f"cannot read the public key ({len(public_key_der)} bytes of DER): {error}") from None
-    try:
-        if isinstance(key, ed25519.Ed25519PublicKey):
-            key.verify(signature, message)
-        elif isinstance(key, ec.EllipticCurvePublicKey) and key.curve.name in ("secp256k1", "secp256r1"):
-            if len(signature) != 64:
-                return False
-            der = encode_dss_signature(int.from_bytes(signature[:32], "big"), int.from_bytes(signature[32:], "big"))
-            key.verify(der, message, ec.ECDSA(hashes.SHA256()))
-        else:
-            raise Refused("only Ed25519, ECDSA secp256k1 and ECDSA P-256 keys and canister signatures are accepted")
-    except InvalidSignature:
-        return False
-    return True
+    return verify_key(public_key_der, message, signature)
 
 
 def _text(principal: bytes) -> str:

@@ -42,12 +42,12 @@ from aiohttp import web
 
 from moxzi_core.candid import CandidError, Principal, decode_args, idl_hash
 from moxzi_core.errors import MoxziError, UnknownMethod
+from moxzi_core.received import Received
 from moxzi_core.runtime.inbox_bounds import CallsPerClient
 from moxzi_core.runtime.messages import ANONYMOUS, MANAGEMENT, Reject
 
 from . import cbor
 from .certificates import Identity, Keys
-from .received import Received
 from .requests import Refused, Request, hash_of_map, read_envelope
 from .statuses import Status, Statuses
 from .system_canisters import SystemCanisters
@@ -62,6 +62,7 @@ METHOD_NOT_FOUND = "IC0536"  # CanisterMethodNotFound: how clients tell a missin
 # Calls and queries one sender may have in flight by default: far more than an agent making calls one after
 # another, or a handful at once, needs.
 CALLS_PER_SENDER = 128
+RECEIVED = b"ic/received/"  # where the store keeps the management calls received (moxzi_core.received)
 
 
 def build_ic_app(host, settings) -> web.Application:
@@ -130,7 +131,7 @@ class IcInterface:
         self.identity = identity
         self.body_secs = body_secs
         self.statuses = Statuses()
-        self.received = Received(host.store)
+        self.received = Received(host.store, RECEIVED, "management calls")
         self.system = SystemCanisters(host, identity.subnet_id)
         self._running: set[asyncio.Task] = set()
         # Calls and queries in flight by sender (`_sender`), only those with any: a v2 call is answered

@@ -1,15 +1,15 @@
-"""The management calls received over the IC interface, kept with moxzid's state until they expire, so
-none runs twice: as the IC keeps every request id until its ``ingress_expiry``, a captured signed
-``install_code`` or ``update_settings`` resent later (after a restart, or after the in-memory
-statuses forgot it) is known, and its status reads ``done`` instead of it running again. Past that
-expiry the envelope itself is refused (requests.py), so nothing need be kept longer.
+"""Signed requests received, kept with moxzid's state until they expire, so none runs twice: as the IC
+keeps every request id until its ``ingress_expiry``, a captured signed request resent later (after a
+restart, or after what is in memory forgot it) is known. Past that expiry the request itself is refused
+(``signatures.check_expiry``), so nothing need be kept longer. The IC interface keeps its management
+calls here (``ic/received/``: a resent ``install_code`` reads ``done`` instead of running again), the
+HTTP gateway its signed weights requests (calls to actors need no such table: they are keyed by their
+request id, moxzi_core.runtime.replays).
 
-Each id is written to the store (``ic/received/<request id>``: its expiry and whom it counts
-against) before its call runs, so a call runs at most once whatever happens to moxzid. At most
-MAX_RECEIVED unexpired ids are kept, and PER_SENDER of one sender's (the anonymous principal's per
-remote address, as the gateway counts senders); one more management call is refused (SYS_TRANSIENT)
-rather than an unexpired id forgotten. Calls to actors need no such table: they are keyed by their
-request id (moxzi_core.runtime.replays).
+Each id is written to the store (``PREFIX<request id>``: its expiry and whom it counts against) before
+its request runs, so a request runs at most once whatever happens to moxzid. At most ``capacity``
+unexpired ids are kept, and ``per_sender`` of one sender's; one more request is refused rather than an
+unexpired id forgotten.
 """
 
 from __future__ import annotations
@@ -20,8 +20,7 @@ from collections import Counter
 
 from moxzi_core.store import Batch, Store
 
-PREFIX = b"ic/received/"
-# At most this many management calls in one expiry window (agents ask for 5 minutes): 300 a second;
+# At most this many requests of a kind in one expiry window (agents ask for 5 minutes): 300 a second;
 # one sender's share, so that it alone cannot have everyone's refused: 3 a second, far more than
 # icp deploy's few calls per canister.
 MAX_RECEIVED = 100_000
@@ -29,15 +28,19 @@ PER_SENDER = 1000
 
 
 class Received:
-    """The unexpired management request ids ``store`` holds. Used on the event loop."""
+    """The unexpired ids of ``what`` (e.g. "management calls") ``store`` holds under ``prefix``. Used on
+    the event loop."""
 
-    def __init__(self, store: Store, capacity: int = MAX_RECEIVED, per_sender: int = PER_SENDER):
-        self._store, self.capacity, self.per_sender = store, capacity, per_sender
+    def __init__(
+        self, store: Store, prefix: bytes, what: str, capacity: int = MAX_RECEIVED, per_sender: int = PER_SENDER
+    ):
+        self._store, self.prefix, self.what = store, prefix, what
+        self.capacity, self.per_sender = capacity, per_sender
         self._expiries: dict[bytes, tuple[int, bytes]] = {}  # request id -> (expiry, whom it counts against)
         self._by_expiry: list[tuple[int, bytes]] = []
         self._by_sender: Counter[bytes] = Counter()
-        for key, value in store.scan(PREFIX):
-            request_id, expiry, sender = key[len(PREFIX) :], int.from_bytes(value[:8], "big"), value[8:]
+        for key, value in store.scan(prefix):
+            request_id, expiry, sender = key[len(prefix) :], int.from_bytes(value[:8], "big"), value[8:]
             self._expiries[request_id] = (expiry, sender)
             self._by_expiry.append((expiry, request_id))
             self._by_sender[sender] += 1
@@ -59,11 +62,11 @@ class Received:
         self._forget_expired(batch)
         refusal = None
         if len(self._expiries) >= self.capacity:
-            refusal = f"moxzid keeps the ids of {self.capacity} unexpired management calls, the most it may"
+            refusal = f"moxzid keeps the ids of {self.capacity} unexpired {self.what}, the most it may"
         elif self._by_sender[sender] >= self.per_sender:
-            refusal = f"this sender has made {self.per_sender} management calls that have not expired, the most one may"
+            refusal = f"this sender has made {self.per_sender} {self.what} that have not expired, the most one may"
         else:
-            batch.put(PREFIX + request_id, expiry_ns.to_bytes(8, "big") + sender)
+            batch.put(self.prefix + request_id, expiry_ns.to_bytes(8, "big") + sender)
             self._expiries[request_id] = (expiry_ns, sender)
             heapq.heappush(self._by_expiry, (expiry_ns, request_id))
             self._by_sender[sender] += 1
@@ -79,4 +82,4 @@ class Received:
             self._by_sender[sender] -= 1
             if not self._by_sender[sender]:
                 del self._by_sender[sender]
-            batch.delete(PREFIX + request_id)
+            batch.delete(self.prefix + request_id)

@@ -1,0 +1,71 @@
+"""Who besides the admin token may use the weights routes: an actor's controllers, with requests they
+sign (``Authorization: IC-Signature ...``, moxzi_core.signed_http; `moxzi weights --identity PEM`).
+
+A signed request is let through when its signature holds and has not expired (401 otherwise, saying
+what is wrong), its sender is one of the actor's controllers (403 naming the sender and the actor) and
+it was not let through before: its id is kept in the store until its expiry (moxzi_core.received), so a
+captured request resent, after a restart too, is refused (401). A signature is checked wherever moxzid
+listens, loopback too: a request that brings one is judged by it.
+"""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from moxzi_core.candid import Principal
+from moxzi_core.errors import MoxziError
+from moxzi_core.received import Received
+from moxzi_core.runtime.host import Host
+from moxzi_core.signatures import Refused
+from moxzi_core.signed_http import Signed, read
+from moxzi_core.store import Store
+
+RECEIVED = b"http/signed/"  # where the store keeps the signed requests let through, until they expire
+
+
+class BadSignature(MoxziError):
+    status = 401
+
+
+class NotAController(MoxziError):
+    status = 403
+
+
+class TooManySigned(MoxziError):
+    status = 429
+
+
+class Controllers:
+    """The check of requests signed by an actor's controllers, with the ids of those let through."""
+
+    def __init__(self, store: Store):
+        self.received = Received(store, RECEIVED, "signed weights requests")
+
+    def admit(self, request: web.Request, host: Host, actor: str, what: str) -> Signed:
+        """The signed request, once its checks pass (see the module docstring); raises otherwise."""
+        query = request.query
+        if len(set(query)) != len(query):
+            raise BadSignature(f"{what}: a query parameter is given twice, which a signature cannot sign")
+        try:
+            signed = read(
+                request.headers["Authorization"],
+                request.method,
+                request.path,
+                dict(query),
+                request.content_length or 0,
+            )
+        except Refused as refused:
+            raise BadSignature(f"{what}: {refused}") from None
+        controllers = host.info(actor).controllers
+        if signed.sender not in controllers:
+            raise NotAController(
+                f"{what}: {Principal(signed.sender)} is not a controller of {actor} (its controllers: "
+                f"{', '.join(str(Principal(c)) for c in controllers) or 'none'}); a controller's key or "
+                "moxzid's admin token is needed"
+            )
+        if self.received.known(signed.id):
+            raise BadSignature(f"{what}: this signed request was let through before; sign each request anew")
+        refusal = self.received.receive(signed.id, signed.expiry, signed.sender)
+        if refusal is not None:
+            raise TooManySigned(f"{what}: {refusal}; retry once some expire")
+        return signed
