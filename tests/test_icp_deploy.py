@@ -3,7 +3,8 @@ offline, from a fresh project whose icp.yaml names moxzid as its `local` network
 created through the cycles ledger after the cycles minting canister named moxzid's subnet, built by a
 script step that runs `moxzi build`, installed (a module over 2 MiB in chunks), called with
 `icp canister call`, kept across a kill -9, upgraded by a second deploy keeping their state, and a
-deploy by an identity that does not control them is refused."""
+deploy by an identity that does not control them is refused; and the deployer's identity, exported by
+icp-cli, exports a deployed actor's weights with `moxzi weights export --identity`."""
 
 import hashlib
 import os
@@ -42,24 +43,24 @@ open("out/big.wasm", "wb").write(padded)  # to compare with what was installed
 """
 
 
-def icp_yaml(url: str) -> str:
+def icp_yaml(url: str, *canisters: str) -> str:
+    """An icp.yaml for moxzid at ``url`` with ``canisters`` (default counter and big), each built from
+    main.mo by `moxzi build`; big's module padded past 2 MiB."""
     build = f"{sys.executable} -m moxzi_core.cli build main.mo -o out"
+    last = {"big": f'{sys.executable} pad.py out/main.wasm "$ICP_WASM_OUTPUT_PATH"'}
+    steps = "".join(
+        f"""
+  - name: {name}
+    build:
+      steps:
+        - type: script
+          commands:
+            - {build}
+            - {last.get(name, 'cp out/main.wasm "$ICP_WASM_OUTPUT_PATH"')}"""
+        for name in canisters or ("counter", "big")
+    )
     return f"""
-canisters:
-  - name: counter
-    build:
-      steps:
-        - type: script
-          commands:
-            - {build}
-            - cp out/main.wasm "$ICP_WASM_OUTPUT_PATH"
-  - name: big
-    build:
-      steps:
-        - type: script
-          commands:
-            - {build}
-            - {sys.executable} pad.py out/main.wasm "$ICP_WASM_OUTPUT_PATH"
+canisters:{steps}
 networks:
   - name: local
     mode: connected
@@ -134,3 +135,43 @@ def test_icp_deploy_creates_installs_upgrades_and_refuses_strangers(tmp_path, ic
         assert upgrade.returncode != 0 and "only the controllers of canister" in upgrade.stderr, upgrade.stderr
         assert call(icp, "counter", "get", "--query") == "(3 : nat)"
         assert {name: icp("canister", "status", name, "--id-only").stdout.strip() for name in ids} == ids
+
+
+def test_an_icp_cli_identity_exports_the_weights_of_the_canister_it_deployed(tmp_path, icp):
+    """`moxzi weights export --identity`, with the PEM `icp identity export` prints: the deployer (its
+    controller) gets the weights letters.mo learnt, read from stdin too; another identity gets a 403."""
+    from safetensors.torch import load_file
+
+    icp("identity", "new", "tester", "--storage", "plaintext")
+    icp("identity", "new", "stranger", "--storage", "plaintext")
+    icp("identity", "default", "tester")
+    for name in ("tester", "stranger"):
+        (tmp_path / f"{name}.pem").write_text(icp("identity", "export", name).stdout)
+    (icp.project / "main.mo").write_text(
+        (Path(__file__).parents[1] / "examples" / "letters" / "letters.mo").read_text()
+    )
+    home = tmp_path / "moxzid"
+    home.mkdir()
+    (home / "actors.json").write_text('{"actors": []}')
+    with running_moxzid("-m", "actors.json", "--device", "torch:cpu", cwd=home, plugins="http,ic,torch") as daemon:
+        (icp.project / "icp.yaml").write_text(icp_yaml(daemon.url, "letters"))
+        icp("deploy")
+        letters = icp("canister", "status", "letters", "--id-only").stdout.strip()
+        assert "last =" in icp("canister", "call", "letters", "learn", "(20 : nat)").stdout
+
+        def export(*flags: str, **run) -> subprocess.CompletedProcess:
+            out = ("-o", str(tmp_path / "letters.safetensors"), "--url", daemon.url)
+            argv = [sys.executable, "-m", "moxzi_core.cli", "weights", "export", letters, *out, *flags]
+            return subprocess.run(argv, capture_output=True, text=True, timeout=120, **run)
+
+        done = export("--identity", str(tmp_path / "tester.pem"))
+        assert done.returncode == 0, done.stderr
+        tensors = load_file(tmp_path / "letters.safetensors")
+        assert sorted(tensors) == ["embed", "head"] and tensors["embed"].shape == (256, 16)
+        done = export("--identity", "-", input=(tmp_path / "tester.pem").read_text())
+        assert done.returncode == 0, done.stderr
+        assert load_file(tmp_path / "letters.safetensors")["head"].equal(tensors["head"])
+        stranger = icp("identity", "principal", "--identity", "stranger").stdout.strip()
+        done = export("--identity", str(tmp_path / "stranger.pem"))
+        assert done.returncode == 1 and f"{stranger} is not a controller of {letters}" in done.stderr, done.stderr
+        assert not (tmp_path / "letters.safetensors").exists()

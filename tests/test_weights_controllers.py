@@ -145,6 +145,10 @@ async def test_a_tampered_replayed_or_expired_request_is_refused(registry, tmp_p
         status, error = await put(signed, {"Authorization": "IC-Signature sender_pubkey=AAAA"})
         assert status == 401 and "the header has no sender_sig, ingress_expiry, nonce, body_sha256" in error
 
+    async with guarded(registry, store) as (url, _), aiohttp.ClientSession(url) as http:  # a restart
+        async with http.put("/weights/learner?prefix=", data=signed, headers=once) as response:
+            assert response.status == 401 and "let through before" in (await response.json())["error"]
+
 
 def _field(header: str, name: str) -> str:
     return next(part.split("=", 1)[1] for part in header.split(" ", 1)[1].split(", ") if part.startswith(name + "="))

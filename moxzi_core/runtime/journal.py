@@ -32,7 +32,9 @@ Every key starts with what it belongs to, so one actor's data is one prefix:
     cycles/<name>                    the actor's cycle balance and what it spent, CBOR [balance,
                                      spent] (written by moxzi_core.billing.Ledger)
     ic/received/<request id>         a management call received over the IC interface, kept until
-                                     its ingress_expiry (written by the ic plugin: received.py)
+                                     its ingress_expiry (written by the ic plugin: moxzi_core.received)
+    http/signed/<request id>         a signed weights request the http gateway let through, kept
+                                     until its expiry (controllers.py: moxzi_core.received)
 
 Layout 4 (4 KiB pages, each a value of its own, under ``mem/`` and ``stable/``) is converted when the
 journal is opened (``_upgrade_layout``), an actor per batch.

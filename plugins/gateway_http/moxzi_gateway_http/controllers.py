@@ -10,6 +10,8 @@ listens, loopback too: a request that brings one is judged by it.
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from aiohttp import web
 
 from moxzi_core.candid import Principal
@@ -18,7 +20,6 @@ from moxzi_core.received import Received
 from moxzi_core.runtime.host import Host
 from moxzi_core.signatures import Refused
 from moxzi_core.signed_http import Signed, read
-from moxzi_core.store import Store
 
 RECEIVED = b"http/signed/"  # where the store keeps the signed requests let through, until they expire
 
@@ -36,12 +37,16 @@ class TooManySigned(MoxziError):
 
 
 class Controllers:
-    """The check of requests signed by an actor's controllers, with the ids of those let through."""
+    """The check of requests signed by ``host``'s actors' controllers, with the ids of those let through."""
 
-    def __init__(self, store: Store):
-        self.received = Received(store, RECEIVED, "signed weights requests")
+    def __init__(self, host: Host):
+        self.host = host
 
-    def admit(self, request: web.Request, host: Host, actor: str, what: str) -> Signed:
+    @cached_property
+    def received(self) -> Received:  # read from the store at the first signed request
+        return Received(self.host.store, RECEIVED, "signed weights requests")
+
+    def admit(self, request: web.Request, actor: str, what: str) -> Signed:
         """The signed request, once its checks pass (see the module docstring); raises otherwise."""
         query = request.query
         if len(set(query)) != len(query):
@@ -56,7 +61,7 @@ class Controllers:
             )
         except Refused as refused:
             raise BadSignature(f"{what}: {refused}") from None
-        controllers = host.info(actor).controllers
+        controllers = self.host.info(actor).controllers
         if signed.sender not in controllers:
             raise NotAController(
                 f"{what}: {Principal(signed.sender)} is not a controller of {actor} (its controllers: "

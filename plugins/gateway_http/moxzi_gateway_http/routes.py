@@ -110,7 +110,7 @@ def build_app(
     app = web.Application(client_max_size=max_body_bytes, middlewares=[*checks, _errors_as_json])
     app[HOST] = host
     app[ADMIN] = admin
-    app[CONTROLLERS] = Controllers(host.store)
+    app[CONTROLLERS] = Controllers(host)
     app[BODY_SECS] = body_secs
     app[CALLS] = CallsPerClient(calls_per_client)
     app[CODEC] = Codec()
@@ -304,7 +304,7 @@ def authorise_controller(request: web.Request, actor: str, what: str) -> bytes |
     signed by one of them (controllers.py), or as an admin route. The sha256 its body must have when it
     is signed (None: any)."""
     if is_signed(request.headers.get("Authorization")):
-        return request.app[CONTROLLERS].admit(request, request.app[HOST], actor, what).body_sha256
+        return request.app[CONTROLLERS].admit(request, actor, what).body_sha256
     authorise(request, what)
     return None
 
