@@ -16,10 +16,11 @@ from kit.identity import Ed25519Identity
 from moxzi_gateway_ic import build_ic_app, canister_signatures
 from moxzi_gateway_ic.certificates import Identity, Keys
 from moxzi_gateway_ic.hashtree import build_tree, lookup, tree_hash
-from moxzi_gateway_ic.requests import DELEGATION_DOMAIN, hash_of_map, self_authenticating
+from moxzi_gateway_ic.requests import DELEGATION_DOMAIN
 
 from moxzi_core.candid import BLOB, BOOL, PRINCIPAL, Opt, Principal, decode_args, encode_args
 from moxzi_core.runtime.host import ActorSpec, Host, actor_principal
+from moxzi_core.signatures import hash_of_map, self_authenticating
 
 SIGNER = actor_principal("signer")
 GATE = actor_principal("gate")

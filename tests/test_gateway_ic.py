@@ -19,12 +19,7 @@ from moxzi_gateway_ic import build_ic_app, cbor, hashtree
 from moxzi_gateway_ic.bls import ROOT_KEY_DER_PREFIX
 from moxzi_gateway_ic.certificates import Keys
 from moxzi_gateway_ic.hashtree import build_tree, tree_hash
-from moxzi_gateway_ic.requests import (
-    DELEGATION_DOMAIN,
-    Refused,
-    hash_of_map,
-    read_envelope,
-)
+from moxzi_gateway_ic.requests import DELEGATION_DOMAIN, read_envelope
 from moxzi_gateway_ic.routes import RECEIVED
 from moxzi_gateway_ic.statuses import Statuses
 from moxzi_gateway_ic.system_canisters import CYCLES_LEDGER, CYCLES_MINTING, SERVICES
@@ -35,6 +30,7 @@ from moxzi_core.received import Received
 from moxzi_core.runtime.host import ActorSpec, Host, HostConfig, actor_principal
 from moxzi_core.runtime.instance import Limits
 from moxzi_core.runtime.management.interface import SERVICE as MANAGEMENT_SERVICE
+from moxzi_core.signatures import Refused, hash_of_map
 from moxzi_core.store import MemoryStore
 
 LIMIT = 64 * 1024

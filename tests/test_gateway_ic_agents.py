@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 from kit.daemon import project, running_moxzid
-from moxzi_gateway_ic.requests import self_authenticating
 
 from moxzi_core.candid import Principal
 from moxzi_core.runtime.host import actor_principal
+from moxzi_core.signatures import self_authenticating
 
 AGENTS = Path(__file__).parent / "ic_js"
 pytestmark = pytest.mark.slow

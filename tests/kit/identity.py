@@ -2,7 +2,8 @@
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ed25519
-from moxzi_gateway_ic.requests import self_authenticating
+
+from moxzi_core.signatures import self_authenticating
 
 
 class Ed25519Identity:
