@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import dataclasses
 import hashlib
+import json
 import subprocess
 import sys
 import time
@@ -17,6 +18,7 @@ import torch
 from aiohttp.test_utils import TestServer
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, ed25519
+from kit.daemon import project, running_moxzid
 from kit.device import learner_host
 from kit.host import spec
 from safetensors.torch import load_file, save_file
@@ -223,3 +225,49 @@ def test_the_cli_says_what_is_wrong_with_an_identity(tmp_path):
         timeout=60,
     )
     assert done.returncode == 2 and "not allowed with argument" in done.stderr
+
+
+@pytest.mark.slow
+def test_moxzi_weights_signs_for_a_moxzid_off_loopback(tmp_path):
+    """A moxzid on every interface, so its weights routes need the token: `moxzi weights import` and
+    `export --identity` with the PEM of a controller the manifest names work through --url; with no
+    credential, or a stranger's key, they are refused and nothing changes; --token works too."""
+    key = ec.generate_private_key(ec.SECP256K1())
+    (tmp_path / "me.pem").write_bytes(
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
+    stranger = ed25519.Ed25519PrivateKey.generate()
+    (tmp_path / "stranger.pem").write_bytes(
+        stranger.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+        )
+    )
+    manifest = project(tmp_path, "learner")
+    listed = json.loads(manifest.read_text())
+    listed["actors"][0]["controllers"] = [str(Principal(Identity(key).principal))]
+    manifest.write_text(json.dumps(listed))
+    weights_file(tmp_path / "in.safetensors", 4.0)
+    weights_file(tmp_path / "other.safetensors", 9.0)
+    flags = ("-m", "actors.json", "-s", "state", "--device", "torch:cpu", "--listen", "0.0.0.0:0")
+    with running_moxzid(*flags, cwd=tmp_path, plugins="http,torch,lmdb", serving=r"serving on http://\S+:(\d+)") as d:
+        url = f"http://127.0.0.1:{d.url}"  # the group is the port: the wildcard address answers loopback
+        token = (tmp_path / "state" / "admin-token").read_text().strip()
+
+        def weights(*args: str) -> subprocess.CompletedProcess:
+            argv = [sys.executable, "-m", "moxzi_core.cli", "weights", *args, "--url", url]
+            return subprocess.run(argv, capture_output=True, text=True, timeout=120)
+
+        out = str(tmp_path / "out.safetensors")
+        done = weights("import", "learner", str(tmp_path / "in.safetensors"), "--identity", str(tmp_path / "me.pem"))
+        assert done.returncode == 0 and "2 parameter(s) set" in done.stdout, done.stderr
+        done = weights("import", "learner", str(tmp_path / "other.safetensors"))
+        assert done.returncode == 1 and "needs moxzid's admin token" in done.stderr, done.stderr
+        done = weights(
+            "import", "learner", str(tmp_path / "other.safetensors"), "--identity", str(tmp_path / "stranger.pem")
+        )
+        assert done.returncode == 1 and "is not a controller of learner" in done.stderr, done.stderr
+        done = weights("export", "learner", "-o", out, "--identity", str(tmp_path / "me.pem"))
+        assert done.returncode == 0, done.stderr
+        assert load_file(out)["w"].equal(torch.full((4, 3), 4.0))  # the stranger's import changed nothing
+        assert weights("export", "learner", "-o", out, "--token", token).returncode == 0
+        assert load_file(out)["b"].equal(load_file(tmp_path / "in.safetensors")["b"])
