@@ -8,15 +8,17 @@ differently: cycles sent with one-way calls, bounded-wait calls whose deadline p
 top-up, composite queries calling their own actor, actor classes created with settings' controllers,
 and canister_info's history."""
 
+import asyncio
 from pathlib import Path
 
 import pytest
 from kit.actorbuild import build_actor
 from kit.drun import DrunRun, Step, argument, drun_id, steps
+from kit.host import eventually, query, update
 
 from moxzi_core.billing import DefaultPrices, Ledger
-from moxzi_core.candid import Principal, encode_args
-from moxzi_core.runtime.host import Host
+from moxzi_core.candid import NAT32, TEXT, Principal, encode_args
+from moxzi_core.runtime.host import ActorSpec, Host
 from moxzi_core.runtime.management.interface import MANAGEMENT_NAME, SERVICE
 from moxzi_core.runtime.messages import Reject
 from moxzi_core.store import MemoryStore
@@ -63,5 +65,33 @@ async def test_only_canisters_read_histories_and_a_charging_moxzid_mints_no_cycl
         assert host.ledger.balance(canister.to_text()) == 0  # made from outside: nothing minted either
         info = await manage("canister_info", {"canister_id": canister, "num_requested_changes": None})
         assert info.reject_code == Reject.CANISTER_REJECT and "canisters only" in info.reject_message
+    finally:
+        await host.stop()
+
+
+async def test_a_bounded_wait_deadline_passes_across_a_restart():
+    # the deadline of a call made before moxzid stopped passes while it is down: once it is back, the
+    # caller hears SYS_UNKNOWN at once, as the callee (still spinning) never answers
+    store, built = MemoryStore(), build_actor("bounded")
+    spec = ActorSpec("b", built.wasm, built.did)
+    host = Host([spec], store=store)
+    await host.start()
+    try:
+        await update(host, "b", "begin", [NAT32], [2], rets=())
+        await asyncio.sleep(0.5)  # bounded() runs and makes its call, spin() loops
+        assert await query(host, "b", "result", rets=(TEXT,)) == ["waiting"]
+    finally:
+        await host.stop()
+    await asyncio.sleep(2.5)
+    host = Host([spec], store=store)
+    await host.start()
+    try:
+
+        async def expired():
+            return (await query(host, "b", "result", rets=(TEXT,)))[0] != "waiting"
+
+        await eventually(expired, seconds=5)
+        assert await query(host, "b", "result", rets=(TEXT,)) == ["#system_unknown Call deadline has expired."]
+        await update(host, "b", "halt", rets=())
     finally:
         await host.stop()

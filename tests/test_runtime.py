@@ -81,7 +81,7 @@ async def test_calls_between_actors(pair):
 async def test_call_to_unknown_principal_is_rejected_not_a_crash(pair):
     nobody = Principal(actor_principal("nobody"))
     outcome = await pair.call("a", "incPeer", encode_args([PRINCIPAL], [nobody]), query=False)
-    assert outcome.reply is None and "no actor with principal" in outcome.reject_message
+    assert outcome.reply is None and f"No route to canister {nobody}" in outcome.reject_message
     assert outcome.reject_code == Reject.CANISTER_REJECT  # Motoko re-raises the destination's reject
     assert await update(pair, "a", "inc") == [1]
 

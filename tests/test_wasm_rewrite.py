@@ -3,7 +3,14 @@ import re
 import pytest
 import wasmtime
 
-from moxzi_core.runtime.wasm_rewrite import GLOBAL_EXPORT_PREFIX, START_EXPORT, prepare
+from moxzi_core.runtime.wasm_rewrite import (
+    DIRTY_PAGES_EXPORT,
+    EMPTY_MEMORY_EXPORT,
+    GLOBAL_EXPORT_PREFIX,
+    GROW_CAP_EXPORT,
+    START_EXPORT,
+    prepare,
+)
 
 
 def engine() -> wasmtime.Engine:
@@ -77,10 +84,19 @@ def test_start_function_runs_only_when_called():
     assert flag.value(store) == 42
 
 
-def test_module_without_start_or_globals_is_left_as_is():
+def test_module_without_memory_is_given_an_empty_one():
+    # the IC installs a module without memory (Motoko's tests install "\0asm\1\0\0\0"); the host gives
+    # it a memory of no pages, which the module cannot grow, as every actor needs one to pass data
     prepared = prepare(wasmtime.wat2wasm('(module (func (export "f")))'))
-    assert not prepared.has_start and prepared.global_exports == ()
-    assert [item.name for item in wasmtime.Module(engine(), prepared.wasm).exports] == ["f"]
+    assert not prepared.has_start and prepared.global_exports == () and not prepared.memory64
+    store = wasmtime.Store(engine())
+    exports = wasmtime.Instance(store, wasmtime.Module(store.engine, prepared.wasm), []).exports(store)
+    assert sorted(exports) == sorted(["f", EMPTY_MEMORY_EXPORT, DIRTY_PAGES_EXPORT, GROW_CAP_EXPORT])
+    memory = exports[EMPTY_MEMORY_EXPORT]
+    assert memory.size(store) == 0
+    with pytest.raises(wasmtime.WasmtimeError):
+        memory.grow(store, 1)
+    assert prepare(b"\0asm\x01\0\0\0").wasm != b"\0asm\x01\0\0\0"  # the empty module, too
 
 
 HEADER = b"\0asm\x01\0\0\0"

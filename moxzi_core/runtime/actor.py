@@ -19,7 +19,7 @@ import threading
 import time
 from dataclasses import replace
 
-from . import installs
+from . import installs, tasks
 from .canister import RUNNING, STOPPED, STOPPING, Canister
 from .contexts import CallContexts
 from .instance import EMPTY_ARGS, Instance, Interrupted
@@ -33,8 +33,6 @@ from .turn import Step, Turn
 log = logging.getLogger("moxzid")
 
 _STOP = object()
-_HEARTBEAT = object()  # the message that runs canister_heartbeat (None: the global timer)
-HEARTBEAT_SECONDS = 1.0  # how often canister_heartbeat runs: the IC runs it about once a round
 
 
 class Actor:
@@ -160,6 +158,10 @@ class Actor:
         """Queue a message: ``seq`` is its place in the actor's inbox."""
         self._queue.put((seq, message))
 
+    def bounded_waits(self) -> list[tuple[int, int]]:
+        """(callback, deadline ns) of its bounded-wait calls unanswered (at a restart, before it starts)."""
+        return self._calls.deadlines()
+
     def awaits(self, callback: int) -> bool:
         """Whether the call ``callback`` names is still unanswered (any thread: a glance, which the
         actor's own thread settles)."""
@@ -211,27 +213,24 @@ class Actor:
             self._services.settle(self, seq, [(message.origin, outcome)], [], None)
 
     def _task_wait(self) -> tuple[float | None, object]:
-        """Seconds until the next system task is due (None: none is), and which: the global timer
-        (None) or the heartbeat."""
+        """Seconds until the next system task is due (None: none is), and which (`tasks`)."""
         if self.instance is None or self._deferred or self.canister.status != RUNNING:
             return None, None
-        waits: list[tuple[float, object]] = []
-        if self.instance.timer:
-            waits.append((max(0.0, (self.instance.timer - time.time_ns()) / 1e9), None))
-        if self.instance.has_export("canister_heartbeat"):
-            waits.append((max(0.0, self._next_heartbeat - time.monotonic()), _HEARTBEAT))
-        return min(waits, key=lambda wait: wait[0], default=(None, None))
+        return tasks.next_due(self.instance, self.canister, self._next_heartbeat)
 
     def _dispatch(self, seq: int | None, message) -> None:
         started = time.perf_counter()
         if self._deferred and self._held_for_upgrade(seq, message):
             return
         self.turn = self._new_turn()
-        if message is None:
+        if message is tasks.TIMER:
             self._on_timer()
-        elif message is _HEARTBEAT:
-            self._next_heartbeat = time.monotonic() + HEARTBEAT_SECONDS
+        elif message is tasks.HEARTBEAT:
+            self._next_heartbeat = time.monotonic() + tasks.HEARTBEAT_SECONDS
             self._run_task("canister_heartbeat")
+        elif message is tasks.LOW_MEMORY:
+            self.canister.low_memory_hook = tasks.EXECUTED
+            self._run_task(tasks.LOW_MEMORY_EXPORT)
         elif isinstance(message, Call):
             self._on_call(message)
         elif isinstance(message, Response):
@@ -285,6 +284,7 @@ class Actor:
     def _settle(self, seq: int | None) -> None:
         step = self.turn.step
         self.footprint = self.memory_sizes()
+        tasks.check_low_memory(self.canister, self.footprint[0])
         changed = seq is not None or step.memory_pages or step.stable_pages or step.full or step.calls or step.executed
         self._services.settle(
             self,
@@ -493,10 +493,12 @@ def _replaces_code(message) -> bool:
 
 def _method_label(message) -> str:
     """The name a handled message goes by in events: its method, or what kind of message it was."""
-    if message is None:
+    if message is tasks.TIMER:
         return "(timer)"
-    if message is _HEARTBEAT:
+    if message is tasks.HEARTBEAT:
         return "(heartbeat)"
+    if message is tasks.LOW_MEMORY:
+        return "(low memory)"
     if isinstance(message, Call):
         return message.method
     return f"({type(message).__name__.lower()})"  # (response), (upgrade), (manage)

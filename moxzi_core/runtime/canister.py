@@ -51,6 +51,7 @@ class Canister:
     # [timestamp ns, canister version after it, origin, details] (`change`), and how many it had in all.
     history: list[list] = field(default_factory=list)
     changes: int = 0
+    low_memory_hook: str = "condition_not_satisfied"  # the low wasm memory hook's status (`tasks`)
 
     def change(self, timestamp: int, origin: list, details: list) -> None:
         """Record a change made by the management canister: ``origin`` is ["user", principal] or
@@ -85,12 +86,15 @@ class Canister:
             [[digest, size] for digest, size in self.chunks.items()],
             self.history,
             self.changes,
+            self.low_memory_hook,
         ]
 
     @classmethod
     def from_record(cls, record: list) -> Canister:
-        controllers, status, version, settings, created, waiters, certified, chunks, *history = record
-        history, changes = history or [[], 0]  # (a record written before canisters kept a history)
+        controllers, status, version, settings, created, waiters, certified, chunks, *later = record
+        # (a record written before canisters kept a history, or the low memory hook's status, lacks them)
+        defaults: list = [[], 0, "condition_not_satisfied"]
+        history, changes, low_memory_hook = [*later, *defaults[len(later) :]]
         return cls(
             list(controllers),
             status,
@@ -102,4 +106,5 @@ class Canister:
             {digest: size for digest, size in chunks},
             [list(entry) for entry in history],
             changes,
+            low_memory_hook,
         )

@@ -61,6 +61,10 @@ class CallContexts:
         context.outstanding -= 1
         return context, context_id, call
 
+    def deadlines(self) -> list[tuple[int, int]]:
+        """(callback, deadline) of each bounded-wait call still unanswered."""
+        return [(cb, call.deadline) for cb, (_, call) in self.callbacks.items() if call.deadline is not None]
+
     def origins(self) -> list[Origin]:
         """Who waits for the calls the actor is still answering."""
         return [context.origin for context in self.open.values()]
@@ -82,6 +86,7 @@ class CallContexts:
                     list(call.reject),
                     list(call.cleanup) if call.cleanup else None,
                     call.cycles,
+                    call.deadline,
                 ]
                 for cb, (cid, call) in self.callbacks.items()
             },
@@ -95,9 +100,15 @@ class CallContexts:
             cb: (
                 cid,
                 OutgoingCall(
-                    callee, method, tuple(reply), tuple(reject), tuple(cleanup) if cleanup else None, cycles=cycles
+                    callee,
+                    method,
+                    tuple(reply),
+                    tuple(reject),
+                    tuple(cleanup) if cleanup else None,
+                    cycles=cycles,
+                    deadline=deadline[0] if deadline else None,  # (a record from before deadlines were kept)
                 ),
             )
-            for cb, (cid, callee, method, reply, reject, cleanup, cycles) in state["callbacks"].items()
+            for cb, (cid, callee, method, reply, reject, cleanup, cycles, *deadline) in state["callbacks"].items()
         }
         self.in_flight = Counter(call.callee for _, call in self.callbacks.values())

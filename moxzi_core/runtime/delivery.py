@@ -11,10 +11,10 @@ import inspect
 import logging
 import secrets
 import threading
+import time
 from collections.abc import Awaitable, Callable
 
 from ..billing import Ledger
-from ..candid import Principal
 from ..store import Batch, Store, StoreError
 from .actor import Actor
 from .inbox_bounds import InboxBounds
@@ -50,10 +50,17 @@ class Delivery:
         self._waiting: dict[str, asyncio.Future] = {}  # ingress request id -> its caller's future
         self._loop: asyncio.AbstractEventLoop | None = None
         self.replays: Replays | None = None  # the keyed calls' outcomes, from start()
+        self._expiries: set[asyncio.TimerHandle] = set()  # bounded-wait deadlines still to pass
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
         self.replays = Replays(self._store, loop)
+
+    def stop(self) -> None:
+        """Pass no more deadlines: a stopped host writes nothing (the next start arms them again)."""
+        for expiry in self._expiries:
+            expiry.cancel()
+        self._expiries.clear()
 
     @property
     def loop(self) -> asyncio.AbstractEventLoop:
@@ -172,8 +179,8 @@ class Delivery:
         system = self._route(batch, actor, calls, messages)
         self.deliver(batch, messages)
         for callback, call in calls:
-            if call.timeout is not None and call.callee != MANAGEMENT and self._roster.with_principal(call.callee):
-                self.loop.call_soon_threadsafe(self._expire_later, actor, callback, call.timeout)
+            if call.deadline is not None and call.callee != MANAGEMENT and self._roster.with_principal(call.callee):
+                self.loop.call_soon_threadsafe(self.expire_at, actor, callback, call.deadline)
         if deleted:
             log.info("actor %s deleted", actor.name)
         for callback, method, data, attached in system:
@@ -190,17 +197,20 @@ class Delivery:
                 assert self.replays is not None, "the host is started"
                 self.replays.settled(key, outcome)
 
-    def _expire_later(self, actor: Actor, callback: int, timeout: int) -> None:
-        """In ``timeout`` seconds, answer ``actor``'s bounded-wait call ``callback`` SYS_UNKNOWN, as the IC
-        answers one whose deadline passes first; the actor drops whichever of that and the callee's
-        answer comes second. No cycles come back with it: the callee may have taken them."""
+    def expire_at(self, actor: Actor, callback: int, deadline: int) -> None:
+        """At ``deadline`` (ns since the epoch), answer ``actor``'s bounded-wait call ``callback``
+        SYS_UNKNOWN, as the IC answers one whose deadline passes first; the actor drops whichever of
+        that and the callee's answer comes second. No cycles come back with it: the callee may have
+        taken them. A restart arms again the deadlines of the calls its actors still wait for."""
 
         def expire() -> None:
+            self._expiries.discard(handle)
             if self._roster.with_principal(actor.principal) is actor and actor.awaits(callback):
                 expired = Outcome.reject(Reject.SYS_UNKNOWN, "Call deadline has expired.")
                 self.deliver(Batch(), [(actor, Response(callback, expired))])
 
-        self.loop.call_later(timeout, expire)
+        handle = self.loop.call_later(max(0.0, (deadline - time.time_ns()) / 1e9), expire)
+        self._expiries.add(handle)
 
     def _route(
         self, batch: Batch, actor: Actor, calls: list[tuple[int, OutgoingCall]], messages: list[tuple[Actor, object]]
@@ -216,18 +226,11 @@ class Delivery:
                 continue
             target = self._roster.with_principal(call.callee)
             if target is None:
-                why = f"no actor with principal {Principal(call.callee)}"
-                messages.append(
-                    (actor, Response(callback, Outcome.reject(Reject.DESTINATION_INVALID, why, call.cycles)))
-                )
+                messages.append((actor, Response(callback, Outcome.no_route(call.callee, call.cycles))))
                 continue
-            deadline = 0
-            if call.timeout is not None:
-                assert actor.instance is not None, "an actor that made a call has code"
-                deadline = actor.instance.now + call.timeout * 10**9
             origin = ["actor", actor.name, callback]
             messages.append(
-                (target, Call(call.method, bytes(call.data), actor.principal, origin, deadline, call.cycles))
+                (target, Call(call.method, bytes(call.data), actor.principal, origin, call.deadline or 0, call.cycles))
             )
         return system
 

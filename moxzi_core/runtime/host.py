@@ -178,6 +178,9 @@ class Host:
                 for name, principal in self._journal.created_actors()
             ),
         )
+        for saved in filter(None, restored):  # (read before the actor's thread runs)
+            for callback, deadline in saved[0].bounded_waits():
+                self._delivery.expire_at(saved[0], callback, deadline)
         for actor in self._actors:
             actor.start()
         for saved in filter(None, restored):
@@ -255,6 +258,7 @@ class Host:
     async def stop(self) -> None:
         """Stop every actor, cutting short the messages running now: what is not settled stays in the
         inboxes and runs after a restart, as after a crash."""
+        self._delivery.stop()
         for actor in self._actors:
             actor.stop()
         self._modules.engine.increment_epoch()  # after the actors stopped taking messages: none starts anew

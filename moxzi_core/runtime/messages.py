@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import IntEnum
 
+from ..candid import Principal
+
 ANONYMOUS = b"\x04"  # the anonymous principal: a caller outside who signs nothing
 MANAGEMENT = b""  # the management canister aaaaa-aa (its principal is empty)
 
@@ -65,6 +67,11 @@ class Outcome:
     @classmethod
     def reject(cls, code: Reject, message: str, refund: int = 0) -> Outcome:
         return cls(None, int(code), message, refund=refund)
+
+    @classmethod
+    def no_route(cls, callee: bytes, refund: int = 0) -> Outcome:
+        """The reject of a call to a principal that is no canister here, in the IC's words."""
+        return cls.reject(Reject.DESTINATION_INVALID, f"No route to canister {Principal(callee)}", refund)
 
     @classmethod
     def answering(cls, response: tuple[str, bytes] | None) -> Outcome | None:

@@ -19,7 +19,6 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol
 
 from ..billing import Ledger
-from ..candid import Principal
 from ..events import Events
 from .instance import Instance, Interrupted, Limits
 from .messages import Call, Outcome, Reject
@@ -289,7 +288,7 @@ class Queries:
         other may each hold the other's last one), and the calls go at most MAX_CALL_DEPTH deep."""
         target = self._actor_with(call.callee)
         if target is None:
-            return Outcome.reject(Reject.DESTINATION_INVALID, f"no actor with principal {Principal(call.callee)}")
+            return Outcome.no_route(call.callee)
         if target.method_kind(call.method) not in ("query", "composite_query"):
             return Outcome.reject(
                 Reject.CANISTER_ERROR,

@@ -150,7 +150,8 @@ class OutgoingCall:
     cleanup: tuple[int, int] | None = None
     data: bytearray = field(default_factory=bytearray)
     cycles: int = 0  # attached with call_cycles_add128 (taken from the caller's balance)
-    timeout: int | None = None  # seconds, for a bounded-wait call (call_with_best_effort_response)
+    # For a bounded-wait call (call_with_best_effort_response): when it expires, ns as ic0.time counts
+    deadline: int | None = None
 
 
 @dataclass
@@ -431,9 +432,10 @@ class SystemApi:
 
     def _call_with_best_effort_response(self, timeout_seconds):
         call = self._pending("call_with_best_effort_response")
-        if call.timeout is not None:
+        if call.deadline is not None:
             raise ActorTrap("call_with_best_effort_response called twice for one call")
-        call.timeout = timeout_seconds & 0xFFFFFFFF  # past it the caller hears SYS_UNKNOWN (Host)
+        # past it the caller hears SYS_UNKNOWN (`delivery`), restarts or not
+        call.deadline = self._instance.now + (timeout_seconds & 0xFFFFFFFF) * 10**9
 
     def _call_perform(self):
         call = self._pending("call_perform")

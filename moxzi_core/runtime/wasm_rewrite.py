@@ -9,7 +9,8 @@ To snapshot at the cost of what a message wrote rather than of the whole heap, t
 second memory, the dirty-page map exported as ``__moxzi_dirty_pages``, and every function body
 marks in it the pages it writes (`wasm_dirty`). So that the host can bound what a message grows,
 the module gets a global, the growth cap exported as ``__moxzi_grow_cap``: the pages of memory 0
-past which its memory.grow answers -1 (`wasm_dirty`).
+past which its memory.grow answers -1 (`wasm_dirty`). A module without memory, which the IC installs
+(the empty module is one), gets memory 0 of no pages, exported as ``__moxzi_empty_memory``.
 
 `prepare` rewrites the memory, global, export, start and code sections (in the code, only the function
 bodies that write memory) and copies every other section byte for byte; wasmtime validates the
@@ -29,6 +30,9 @@ GLOBAL_EXPORT_PREFIX = "__moxzi_global_"
 START_EXPORT = "__moxzi_start"
 DIRTY_PAGES_EXPORT = "__moxzi_dirty_pages"  # the dirty-page map (memory 1), see wasm_dirty
 GROW_CAP_EXPORT = "__moxzi_grow_cap"  # the growth cap (a mutable i64 global), see wasm_dirty
+# The memory a module without one is given (no pages, none to grow: its code cannot touch memory, but
+# the System API reads and writes an actor's memory, so every actor has one).
+EMPTY_MEMORY_EXPORT = "__moxzi_empty_memory"
 # The growth cap's definition: mutable i64, initially all ones (as u64: no cap).
 _GROW_CAP_GLOBAL = b"\x7e\x01\x42\x7f\x0b"
 
@@ -117,22 +121,25 @@ def prepare(wasm: bytes, max_memory_pages: int | None = None) -> PreparedModule:
         (f"{GLOBAL_EXPORT_PREFIX}{index}", _GLOBAL_KIND, index)
         for index in range(imported_globals, imported_globals + defined_globals)
     ]
+    if not memories:  # the IC installs a module without memory (an empty one is one)
+        memories, memory_section = [_Memory(False, 0, 0)], (1, b"\x01\x00\x00")
+        added.append((EMPTY_MEMORY_EXPORT, _MEM, 0))
     if start_function is not None:
         added.append((START_EXPORT, _FUNC, start_function))
     replaced: dict[int, bytes | None] = {_START: None}
-    if memories:  # the dirty-page map becomes memory 1, the growth cap the last global
-        grow_cap = imported_globals + defined_globals
-        replaced[_GLOBAL] = leb128.unsigned(defined_globals + 1) + global_entries + _GROW_CAP_GLOBAL
-        map_limits = b"\x00" + leb128.unsigned(map_pages(memories[0].minimum))  # 32-bit, no maximum
-        count, entries = memory_section or (0, b"")
-        if count and max_memory_pages is not None:  # memory 0 is this one entry (one memory at most)
-            entries = memories[0].capped(max_memory_pages)
-        replaced[_MEMORY] = leb128.unsigned(count + 1) + entries + map_limits
-        if code_section is not None:
-            replaced[_CODE] = _instrument_code(
-                wasm, code_section, type_params, function_types, memory64, map_index=1, grow_cap=grow_cap
-            )
-        added += ((DIRTY_PAGES_EXPORT, _MEM, 1), (GROW_CAP_EXPORT, _GLOBAL_KIND, grow_cap))
+    # the dirty-page map becomes memory 1, the growth cap the last global
+    grow_cap = imported_globals + defined_globals
+    replaced[_GLOBAL] = leb128.unsigned(defined_globals + 1) + global_entries + _GROW_CAP_GLOBAL
+    map_limits = b"\x00" + leb128.unsigned(map_pages(memories[0].minimum))  # 32-bit, no maximum
+    count, entries = memory_section or (0, b"")
+    if count and max_memory_pages is not None:  # memory 0 is this one entry (one memory at most)
+        entries = memories[0].capped(max_memory_pages)
+    replaced[_MEMORY] = leb128.unsigned(count + 1) + entries + map_limits
+    if code_section is not None:
+        replaced[_CODE] = _instrument_code(
+            wasm, code_section, type_params, function_types, memory64, map_index=1, grow_cap=grow_cap
+        )
+    added += ((DIRTY_PAGES_EXPORT, _MEM, 1), (GROW_CAP_EXPORT, _GLOBAL_KIND, grow_cap))
     existing_names, existing_entries = export_entries or ((), b"")
     for name, _, _ in added:
         if name in existing_names:

@@ -59,8 +59,12 @@ ENHANCED_PERSISTENCE = b"icp:private enhanced-orthogonal-persistence"
 SETTLE_SECONDS = 2.0
 _CALL = re.compile(r"^//CALL (ingress|query) (\S+) (.*)$|^//CALL upgrade\b")
 # moxzid's words for a trap, anywhere in a line (a caller that caught the reject may print it): a
-# message's, or canister_init's as install_code reports it
-_TRAP = re.compile(r"(?:actor (\S+) trapped|install_code \(\w+\) of (\S+): canister_init trapped): (.*)", re.S)
+# message's, or an install's entry point's (canister_init, canister_pre_upgrade, canister_post_upgrade)
+# as install_code reports it
+_TRAP = re.compile(
+    r"(?:actor (\S+) trapped|install_code \(\w+\) of (\S+): canister_(?:init|pre_upgrade|post_upgrade) trapped): (.*)",
+    re.S,
+)
 # wasm traps (drun's IC0502), as wasmtime words them (after "wasm trap: ") and as the IC does
 _WASM_TRAPS = {
     "integer divide by zero": "integer division by 0",
@@ -241,7 +245,7 @@ class DrunRun:
 
     def _take_prints(self) -> list[str]:
         taken, self._prints.lines = self._prints.lines, []
-        return [line for text in taken for line in self._drun_words(text)]
+        return [line for text in taken for line in self._drun_words(text, printed=True)]
 
     def _status(self, outcome: Outcome, ingress: bool) -> str:
         if outcome.reply is not None:
@@ -252,13 +256,13 @@ class DrunRun:
             return f"Err: {outcome.reject_message}"  # written as the IC's words by _drun_words
         return f"Err: {Reject.error_code_of(outcome.reject_code)}: {outcome.reject_message}"
 
-    def _drun_words(self, text: str) -> list[str]:
+    def _drun_words(self, text: str, printed: bool = False) -> list[str]:
         """``text`` as drun prints it: every canister id the host made written as drun's, a trap in the
         IC's words (IC0503 for an explicit trap, IC0502 for a wasm trap), split into lines."""
         self._learn_ids()
         for ours, theirs in self._ids.items():
             text = text.replace(Principal(ours).to_text(), theirs.to_text()).replace(ours.hex(), theirs.bytes.hex())
-        return _ic_trap(text).split("\n")
+        return _ic_trap(text, printed).split("\n")
 
     def _learn_ids(self) -> None:
         for name in self.host.actor_names():
@@ -267,8 +271,9 @@ class DrunRun:
                 self._ids[principal] = drun_id(len(self._ids))
 
 
-def _ic_trap(text: str) -> str:
-    """moxzid's words for a trap as the IC words it."""
+def _ic_trap(text: str, printed: bool) -> str:
+    """moxzid's words for a trap as the IC words it. The management canister's reject of an install whose
+    entry point trapped, as a caller that caught it prints it, has no error code before it."""
     match = _TRAP.search(text)
     if match is None:
         return text
@@ -276,9 +281,14 @@ def _ic_trap(text: str) -> str:
     head = f"Error from Canister {in_message or in_init}"
     if "wasm trap: " in trap:  # wasmtime's message: a backtrace, then what trapped
         cause = trap.rsplit("wasm trap: ", 1)[1].strip()
-        words = f"IC0502: {head}: Canister trapped: {_WASM_TRAPS.get(cause, cause)}.\n{_REMEDY}trapped"
+        code, words = "IC0502", f"{head}: Canister trapped: {_WASM_TRAPS.get(cause, cause)}.\n{_REMEDY}trapped"
     else:
-        words = f"IC0503: {head}: Canister called `ic0.trap` with message: '{trap}'.\n{_REMEDY}trapped-explicitly"
+        code, words = (
+            "IC0503",
+            f"{head}: Canister called `ic0.trap` with message: '{trap}'.\n{_REMEDY}trapped-explicitly",
+        )
+    if not (printed and in_init is not None):
+        words = f"{code}: {words}"
     return text[: match.start()] + words
 
 
