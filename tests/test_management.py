@@ -453,8 +453,10 @@ def test_a_canister_keeps_its_last_changes_with_its_record():
     record_creation(canister, change_origin(b"\x04", False, None))
     canister.version = 1
     record_deployment(canister, change_origin(b"\x01\x01", True, Some(7)), "install", b"h" * 32)
+    canister.low_memory_hook = "executed"  # the low wasm memory hook ran: a restart does not run it again
     again = Canister.from_record(cbor2.loads(cbor2.dumps(canister.record())))
-    assert (again.history, again.changes) == (canister.history, 2)
+    assert (again.history, again.changes, again.low_memory_hook) == (canister.history, 2, "executed")
+    assert Canister.from_record(canister.record()[:10]).low_memory_hook == "condition_not_satisfied"
     info = info_record(again, b"h" * 32, Some(5))
     assert [change["canister_version"] for change in info["recent_changes"]] == [0, 1]
     assert info["recent_changes"][1]["origin"] == {
