@@ -46,7 +46,11 @@ class Backend(Protocol):
         """An input or a stored tensor from little-endian bytes; it may keep a bytearray's memory (the
         caller hands it over)."""
 
-    def param(self, shape: tuple[int, ...], init: dict, seed: int) -> Any: ...
+    def param(self, shape: tuple[int, ...], init: dict, seed: int) -> Any:
+        """A parameter from ``init`` (``{"values": little-endian float32}``, ``normal``, ``uniform``,
+        ``zeros`` or ``ones``); it may keep the memory of writable values (a bytearray or array: the
+        caller hands it over)."""
+
     def copy(self, t: Any) -> Any: ...
     def weighted_sum(self, terms: list[tuple[float, Any]]) -> Any: ...
     def to_bytes(self, t: Any) -> bytes: ...  # little-endian float32

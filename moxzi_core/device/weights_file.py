@@ -38,8 +38,8 @@ DTYPE_BYTES = {
     "F64": 8,
 }
 # The dtypes read as float32 values, and how.
-_TO_FLOAT32: dict[str, Callable[[bytes], np.ndarray]] = {
-    "F32": lambda b: np.frombuffer(b, "<f4"),
+_TO_FLOAT32: dict[str, Callable[[bytearray], bytearray | np.ndarray]] = {
+    "F32": lambda b: b,  # as it is: a large tensor is not copied
     "F16": lambda b: np.frombuffer(b, "<f2").astype("<f4"),
     "BF16": lambda b: (np.frombuffer(b, "<u2").astype("<u4") << 16).view("<f4"),
     "F64": lambda b: np.frombuffer(b, "<f8").astype("<f4"),
@@ -130,15 +130,16 @@ def _tensor(name: str, entry, start: int, max_name_bytes: int) -> Tensor:
     return Tensor(name, dtype, tuple(shape), start + begin, start + end)
 
 
-def float32_values(t: Tensor, data: bytes) -> bytes:
-    """``t``'s bytes as little-endian float32 (``WeightsFileError`` for a dtype that is not a float)."""
+def float32_values(t: Tensor, data: bytearray) -> bytearray | np.ndarray:
+    """``t``'s bytes as little-endian float32: ``data`` itself for F32, a new array for the other floats
+    (``WeightsFileError`` for a dtype that is not a float)."""
     convert = _TO_FLOAT32.get(t.dtype)
     if convert is None:
         raise WeightsFileError(
             f"tensor {t.name!r} is {t.dtype}: the device's parameters are float32, and import reads "
             f"{', '.join(FLOAT_DTYPES)}"
         )
-    return convert(data).tobytes()
+    return convert(data)
 
 
 def write(

@@ -4,6 +4,9 @@ actor never calls it. Recorded with the file, so a restart sets the same paramet
 
 from __future__ import annotations
 
+import io
+from typing import cast
+
 from ...runtime.journal import Attachment
 from ..budget import tensor_bytes
 from ..ops import DeviceError, Meta
@@ -17,8 +20,8 @@ from ..weights_file import FLOAT_DTYPES, Tensor, WeightsFileError, float32_value
 def imported(device: DeviceState, caller: bytes, space: Space, attachment: Attachment):
     """The file's tensors become ``caller``'s parameters named prefix + name: set where they exist (the
     same shape, or the call is refused naming the tensor) or created; the optimizer state of each one
-    set starts over. All or nothing; holds one tensor's file bytes at a time beyond the tensors it
-    makes."""
+    set starts over. All or nothing; holds nothing but the tensors it makes (and, for a dtype other
+    than float32, one tensor's file bytes)."""
     prefix = attachment.head.decode()
     file = attachment.open()
     try:
@@ -48,9 +51,12 @@ def imported(device: DeviceState, caller: bytes, space: Space, attachment: Attac
     made = {}
     for name, (t, meta) in incoming.items():
         checkpoint()  # nothing is set before every tensor is made
-        # the tensors lie in the order read_layout gives, without holes: read on from the header
-        values = float32_values(t, file.read(t.nbytes))
-        made[name] = (device.backend.param(meta.shape, {"values": values}, 0), meta)
+        # the tensors lie in the order read_layout gives, without holes: read on from the header, into
+        # a buffer the backend keeps (a 400 MB tensor takes 400 MB, not twice that)
+        data = bytearray(t.nbytes)
+        if cast(io.BufferedIOBase, file).readinto(data) != t.nbytes:  # buffered: it fills what it can
+            raise DeviceError(f"the file ends inside tensor {t.name!r}: nothing was imported")
+        made[name] = (device.backend.param(meta.shape, {"values": float32_values(t, data)}, 0), meta)
     for name, value in made.items():
         space.params[name] = value
         for entry in space.optimizers.values():

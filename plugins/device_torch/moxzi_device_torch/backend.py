@@ -88,7 +88,8 @@ class TorchBackend:
         ((kind, value),) = init.items()
         generator = torch.Generator().manual_seed(seed & 0x7FFF_FFFF_FFFF_FFFF)
         if kind == "values":
-            t = torch.from_numpy(np.frombuffer(value, dtype=_DTYPES["f32"]).reshape(shape).copy())
+            array = np.frombuffer(value, dtype=_DTYPES["f32"]).reshape(shape)  # kept if handed over writable
+            t = torch.from_numpy(array if array.flags.writeable else array.copy())
         elif kind == "normal":
             t = torch.empty(shape).normal_(0.0, value, generator=generator)
         elif kind == "uniform":
