@@ -1,18 +1,13 @@
-import subprocess
-import sys
 import time
 
 import pytest
 from kit import actorbuild
+from kit.daemon import moxzi
 
 from moxzi_core import build as build_module
 from moxzi_core import mops
 from moxzi_core.build import SETUP_COMMAND, BuildError, build
 from moxzi_core.runtime.wasm_rewrite import prepare
-
-
-def moxzi(*args: str, cwd) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "moxzi_core.cli", *args], cwd=cwd, capture_output=True, text=True)
 
 
 @pytest.mark.slow

@@ -3,11 +3,9 @@
 status; the gateway's /call and /query routes they use."""
 
 import socket
-import subprocess
-import sys
 
 import pytest
-from kit.daemon import project, running_moxzid
+from kit.daemon import moxzi, project, running_moxzid
 
 from moxzi_core.client import CallError, Client
 
@@ -19,10 +17,6 @@ def url(tmp_path_factory):
     with running_moxzid("-m", "actors.json", cwd=folder) as daemon:
         yield daemon.url
         assert daemon.stop() == 0
-
-
-def moxzi(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "moxzi_core.cli", *args], capture_output=True, text=True, timeout=60)
 
 
 @pytest.mark.slow

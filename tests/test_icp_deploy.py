@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from kit.daemon import running_moxzid
+from kit.daemon import moxzi, running_moxzid
 
 pytest.importorskip("moxzi_store_lmdb")
 pytestmark = pytest.mark.slow
@@ -159,10 +159,9 @@ def test_an_icp_cli_identity_exports_the_weights_of_the_canister_it_deployed(tmp
         letters = icp("canister", "status", "letters", "--id-only").stdout.strip()
         assert "last =" in icp("canister", "call", "letters", "learn", "(20 : nat)").stdout
 
-        def export(*flags: str, **run) -> subprocess.CompletedProcess:
+        def export(*flags: str, input: str | None = None) -> subprocess.CompletedProcess:
             out = ("-o", str(tmp_path / "letters.safetensors"), "--url", daemon.url)
-            argv = [sys.executable, "-m", "moxzi_core.cli", "weights", "export", letters, *out, *flags]
-            return subprocess.run(argv, capture_output=True, text=True, timeout=120, **run)
+            return moxzi("weights", "export", letters, *out, *flags, input=input)
 
         done = export("--identity", str(tmp_path / "tester.pem"))
         assert done.returncode == 0, done.stderr

@@ -6,7 +6,6 @@ shape mismatches refused with nothing changed, and an import surviving kill -9."
 import io
 import json
 import math
-import subprocess
 import sys
 from pathlib import Path
 
@@ -14,7 +13,7 @@ import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
-from kit.daemon import running_moxzid
+from kit.daemon import moxzi, running_moxzid
 from kit.device import LETTERS, learner_host, run_arg
 from kit.host import update
 from safetensors.torch import load_file, save_file
@@ -180,10 +179,6 @@ async def test_the_reference_gpt_gives_the_devices_evaluation_from_gpt_mos_expor
 
 
 # --- through moxzid's routes and `moxzi weights` ------------------------------------------------------
-def moxzi(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "moxzi_core.cli", *args], capture_output=True, text=True, timeout=120)
-
-
 def put(url: str, data: bytes) -> tuple[int, dict]:
     import urllib.error
     import urllib.request

@@ -9,7 +9,6 @@ import dataclasses
 import hashlib
 import json
 import subprocess
-import sys
 import time
 
 import aiohttp
@@ -18,7 +17,7 @@ import torch
 from aiohttp.test_utils import TestServer
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, ed25519
-from kit.daemon import project, running_moxzid
+from kit.daemon import moxzi, project, running_moxzid
 from kit.device import learner_host
 from kit.host import spec
 from safetensors.torch import load_file, save_file
@@ -187,43 +186,9 @@ def test_identities_load_from_the_pem_files_icp_cli_and_dfx_write():
 
 def test_the_cli_says_what_is_wrong_with_an_identity(tmp_path):
     (tmp_path / "bad.pem").write_text("hello")
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "moxzi_core.cli",
-            "weights",
-            "export",
-            "a",
-            "-o",
-            str(tmp_path / "x"),
-            "--identity",
-            str(tmp_path / "bad.pem"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = moxzi("weights", "export", "a", "-o", str(tmp_path / "x"), "--identity", str(tmp_path / "bad.pem"))
     assert done.returncode == 2 and f"--identity {tmp_path / 'bad.pem'}: no `BEGIN PRIVATE KEY`" in done.stderr
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "moxzi_core.cli",
-            "weights",
-            "export",
-            "a",
-            "-o",
-            "x",
-            "--identity",
-            "k",
-            "--token",
-            "t",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = moxzi("weights", "export", "a", "-o", "x", "--identity", "k", "--token", "t")
     assert done.returncode == 2 and "not allowed with argument" in done.stderr
 
 
@@ -254,8 +219,7 @@ def test_moxzi_weights_signs_for_a_moxzid_off_loopback(tmp_path):
         token = (tmp_path / "state" / "admin-token").read_text().strip()
 
         def weights(*args: str) -> subprocess.CompletedProcess:
-            argv = [sys.executable, "-m", "moxzi_core.cli", "weights", *args, "--url", url]
-            return subprocess.run(argv, capture_output=True, text=True, timeout=120)
+            return moxzi("weights", *args, "--url", url)
 
         out = str(tmp_path / "out.safetensors")
         done = weights("import", "learner", str(tmp_path / "in.safetensors"), "--identity", str(tmp_path / "me.pem"))

@@ -72,6 +72,12 @@ def moxzid(*args, cwd=None, third_party: bool = False) -> subprocess.CompletedPr
     )
 
 
+def moxzi(*args: str, cwd=None, input: str | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
+    """The moxzi command line run to its end, ``input`` on its stdin."""
+    argv = [sys.executable, "-m", "moxzi_core.cli", *args]
+    return subprocess.run(argv, cwd=cwd, input=input, capture_output=True, text=True, timeout=timeout)
+
+
 @contextlib.contextmanager
 def running_moxzid(
     *args, cwd: Path, plugins: str = "http", third_party: bool = False, serving: str = r"serving on (http://\S+)"
