@@ -1,5 +1,5 @@
 """The docs name only flags and routes that exist: every `--flag` written in code in README.md and docs/*.md
-is one the command it is written with accepts (moxzid, `moxzi build`, an example script), and every route
+is one the command it is written with accepts (moxzid, `moxzi build`, an example script, a dev script), and every route
 of the HTTP gateway they show is one it serves (its own, or an app a plugin registers for it to mount)."""
 
 import functools
@@ -15,7 +15,20 @@ DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]*\*?")  # `--http-*`: a family of flags
 SCRIPT = re.compile(r"\b(run_\w+|moxzid_child|search_port)\.py\b")
 MOXZI_COMMANDS = ("moxzi build", "moxzi call", "moxzi query", "moxzi weights export", "moxzi weights import")
-OTHER_TOOLS = ("curl", "icp ", "cp ", "pip ", "npm ", "jq ", "python bench/", "python3 bench/", "scripts/install ")
+OTHER_TOOLS = (
+    "curl",
+    "icp ",
+    "cp ",
+    "pip ",
+    "npm ",
+    "jq ",
+    "python bench/",
+    "python3 bench/",
+    "scripts/install ",
+    "moc ",
+    "git ",
+)
+DEV_SCRIPTS = ("scripts/drun_sweep.py",)  # their flags are their own
 
 pytestmark = pytest.mark.slow  # runs --help of moxzid, moxzi build and every example script
 
@@ -67,6 +80,8 @@ def flags_in_docs() -> list[tuple[str, str, str]]:
                 command = "any"
             elif script := SCRIPT.search(piece):
                 command = script_path(script.group(0))
+            elif dev := next((s for s in DEV_SCRIPTS if s in piece), None):
+                command = dev
             elif moxzi := next((c for c in MOXZI_COMMANDS if c in piece), None):
                 command = moxzi
             else:  # moxzid, or scripts/demo, whose arguments go to moxzid

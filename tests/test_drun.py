@@ -4,11 +4,13 @@ as drun sets one up (`kit.drun`), whose output must be tests/drun/NAME.ok line f
 outputs are what drun prints for the same calls (the IC's semantics and words).
 
 They cover what the compiler's own drun suite (dfinity/motoko test/run-drun) found moxzid doing
-differently: cycles sent with one-way calls, bounded-wait calls whose deadline passes, the provisional
-top-up, composite queries calling their own actor, actor classes created with settings' controllers,
-and canister_info's history."""
+differently: cycles sent with one-way calls, bounded-wait calls whose deadline passes (across a restart
+too), the provisional top-up, composite queries calling their own actor, actor classes created with
+settings' controllers, canister_info's history, a module without memory, the low wasm memory hook; and
+the copies scripts/drun_sweep.py makes of the suite's tests (docs/motoko-compat.md)."""
 
 import asyncio
+import importlib.util
 from pathlib import Path
 
 import pytest
@@ -95,3 +97,36 @@ async def test_a_bounded_wait_deadline_passes_across_a_restart():
         await update(host, "b", "halt", rets=())
     finally:
         await host.stop()
+
+
+def test_the_sweep_builds_a_plain_actor_as_the_persistent_one_that_keeps_the_same():
+    # scripts/drun_sweep.py's copies of the suite's (older) tests: only what was stable stays stable
+    path = Path(__file__).parents[1] / "scripts" / "drun_sweep.py"
+    spec = importlib.util.spec_from_file_location("drun_sweep", path)
+    assert spec is not None and spec.loader is not None
+    sweep = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(sweep)
+    source = (
+        "actor A : actor { f : () -> async () } {\n"
+        '  let s = "{"; // {\n'
+        "  stable var kept = 1;\n"
+        "  stable\n"
+        "  let also = 2;\n"
+        "  flexible var old = 3;\n"
+        "  public func f() : async () { let local = 4; };\n"
+        "};\n"
+        "let after = 5;"
+    )
+    assert sweep.persistent(source).split("\n") == [
+        "persistent actor A : actor { f : () -> async () } {",
+        '  transient let s = "{"; // {',
+        "  stable var kept = 1;",
+        "  stable",
+        "  let also = 2;",
+        "  transient var old = 3;",
+        "  public func f() : async () { let local = 4; };",
+        "};",
+        "let after = 5;",
+    ]
+    flags = "//MOC-FLAG -A M0239\n//MOC-FLAG --enhanced-orthogonal-persistence --max-stable-pages 16\n//MOC-ENV X=1"
+    assert sweep.unasked_flags(flags) == ["--max-stable-pages 16", "X=1"]

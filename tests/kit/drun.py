@@ -59,10 +59,11 @@ ENHANCED_PERSISTENCE = b"icp:private enhanced-orthogonal-persistence"
 SETTLE_SECONDS = 2.0
 _CALL = re.compile(r"^//CALL (ingress|query) (\S+) (.*)$|^//CALL upgrade\b")
 # moxzid's words for a trap, anywhere in a line (a caller that caught the reject may print it): a
-# message's, or an install's entry point's (canister_init, canister_pre_upgrade, canister_post_upgrade)
-# as install_code reports it
+# message's, or an install's (canister_init, canister_pre_upgrade, or the new code's start function or
+# canister_post_upgrade in an upgrade) as install_code reports it
 _TRAP = re.compile(
-    r"(?:actor (\S+) trapped|install_code \(\w+\) of (\S+): canister_(?:init|pre_upgrade|post_upgrade) trapped): (.*)",
+    r"(?:actor (\S+) trapped|install_code \(\w+\) of (\S+): "
+    r"(?:canister_(?:init|pre_upgrade) trapped|the new code trapped while taking over the state)): (.*)",
     re.S,
 )
 # wasm traps (drun's IC0502), as wasmtime words them (after "wasm trap: ") and as the IC does

@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""Run the Motoko compiler's own drun tests (a dfinity/motoko checkout's test/run-drun) through moxzi's
+``Host`` and say, per test, whether moxzid prints what drun printed (the test's ok/NAME.drun-run.ok).
+
+    scripts/drun_sweep.py /path/to/motoko [NAME ...] [--out DIR] [--call-seconds S]
+
+Each test is built with moxzi's own compiler (the npm ``motoko`` package, moxzi_core/compiler/compile.js)
+and run with tests/kit/drun.py, which sets the canister up as drun does. Prints one line a test,
+``NAME STATUS DETAIL``, then the counts:
+
+    match     drun's output, line for line
+    differ    something else (what moxzid printed is in DIR/NAME.got, beside the expected file)
+    nobuild   the npm compiler did not build it (its first errors)
+    error     the harness itself failed
+
+A test whose ``//MOC-FLAG`` or ``//MOC-ENV`` lines ask for what the npm compiler cannot do (it takes
+no code-generation flags) is built without them and its status is followed by ``unasked:`` and those
+flags: its result does not count as the test as written. The checkout's tests are older than the npm
+compiler, so their copies (in DIR/src) are changed as the newer compiler needs before they are built:
+a plain ``actor`` becomes ``persistent actor`` and the declarations it kept implicitly transient are
+marked ``transient``, and ``//OR-CALL`` lines are calls, as the suite's run.sh makes them. Built
+modules are kept in DIR (default ~/.cache/moxzi/drun-sweep) and reused; delete DIR after changing the
+compiler.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+COMPILE = REPO / "moxzi_core" / "compiler" / "compile.js"
+_ACTOR = re.compile(
+    r"(?m)^((?:let\s+\w+\s*=\s*)?(?:shared\b(?:\s*(?:query\s*)?\([^)]*\))?\s*)?)actor"
+    r"(?=\s+class\b|\s+[A-Za-z_]\w*\s*[{(:=]|\s*\{|\s+[A-Za-z_]\w*\s*$)"
+)
+# The errors of a plain actor's declarations that the newer compiler wants marked transient (a
+# persistent actor's declarations are stable, and only some may be).
+_TRANSIENT_ERRORS = ("M0219", "M0131", "M0133")
+
+
+def persistent(source: str) -> str:
+    """``source`` with each plain actor made a persistent one that keeps only what the plain one kept:
+    its ``stable`` declarations. Its other fields, stable by default in a persistent actor, are marked
+    ``transient`` (``flexible`` is transient's old name), so that an upgrade runs their initialisers
+    again, as it did."""
+    out = []
+    depth: int | None = None  # brace depth in the actor being changed (None: outside one)
+    opened, previous = False, ""
+    for line in source.split("\n"):
+        match = _ACTOR.match(line) if depth is None else None
+        if match:
+            line, depth, opened = line[: match.end(1)] + "persistent " + line[match.end(1) :], 0, False
+        elif depth == 1 and previous.strip() != "stable":  # (`stable` may be a line of its own)
+            stripped = line.lstrip()
+            indent = line[: len(line) - len(stripped)]
+            if stripped.startswith(("let ", "var ")):
+                line = f"{indent}transient {stripped}"
+            elif stripped.startswith("flexible "):
+                line = f"{indent}transient {stripped.removeprefix('flexible ')}"
+        out.append(line)
+        previous = line if line.strip() else previous
+        if depth is not None:
+            code = re.sub(r'"(?:[^"\\]|\\.)*"|//.*', "", line)  # braces in strings and comments do not count
+            depth += code.count("{") - code.count("}")
+            opened = opened or depth > 0
+            if opened and depth <= 0:
+                depth = None
+    return "\n".join(out)
+
+
+def unasked_flags(source: str) -> list[str]:
+    """What a test's //MOC-FLAG and //MOC-ENV lines ask that the npm compiler cannot do."""
+    unasked = []
+    for line in source.splitlines():
+        if line.startswith("//MOC-ENV"):
+            unasked.append(line.removeprefix("//MOC-ENV").strip())
+        elif line.startswith("//MOC-FLAG"):
+            # -A takes the warning codes after it; other flags' values stay with them
+            flags = re.sub(r"(^|\s)-A\s+\S+|--enhanced-orthogonal-persistence", " ", line.removeprefix("//MOC-FLAG"))
+            if flags.strip():
+                unasked.append(" ".join(flags.split()))
+    return unasked
+
+
+def enhanced(source: str) -> bool:
+    return "--enhanced-orthogonal-persistence" in source or "ENHANCED-ORTHOGONAL-PERSISTENCE-ONLY" in source
+
+
+class Sweep:
+    def __init__(self, checkout: Path, out: Path, call_seconds: float):
+        self.tests = checkout / "test" / "run-drun"
+        if not (self.tests / "ok").is_dir():
+            raise SystemExit(f"{checkout} is not a dfinity/motoko checkout (no test/run-drun/ok)")
+        self.out, self.call_seconds = out, call_seconds
+        self.work = out / "src"
+
+    def names(self) -> list[str]:
+        suffix = ".drun-run.ok"
+        found = (p.name[: -len(suffix)] for p in (self.tests / "ok").glob("*" + suffix))
+        return sorted(name for name in found if (self.tests / f"{name}.mo").exists())
+
+    def _prepare(self) -> None:
+        """The tests' copies as the newer compiler takes them (once per DIR)."""
+        if self.work.exists():
+            return
+        shutil.copytree(self.tests, self.work)
+        for mo in self.work.rglob("*.mo"):
+            text = mo.read_text()
+            if mo.parent == self.work:  # run.sh's mangling: a test's //OR-CALL lines are its calls
+                text = re.sub(r"(?m)^.*//OR-CALL", "//CALL", text)
+            mo.write_text(persistent(text))
+
+    def build(self, name: str) -> tuple[bytes | None, str]:
+        wasm = self.out / f"{name}.wasm"
+        if wasm.exists():
+            return wasm.read_bytes(), ""
+        self._prepare()
+        mode = "enhancedOP" if enhanced((self.tests / f"{name}.mo").read_text()) else "classicOP"
+        while True:
+            run = subprocess.run(
+                ["node", str(COMPILE), str(self.work / f"{name}.mo"), mode], capture_output=True, text=True
+            )
+            if run.returncode:
+                return None, "compiler crashed: " + run.stderr[-300:]
+            built = json.loads(run.stdout)
+            errors = [d for d in built["diagnostics"] if d["severity"] == "error"]
+            if not errors or not all(d["code"] in _TRANSIENT_ERRORS for d in errors):
+                break
+            self._mark_transient(errors)
+        if errors:
+            return None, "; ".join(f"{d['file']}:{d['line']}:{d['code']} {d['message'][:80]}" for d in errors[:3])
+        data = base64.b64decode(built["wasm"])
+        wasm.write_bytes(data)
+        return data, ""
+
+    def _mark_transient(self, errors: list[dict]) -> None:
+        """Each declaration an error points at gets ``transient`` before its let or var."""
+        by_file: dict[str, list[tuple[int, int]]] = {}
+        for d in errors:
+            by_file.setdefault(d["file"], []).append((d["line"], d["column"]))
+        for file, spots in by_file.items():
+            path = self.work / file
+            lines = path.read_text().split("\n")
+            for line, column in sorted(spots, reverse=True):
+                text = lines[line - 1]
+                found = [m.start() for m in re.finditer(r"\b(let|var)\b", text[: column - 1])]
+                at = found[-1] if found else column - 1
+                lines[line - 1] = text[:at] + "transient " + text[at:]
+            path.write_text("\n".join(lines))
+
+    async def one(self, name: str) -> tuple[str, str]:
+        from kit.drun import DrunRun, steps  # (tests/kit: on the path from main())
+
+        source = (self.tests / f"{name}.mo").read_text()
+        unasked = unasked_flags(source)
+        wasm, why = self.build(name)
+        if wasm is None:
+            return "nobuild", why + (f" unasked: {', '.join(unasked)}" if unasked else "")
+        expected = (self.tests / "ok" / f"{name}.drun-run.ok").read_text().splitlines()
+        began = time.monotonic()
+        got = await DrunRun(call_seconds=self.call_seconds).run(wasm, steps((self.work / f"{name}.mo").read_text()))
+        # drun's own "Ignore Diff" lines say what the suite does not compare
+        got = [re.sub(r"(?i)Ignore Diff:.*", "Ignore Diff: (ignored)", line) for line in got]
+        (self.out / f"{name}.got").write_text("\n".join(got) + "\n")
+        detail = f"{time.monotonic() - began:.1f}s" + (f" unasked: {', '.join(unasked)}" if unasked else "")
+        return ("match" if got == expected else "differ"), detail
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("checkout", type=Path, help="a dfinity/motoko checkout")
+    parser.add_argument("names", nargs="*", help="tests to run (default: every test with a drun-run.ok)")
+    parser.add_argument("--out", type=Path, default=Path.home() / ".cache" / "moxzi" / "drun-sweep")
+    parser.add_argument("--call-seconds", type=float, default=10.0, help="how long one call may take")
+    args = parser.parse_args()
+    sys.path.insert(0, str(REPO / "tests"))
+    args.out.mkdir(parents=True, exist_ok=True)
+    sweep = Sweep(args.checkout, args.out, args.call_seconds)
+    counts: Counter[str] = Counter()
+    for name in args.names or sweep.names():
+        try:
+            status, detail = await sweep.one(name)
+        except Exception as error:  # one test's failure is reported, the sweep goes on
+            status, detail = "error", repr(error)[:300]
+        counts[status] += 1
+        print(name, status, detail, flush=True)
+    print(" ".join(f"{status} {counts[status]}" for status in ("match", "differ", "nobuild", "error")))
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    asyncio.run(main())
