@@ -1,4 +1,5 @@
-"""The `moxzi` command: build Motoko actors for moxzid, call them, and move their weights in and out."""
+"""The `moxzi` command: build Motoko actors for moxzid, call them, upgrade them, and move their weights in
+and out."""
 
 import argparse
 import os
@@ -82,9 +83,29 @@ def main(argv: list[str] | None = None) -> int:
         )
         command.set_defaults(run=_call, query=kind == "query")
 
+    _add_upgrade_command(commands)
     _add_weights_commands(commands)
     args = parser.parse_args(argv)
     return args.run(args)
+
+
+def _add_upgrade_command(commands) -> None:
+    upgrade = commands.add_parser(
+        "upgrade",
+        help="replace a running actor's code with a built module, keeping its state",
+        description=(
+            "Upgrade ACTOR on a running moxzid to MODULE.wasm (from `moxzi build`), keeping its state: "
+            "moxzid checks the module's interface and stable variables first and refuses an upgrade "
+            "that would lose state, leaving the old code. Only the actor's controllers or moxzid's "
+            "admin token may: a controller signs the request with --identity (the PEM of an icp-cli or "
+            "dfx identity); off a loopback address anyone else needs --token. Exit status: 0 when "
+            "upgraded, 1 when refused or moxzid did not answer, 2 for a missing module or a bad key."
+        ),
+    )
+    upgrade.add_argument("actor", metavar="ACTOR")
+    upgrade.add_argument("wasm", type=Path, metavar="MODULE.wasm")
+    upgrade.set_defaults(run=_upgrade)
+    _add_access_options(upgrade)
 
 
 def _add_weights_commands(commands) -> None:
@@ -114,27 +135,33 @@ def _add_weights_commands(commands) -> None:
     load.add_argument("--prefix", default="", help="import each tensor NAME as parameter PREFIX + NAME")
     load.set_defaults(run=_import_weights)
     for command in (export, load):
-        command.add_argument(
-            "--url",
-            default=os.environ.get(URL_VARIABLE, DEFAULT_URL),
-            help=f"moxzid's HTTP gateway (default ${URL_VARIABLE}, else {DEFAULT_URL})",
-        )
-        who = command.add_mutually_exclusive_group()
-        who.add_argument(
-            "--token",
-            default=os.environ.get(TOKEN_VARIABLE),
-            help=f"moxzid's admin token (default ${TOKEN_VARIABLE}; in STATE_DIR/admin-token)",
-        )
-        who.add_argument(
-            "--identity",
-            type=Path,
-            metavar="PEM_FILE",
-            help=(
-                "sign the request with this key, one of the actor's controllers: an Ed25519 or secp256k1 "
-                "PEM as icp-cli and dfx write them (`icp identity export NAME > key.pem`; - reads it "
-                "from stdin)"
-            ),
-        )
+        _add_access_options(command)
+
+
+def _add_access_options(command) -> None:
+    """--url, and --token or --identity: how a command that uses a controller's or the admin's route
+    reaches moxzid and says who it is."""
+    command.add_argument(
+        "--url",
+        default=os.environ.get(URL_VARIABLE, DEFAULT_URL),
+        help=f"moxzid's HTTP gateway (default ${URL_VARIABLE}, else {DEFAULT_URL})",
+    )
+    who = command.add_mutually_exclusive_group()
+    who.add_argument(
+        "--token",
+        default=os.environ.get(TOKEN_VARIABLE),
+        help=f"moxzid's admin token (default ${TOKEN_VARIABLE}; in STATE_DIR/admin-token)",
+    )
+    who.add_argument(
+        "--identity",
+        type=Path,
+        metavar="PEM_FILE",
+        help=(
+            "sign the request with this key, one of the actor's controllers: an Ed25519 or secp256k1 "
+            "PEM as icp-cli and dfx write them (`icp identity export NAME > key.pem`; - reads it "
+            "from stdin)"
+        ),
+    )
 
 
 def _build(args: argparse.Namespace) -> int:
@@ -174,8 +201,9 @@ def _call(args: argparse.Namespace) -> int:
     return 0
 
 
-def _weights_client(args: argparse.Namespace) -> Client:
-    """The client a weights command uses: signing with ``--identity``, else with the admin token."""
+def _access_client(args: argparse.Namespace) -> Client:
+    """The client a command with _add_access_options uses: signing with ``--identity``, else with the
+    admin token. Raises IdentityError for a key that cannot be read."""
     if args.identity is None:
         return Client(args.url, token=args.token)
     where = "stdin" if str(args.identity) == "-" else str(args.identity)
@@ -186,9 +214,25 @@ def _weights_client(args: argparse.Namespace) -> Client:
         raise IdentityError(f"--identity {where}: {getattr(error, 'strerror', None) or error}") from None
 
 
+def _upgrade(args: argparse.Namespace) -> int:
+    if not args.wasm.is_file():
+        print(f"moxzi upgrade: {args.wasm}: no such file", file=sys.stderr)
+        return 2
+    try:
+        answer = _access_client(args).upgrade(args.actor, args.wasm)
+    except IdentityError as error:
+        print(f"moxzi upgrade: {error}", file=sys.stderr)
+        return 2
+    except CallError as error:
+        print(f"moxzi upgrade: {error}", file=sys.stderr)
+        return 1
+    print(f"{args.actor}: {answer}")
+    return 0
+
+
 def _export_weights(args: argparse.Namespace) -> int:
     try:
-        client = _weights_client(args)
+        client = _access_client(args)
         size = client.export_weights(args.actor, args.out, prefix=args.prefix, publications=args.publications)
     except IdentityError as error:
         print(f"moxzi weights export: {error}", file=sys.stderr)
@@ -206,7 +250,7 @@ def _import_weights(args: argparse.Namespace) -> int:
         print(f"moxzi weights import: {args.file}: no such file", file=sys.stderr)
         return 2
     try:
-        names = _weights_client(args).import_weights(args.actor, args.file, prefix=args.prefix)
+        names = _access_client(args).import_weights(args.actor, args.file, prefix=args.prefix)
     except IdentityError as error:
         print(f"moxzi weights import: {error}", file=sys.stderr)
         return 2

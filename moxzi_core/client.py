@@ -1,5 +1,5 @@
 """A small client for moxzid's HTTP gateway (the ``http`` plugin), on the standard library (and
-``cryptography``, to sign weights requests with an identity)::
+``cryptography``, to sign upgrades and weights requests with an identity)::
 
     from moxzi_core.client import Client
 
@@ -43,8 +43,8 @@ class CallError(RuntimeError):
 class Client:
     """moxzid at ``url`` (``http://HOST:PORT``); ``token``: moxzid's admin token, which the admin routes
     (upgrades, cycles, weights) need on a listen address other than loopback; ``identity``: a key that
-    signs the weights requests instead (moxzi_core.signed_http), which moxzid lets through for the
-    actor's controllers."""
+    signs the upgrades and weights requests instead (moxzi_core.signed_http), which moxzid lets through
+    for the actor's controllers."""
 
     def __init__(
         self,
@@ -80,7 +80,8 @@ class Client:
         """Replace ``actor``'s code with ``wasm`` (a path or the module's bytes), keeping its state;
         the gateway's answer (``upgraded``)."""
         body = wasm if isinstance(wasm, bytes) else Path(wasm).read_bytes()
-        return self._request("POST", _route("upgrade", actor), body, timeout).decode()
+        headers = self._signed("POST", ("upgrade", actor), {}, body)
+        return self._request("POST", _route("upgrade", actor), body, timeout, headers).decode()
 
     def export_weights(self, actor: str, out: Path, *, prefix: str = "", publications: bool = False) -> int:
         """Write ``actor``'s parameters (named ``prefix``..., without it; with its publications if asked)
@@ -112,18 +113,21 @@ class Client:
         return self._json("GET", "/actors", None, None)
 
     def _signed(
-        self, verb: str, route: tuple[str, ...], query: dict[str, str], body: Path | None = None
+        self, verb: str, route: tuple[str, ...], query: dict[str, str], body: Path | bytes | None = None
     ) -> dict[str, str]:
         """The header that signs a request with ``identity`` (none without one): ``verb`` on ``route``
-        with ``query`` and the file ``body`` (read once here for its hash) or none."""
+        with ``query`` and ``body``: bytes, a file (read once here for its hash) or none."""
         if self.identity is None:
             return {}
         path = "/" + "/".join(route)  # decoded, as the gateway sees it
         if body is None:
             return {"Authorization": signed_http.authorization(self.identity, verb, path, query)}
-        with open(body, "rb") as file:
-            digest = hashlib.file_digest(file, "sha256").digest()
-        size = Path(body).stat().st_size
+        if isinstance(body, bytes):
+            digest, size = hashlib.sha256(body).digest(), len(body)
+        else:
+            with open(body, "rb") as file:
+                digest = hashlib.file_digest(file, "sha256").digest()
+            size = Path(body).stat().st_size
         return {"Authorization": signed_http.authorization(self.identity, verb, path, query, digest, size)}
 
     def _json(self, verb: str, path: str, body: bytes | None, timeout: float | None):

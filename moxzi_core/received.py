@@ -3,8 +3,8 @@ keeps every request id until its ``ingress_expiry``, a captured signed request r
 restart, or after what is in memory forgot it) is known. Past that expiry the request itself is refused
 (``signatures.check_expiry``), so nothing need be kept longer. The IC interface keeps its management
 calls here (``ic/received/``: a resent ``install_code`` reads ``done`` instead of running again), the
-HTTP gateway its signed weights requests (calls to actors need no such table: they are keyed by their
-request id, moxzi_core.runtime.replays).
+HTTP gateway its signed upgrade and weights requests (calls to actors need no such table: they are
+keyed by their request id, moxzi_core.runtime.replays).
 
 Each id is written to the store (``PREFIX<request id>``: its expiry and whom it counts against) before
 its request runs, so a request runs at most once whatever happens to moxzid. At most ``capacity``

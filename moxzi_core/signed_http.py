@@ -1,16 +1,18 @@
 """Requests to moxzid's HTTP routes signed with a sender's key, as IC requests are: how ``moxzi`` signs
-one (``authorization``) and how the gateway checks it (``read``). The weights routes take them, so an
-actor's controllers reach its weights with the key they control it with (``moxzi weights
---identity``), where others need moxzid's admin token.
+one (``authorization``) and how the gateway checks it (``read``). ``POST /upgrade/ACTOR`` and the
+weights routes take them, so an actor's controllers upgrade it and reach its weights with the key they
+control it with (``moxzi upgrade --identity``, ``moxzi weights --identity``), where others need
+moxzid's admin token.
 
 The signed content is a map hashed as an IC request's content is (``signatures.hash_of_map``):
 
-    {method: "GET" | "PUT", path: "/weights/ACTOR", query: {name: value}, body_sha256: <32 bytes>,
+    {method: "GET" | "PUT" | "POST", path: "/weights/ACTOR" | "/upgrade/ACTOR", query: {name: value}, body_sha256: <32 bytes>,
      body_bytes: n, sender: <principal>, ingress_expiry: <ns>, nonce: <bytes>}
 
 so the signature binds the route, its parameters, the body (its hash and size: the gateway checks the
-hash as the body streams in), an expiry at most 5.5 minutes ahead (as the IC's) and a nonce (the request
-id, the hash, is new for each request; the gateway lets each through once). The signed message is
+hash as the body streams in, or an upgrade's once it is read), an expiry at most 5.5 minutes ahead (as
+the IC's) and a nonce (the request id, the hash, is new for each request; the gateway lets each through
+once). The signed message is
 ``DOMAIN`` followed by that hash: a separator of its own, so no signature on an IC request (or on a
 delegation) is one on a moxzid route, nor the other way round. The request carries it as
 

@@ -22,7 +22,7 @@ from moxzi_gateway_ic.hashtree import build_tree, tree_hash
 from moxzi_gateway_ic.requests import DELEGATION_DOMAIN, read_envelope
 from moxzi_gateway_ic.routes import RECEIVED
 from moxzi_gateway_ic.statuses import Statuses
-from moxzi_gateway_ic.system_canisters import CYCLES_LEDGER, CYCLES_MINTING, SERVICES
+from moxzi_gateway_ic.system_canisters import CYCLES_LEDGER, CYCLES_MINTING, FEE, SERVICES
 
 from moxzi_core.billing import DefaultPrices, Ledger
 from moxzi_core.candid import TEXT, Principal, Some, decode_args, encode_args, resolve
@@ -435,7 +435,7 @@ async def test_the_cycles_ledger_creates_and_the_cycles_minting_canister_names_t
     (crowded,) = await system_call(ic, owner, CYCLES_LEDGER, "create_canister", creation(subnets[0], crowd))
     assert "at most 10 principals" in crowded["Err"]["FailedToCreate"]["error"]
     code, error_code, message = await system_call(ic, owner, CYCLES_LEDGER, "icrc1_transfer", EMPTY)
-    assert code == b"\x05" and b"answers only create_canister" in message  # certified: LEB128, bytes
+    assert code == b"\x05" and b"not 'icrc1_transfer'" in message  # certified: LEB128, bytes
 
 
 async def test_query_rejects_are_signed_with_the_ic_error_codes(ic):
@@ -455,27 +455,104 @@ def _subnet_request(canister: Principal) -> bytes:
     return encode_args(list(func.args), [{"principal": Some(canister)}])
 
 
-async def test_the_cycles_ledger_mints_no_cycles_while_moxzid_charges():
-    """No cycles-ledger account holds anything (only the admin gives cycles, to actors), so while
-    moxzid charges, asking for an amount is InsufficientFunds and a canister made without one has none."""
-    store = MemoryStore()
-    host = Host([], store=store, ledger=Ledger(store, DefaultPrices(), 1000))  # charging: 1000 cycles each
+async def test_the_cycles_ledger_creates_from_accounts_only_the_admin_funds(tmp_path):
+    """While moxzid charges, a cycles-ledger account holds what the admin gave it (POST
+    /cycles-ledger/PRINCIPAL), icrc1_balance_of answers it, and create_canister takes the amount and
+    the ledger's fee from it, the actor starting with the amount; an account short of them answers
+    InsufficientFunds with its balance and nothing is made or taken. Bad bodies are 400s; the
+    accounts are kept across a restart (LMDB)."""
+    lmdb = pytest.importorskip("moxzi_store_lmdb")
+    owner, stranger = Ed25519Identity(), Ed25519Identity()
+    other = "01" * 32  # another of owner's subaccounts
+
+    def charging_host():
+        store = lmdb.LmdbStore(tmp_path / "state")
+        ledger = Ledger(store, DefaultPrices(), 1000)  # charging: 1000 cycles each
+        return Host([], HostConfig(max_created_actors=2), store=store, ledger=ledger)
+
+    async def fund(ic, principal, body):
+        text = Principal(principal).to_text() if isinstance(principal, bytes) else principal
+        async with ic.post(f"/cycles-ledger/{text}", json=body) as response:
+            return response.status, await response.json()
+
+    host = charging_host()
     await host.start()
     try:
         async with serving(host, {"/api": build_ic_app}) as (_, ic):
-            create = SERVICES[CYCLES_LEDGER].methods["create_canister"]
-
-            async def created(amount):
-                value = {"from_subaccount": None, "created_at_time": None, "amount": amount, "creation_args": None}
-                arg = encode_args(list(create.args), [value])
-                return (await system_call(ic, Ed25519Identity(), CYCLES_LEDGER, "create_canister", arg))[0]
-
-            assert await created(2**127) == {"Err": {"InsufficientFunds": {"balance": 0}}}
-            made = await created(0)
-        assert host.ledger.balance(made["Ok"]["canister_id"].to_text()) == 0
-        assert len(host.actor_names()) == 1
+            assert await _balance_of(ic, owner) == 0
+            assert await _created(ic, stranger, 2**127) == {"Err": {"InsufficientFunds": {"balance": 0}}}
+            assert await fund(ic, owner.principal, {"add": 3 * 10**12}) == (200, {"balance": 3 * 10**12})
+            assert await fund(ic, owner.principal, {"add": 7, "subaccount": other}) == (200, {"balance": 7})
+            assert await _balance_of(ic, owner, bytes.fromhex(other)) == 7
+            made = await _created(ic, owner, 10**12)
+            assert host.ledger.balance(made["Ok"]["canister_id"].to_text()) == 10**12
+            assert await _balance_of(ic, owner) == 2 * 10**12 - FEE
+            # Short by the fee: refused with the balance, nothing made, nothing taken.
+            short = await _created(ic, owner, 2 * 10**12)
+            assert short == {"Err": {"InsufficientFunds": {"balance": 2 * 10**12 - FEE}}}
+            assert await _created(ic, owner, 8, subaccount=bytes.fromhex(other)) == {
+                "Err": {"InsufficientFunds": {"balance": 7}}
+            }
+            assert await _created(ic, stranger, 10**12) == {"Err": {"InsufficientFunds": {"balance": 0}}}
+            free = await _created(ic, stranger, 0)  # asking for nothing costs nothing and starts with none
+            assert host.ledger.balance(free["Ok"]["canister_id"].to_text()) == 0
+            assert len(host.actor_names()) == 2
+            refused = await _created(ic, owner, 10)  # past --max-created-actors: nothing is taken
+            assert "--max-created-actors 2" in refused["Err"]["FailedToCreate"]["error"]
+            assert await _balance_of(ic, owner) == 2 * 10**12 - FEE
+            for body in ({"add": 0}, {"add": -1}, {"add": "5"}, {"add": True}, {"add": 1.5}, {"add": 1, "x": 2}, [1]):
+                status, answer = await fund(ic, owner.principal, body)
+                assert status == 400 and "the body must be" in answer["error"], answer
+            status, answer = await fund(ic, owner.principal, {"add": 1, "subaccount": "01"})
+            assert status == 400 and "64 hex digits" in answer["error"]
+            status, answer = await fund(ic, "not-a-principal", {"add": 1})
+            assert status == 400 and "not a principal" in answer["error"]
+            status, answer = await fund(ic, owner.principal, {"add": 2**128})
+            assert status == 400 and "would pass the most it may hold" in answer["error"]
+            assert await _balance_of(ic, owner) == 2 * 10**12 - FEE
     finally:
         await host.stop()
+        host.store.close()
+    host = charging_host()
+    await host.start()
+    try:
+        async with serving(host, {"/api": build_ic_app}) as (_, ic):
+            assert await _balance_of(ic, owner) == 2 * 10**12 - FEE
+            short = await _created(ic, owner, 2 * 10**12 - FEE)
+            assert short == {"Err": {"InsufficientFunds": {"balance": 2 * 10**12 - FEE}}}
+    finally:
+        await host.stop()
+        host.store.close()
+
+
+async def test_cycles_ledger_accounts_are_not_funded_while_moxzid_does_not_charge():
+    """With --cycles 0 a creation takes what it asks for from nowhere, so funding an account is a 409."""
+    host = Host([])
+    await host.start()
+    try:
+        async with serving(host, {"/api": build_ic_app}) as (_, ic):
+            async with ic.post(f"/cycles-ledger/{Principal(GATE)}", json={"add": 5}) as response:
+                assert response.status == 409 and "does not charge cycles" in (await response.json())["error"]
+    finally:
+        await host.stop()
+
+
+async def _created(ic, signer, amount, subaccount=None):
+    create = SERVICES[CYCLES_LEDGER].methods["create_canister"]
+    value = {
+        "from_subaccount": None if subaccount is None else Some(subaccount),
+        "created_at_time": None,
+        "amount": amount,
+        "creation_args": None,
+    }
+    return (await system_call(ic, signer, CYCLES_LEDGER, "create_canister", encode_args(list(create.args), [value])))[0]
+
+
+async def _balance_of(ic, identity, subaccount=None) -> int:
+    func = SERVICES[CYCLES_LEDGER].methods["icrc1_balance_of"]
+    account = {"owner": Principal(identity.principal), "subaccount": None if subaccount is None else Some(subaccount)}
+    arg = encode_args(list(func.args), [account])
+    return (await system_call(ic, Ed25519Identity(), CYCLES_LEDGER, "icrc1_balance_of", arg, query=True))[0]
 
 
 async def test_creating_past_the_cap_is_an_ic_reject_and_the_others_are_served():

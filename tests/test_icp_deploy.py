@@ -7,9 +7,11 @@ deploy by an identity that does not control them is refused; and the deployer's 
 icp-cli, exports a deployed actor's weights with `moxzi weights export --identity`."""
 
 import hashlib
+import json
 import os
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -34,6 +36,7 @@ COUNTER_V2 = COUNTER.rstrip()[:-2] + "  public query func doubled() : async Nat 
 # zero bytes appended (a section is id 0, its size, then its name and bytes).
 PAD = f"""
 import sys
+import urllib.request
 from moxzi_core.leb128 import unsigned
 name = b"moxzi:padding"
 body = unsigned(len(name)) + name + bytes({PADDING})
@@ -174,3 +177,35 @@ def test_an_icp_cli_identity_exports_the_weights_of_the_canister_it_deployed(tmp
         done = export("--identity", str(tmp_path / "stranger.pem"))
         assert done.returncode == 1 and f"{stranger} is not a controller of {letters}" in done.stderr, done.stderr
         assert not (tmp_path / "letters.safetensors").exists()
+
+
+def test_icp_deploy_under_cycles_creates_from_the_account_the_admin_funded(tmp_path, icp):
+    """While moxzid charges (--cycles N), `icp deploy` (which asks the cycles ledger for 2T cycles a
+    canister) is refused while the deployer's cycles-ledger account is empty; once the admin funds it
+    (POST /cycles-ledger/PRINCIPAL), the deploy creates the canister with the 2T taken from it, and
+    icp-cli reads the balance left (icrc1_balance_of)."""
+    icp("identity", "new", "tester", "--storage", "plaintext")
+    icp("identity", "default", "tester")
+    tester = icp("identity", "principal").stdout.strip()
+    home = tmp_path / "moxzid"
+    home.mkdir()
+    (home / "actors.json").write_text('{"actors": []}')
+    flags = ("-m", "actors.json", "--cycles", "1000")
+    with running_moxzid(*flags, cwd=home, plugins="http,ic,cycles") as daemon:
+        (icp.project / "icp.yaml").write_text(icp_yaml(daemon.url, "counter"))
+        refused = icp("deploy", check=False)
+        assert refused.returncode != 0 and "nsufficient" in refused.stdout + refused.stderr, refused.stderr
+        assert json.loads(_post(f"{daemon.url}/cycles-ledger/{tester}", {"add": 3 * 10**12})) == {"balance": 3 * 10**12}
+        icp("deploy")
+        counter = icp("canister", "status", "counter", "--id-only").stdout.strip()
+        assert call(icp, "counter", "inc") == "(1 : nat)"
+        cycles = json.loads(urllib.request.urlopen(f"{daemon.url}/cycles").read())
+        assert cycles[counter]["balance"] == 2 * 10**12
+        left = 10**12 - 100_000_000  # the cycles ledger's fee
+        balance = icp("cycles", "balance", check=False)
+        assert f"{left:_}" in balance.stdout.replace(",", "_") or str(left) in balance.stdout, balance
+
+
+def _post(url: str, body: dict) -> str:
+    request = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
+    return urllib.request.urlopen(request).read().decode()

@@ -353,6 +353,7 @@ PUBLIC_CORE = {
     "moxzi_core.signatures",
     "moxzi_core.signed_http",
     "moxzi_core.received",
+    "moxzi_core.ledger_accounts",
 }
 PLUGIN_FOLDERS = [
     folder

@@ -23,6 +23,7 @@ from types import MappingProxyType
 from .. import errors
 from ..candid import Principal, Service
 from ..events import Events
+from ..ledger_accounts import LedgerAccounts
 from ..store import Batch, MemoryStore, Store
 from . import management
 from .actor import Actor
@@ -125,6 +126,8 @@ class Host:
         if ledger is not None and ledger.store is not self.store:
             raise ValueError("the ledger must keep its accounts in the host's store (one batch holds both)")
         self.ledger = ledger
+        # Principals' cycles-ledger accounts, which only the admin funds (moxzi_core.ledger_accounts)
+        self.ledger_accounts = LedgerAccounts(self.store, ledger is not None and ledger.charging)
         self._journal = Journal(self.store)
         self._system = SystemCalls(
             self._journal, dict(system_methods or {}), system_state, config.checkpoint, ledger, self.events
@@ -466,15 +469,19 @@ class Host:
 
         loop.create_task(run())
 
-    def create_canister(self, caller: bytes, settings: Mapping[str, object], cycles: int | None = None) -> Principal:
+    def create_canister(
+        self, caller: bytes, settings: Mapping[str, object], cycles: int | None = None, batch: Batch | None = None
+    ) -> Principal:
         """What the management canister's create_canister does for ``caller``, for a gateway that
         answers as another canister (the IC interface's cycles ledger): a new actor without code,
         written to the store, controlled by ``settings``' controllers or else by ``caller``.
         ``settings`` are canister_settings fields by name, decoded Candid values (those absent or
         null keep their defaults). It starts with ``cycles`` (None: what every actor starts with,
-        ``--cycles``). Raises ValueError for settings the IC refuses, CreationRefused (a ValueError)
-        when moxzid holds ``max_created_actors`` created actors already."""
-        batch = Batch()
+        ``--cycles``). It is written in ``batch`` when given, beside what that holds (what paid for
+        the cycles: ``LedgerAccounts.spend``), so both commit or neither. Raises ValueError for
+        settings the IC refuses, CreationRefused (a ValueError) when moxzid holds
+        ``max_created_actors`` created actors already; then nothing is committed."""
+        batch = Batch() if batch is None else batch
         principal = self._create(batch, caller, settings, cycles, change_origin(caller, False, None))
         self._delivery.commit(batch)
         self.store.flush()

@@ -1,7 +1,8 @@
-"""Who may use the JSON routes that change an actor's code or balance: ``POST /upgrade/ACTOR`` (which
-can replace the code, and so read out everything the actor holds) and ``POST /cycles/ACTOR``, and the
-weights routes (``/weights/ACTOR``), which the actor's controllers may also use with requests they
-sign (``controllers.py``).
+"""Who may use the JSON routes that change an actor's code or a balance: ``POST /upgrade/ACTOR`` (which
+can replace the code, and so read out everything the actor holds), ``POST /cycles/ACTOR`` and ``POST
+/cycles-ledger/PRINCIPAL`` (a cycles-ledger account, which creations draw on), and the weights routes
+(``/weights/ACTOR``); the actor's controllers may also upgrade it and use its weights routes with
+requests they sign (``controllers.py``).
 
 On a loopback listen address (``127.0.0.1``, ``::1``, ``localhost``: the default) they are open like
 every route, as the tutorials use them: only this machine reaches the port. On any other address they

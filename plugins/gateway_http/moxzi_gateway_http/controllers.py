@@ -1,5 +1,6 @@
-"""Who besides the admin token may use the weights routes: an actor's controllers, with requests they
-sign (``Authorization: IC-Signature ...``, moxzi_core.signed_http; `moxzi weights --identity PEM`).
+"""Who besides the admin token may use ``POST /upgrade/ACTOR`` and the weights routes: an actor's
+controllers, with requests they sign (``Authorization: IC-Signature ...``, moxzi_core.signed_http;
+`moxzi upgrade --identity PEM`, `moxzi weights --identity PEM`).
 
 A signed request is let through when its signature holds and has not expired (401 otherwise, saying
 what is wrong), its sender is one of the actor's controllers (403 naming the sender and the actor) and
@@ -44,7 +45,7 @@ class Controllers:
 
     @cached_property
     def received(self) -> Received:  # read from the store at the first signed request
-        return Received(self.host.store, RECEIVED, "signed weights requests")
+        return Received(self.host.store, RECEIVED, "signed upgrade and weights requests")
 
     def admit(self, request: web.Request, actor: str, what: str) -> Signed:
         """The signed request, once its checks pass (see the module docstring); raises otherwise."""

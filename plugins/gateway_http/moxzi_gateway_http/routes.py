@@ -8,18 +8,20 @@ Statuses:
   too deeply included), the arguments do not match the method's Candid type (Candid text that does
   not: the message starts with the offending token's ``line:column``), or an update
   method was called on ``/query-json``; a ``/cycles/ACTOR`` body is not ``{"add": N}`` with N > 0, or would take the balance
-  past the most an actor may hold (2**128 - 1). An ``Idempotency-Key`` header that is not 1 to 255
+  past the most an actor may hold (2**128 - 1); a ``/cycles-ledger/PRINCIPAL`` one names no principal,
+  is not ``{"add": N}`` (with ``"subaccount"``: 64 hex digits, optionally) or would pass that bound. An ``Idempotency-Key`` header that is not 1 to 255
   visible ASCII characters.
-- 401: ``/upgrade/ACTOR``, ``POST /cycles/ACTOR`` or ``/weights/ACTOR`` without moxzid's admin token,
-  where one is needed (``admin``: on a listen address other than loopback); a ``/weights/ACTOR``
-  request signed by a key (``controllers.py``) whose signature does not hold, has expired or was let
-  through before, or an import whose body is not the one signed (nothing is imported).
+- 401: ``/upgrade/ACTOR``, ``POST /cycles/ACTOR``, ``POST /cycles-ledger/PRINCIPAL`` or
+  ``/weights/ACTOR`` without moxzid's admin token, where one is needed (``admin``: on a listen address
+  other than loopback); an ``/upgrade/ACTOR`` or ``/weights/ACTOR`` request signed by a key
+  (``controllers.py``) whose signature does not hold, has expired or was let through before, or an
+  upgrade or import whose body is not the one signed (nothing is upgraded or imported).
 - 403: the ``Host`` is not one of moxzid's names, or the request comes from a web page on another
-  origin (``origins.py``); a signed ``/weights/ACTOR`` request whose sender is not one of the actor's
-  controllers; nothing ran.
+  origin (``origins.py``); a signed ``/upgrade/ACTOR`` or ``/weights/ACTOR`` request whose sender is
+  not one of the actor's controllers; nothing ran.
 - 404: no such actor, method or route. 405: a route called with the wrong HTTP method.
-- 409: an upgrade was refused; the actor keeps its old code and state. Cycles were added while moxzid
-  does not charge them (``--cycles 0``). An ``Idempotency-Key`` came again with another call (another
+- 409: an upgrade was refused; the actor keeps its old code and state. Cycles were added (to an actor
+  or a cycles-ledger account) while moxzid does not charge them (``--cycles 0``). An ``Idempotency-Key`` came again with another call (another
   actor, method or arguments).
 - 408: the request body did not arrive within ``--http-body-secs``; the connection is closed.
 - 413: the request body, or the Candid argument it encodes to, is over the size limit.
@@ -38,12 +40,14 @@ Statuses:
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import re
-from typing import Any
+from typing import Any, TypeGuard
 
 from aiohttp import web
 
+from moxzi_core.candid import CandidError, Principal
 from moxzi_core.errors import MoxziError, UnknownMethod
 from moxzi_core.runtime.host import Host
 from moxzi_core.runtime.inbox_bounds import CallsPerClient
@@ -64,7 +68,7 @@ from .codec import (
     text_arguments,
     text_results,
 )
-from .controllers import Controllers
+from .controllers import BadSignature, Controllers
 from .origins import OwnNames
 
 log = logging.getLogger("moxzi.http")
@@ -80,6 +84,7 @@ STATUSES: dict[int, int] = {
 # Calls and queries one client may have in flight by default: far more than a client making calls
 # one after another, or a handful at once, needs.
 CALLS_PER_CLIENT = 128
+MAX_PRINCIPAL_BYTES = 29  # the IC's bound on a principal's length
 HOST = web.AppKey("host", Host)
 BODY_SECS = web.AppKey("body_secs", float)
 ADMIN = web.AppKey("admin", AdminToken)
@@ -123,6 +128,7 @@ def build_app(
     app.router.add_get("/actors", _actors)
     app.router.add_get("/cycles", _cycles)
     app.router.add_post("/cycles/{actor}", _add_cycles)
+    app.router.add_post("/cycles-ledger/{principal}", _fund_ledger_account)
     app.router.add_get("/weights/{actor}", _export_weights)
     app.router.add_put("/weights/{actor}", _import_weights)
     return app
@@ -294,13 +300,21 @@ async def _upgrade(request: web.Request) -> web.Response:
     host = request.app[HOST]
     actor = request.match_info["actor"]
     host.info(actor)  # an unknown actor is a 404 before the body is read
-    authorise(request, f"upgrade of {actor}")
-    await host.upgrade(actor, await _read_body(request, f"upgrade of {actor}"))
+    what = f"upgrade of {actor}"
+    signed_sha256 = authorise_controller(request, actor, what)  # new code reads all the actor holds
+    module = await _read_body(request, what)
+    if signed_sha256 is not None and hashlib.sha256(module).digest() != signed_sha256:
+        raise BadSignature(
+            f"{what}: the module's sha256 is {hashlib.sha256(module).hexdigest()}, the signed one "
+            f"{signed_sha256.hex()}: nothing was upgraded"
+        )
+    await host.upgrade(actor, module)
     return web.Response(text="upgraded")
 
 
 def authorise_controller(request: web.Request, actor: str, what: str) -> bytes | None:
-    """Raise unless the request may use a route that ``actor``'s controllers may use too (the weights):
+    """Raise unless the request may use a route that ``actor``'s controllers may use too (upgrades, the
+    weights):
     signed by one of them (controllers.py), or as an admin route. The sha256 its body must have when it
     is signed (None: any)."""
     if is_signed(request.headers.get("Authorization")):
@@ -351,12 +365,46 @@ async def _add_cycles(request: web.Request) -> web.Response:
     authorise(request, f"cycles for {actor}")
     value = await _read_json(request, f"cycles for {actor}")
     cycles = value.get("add") if isinstance(value, dict) and value.keys() == {"add"} else None
-    if isinstance(cycles, bool) or not isinstance(cycles, int) or cycles <= 0:
+    if not _whole(cycles):
         return _error(
             400, f'cycles for {actor}: the body must be {{"add": N}} with N a whole number > 0, got {show(value)}'
         )
     host.ledger.add(actor, cycles)
     return _json(_account(host.ledger, actor))
+
+
+async def _fund_ledger_account(request: web.Request) -> web.Response:
+    """Credit a principal's cycles-ledger account (moxzi_core.ledger_accounts), which the ic plugin's
+    cycles ledger creates canisters from: ``{"add": N}``, or ``{"add": N, "subaccount": HEX}`` for
+    another of its 32-byte subaccounts."""
+    text = request.match_info["principal"]
+    what = f"the cycles-ledger account of {text}"
+    authorise(request, what)
+    try:
+        owner = Principal.from_text(text)
+    except CandidError as error:
+        return _error(400, f"{what}: {error}")
+    if len(owner.bytes) > MAX_PRINCIPAL_BYTES:
+        return _error(400, f"{what}: a principal is at most {MAX_PRINCIPAL_BYTES} bytes, not {len(owner.bytes)}")
+    value = await _read_json(request, what)
+    keys = value.keys() if isinstance(value, dict) else set()
+    cycles, subaccount = (value.get("add"), value.get("subaccount")) if isinstance(value, dict) else (None, None)
+    if not {"add"} <= keys <= {"add", "subaccount"} or not _whole(cycles) or not _hex_or_none(subaccount):
+        return _error(
+            400,
+            f'{what}: the body must be {{"add": N}} with N a whole number > 0, and optionally "subaccount": '
+            f"64 hex digits; got {show(value)}",
+        )
+    host, account = request.app[HOST], None if subaccount is None else bytes.fromhex(subaccount)
+    return _json({"balance": host.ledger_accounts.credit(owner.bytes, account, cycles)})
+
+
+def _whole(value) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+def _hex_or_none(value) -> bool:
+    return value is None or (isinstance(value, str) and re.fullmatch(r"[0-9a-fA-F]{64}", value) is not None)
 
 
 def _account(ledger, actor: str) -> dict:

@@ -2,17 +2,20 @@
 
 - the cycles minting canister (``rkp4c-7iaaa-aaaaa-aaaca-cai``): ``get_default_subnets`` and
   ``get_subnet_for_canister`` answer moxzid's one subnet (the IC interface's, ``Identity.subnet_id``);
-- the cycles ledger (``um5iw-rqaaa-aaaaq-qaaba-cai``): ``create_canister`` makes a new empty actor
-  exactly as the management canister's ``create_canister`` does for the caller (``Host.create_canister``:
-  controlled by the settings' controllers, else by the caller; kept like every created actor) and
-  answers ``Ok {block_id, canister_id}``.
+- the cycles ledger (``um5iw-rqaaa-aaaaq-qaaba-cai``): ``icrc1_balance_of`` answers an account's
+  balance (``Host.ledger_accounts``, which only the admin funds, ``POST /cycles-ledger/PRINCIPAL``);
+  ``create_canister`` makes a new empty actor exactly as the management canister's ``create_canister``
+  does for the caller (``Host.create_canister``: controlled by the settings' controllers, else by the
+  caller; kept like every created actor) and answers ``Ok {block_id, canister_id}``.
 
-moxzid keeps no cycles-ledger accounts: every one holds nothing, as nobody can fund them (the admin
-gives actors cycles directly, ``POST /cycles/ACTOR``). So while moxzid charges cycles (``--cycles N``)
-a creation asking for an ``amount`` answers ``InsufficientFunds {balance = 0}`` and one asking for
-none starts the actor with no cycles: creating never mints them. While it does not charge, the new
-actor starts with the ``amount`` asked for (counted nowhere), as ``provisional_create_canister_with_cycles``
-gives an outside caller what it names.
+While moxzid charges cycles (``--cycles N``), a creation asking for an ``amount`` takes it from the
+caller's account (``from_subaccount``) with the cycles ledger's fee (FEE, burned, as on the IC) in
+the batch that creates the actor, which starts with the ``amount``; an account holding less answers
+``InsufficientFunds {balance}`` and takes nothing. moxzid charges no creation fee of its own (an
+actor's ``create_canister`` costs only what it attaches), so the IC's is not taken either. A
+creation asking for none takes nothing and starts the actor with no cycles. So creating never mints
+cycles. While it does not charge, the new actor starts with the ``amount`` asked for (counted
+nowhere), as ``provisional_create_canister_with_cycles`` gives an outside caller what it names.
 The ``block_id`` is the new canister's number (moxzid's canister ids count up), so it grows with each
 creation across restarts. Only calls over the IC interface reach these canisters; actors cannot call them.
 """
@@ -24,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from moxzi_core.candid import CandidError, FuncType, Principal, Service, Some, decode_args, encode_args, parse_did
+from moxzi_core.ledger_accounts import InsufficientFunds, account_key
 from moxzi_core.runtime.messages import Outcome, Reject
 
 
@@ -34,6 +38,8 @@ def _service(did: str) -> Service:
 CYCLES_MINTING = Principal.from_text("rkp4c-7iaaa-aaaaa-aaaca-cai").bytes
 CYCLES_LEDGER = Principal.from_text("um5iw-rqaaa-aaaaq-qaaba-cai").bytes
 SERVICES = {CYCLES_MINTING: _service("cycles_minting.did"), CYCLES_LEDGER: _service("cycles_ledger.did")}
+# What the cycles ledger takes for each creation beside its amount: its fee on the IC (100M cycles)
+FEE = 100_000_000
 NAMES = {CYCLES_MINTING: "the cycles minting canister", CYCLES_LEDGER: "the cycles ledger"}
 
 
@@ -49,7 +55,7 @@ class SystemCanisters:
                 "get_default_subnets": self._get_default_subnets,
                 "get_subnet_for_canister": self._get_subnet_for_canister,
             },
-            CYCLES_LEDGER: {"create_canister": self._create_canister},
+            CYCLES_LEDGER: {"icrc1_balance_of": self._balance_of, "create_canister": self._create_canister},
         }
         assert all(set(table) == set(SERVICES[c].methods) for c, table in self.methods.items()), "as the .did says"
 
@@ -91,16 +97,51 @@ class SystemCanisters:
         if wanted is not None and wanted["subnet"] != self.subnet:
             return _failed(f"moxzid has one subnet, {self.subnet}, not {wanted['subnet']}")
         settings = creation.get("settings")
-        charging = self.host.ledger is not None and self.host.ledger.charging
-        if charging and argument["amount"]:
-            return {"Err": {"InsufficientFunds": {"balance": 0}}}
+        settings = settings.value if settings is not None else {}
+        amount = argument["amount"]
+        if self.host.ledger is None or not self.host.ledger.charging:
+            return self._created(lambda: self.host.create_canister(caller, settings, cycles=amount))
+        if not amount:
+            return self._created(lambda: self.host.create_canister(caller, settings, cycles=0))
+        subaccount = _subaccount(argument["from_subaccount"])
         try:
-            canister = self.host.create_canister(
-                caller, settings.value if settings is not None else {}, cycles=0 if charging else argument["amount"]
+            account_key(caller, subaccount)
+        except ValueError as error:
+            return {"Err": {"GenericError": {"message": f"from_subaccount: {error}", "error_code": 0}}}
+        try:
+            canister = self.host.ledger_accounts.spend(
+                caller,
+                subaccount,
+                amount + FEE,
+                lambda batch: self.host.create_canister(caller, settings, amount, batch),
             )
+        except InsufficientFunds as short:
+            return {"Err": {"InsufficientFunds": {"balance": short.balance}}}
+        except ValueError as error:  # refused by the host: nothing was created, nothing taken
+            return _failed(str(error))
+        return _success(canister)
+
+    def _balance_of(self, account: dict, caller: bytes) -> int:
+        try:
+            return self.host.ledger_accounts.balance(account["owner"].bytes, _subaccount(account["subaccount"]))
+        except ValueError:  # not a 32-byte subaccount: no such account
+            return 0
+
+    @staticmethod
+    def _created(create: Callable[[], Principal]) -> dict:
+        try:
+            canister = create()
         except ValueError as error:
             return _failed(str(error))
-        return {"Ok": {"block_id": int.from_bytes(canister.bytes[:8], "big"), "canister_id": canister}}
+        return _success(canister)
+
+
+def _subaccount(option) -> bytes | None:
+    return bytes(option.value) if option is not None else None
+
+
+def _success(canister: Principal) -> dict:
+    return {"Ok": {"block_id": int.from_bytes(canister.bytes[:8], "big"), "canister_id": canister}}
 
 
 def _failed(error: str) -> dict:
