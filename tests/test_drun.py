@@ -19,10 +19,10 @@ from kit.drun import DrunRun, Step, argument, drun_id, steps
 from kit.host import eventually, query, update
 
 from moxzi_core.billing import DefaultPrices, Ledger
-from moxzi_core.candid import NAT32, TEXT, Principal, encode_args
-from moxzi_core.runtime.host import ActorSpec, Host
+from moxzi_core.candid import NAT32, TEXT, Principal, decode_args, encode_args
+from moxzi_core.runtime.host import ActorSpec, Host, actor_principal
 from moxzi_core.runtime.management.interface import MANAGEMENT_NAME, SERVICE
-from moxzi_core.runtime.messages import Reject
+from moxzi_core.runtime.messages import ANONYMOUS, Reject
 from moxzi_core.store import MemoryStore
 
 DRUN_TESTS = Path(__file__).parent / "drun"
@@ -130,3 +130,45 @@ def test_the_sweep_builds_a_plain_actor_as_the_persistent_one_that_keeps_the_sam
     ]
     flags = "//MOC-FLAG -A M0239\n//MOC-FLAG --enhanced-orthogonal-persistence --max-stable-pages 16\n//MOC-ENV X=1"
     assert sweep.unasked_flags(flags) == ["--max-stable-pages 16", "X=1"]
+
+
+NO_OPTIONS = {"replace_snapshot": None, "uninstall_code": None, "sender_canister_version": None}
+
+
+async def test_a_snapshot_outlives_a_restart_and_a_stranger_may_not_take_one():
+    store, built = MemoryStore(), build_actor("counter")
+    spec = ActorSpec("c", built.wasm, built.did, controllers=(ANONYMOUS,))
+    canister = Principal(actor_principal("c"))
+
+    async def manage(host, method, argument, caller=ANONYMOUS):
+        arg = encode_args(list(SERVICE.methods[method].args), [argument])
+        return await host.call(MANAGEMENT_NAME, method, arg, query=False, caller=caller)
+
+    host = Host([spec], store=store)
+    await host.start()
+    try:
+        assert await update(host, "c", "inc") == [1]
+        taken = await manage(host, "take_canister_snapshot", {"canister_id": canister, **NO_OPTIONS})
+        ((snapshot,),) = [decode_args(taken.reply, list(SERVICE.methods["take_canister_snapshot"].rets))]
+        assert snapshot["id"] == (0).to_bytes(8, "big") + canister.bytes  # the IC's ids: the count, the canister
+        stranger = await manage(
+            host, "take_canister_snapshot", {"canister_id": canister, **NO_OPTIONS}, caller=b"\x05" * 29
+        )
+        assert stranger.reject_code == Reject.CANISTER_ERROR and "controllers" in stranger.reject_message
+        assert await update(host, "c", "inc") == [2]
+    finally:
+        await host.stop()
+    host = Host([spec], store=store)
+    await host.start()
+    try:
+        loaded = await manage(
+            host,
+            "load_canister_snapshot",
+            {"canister_id": canister, "snapshot_id": snapshot["id"], "sender_canister_version": None},
+        )
+        assert loaded.reply is not None, loaded.reject_message
+        assert await query(host, "c", "get") == [1]
+        listed = await manage(host, "list_canister_snapshots", {"canister_id": canister})
+        assert decode_args(listed.reply, list(SERVICE.methods["list_canister_snapshots"].rets)) == [[snapshot]]
+    finally:
+        await host.stop()

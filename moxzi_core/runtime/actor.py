@@ -56,11 +56,11 @@ class Actor:
         self.canister = canister
         self.instance: Instance | None = None
         self.module: bytes | None = None  # sha256 of the running wasm
-        self._services = services
+        self.services = services
         self.replicas = Replicas(self._new_replica, lambda: self.canister.certified_data, services.limits.memory_bytes)
         if instance is not None:
             assert module is not None, "an actor with an instance has its module's hash"
-            self._adopt(instance, module)
+            self.adopt(instance, module)
         self._queue: queue.Queue = queue.Queue()
         self._calls = CallContexts()
         self._deferred: list[tuple[int | None, object]] = []  # waiting for outstanding callbacks (an upgrade)
@@ -82,9 +82,9 @@ class Actor:
         return self.instance
 
     def _new_turn(self) -> Turn:
-        return Turn(self.name, self._services.memory_budget, self._services.ledger)
+        return Turn(self.name, self.services.memory_budget, self.services.ledger)
 
-    def _adopt(self, instance: Instance, module: bytes, certified_data: bytes | None = None) -> None:
+    def adopt(self, instance: Instance, module: bytes, certified_data: bytes | None = None) -> None:
         """Run ``instance`` from now on, with ``certified_data`` (None: the certified data is kept)."""
         instance.canister = self.canister  # what ic0.is_controller, canister_status ... read
         with self.replicas.committing:
@@ -95,7 +95,7 @@ class Actor:
 
     def _new_replica(self) -> Instance:
         assert self.module is not None, "only an actor with code has replicas"
-        return self._services.instantiate(self.module, self.name, replica=True)
+        return self.services.instantiate(self.module, self.name, replica=True)
 
     # --- life cycle --------------------------------------------------------------------------
     def install(self) -> Delta:
@@ -106,7 +106,7 @@ class Actor:
             trap = self.instance.run_start()
             if trap is None:
                 trap, self.canister.certified_data = installs.run_init(
-                    self._services, self._new_turn(), self.instance, EMPTY_ARGS, ANONYMOUS
+                    self.services, self._new_turn(), self.instance, EMPTY_ARGS, ANONYMOUS
                 )
         if trap is not None:
             raise RuntimeError(f"actor {self.name}: installation trapped: {trap}")
@@ -140,7 +140,7 @@ class Actor:
 
     def start(self) -> None:
         self.footprint = self.memory_sizes()
-        self._services.memory_budget.hold(self.name, 0 if self.instance is None else self.instance.extent())
+        self.services.memory_budget.hold(self.name, 0 if self.instance is None else self.instance.extent())
         self._thread = threading.Thread(target=self._loop, name=f"actor-{self.name}", daemon=True)
         self._thread.start()
 
@@ -208,9 +208,9 @@ class Actor:
     def _fail(self, seq: int | None, message, error: Exception) -> None:
         outcome = Outcome.reject(Reject.SYS_FATAL, f"moxzid internal error in {self.name}: {error}")
         if isinstance(message, Call):
-            self._services.settle(self, seq, [(message.origin, replace(outcome, refund=message.cycles))], [], None)
+            self.services.settle(self, seq, [(message.origin, replace(outcome, refund=message.cycles))], [], None)
         elif isinstance(message, (Upgrade, Manage)):
-            self._services.settle(self, seq, [(message.origin, outcome)], [], None)
+            self.services.settle(self, seq, [(message.origin, outcome)], [], None)
 
     def _task_wait(self) -> tuple[float | None, object]:
         """Seconds until the next system task is due (None: none is), and which (`tasks`)."""
@@ -245,7 +245,7 @@ class Actor:
                 self._on_manage(message)
         self._stop_if_idle()
         self._settle(seq)
-        self._services.events.publish(
+        self.services.events.publish(
             "message",
             actor=self.name,
             method=_method_label(message),
@@ -286,7 +286,7 @@ class Actor:
         self.footprint = self.memory_sizes()
         tasks.check_low_memory(self.canister, self.footprint[0])
         changed = seq is not None or step.memory_pages or step.stable_pages or step.full or step.calls or step.executed
-        self._services.settle(
+        self.services.settle(
             self,
             seq,
             step.answers,
@@ -327,13 +327,13 @@ class Actor:
         if kind is None:
             return Outcome.reject(Reject.DESTINATION_INVALID, f"actor {self.name} has no method {call.method!r}")
         if kind == "query":  # a query method called as an update runs as a query: no trace
-            return self._services.queries.run(self, self._code, call.method, call.arg, call.caller, None)
+            return self.services.queries.run(self, self._code, call.method, call.arg, call.caller, None)
         if kind == "composite_query":  # as on the IC: never in replicated mode
             return Outcome.reject(
                 Reject.CANISTER_ERROR,
                 f"{self.name}.{call.method} is a composite query: it cannot be called as an update or from an update",
             )
-        if call.origin[0] == "ingress" and not self._services.queries.accepts(self._code, call):
+        if call.origin[0] == "ingress" and not self.services.queries.accepts(self._code, call):
             return Outcome.reject(
                 Reject.CANISTER_REJECT, f"actor {self.name} did not accept the message ({call.method})"
             )
@@ -393,7 +393,7 @@ class Actor:
         instance, step = self._code, self.turn.step
         self.turn.begin(instance)
         execution.in_flight = self._calls.in_flight
-        trap = instance.invoke(execution, export, callback, fuel=self._services.limits.instructions_per_message)
+        trap = instance.invoke(execution, export, callback, fuel=self.services.limits.instructions_per_message)
         step.instructions += instance.instructions_used()
         context = self._calls.open[context_id]
         if trap is None:
@@ -456,25 +456,25 @@ class Actor:
         option), else installed afresh; None, or why not, the old code and state untouched."""
         if keep_state:
             upgraded = installs.upgrade(
-                self._services, self.turn, self.name, self._code, module, arg, caller, persistence
+                self.services, self.turn, self.name, self._code, module, arg, caller, persistence
             )
             if isinstance(upgraded, str):
                 return upgraded
             new, certified_data = upgraded
             with self.replicas.committing:
                 new.commit()
-                self._adopt(new, module, certified_data)
+                self.adopt(new, module, certified_data)
         else:
-            installed = installs.fresh(self._services, self.turn, self.name, module, arg, caller, self.instance)
+            installed = installs.fresh(self.services, self.turn, self.name, module, arg, caller, self.instance)
             if isinstance(installed, str):
                 return installed
-            self._adopt(installed[0], module, installed[1])
+            self.adopt(installed[0], module, installed[1])
         self.turn.step.full = True
         self.canister.version += 1
         return None
 
     def _on_manage(self, call: Manage) -> None:
-        outcome = self._services.manage(self, call)
+        outcome = self.services.manage(self, call)
         if outcome is not None:
             self.turn.answer(call.origin, outcome)
 
@@ -488,7 +488,9 @@ class Actor:
 
 def _replaces_code(message) -> bool:
     """Whether the message swaps the actor's code, so must wait until no call of the old code is open."""
-    return isinstance(message, Upgrade) or message.detail.get("mode", "install") != "install"
+    if isinstance(message, Upgrade) or message.op == "load_canister_snapshot":
+        return True
+    return message.detail.get("mode", "install") != "install"
 
 
 def _method_label(message) -> str:

@@ -52,6 +52,10 @@ class Canister:
     history: list[list] = field(default_factory=list)
     changes: int = 0
     low_memory_hook: str = "condition_not_satisfied"  # the low wasm memory hook's status (`tasks`)
+    # Its canister snapshots (take_canister_snapshot): id -> [taken at ns, total size]; their contents lie
+    # in the journal, written in the same batch as this record. And how many it has taken in all.
+    snapshots: dict[bytes, list] = field(default_factory=dict)
+    snapshots_taken: int = 0
 
     def change(self, timestamp: int, origin: list, details: list) -> None:
         """Record a change made by the management canister: ``origin`` is ["user", principal] or
@@ -67,7 +71,15 @@ class Canister:
     def may_see_status(self, principal: bytes) -> bool:
         """Whether ``principal`` may call canister_status: a controller, or one its status_visibility
         lets see it."""
-        visibility = self.settings["status_visibility"]
+        return self._visible("status_visibility", principal)
+
+    def may_see_snapshots(self, principal: bytes) -> bool:
+        """Whether ``principal`` may list the canister's snapshots: a controller, or one its
+        snapshot_visibility lets see them."""
+        return self._visible("snapshot_visibility", principal)
+
+    def _visible(self, setting: str, principal: bytes) -> bool:
+        visibility = self.settings[setting]
         return (
             self.is_controller(principal)
             or visibility == "public"
@@ -87,14 +99,16 @@ class Canister:
             self.history,
             self.changes,
             self.low_memory_hook,
+            [[snapshot_id, *about] for snapshot_id, about in self.snapshots.items()],
+            self.snapshots_taken,
         ]
 
     @classmethod
     def from_record(cls, record: list) -> Canister:
         controllers, status, version, settings, created, waiters, certified, chunks, *later = record
-        # (a record written before canisters kept a history, or the low memory hook's status, lacks them)
-        defaults: list = [[], 0, "condition_not_satisfied"]
-        history, changes, low_memory_hook = [*later, *defaults[len(later) :]]
+        # (a record written before canisters kept a history, the low memory hook's status or snapshots lacks them)
+        defaults: list = [[], 0, "condition_not_satisfied", [], 0]
+        history, changes, low_memory_hook, snapshots, taken = [*later, *defaults[len(later) :]]
         return cls(
             list(controllers),
             status,
@@ -107,4 +121,6 @@ class Canister:
             [list(entry) for entry in history],
             changes,
             low_memory_hook,
+            {snapshot_id: list(about) for snapshot_id, *about in snapshots},
+            taken,
         )

@@ -153,6 +153,7 @@ class Host:
             self._instantiate,
             self._delivery.settle,
             management.on_target,
+            self._journal.snapshot_of,
         )
         self._manager = Manager(
             ledger,

@@ -15,6 +15,10 @@ Every key starts with what it belongs to, so one actor's data is one prefix:
                                      [method, argument, cycles attached]
     actor/<name>/chunk/<sha256>      a chunk of the actor's chunk store (upload_chunk), written with
                                      the state record that lists it
+    actor/<name>/snapshot/<id hex>/meta, .../memory/<chunk>, .../stable-memory/<chunk>
+                                     a canister snapshot (take_canister_snapshot): CBOR {module, state,
+                                     certified_data} and both memories' chunks over zeros, written with
+                                     the state record that lists it
     system/log/<seq>                 a system-method call that changed the system (the device), in
                                      the order they ran: re-run at start-up to rebuild that state
     system/identity                  what else decides the state the record rebuilds (the device's seed)
@@ -85,6 +89,15 @@ def _actor(name: str, *parts: bytes) -> bytes:
     return b"/".join([b"actor", name.encode(), *parts])
 
 
+def _put_snapshot(batch: Batch, prefix: bytes, snapshot: Snapshot) -> None:
+    meta = {"module": snapshot.module, "state": snapshot.state, "certified_data": snapshot.certified_data}
+    batch.put(prefix + b"/meta", cbor2.dumps(meta))
+    for kind, image in ((_MEMORY, snapshot.memory), (_STABLE, snapshot.stable)):
+        for number, packed in memory_image.Packer().whole(image).items():
+            if packed is not None:
+                batch.put(prefix + b"/" + kind + b"/" + _u64(number), packed)
+
+
 @dataclass
 class Delta:
     """What one completed message changed in an actor, ready to be written."""
@@ -96,6 +109,7 @@ class Delta:
     full: bool = False  # the chunks are the whole memory (install, upgrade): earlier chunks go
     chunks: dict[bytes, bytes] = field(default_factory=dict)  # chunks uploaded, by sha256
     chunks_cleared: bool = False  # clear_chunk_store: the chunks stored before go
+    snapshots: dict[bytes, Snapshot | None] = field(default_factory=dict)  # taken, or deleted (None), by id
 
 
 @dataclass
@@ -115,6 +129,17 @@ class Attachment:
         """What ``file`` holds (a temporary file, closed with the attachment); ``sha256``: its bytes'
         digest, if the writer knows it (the store then keeps it without hashing them again)."""
         return cls(file.seek(0, io.SEEK_END), lambda: (file.seek(0), file)[1], file.close, sha256=sha256, head=head)
+
+
+@dataclass
+class Snapshot:
+    """A canister snapshot: what loading it gives the canister back (`management.snapshots`)."""
+
+    module: bytes  # sha256 of its module
+    state: dict  # its instance's state besides the memories (`Instance.state`)
+    certified_data: bytes
+    memory: bytes
+    stable: bytes
 
 
 @dataclass
@@ -273,6 +298,10 @@ class Journal:
             batch.clear_prefix(_actor(name, b"chunk", b""))
         for digest, chunk in delta.chunks.items():
             batch.put(_actor(name, b"chunk", digest), chunk)
+        for snapshot_id, taken in delta.snapshots.items():
+            batch.clear_prefix(_actor(name, b"snapshot", snapshot_id.hex().encode(), b""))
+            if taken is not None:
+                _put_snapshot(batch, _actor(name, b"snapshot", snapshot_id.hex().encode()), taken)
         if delta.full:
             batch.clear_prefix(_actor(name, _MEMORY, b""))
             batch.clear_prefix(_actor(name, _STABLE, b""))
@@ -295,6 +324,21 @@ class Journal:
     def chunk(self, name: str, digest: bytes) -> bytes | None:
         """The chunk with sha256 ``digest`` in actor ``name``'s chunk store, if it holds one."""
         return self.store.get(_actor(name, b"chunk", digest))
+
+    def snapshot_of(self, name: str, snapshot_id: bytes) -> Snapshot:
+        """Actor ``name``'s snapshot ``snapshot_id`` (its canister record lists it)."""
+        prefix = _actor(name, b"snapshot", snapshot_id.hex().encode())
+        meta = self.store.get(prefix + b"/meta")
+        if meta is None:
+            raise StoreError(f"{self.store.description}: snapshot {snapshot_id.hex()} of {name} is missing")
+        fields = _plain(cbor2.loads(meta))
+        what = f"{self.store.description}: snapshot {snapshot_id.hex()} of actor {name}"
+        memories = []
+        for kind, size in ((_MEMORY, fields["state"]["memory_size"]), (_STABLE, fields["state"]["stable_size"])):
+            part = prefix + b"/" + kind + b"/"
+            chunks = {int.from_bytes(key[len(part) :], "big"): value for key, value in self.store.scan(part)}
+            memories.append(bytes(memory_image.Stored(size, chunks, what).over(b"")))
+        return Snapshot(fields["module"], fields["state"], fields["certified_data"], *memories)
 
     def load(self, name: str) -> Saved | None:
         """The actor's saved state, or None if it was never installed."""

@@ -10,6 +10,7 @@ from typing import Any
 from ..billing import Ledger
 from ..events import Events
 from .instance import Instance, Limits
+from .journal import Snapshot
 from .memory_budget import MemoryBudget
 from .messages import Manage, Outcome
 from .queries import Queries
@@ -26,3 +27,4 @@ class Services:
     settle: Callable[..., None]  # makes a handled message final (`delivery.Delivery.settle`)
     # Runs a management call on the actor it acts on, its caller's right checked (`management.on_target`).
     manage: Callable[[Any, Manage], Outcome | None]
+    snapshot_of: Callable[[str, bytes], Snapshot]  # an actor's canister snapshot, by id (`journal.Journal`)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from ..billing import Ledger
 from .instance import Instance
-from .journal import Delta
+from .journal import Delta, Snapshot
 from .memory_budget import MemoryBudget
 from .messages import Origin, Outcome
 from .system_api import OutgoingCall
@@ -29,6 +29,7 @@ class Step:
     trapped: bool = False  # one of its entry points trapped
     chunks: dict[bytes, bytes] = field(default_factory=dict)  # chunks uploaded to the chunk store
     chunks_cleared: bool = False  # clear_chunk_store
+    snapshots: dict[bytes, Snapshot | None] = field(default_factory=dict)  # taken, or deleted (None), by id
     cycles: int = 0  # what it did to the balance: accepted and refunds in, attached to calls and burned out
     burned: int = 0  # cycles it burned (ic0.cycles_burn128), counted as spent
 
@@ -50,7 +51,7 @@ class Step:
                 instance.memory_packer.changed(self.memory_pages, instance.memory.runs),
                 instance.stable_packer.changed(self.stable_pages, instance.stable.runs),
             )
-        delta.chunks, delta.chunks_cleared = self.chunks, self.chunks_cleared
+        delta.chunks, delta.chunks_cleared, delta.snapshots = self.chunks, self.chunks_cleared, self.snapshots
         return delta
 
 

@@ -1,6 +1,7 @@
 """The management canister (``aaaaa-aa``): ``METHODS``, one row per method moxzid implements, saying
 where it runs, what it does with its argument, who may call it and whether it keeps the cycles a call
-attaches. A new method is one row here and one function (in ``canisters.py`` or ``code.py``).
+attaches. A new method is one row here and one function (in ``canisters.py``, ``code.py`` or
+``snapshots.py``).
 
 Where a method runs: on the host's event loop (raw_rand, the creations, deposit_cycles,
 provisional_top_up_canister, canister_info), answered at once; or, acting on one canister, on that canister's actor (``on_target``): the host decodes the
@@ -21,7 +22,7 @@ from ...store import Batch
 from ..actor import Actor
 from ..canister import Canister
 from ..messages import Manage, Origin, Outcome, Reject
-from . import canisters, code
+from . import canisters, code, snapshots
 from .interface import BadArgument, arguments
 from .request import Manager, Request
 
@@ -62,6 +63,17 @@ METHODS: Mapping[str, Method] = {
     "upload_chunk": Method(code.upload_chunk, on_target=True, decode=code.chunk_given),
     "clear_chunk_store": Method(code.clear_chunk_store, on_target=True, decode=canisters.as_is),
     "stored_chunks": Method(code.stored_chunks, on_target=True, decode=canisters.as_is),
+    "take_canister_snapshot": Method(snapshots.take_canister_snapshot, on_target=True, decode=snapshots.snapshot_named),
+    "load_canister_snapshot": Method(snapshots.load_canister_snapshot, on_target=True, decode=snapshots.snapshot_named),
+    "list_canister_snapshots": Method(
+        snapshots.list_canister_snapshots,
+        on_target=True,
+        decode=snapshots.snapshot_named,
+        may_call=Canister.may_see_snapshots,
+    ),
+    "delete_canister_snapshot": Method(
+        snapshots.delete_canister_snapshot, on_target=True, decode=snapshots.snapshot_named
+    ),
 }
 
 

@@ -1,5 +1,5 @@
 """A canister's history as the IC keeps it and ``canister_info`` tells it: its creation, every code
-deployment (install, reinstall, upgrade) and every change of its controllers, each with the canister's
+deployment (install, reinstall, upgrade), every snapshot loaded and every change of its controllers, each with the canister's
 version after it, who made it and when. The changes lie in the canister record (``Canister.history``,
 the last ``MAX_HISTORY`` of them, and ``Canister.changes`` counting all), so they survive restarts and
 crashes with it; this module turns what a management call says into a change and the changes into
@@ -28,6 +28,11 @@ def record_creation(canister: Canister, by: list) -> None:
 
 def record_deployment(canister: Canister, by: list, mode: str, module: bytes) -> None:
     canister.change(time.time_ns(), by, ["code_deployment", mode, module])
+
+
+def record_snapshot_load(canister: Canister, by: list, version: int, snapshot_id: bytes, taken_at: int) -> None:
+    """A snapshot loaded: the canister's version when it was taken, its id and when."""
+    canister.change(time.time_ns(), by, ["load_snapshot", version, snapshot_id, taken_at])
 
 
 def record_controllers_change(canister: Canister, by: list) -> None:
@@ -61,6 +66,15 @@ def _change(entry: list) -> dict:
         what = {"creation": {"controllers": [Principal(p) for p in fields[0]], "environment_variables_hash": None}}
     elif kind == "code_deployment":
         what = {"code_deployment": {"mode": {fields[0]: None}, "module_hash": fields[1]}}
+    elif kind == "load_snapshot":
+        version_taken, snapshot_id, taken_at = fields
+        what = {
+            "load_snapshot": {
+                "canister_version": version_taken,
+                "snapshot_id": snapshot_id,
+                "taken_at_timestamp": taken_at,
+            }
+        }
     else:
         what = {"controllers_change": {"controllers": [Principal(p) for p in fields[0]]}}
     return {"timestamp_nanos": timestamp, "canister_version": version, "origin": made_by, "details": what}
