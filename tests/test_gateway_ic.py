@@ -460,7 +460,8 @@ async def test_the_cycles_ledger_creates_from_accounts_only_the_admin_funds(tmp_
     /cycles-ledger/PRINCIPAL), icrc1_balance_of answers it, and create_canister takes the amount and
     the ledger's fee from it, the actor starting with the amount; an account short of them answers
     InsufficientFunds with its balance and nothing is made or taken. Bad bodies are 400s; the
-    accounts are kept across a restart (LMDB)."""
+    accounts are kept across a restart (LMDB), and a captured creation resent after it does not spend
+    again."""
     lmdb = pytest.importorskip("moxzi_store_lmdb")
     owner, stranger = Ed25519Identity(), Ed25519Identity()
     other = "01" * 32  # another of owner's subaccounts
@@ -468,13 +469,18 @@ async def test_the_cycles_ledger_creates_from_accounts_only_the_admin_funds(tmp_
     def charging_host():
         store = lmdb.LmdbStore(tmp_path / "state")
         ledger = Ledger(store, DefaultPrices(), 1000)  # charging: 1000 cycles each
-        return Host([], HostConfig(max_created_actors=2), store=store, ledger=ledger)
+        return Host([], HostConfig(max_created_actors=3), store=store, ledger=ledger)
 
     async def fund(ic, principal, body):
         text = Principal(principal).to_text() if isinstance(principal, bytes) else principal
         async with ic.post(f"/cycles-ledger/{text}", json=body) as response:
             return response.status, await response.json()
 
+    create = SERVICES[CYCLES_LEDGER].methods["create_canister"]
+    value = {"from_subaccount": None, "created_at_time": None, "amount": 10, "creation_args": None}
+    arg = encode_args(list(create.args), [value])
+    creation = {**content("call", owner.principal, method="create_canister", arg=arg), "canister_id": CYCLES_LEDGER}
+    captured, url = envelope(creation, owner), f"/api/v4/canister/{Principal(CYCLES_LEDGER)}/call"
     host = charging_host()
     await host.start()
     try:
@@ -496,10 +502,13 @@ async def test_the_cycles_ledger_creates_from_accounts_only_the_admin_funds(tmp_
             assert await _created(ic, stranger, 10**12) == {"Err": {"InsufficientFunds": {"balance": 0}}}
             free = await _created(ic, stranger, 0)  # asking for nothing costs nothing and starts with none
             assert host.ledger.balance(free["Ok"]["canister_id"].to_text()) == 0
-            assert len(host.actor_names()) == 2
+            assert (await post(ic, url, captured))[1]["status"] == "replied"  # a creation of 10 cycles
+            left = 2 * 10**12 - 2 * FEE - 10
+            assert await _balance_of(ic, owner) == left
+            assert len(host.actor_names()) == 3
             refused = await _created(ic, owner, 10)  # past --max-created-actors: nothing is taken
-            assert "--max-created-actors 2" in refused["Err"]["FailedToCreate"]["error"]
-            assert await _balance_of(ic, owner) == 2 * 10**12 - FEE
+            assert "--max-created-actors 3" in refused["Err"]["FailedToCreate"]["error"]
+            assert await _balance_of(ic, owner) == left
             for body in ({"add": 0}, {"add": -1}, {"add": "5"}, {"add": True}, {"add": 1.5}, {"add": 1, "x": 2}, [1]):
                 status, answer = await fund(ic, owner.principal, body)
                 assert status == 400 and "the body must be" in answer["error"], answer
@@ -509,7 +518,7 @@ async def test_the_cycles_ledger_creates_from_accounts_only_the_admin_funds(tmp_
             assert status == 400 and "not a principal" in answer["error"]
             status, answer = await fund(ic, owner.principal, {"add": 2**128})
             assert status == 400 and "would pass the most it may hold" in answer["error"]
-            assert await _balance_of(ic, owner) == 2 * 10**12 - FEE
+            assert await _balance_of(ic, owner) == left
     finally:
         await host.stop()
         host.store.close()
@@ -517,9 +526,12 @@ async def test_the_cycles_ledger_creates_from_accounts_only_the_admin_funds(tmp_
     await host.start()
     try:
         async with serving(host, {"/api": build_ic_app}) as (_, ic):
-            assert await _balance_of(ic, owner) == 2 * 10**12 - FEE
-            short = await _created(ic, owner, 2 * 10**12 - FEE)
-            assert short == {"Err": {"InsufficientFunds": {"balance": 2 * 10**12 - FEE}}}
+            assert await _balance_of(ic, owner) == left
+            status, answer = await post(ic, url, captured)  # resent: it ran, once
+            assert lookup(answer["certificate"], b"request_status", hash_of_map(creation), b"status") == b"done"
+            assert await _balance_of(ic, owner) == left and len(host.actor_names()) == 3
+            short = await _created(ic, owner, left - FEE + 1)
+            assert short == {"Err": {"InsufficientFunds": {"balance": left}}}
     finally:
         await host.stop()
         host.store.close()

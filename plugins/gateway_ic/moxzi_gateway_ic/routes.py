@@ -62,7 +62,7 @@ METHOD_NOT_FOUND = "IC0536"  # CanisterMethodNotFound: how clients tell a missin
 # Calls and queries one sender may have in flight by default: far more than an agent making calls one after
 # another, or a handful at once, needs.
 CALLS_PER_SENDER = 128
-RECEIVED = b"ic/received/"  # where the store keeps the management calls received (moxzi_core.received)
+RECEIVED = b"ic/received/"  # the management and system canisters' calls received (moxzi_core.received)
 
 
 def build_ic_app(host, settings) -> web.Application:
@@ -131,7 +131,7 @@ class IcInterface:
         self.identity = identity
         self.body_secs = body_secs
         self.statuses = Statuses()
-        self.received = Received(host.store, RECEIVED, "management calls")
+        self.received = Received(host.store, RECEIVED, "management and cycles-ledger calls")
         self.system = SystemCanisters(host, identity.subnet_id)
         self._running: set[asyncio.Task] = set()
         # Calls and queries in flight by sender (`_sender`), only those with any: a v2 call is answered
@@ -209,9 +209,12 @@ class IcInterface:
         except _Reject as reject:
             return _rejection(reject.code, reject.message)
         status = self.statuses.get(envelope.id)
-        managing = envelope.content["canister_id"] == MANAGEMENT
+        # Calls that change what is not an actor's own state are kept until they expire, so a captured
+        # one resent never runs twice: management calls, and the system canisters' (a cycles-ledger
+        # create_canister spends its sender's account).
+        kept = envelope.content["canister_id"] == MANAGEMENT or self.system.serves(envelope.content["canister_id"])
         expiry = envelope.content["ingress_expiry"]
-        if status is None and managing and self.received.known(envelope.id):
+        if status is None and kept and self.received.known(envelope.id):
             # Received before moxzid restarted, or before the statuses forgot it: it ran (or runs), once.
             status = self.statuses.add(envelope.id, envelope.sender, expiry, _effective(request))
             if status is None:
@@ -230,7 +233,7 @@ class IcInterface:
                 return _rejection(
                     Reject.SYS_TRANSIENT, "moxzid has too many recent update calls in memory; retry shortly"
                 )
-            refusal = self.received.receive(envelope.id, expiry, sender) if managing else None
+            refusal = self.received.receive(envelope.id, expiry, sender) if kept else None
             if refusal is not None:
                 self.statuses.forget(envelope.id)
                 self._in_flight.release(sender)
