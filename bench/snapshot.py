@@ -114,7 +114,7 @@ def churn_round(iterations: int):
         invokes: list[float] = []
         with timed(Instance, "invoke", invokes):
             await call(host, "churn", iterations)
-        return sum(invokes), host._actors["heap"].instance.instructions_used()
+        return sum(invokes), host._actors.named("heap").instance.instructions_used()
 
     return run
 
@@ -124,7 +124,7 @@ def medians(rounds: list[tuple]) -> tuple:
 
 
 def memory_mib(host: Host) -> float:
-    return host._actors["heap"].instance.memory.size / 2**20  # the bench looks inside the actor
+    return host._actors.named("heap").instance.memory.size / 2**20  # the bench looks inside the actor
 
 
 async def measure(spec: ActorSpec, args) -> dict:

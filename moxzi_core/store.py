@@ -43,6 +43,10 @@ class Batch:
 class Store(ABC):
     """A transactional key-value store. Its methods may be called from any thread."""
 
+    # Whether the values are kept in this process's memory (and gone at exit): the core does not
+    # compress what it writes to such a store, which would only cost time.
+    in_memory = False
+
     @abstractmethod
     def get(self, key: bytes) -> bytes | None:
         """The committed value of ``key``, or None."""
@@ -81,6 +85,8 @@ class Store(ABC):
 
 class MemoryStore(Store):
     """Keeps everything in a sorted in-memory table: gone at exit. For runs without ``-s``, and tests."""
+
+    in_memory = True
 
     def __init__(self) -> None:
         self._keys: list[bytes] = []

@@ -1,8 +1,11 @@
 """An actor's memories in the store: 64 KiB chunks, compressed, none for a chunk that holds the module's
-initial image or zeros; a damaged chunk found; a store of layout 4 (a value per 4 KiB page) converted."""
+initial image or zeros, a few pages written since as patches of their own; a damaged chunk found; a
+store of layout 4 (a value per 4 KiB page) converted, one of layout 5 (patches inline) read as it is."""
 
+import cbor2
 import numpy as np
 import pytest
+import zstandard
 from kit.host import query, spec, update
 
 from moxzi_core.runtime import memory_image
@@ -23,9 +26,18 @@ def heap_like(chunks: int, seed: int = 0) -> bytes:
     return words.tobytes()
 
 
-def stored_memory(store: MemoryStore) -> dict[int, bytes]:
+def stored_memory(store: MemoryStore) -> dict[bytes, bytes]:
+    """Actor a's memory values, by name."""
     prefix = b"actor/a/memory/"
-    return {int.from_bytes(key[len(prefix) :], "big"): value for key, value in store.scan(prefix)}
+    return {key[len(prefix) :]: value for key, value in store.scan(prefix)}
+
+
+def chunk(number: int) -> bytes:
+    return memory_image.chunk_name(number)
+
+
+def patch(number: int, page: int) -> bytes:
+    return memory_image.patch_name(number, page)
 
 
 def snapshot(store: MemoryStore, delta: Delta) -> None:
@@ -40,8 +52,8 @@ def runs_of(memory: bytearray):
 
 
 def read_back(value: bytes | None, number: int, initial: bytes) -> bytes:
-    chunks = {} if value is None else {number: value}
-    image = memory_image.Stored((number + 1) * CHUNK, chunks, "a").over(initial)
+    values = [] if value is None else [(chunk(number), value)]
+    image = memory_image.Stored((number + 1) * CHUNK, values, "a").over(initial)
     return bytes(image[number * CHUNK :])
 
 
@@ -68,16 +80,16 @@ def test_memories_read_back_over_the_initial_image_after_full_and_partial_snapsh
     stable = heap_like(1, seed=3) + bytes(CHUNK)
     packer = memory_image.Packer(initial)
     snapshot(store, Delta(STATE, packer.whole(bytes(memory)), memory_image.Packer().whole(stable), full=True))
-    assert sorted(stored_memory(store)) == [3, 4]  # chunk 0 holds the initial image, the rest zeros
+    assert sorted(stored_memory(store)) == [chunk(3), chunk(4)]  # chunk 0 holds the initial image, the rest zeros
     assert all(len(value) < CHUNK for value in stored_memory(store).values())
     saved = journal.load("a")
-    assert saved is not None and saved.memory.over(initial) == memory and saved.stable == stable
+    assert saved is not None and saved.memory.over(initial) == memory and saved.stable.over(b"") == stable
 
     memory[0] ^= 0xFF  # away from the initial image, and chunk 4 back to zeros
     memory[4 * CHUNK : 5 * CHUNK] = bytes(CHUNK)
     written = [0] + list(range(4 * 16, 5 * 16))
     snapshot(store, Delta(STATE, packer.changed(written, runs_of(memory)), {}))
-    assert sorted(stored_memory(store)) == [0, 3]
+    assert sorted(stored_memory(store)) == [patch(0, 0), chunk(3)]  # page 0: a patch over the initial image
     assert journal.load("a").memory.over(initial) == memory
 
     snapshot(store, Delta(STATE, memory_image.Packer().whole(bytes(CHUNK)), {}, full=True))  # a reinstall
@@ -85,31 +97,54 @@ def test_memories_read_back_over_the_initial_image_after_full_and_partial_snapsh
     assert journal.load("a").memory.over(b"") == bytes(CHUNK) + bytes(7 * CHUNK)
 
 
-def test_a_few_pages_written_again_are_packed_alone_after_their_chunks_frame():
-    """A chunk packed lately gets up to MAX_PATCHES changed pages as patches (compressed alone: a
-    message that wrote a page of it does not compress 64 KiB again); more, and it is packed whole."""
+def test_a_few_pages_written_again_are_patches_of_their_own():
+    """Up to MAX_PATCHES pages of a chunk written since it was packed are values of their own (compressed
+    alone: a message that wrote a page of it neither compresses nor rewrites 64 KiB); more, and the
+    chunk is packed whole and its patches go. A packer given a stored memory knows its patches."""
+    store = MemoryStore()
+    journal = Journal(store)
     memory = bytearray(heap_like(8))
     packer = memory_image.Packer()
-    whole = packer.whole(bytes(memory))
-    frame = whole[3]
-    assert frame is not None and frame[0] == 0  # no patches
-    for n, page in enumerate([48, 50, 48, 51, 63], start=1):
+    snapshot(store, Delta(STATE, packer.whole(bytes(memory)), {}, full=True))
+    frame = stored_memory(store)[chunk(3)]
+    for page in [48, 50, 48, 51, 63]:
         memory[page * PAGE] ^= 0xFF
-        [(number, value)] = packer.changed([page], runs_of(memory)).items()
-        assert number == 3 and value is not None
-        assert read_back(value, 3, b"") == memory[3 * CHUNK : 4 * CHUNK]
-        assert value[0] == [1, 2, 2, 3, 4][n - 1]  # patches: pages 48, 50, 51, 63 (48 twice)
-        assert value.endswith(frame[1:])  # the chunk's frame stays; only the page was compressed
-    memory[52 * PAGE] ^= 0xFF  # a fifth page: the chunk is packed whole again
-    value = packer.changed([52], runs_of(memory))[3]
-    assert value is not None and value[0] == 0 and read_back(value, 3, b"") == memory[3 * CHUNK : 4 * CHUNK]
+        values = packer.changed([page], runs_of(memory))
+        assert list(values) == [patch(3, page - 48)] and len(values[patch(3, page - 48)] or b"") < PAGE
+        snapshot(store, Delta(STATE, values, {}))
+        assert journal.load("a").memory.over(b"") == memory
+    assert stored_memory(store)[chunk(3)] == frame  # the chunk's value was not written again
+    assert [name for name in stored_memory(store) if len(name) == 9] == [patch(3, p) for p in (0, 2, 3, 15)]
 
-    big = bytearray(heap_like(memory_image.RECENT + 8, seed=5))
-    others = memory_image.Packer()
-    others.whole(bytes(big))  # chunk 0 is no longer among the recent ones
-    big[0] ^= 0xFF
-    value = others.changed([0], runs_of(big))[0]
-    assert value is not None and value[0] == 0
+    restarted = memory_image.Packer()  # as after a restart: it knows the patches from the store
+    restarted.adopt(journal.load("a").memory)
+    memory[52 * PAGE] ^= 0xFF  # a fifth page: the chunk is packed whole, its patches deleted
+    values = restarted.changed([52], runs_of(memory))
+    assert values == {
+        chunk(3): memory_image.pack(bytes(memory[3 * CHUNK : 4 * CHUNK]), 3, b""),
+        **{patch(3, p): None for p in (0, 2, 3, 15)},
+    }
+    snapshot(store, Delta(STATE, values, {}))
+    assert [name for name in stored_memory(store) if len(name) == 9] == []
+    assert journal.load("a").memory.over(b"") == memory
+
+    memory[0] ^= 0xFF  # pages of two chunks at once, one of them five
+    memory[16 * PAGE : 21 * PAGE] = heap_like(1, seed=7)[: 5 * PAGE]
+    values = restarted.changed([0, *range(16, 21)], runs_of(memory))
+    assert set(values) == {chunk(1), patch(0, 0)}
+    snapshot(store, Delta(STATE, values, {}))
+    assert journal.load("a").memory.over(b"") == memory
+
+
+def test_a_patch_over_a_chunk_that_holds_the_initial_image():
+    initial = heap_like(1, seed=4)
+    memory = bytearray(initial + bytes(CHUNK))
+    packer = memory_image.Packer(initial)
+    assert packer.whole(bytes(memory)) == {chunk(0): None, chunk(1): None}
+    memory[5 * PAGE + 1] ^= 1
+    values = packer.changed([5], runs_of(memory))
+    assert list(values) == [patch(0, 5)]
+    assert memory_image.Stored(2 * CHUNK, values.items(), "a").over(initial) == memory  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("damage", ["a bit", "a cut", "not a frame", "a patch's bit"])
@@ -121,7 +156,7 @@ def test_a_damaged_chunk_makes_the_saved_state_corrupt(damage):
     snapshot(store, Delta(STATE, packer.whole(bytes(memory)), {}, full=True))
     memory[2 * CHUNK + 5] ^= 1
     snapshot(store, Delta(STATE, packer.changed([32], runs_of(memory)), {}))  # chunk 2: a patch
-    key, value = list(store.scan(b"actor/a/memory/"))[2 if damage == "a patch's bit" else 1]
+    key, value = list(store.scan(b"actor/a/memory/"))[3 if damage == "a patch's bit" else 1]
     damaged = {
         "a bit": value[:40] + bytes([value[40] ^ 1]) + value[41:],
         "a cut": value[:-10],
@@ -131,7 +166,8 @@ def test_a_damaged_chunk_makes_the_saved_state_corrupt(damage):
     batch = Batch()
     batch.put(key, damaged)
     store.commit(batch)
-    with pytest.raises(StoreError, match="the saved state of actor a is corrupt: a memory chunk is damaged"):
+    what = "page's patch" if damage == "a patch's bit" else "chunk"
+    with pytest.raises(StoreError, match=f"the saved state of actor a is corrupt: a memory {what} is damaged"):
         journal.load("a").memory.over(b"")  # read where start-up reads it: Host._restore
 
 
@@ -163,13 +199,13 @@ def test_a_layout_4_store_is_converted_an_actor_per_batch():
 
     journal = Journal(store)
     assert len(commits) == 3  # each actor, then the layout
-    assert store.get(b"meta/layout") == b"5"
+    assert store.get(b"meta/layout") == b"6"
     assert not [key for key, _ in store.scan(b"actor/") if b"/mem/" in key or b"/stable/" in key]
     for name, (memory, stable) in images.items():
         prefix = f"actor/{name}/".encode()
         for kind, image in ((b"memory/", memory), (b"stable-memory/", stable)):
-            chunks = {int.from_bytes(key[len(prefix + kind) :], "big"): v for key, v in store.scan(prefix + kind)}
-            stored = memory_image.Stored(len(image), chunks, name)
+            values = [(key[len(prefix + kind) :], v) for key, v in store.scan(prefix + kind)]
+            stored = memory_image.Stored(len(image), values, name)
             assert stored.over(b"") == image
     assert journal.actor_names() == ["a", "b"]
 
@@ -198,10 +234,10 @@ def test_a_conversion_cut_short_goes_on_where_it_stopped():
     assert store.get(b"meta/layout") == b"4"  # a converted, b not yet
     store.commit = commit  # type: ignore[method-assign]
     Journal(store)
-    assert store.get(b"meta/layout") == b"5"
+    assert store.get(b"meta/layout") == b"6"
     for name in "ab":
         prefix = f"actor/{name}/memory/".encode()
-        stored = {int.from_bytes(key[len(prefix) :], "big"): value for key, value in store.scan(prefix)}
+        stored = [(key[len(prefix) :], value) for key, value in store.scan(prefix)]
         assert memory_image.Stored(len(memory), stored, name).over(b"") == memory
 
 
@@ -220,8 +256,45 @@ async def test_an_actor_kept_in_layout_4_runs_on_after_the_conversion():
     host = Host([spec("a")], store=store)
     await host.start()
     try:
-        assert store.get(b"meta/layout") == b"5"
+        assert store.get(b"meta/layout") == b"6"
         assert await query(host, "a", "get") == [3]
         assert await update(host, "a", "inc") == [4]
     finally:
         await host.stop()
+
+
+def test_a_layout_5_store_is_read_as_it_is():
+    """Layout 5 kept a chunk's patches inside its value (a count, then each page and its frame's length,
+    the frames, the chunk's frame): read as they are, and the layout becomes 6."""
+    store = MemoryStore()
+    memory = bytearray(heap_like(2, seed=8))
+    compress = zstandard.ZstdCompressor(level=1, write_checksum=True).compress
+    old_chunk = compress(bytes(memory[CHUNK:]))
+    memory[CHUNK + 7 * PAGE : CHUNK + 8 * PAGE] = heap_like(1, seed=9)[:PAGE]
+    page = compress(bytes(memory[CHUNK + 7 * PAGE : CHUNK + 8 * PAGE]))
+    batch = Batch()
+    batch.put(b"meta/layout", b"5")
+    batch.put(b"actor/a/state", cbor2.dumps({"memory_size": 2 * CHUNK, "stable_size": 0}))
+    batch.put(b"actor/a/memory/" + chunk(0), b"\x00" + compress(bytes(memory[:CHUNK])))
+    batch.put(b"actor/a/memory/" + chunk(1), bytes([1, 7]) + len(page).to_bytes(4, "little") + page + old_chunk)
+    store.commit(batch)
+    saved = Journal(store).load("a")
+    assert store.get(b"meta/layout") == b"6"
+    assert saved is not None and saved.memory.over(b"") == memory
+
+
+def test_a_store_in_memory_gets_its_values_uncompressed():
+    """Compressing what a MemoryStore keeps would only cost time: its values are the bytes themselves."""
+    memory = bytearray(heap_like(2, seed=6))
+    packer = memory_image.Packer(compress=False)
+    values = dict(packer.whole(bytes(memory)))
+    memory[CHUNK + 3 * PAGE] ^= 1
+    values.update(packer.changed([19], runs_of(memory)))
+    assert {name: value[0] for name, value in values.items() if value} == {
+        chunk(0): 255,
+        chunk(1): 255,
+        patch(1, 3): 255,
+    }
+    assert len(values[patch(1, 3)] or b"") == 1 + PAGE
+    assert memory_image.Stored(2 * CHUNK, values.items(), "a").over(b"") == memory  # type: ignore[arg-type]
+    assert MemoryStore.in_memory

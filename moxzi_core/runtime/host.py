@@ -229,8 +229,10 @@ class Host:
         module = saved.state["module"]
         instance = None
         if module is not None:
-            instance = self._instantiate(module, name, saved.stable, principal)
+            instance = self._instantiate(module, name, bytes(saved.stable.over(b"")), principal)
             instance.restore(saved.state, saved.memory.over(instance.memory_packer.initial))
+            instance.memory_packer.adopt(saved.memory)
+            instance.stable_packer.adopt(saved.stable)
         actor = Actor(name, principal, self._services, instance, module, Canister())
         actor.restore(saved.state)
         self._register(actor, saved.inbox[-1][0] + 1 if saved.inbox else 0)

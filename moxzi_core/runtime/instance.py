@@ -115,6 +115,7 @@ class Instance:
         stable: bytes = b"",
         *,
         replica: bool = False,
+        compress: bool = True,
     ):
         self.principal = principal
         self.replica = replica
@@ -162,9 +163,10 @@ class Instance:
         self._cap_pages: int | None = None
         self.memory = TrackedMemory(memory, self._store, dirty_map, shadow=not replica)
         # What packs the memories for the store (none for a replica, which writes no snapshot): the main
-        # memory over its image as instantiated (its data segments, up to the last non-zero byte).
-        self.memory_packer = memory_image.Packer(b"" if replica else self.memory.image().rstrip(b"\0"))
-        self.stable_packer = memory_image.Packer()
+        # memory over its image as instantiated (its data segments, up to the last non-zero byte);
+        # ``compress``: False for a store that keeps its values in memory (`Store.in_memory`).
+        self.memory_packer = memory_image.Packer(b"" if replica else self.memory.image().rstrip(b"\0"), compress)
+        self.stable_packer = memory_image.Packer(compress=compress)
         self.stable = StableMemory(
             self._store,
             stable_functions.attach(memory, dirty_map, grow_cap, prepared.memory64, limits.stable_memory_pages),

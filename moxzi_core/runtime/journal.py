@@ -9,7 +9,8 @@ Every key starts with what it belongs to, so one actor's data is one prefix:
     actor/<name>/memory/<chunk>      64 KiB of main memory (a wasm page), compressed (`memory_image`):
                                      absent where it holds what the module's initial image does (zeros
                                      past that image's end)
-    actor/<name>/stable-memory/<chunk>  64 KiB of stable memory, compressed; absent where it is zero
+    actor/<name>/memory/<chunk><page>  a 4 KiB page of that chunk written since, compressed, over it
+    actor/<name>/stable-memory/...   the same of stable memory (a chunk absent where it is zero)
     actor/<name>/inbox/<seq>         a message recorded and not yet completed, in arrival order
     actor/<name>/pending/<callback>  a call to a system method whose answer has not arrived: CBOR
                                      [method, argument, cycles attached]
@@ -41,7 +42,8 @@ Every key starts with what it belongs to, so one actor's data is one prefix:
                                      until its expiry (controllers.py: moxzi_core.received)
 
 Layout 4 (4 KiB pages, each a value of its own, under ``mem/`` and ``stable/``) is converted when the
-journal is opened (``_upgrade_layout``), an actor per batch.
+journal is opened (``_upgrade_layout``), an actor per batch; layout 5 (patches inside their chunk's
+value) is read as it is.
 
 A message's completion is one batch: its inbox entry goes, its snapshot delta and the messages it
 sends are written. So after a crash each actor is exactly as its last completed message left it, and
@@ -64,10 +66,11 @@ from ..store import Batch, Store, StoreError
 from . import memory_image
 from .memory import PAGE
 
-LAYOUT = b"5"  # 2: the system's copy is an attachment; 3: messages, call contexts and callbacks carry
+LAYOUT = b"6"  # 2: the system's copy is an attachment; 3: messages, call contexts and callbacks carry
 # cycles; 4: an attachment's head is in its index (a recorded fetch's parts are the export's body alone);
-# 5: memories in compressed 64 KiB chunks
+# 5: memories in compressed 64 KiB chunks; 6: a chunk's patches are values of their own
 _PAGED_LAYOUT = b"4"  # 4 KiB pages, a value each: converted on opening
+_INLINE_PATCHES_LAYOUT = b"5"  # a layout 6 store without patch values: only its layout is rewritten
 _MEMORY, _STABLE = b"memory", b"stable-memory"
 _SYSTEM_LOG = b"system/log/"
 _SYSTEM_COPY = b"system/copy"
@@ -93,9 +96,9 @@ def _put_snapshot(batch: Batch, prefix: bytes, snapshot: Snapshot) -> None:
     meta = {"module": snapshot.module, "state": snapshot.state, "certified_data": snapshot.certified_data}
     batch.put(prefix + b"/meta", cbor2.dumps(meta))
     for kind, image in ((_MEMORY, snapshot.memory), (_STABLE, snapshot.stable)):
-        for number, packed in memory_image.Packer().whole(image).items():
+        for value_name, packed in memory_image.Packer().whole(image).items():
             if packed is not None:
-                batch.put(prefix + b"/" + kind + b"/" + _u64(number), packed)
+                batch.put(prefix + b"/" + kind + b"/" + value_name, packed)
 
 
 @dataclass
@@ -103,9 +106,9 @@ class Delta:
     """What one completed message changed in an actor, ready to be written."""
 
     state: dict
-    # The chunks of both memories the message wrote, packed (`memory_image.Packer`; None: no value), by number
-    memory_chunks: dict[int, bytes | None] = field(default_factory=dict)
-    stable_chunks: dict[int, bytes | None] = field(default_factory=dict)
+    # The values of both memories the message wrote, by name (`memory_image.Packer`; None: delete it)
+    memory_values: dict[bytes, bytes | None] = field(default_factory=dict)
+    stable_values: dict[bytes, bytes | None] = field(default_factory=dict)
     full: bool = False  # the chunks are the whole memory (install, upgrade): earlier chunks go
     chunks: dict[bytes, bytes] = field(default_factory=dict)  # chunks uploaded, by sha256
     chunks_cleared: bool = False  # clear_chunk_store: the chunks stored before go
@@ -148,7 +151,7 @@ class Saved:
 
     state: dict
     memory: memory_image.Stored  # over the module's initial image (``Stored.over``)
-    stable: bytes
+    stable: memory_image.Stored  # over zeros
     inbox: list[tuple[int, object]]
     pending: list[tuple[int, object]]
 
@@ -165,6 +168,8 @@ class Journal:
             store.commit(batch)
         elif layout == _PAGED_LAYOUT:
             self._upgrade_layout()
+        elif layout == _INLINE_PATCHES_LAYOUT:
+            self._set_layout()
         elif layout != LAYOUT:
             raise StoreError(
                 f"{store.description}: written by a moxzid with state layout "
@@ -305,13 +310,13 @@ class Journal:
         if delta.full:
             batch.clear_prefix(_actor(name, _MEMORY, b""))
             batch.clear_prefix(_actor(name, _STABLE, b""))
-        for kind, chunks in ((_MEMORY, delta.memory_chunks), (_STABLE, delta.stable_chunks)):
-            for number, packed in chunks.items():
-                key = _actor(name, kind, _u64(number))
-                if packed is None:
-                    batch.delete(key)
+        for kind, values in ((_MEMORY, delta.memory_values), (_STABLE, delta.stable_values)):
+            prefix = _actor(name, kind, b"")
+            for value_name, value in values.items():
+                if value is None:
+                    batch.delete(prefix + value_name)
                 else:
-                    batch.put(key, packed)
+                    batch.put(prefix + value_name, value)
         batch.put(_actor(name, b"state"), cbor2.dumps(delta.state))
 
     # --- reading -----------------------------------------------------------------------------
@@ -336,8 +341,8 @@ class Journal:
         memories = []
         for kind, size in ((_MEMORY, fields["state"]["memory_size"]), (_STABLE, fields["state"]["stable_size"])):
             part = prefix + b"/" + kind + b"/"
-            chunks = {int.from_bytes(key[len(part) :], "big"): value for key, value in self.store.scan(part)}
-            memories.append(bytes(memory_image.Stored(size, chunks, what).over(b"")))
+            values = ((key[len(part) :], value) for key, value in self.store.scan(part))
+            memories.append(bytes(memory_image.Stored(size, values, what).over(b"")))
         return Snapshot(fields["module"], fields["state"], fields["certified_data"], *memories)
 
     def load(self, name: str) -> Saved | None:
@@ -350,7 +355,7 @@ class Journal:
             return Saved(
                 state=state,
                 memory=self._image(name, _MEMORY, state.get("memory_size", 0)),  # none: no code yet
-                stable=bytes(self._image(name, _STABLE, state.get("stable_size", 0)).over(b"")),
+                stable=self._image(name, _STABLE, state.get("stable_size", 0)),
                 inbox=self._entries(name, b"inbox"),
                 pending=self._entries(name, b"pending"),
             )
@@ -361,7 +366,7 @@ class Journal:
         prefix = _actor(name, kind, b"")
         return memory_image.Stored(
             size,
-            {int.from_bytes(key[len(prefix) :], "big"): packed for key, packed in self.store.scan(prefix)},
+            ((key[len(prefix) :], value) for key, value in self.store.scan(prefix)),
             f"{self.store.description}: the saved state of actor {name}",
         )
 
@@ -378,10 +383,13 @@ class Journal:
                 for number, content in memory_image.chunks_of_pages(pages, PAGE).items():
                     packed = memory_image.pack(content, number, b"")
                     if packed is not None:
-                        batch.put(_actor(name, kind, _u64(number)), packed)
+                        batch.put(_actor(name, kind, memory_image.chunk_name(number)), packed)
                 batch.clear_prefix(prefix)
             if batch.writes or batch.cleared_prefixes:
                 self.store.commit(batch)
+        self._set_layout()
+
+    def _set_layout(self) -> None:
         batch = Batch()
         batch.put(b"meta/layout", LAYOUT)
         self.store.commit(batch)

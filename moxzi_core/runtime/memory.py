@@ -79,8 +79,10 @@ class TrackedMemory:
         return pages[pages < self.size // PAGE]
 
     def commit(self) -> list[int]:
-        """Make the live contents the committed state; return the written page numbers (a page the
-        memory grew by and nobody wrote is zero, as a snapshot's absent page is)."""
+        """Make the live contents the committed state; return the numbers of the pages that changed:
+        those written that differ from what they held (a page the memory grew by and nobody wrote is
+        zero, as a snapshot's absent page is). A page written back as it was (a collector's mark set
+        and cleared, a stack frame's slots) is no change the store must write."""
         live = self._live()
         changed = self._take_marks()
         old, new = self._committed, len(live)
@@ -89,8 +91,11 @@ class TrackedMemory:
             grown = np.zeros((max(new, old + old // 4), _WORDS), dtype=np.uint64)
             grown[:old] = self._shadow
             self._shadow_pages = grown
-        self._committed = max(old, new)
-        self._shadow[changed] = live[changed]
+        self._committed = max(old, new)  # (the shadow is zero past ``old``, as grown pages are)
+        written = live[changed]
+        differs = (written != self._shadow[changed]).any(axis=1)
+        changed = changed[differs]
+        self._shadow[changed] = written[differs]
         if len(changed):
             self._extent = max(self._extent, int(changed.max()) + 1)
         return changed.tolist()

@@ -1,5 +1,6 @@
 """How an actor's memories lie in the store: 64 KiB chunks, each compressed with zstd, and no value at
-all for a chunk that holds what the module's initial image holds there (zeros past that image's end).
+all for a chunk that holds what the module's initial image holds there (zeros past that image's end);
+a few 4 KiB pages written since a chunk was packed, each a value of its own beside it.
 
 A chunk is a wasm page, 16 of the 4 KiB pages whose writes the memories track. Why not the 4 KiB pages
 themselves: LMDB keeps a value larger than about half its own 4 KiB page on overflow pages of its own,
@@ -8,23 +9,27 @@ values, took ~500 MB of the file). A compressed 64 KiB chunk (a Motoko heap comp
 zstd's level 1; lz4 is about twice as fast but compresses the same heap 1.9x) wastes half a page on
 average.
 
-Compressing 64 KiB costs ~0.1 ms, which a message that wrote one page of a chunk should not pay each
-time: a `Packer` keeps the values it packed last for the chunks written most recently, and writes a
-few changed pages of one of those as patches, each page compressed alone, after the chunk's last whole
-frame. A value is::
+Compressing 64 KiB costs ~0.1 ms, and rewriting a chunk's value costs LMDB its ~6 pages, which a
+message that wrote one page of it should not pay each time: up to `MAX_PATCHES` pages of a chunk are
+written as patches, each page compressed alone and stored under the chunk's name and its number in
+the chunk, read over the chunk's value (or over the initial image's chunk, when it has none). Past
+that, the chunk is packed whole and its patches go. Under ``memory/`` (or ``stable-memory/``)::
 
-    k (1 byte), k x (page in the chunk: 1 byte, its frame's length: 4 bytes, little-endian),
-    the k pages' frames, then the chunk's frame (none: the initial image's chunk)
+    <chunk, 8 bytes big-endian>          the chunk's value
+    <chunk, 8 bytes><page in it, 1 byte>  a patch: that page's value
 
-Every frame carries zstd's checksum, so a damaged chunk is found when it is read back.
+A value (a chunk's or a patch's) is a byte 0 and the zstd frame of its bytes, or, for a store that
+keeps its values in memory (`Store.in_memory`: compressing would only cost time there), a byte 255
+and the bytes themselves. Journal layout 5 wrote a chunk's patches inside its value instead: a count
+k (1-4), k x (page: 1 byte, frame's length: 4 bytes little-endian), their frames, then the chunk's
+(none: the initial image's chunk); those are read as they are. Every frame carries zstd's checksum,
+so a damaged chunk or patch is found when it is read back.
 """
 
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 
 import zstandard
 
@@ -34,10 +39,20 @@ from .memory import PAGE
 CHUNK = 1 << 16
 PAGES_PER_CHUNK = CHUNK // PAGE
 LEVEL = 1
-MAX_PATCHES = 4  # pages a value may carry after its chunk's frame; more, and the chunk is packed whole
-RECENT = 128  # chunks whose values a Packer keeps (a few MB): the ones messages write again
+MAX_PATCHES = 4  # patches a chunk may have; a message that would give it more packs it whole
+_FRAME, _RAW = 0, 255  # a value's first byte: a zstd frame follows, or the bytes themselves
 _ZEROS = bytes(CHUNK)
 _codecs = threading.local()  # a zstd context serves one thread at a time: one per actor thread
+
+
+def chunk_name(number: int) -> bytes:
+    """The key of chunk ``number``'s value, after its memory's prefix."""
+    return number.to_bytes(8, "big")
+
+
+def patch_name(number: int, page: int) -> bytes:
+    """The key of the patch of page ``page`` (0-15) of chunk ``number``, after its memory's prefix."""
+    return chunk_name(number) + bytes([page])
 
 
 def chunks_of_pages(pages: Mapping[int, bytes], page_size: int) -> dict[int, bytes]:
@@ -50,116 +65,144 @@ def chunks_of_pages(pages: Mapping[int, bytes], page_size: int) -> dict[int, byt
     return {number: bytes(chunk) for number, chunk in chunks.items()}
 
 
-def pack(content: bytes, number: int, initial: bytes) -> bytes | None:
-    """Chunk ``number`` (``content``: at most CHUNK bytes), packed whole; None when it needs no value,
-    holding what ``initial`` (the module's initial image) holds there."""
-    return _Packed.of(content, _initial_chunk(initial, number)).value()
+def pack(content: bytes, number: int, initial: bytes, compress: bool = True) -> bytes | None:
+    """Chunk ``number`` (``content``: CHUNK bytes), packed whole (``compress``ed or not); None when it
+    needs no value, holding what ``initial`` (the module's initial image) holds there."""
+    own = _initial_chunk(initial, number)
+    if content[: len(own)] == own and content[len(own) :] == _ZEROS[: len(content) - len(own)]:
+        return None
+    return _value(content, compress)
 
 
-@dataclass
-class _Packed:
-    """A chunk's value: its whole frame (empty: the initial image's chunk) and patches, by page."""
-
-    frame: bytes
-    patches: dict[int, bytes] = field(default_factory=dict)
-
-    @classmethod
-    def of(cls, content: bytes, initial: bytes) -> _Packed:
-        if content[: len(initial)] == initial and content[len(initial) :] == _ZEROS[: len(content) - len(initial)]:
-            return cls(b"")
-        return cls(_codec().compressor.compress(content))
-
-    def value(self) -> bytes | None:
-        if not self.frame and not self.patches:
-            return None
-        pages = sorted(self.patches)
-        header = b"".join(bytes([page]) + len(self.patches[page]).to_bytes(4, "little") for page in pages)
-        return b"".join([bytes([len(pages)]), header, *(self.patches[page] for page in pages), self.frame])
+def _value(content: bytes, compress: bool) -> bytes:
+    return b"\x00" + _codec().compressor.compress(content) if compress else b"\xff" + content
 
 
 class Packer:
     """Packs one memory's chunks for the store (an instance's main memory over its initial image, or
-    its stable memory over zeros), keeping the values of the `RECENT` chunks packed last so that a few
-    pages changed in one of those are packed alone. What it keeps is what the store holds once the
-    batch it packed for commits (moxzid stops if one does not)."""
+    its stable memory over zeros) as values by name (`chunk_name`, `patch_name`; None: delete it),
+    knowing which patches the store holds: those it wrote, and those of the memory it was given
+    (``adopt``). What it knows is what the store holds once the batch it packed for commits (moxzid
+    stops if one does not). ``compress``: False for a store that keeps its values in memory."""
 
-    def __init__(self, initial: bytes = b""):
-        self.initial = initial
-        self._recent: OrderedDict[int, _Packed] = OrderedDict()
+    def __init__(self, initial: bytes = b"", compress: bool = True):
+        self.initial, self.compress = initial, compress
+        self._patched: dict[int, set[int]] = {}  # chunk -> its pages that have patches
 
-    def whole(self, image: bytes) -> dict[int, bytes | None]:
+    def adopt(self, stored: Stored) -> None:
+        """The memory is ``stored`` (restored from the store)."""
+        self._patched = {number: set(pages) for number, pages in stored.patches.items()}
+
+    def whole(self, image: bytes) -> dict[bytes, bytes | None]:
         """Every chunk of a whole memory (a full snapshot, which replaces all the store held)."""
-        self._recent.clear()
-        return self._pack_whole({n: image[n * CHUNK : (n + 1) * CHUNK] for n in range(-(-len(image) // CHUNK))})
+        self._patched = {}
+        count = -(-len(image) // CHUNK)
+        return {
+            chunk_name(n): pack(image[n * CHUNK : (n + 1) * CHUNK], n, self.initial, self.compress)
+            for n in range(count)
+        }
 
-    def changed(self, pages: Iterable[int], read: Callable[[list[int], int], list[bytes]]) -> dict[int, bytes | None]:
-        """The values of the chunks that hold ``pages`` (4 KiB page numbers a message wrote), their
-        contents from ``read(numbers, pages)``: each run of ``pages`` pages numbered ``number * pages``
-        on (`TrackedMemory.runs`)."""
-        by_chunk: dict[int, set[int]] = {}
-        for page in pages:
-            by_chunk.setdefault(page // PAGES_PER_CHUNK, set()).add(page)
-        values, whole = {}, []
-        for number, written in sorted(by_chunk.items()):
-            packed = self._recent.get(number)
-            if packed is None or len(packed.patches.keys() | {p % PAGES_PER_CHUNK for p in written}) > MAX_PATCHES:
+    def changed(self, pages: Iterable[int], read: Callable[[list[int], int], list[bytes]]) -> dict[bytes, bytes | None]:
+        """The values for ``pages`` (4 KiB page numbers a message wrote), their contents from
+        ``read(numbers, pages)``: each run of ``pages`` pages numbered ``number * pages`` on
+        (`TrackedMemory.runs`)."""
+        by_chunk: dict[int, list[int]] = {}
+        for page in sorted(pages):
+            by_chunk.setdefault(page // PAGES_PER_CHUNK, []).append(page)
+        values: dict[bytes, bytes | None] = {}
+        patched, whole = [], []
+        for number, written in by_chunk.items():
+            has = self._patched.get(number)
+            if len(written) + (len(has.difference(p % PAGES_PER_CHUNK for p in written)) if has else 0) > MAX_PATCHES:
                 whole.append(number)
-                continue
-            ordered = sorted(written)
-            for page, content in zip(ordered, read(ordered, 1)):
-                packed.patches[page % PAGES_PER_CHUNK] = _codec().compressor.compress(content)
-            self._recent.move_to_end(number)
-            values[number] = packed.value()
-        values.update(self._pack_whole(dict(zip(whole, read(whole, PAGES_PER_CHUNK)))))
-        return values
-
-    def _pack_whole(self, chunks: dict[int, bytes]) -> dict[int, bytes | None]:
-        values = {}
-        for number, content in chunks.items():
-            packed = _Packed.of(content, _initial_chunk(self.initial, number))
-            self._recent[number] = packed
-            self._recent.move_to_end(number)
-            values[number] = packed.value()
-        while len(self._recent) > RECENT:
-            self._recent.popitem(last=False)
+            else:
+                patched.extend(written)
+        for page, content in zip(patched, read(patched, 1)):
+            number, at = divmod(page, PAGES_PER_CHUNK)
+            values[patch_name(number, at)] = _value(content, self.compress)
+            self._patched.setdefault(number, set()).add(at)
+        for number, content in zip(whole, read(whole, PAGES_PER_CHUNK)):
+            values[chunk_name(number)] = pack(content, number, self.initial, self.compress)
+            for at in self._patched.pop(number, ()):
+                values[patch_name(number, at)] = None
         return values
 
 
 class Stored:
-    """A memory of ``size`` bytes as the store holds it: its chunks' values, by number; ``what`` names
-    it in errors (the store, the actor)."""
+    """A memory of ``size`` bytes as the store holds it: its values by name (`chunk_name`,
+    `patch_name`); ``what`` names it in errors (the store, the actor). Raises StoreError for a name
+    that is neither."""
 
-    def __init__(self, size: int, chunks: dict[int, bytes], what: str):
-        self.size, self.chunks, self.what = size, chunks, what
+    def __init__(self, size: int, values: Iterable[tuple[bytes, bytes]], what: str):
+        self.size, self.what = size, what
+        self.chunks: dict[int, bytes] = {}
+        self.patches: dict[int, dict[int, bytes]] = {}  # chunk -> page in it -> the page's value
+        for name, value in values:
+            number = int.from_bytes(name[:8], "big")
+            if len(name) == 8:
+                self.chunks[number] = value
+            elif len(name) == 9 and name[8] < PAGES_PER_CHUNK:
+                self.patches.setdefault(number, {})[name[8]] = value
+            else:
+                raise StoreError(f"{what} is corrupt: {name.hex()} names no memory chunk")
 
     def over(self, initial: bytes) -> bytearray:
-        """The whole memory: the stored chunks, and elsewhere what ``initial`` holds (zeros past it).
-        Raises StoreError for a damaged chunk or one beyond ``size``."""
+        """The whole memory: the stored chunks and patches, and elsewhere what ``initial`` holds (zeros
+        past it). Raises StoreError for a damaged chunk or one beyond ``size``."""
         image = bytearray(self.size)
         image[: min(len(initial), self.size)] = initial[: self.size]
-        for number, value in self.chunks.items():
+        for number in self.chunks.keys() | self.patches.keys():
             at = number * CHUNK
             try:
-                content = _unpack(value, _initial_chunk(initial, number))
-                if at + len(content) > self.size:
+                if at + CHUNK > self.size:
                     raise ValueError(f"a memory chunk at {at} lies outside {self.size} bytes")
+                value, own = self.chunks.get(number, b""), _initial_chunk(initial, number)
+                content = _unpack(value, own + _ZEROS[: CHUNK - len(own)])
+                if len(content) != CHUNK:
+                    raise ValueError(f"a memory chunk at {at} is {len(content)} bytes")
+                image[at : at + CHUNK] = content
+                for page, patch in self.patches.get(number, {}).items():
+                    image[at + page * PAGE : at + (page + 1) * PAGE] = _page(patch)
             except ValueError as error:
                 raise StoreError(f"{self.what} is corrupt: {error}") from None
-            image[at : at + len(content)] = content
         return image
 
 
-def _unpack(value: bytes, initial: bytes) -> bytes:
-    """A chunk's contents from its value (``initial``: the initial image's chunk); raises ValueError
-    for a value that is not one (damaged, or too large)."""
+def _page(patch: bytes) -> bytes:
     try:
+        content = _content(patch, PAGE)
+    except (IndexError, zstandard.ZstdError, ValueError) as error:
+        raise ValueError(f"a memory page's patch is damaged ({error})") from None
+    if len(content) != PAGE:
+        raise ValueError("a memory page's patch is not a page")
+    return content
+
+
+def _content(value: bytes, most: int) -> bytes:
+    """The bytes a value holds (`_value`)."""
+    if value[0] == _RAW:
+        return value[1:]
+    if value[0] != _FRAME:
+        raise ValueError(f"a value of kind {value[0]}")
+    return _decompress(value[1:], most)
+
+
+def _unpack(value: bytes, initial: bytes) -> bytes:
+    """A chunk's contents from its value (none: ``initial``, the initial image's chunk); raises
+    ValueError for a value that is not one (damaged, or too large). A value of layout 5 may carry
+    patches inline (over ``initial``, when it has no frame), applied here."""
+    if not value:
+        return initial
+    try:
+        if value[0] in (_FRAME, _RAW):
+            return _content(value, CHUNK)
         count, at, patches = value[0], 1 + 5 * value[0], []
         for i in range(count):
             page, size = value[1 + 5 * i], int.from_bytes(value[2 + 5 * i : 6 + 5 * i], "little")
             patches.append((page, value[at : at + size]))
             at += size
         frame = value[at:]
-        content = bytearray(_decompress(frame, CHUNK) if frame else initial + _ZEROS[: CHUNK - len(initial)])
+        content = bytearray(_decompress(frame, CHUNK) if frame else initial)
         for page, patch in patches:
             if page >= PAGES_PER_CHUNK or len(page_content := _decompress(patch, PAGE)) != PAGE:
                 raise ValueError("a patch is not a page of the chunk")

@@ -72,6 +72,7 @@ class Modules:
             lambda text: log.info("[%s] %s", name, text, extra={"actor": name}),
             stable,
             replica=replica,
+            compress=not self._journal.store.in_memory,
         )
 
 
