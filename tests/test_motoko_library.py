@@ -89,6 +89,17 @@ async def test_f32_converts_exactly(library):
 
 
 @pytest.mark.slow
+async def test_f32_tabulates_in_parts_a_message_each(library):
+    async with library as (host, _):
+        for n, part, messages in [(10, 3, 4), (9, 3, 3), (5, 8, 1), (0, 4, 0)]:
+            parts, whole, counted = await call(host, "tabulateInParts", [NAT, NAT], [n, part], [BLOB, BLOB, NAT])
+            assert parts == whole == np.array([i / 3 for i in range(n)], "<f4").tobytes()
+            assert counted == messages
+        outcome = await host.call("library", "tabulateInParts", encode_args([NAT, NAT], [4, 0]), query=False)
+        assert "F32.tabulateInParts: a part of 0 values" in outcome.reject_message
+
+
+@pytest.mark.slow
 async def test_program_and_gpt_build_the_seeds_programs(library):
     async with library as (host, _):
         [ops] = await call(host, "nanoGpt", [], [], [PROGRAM], query=True)

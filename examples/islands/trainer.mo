@@ -59,19 +59,26 @@ persistent actor Self {
 
   // The same seeded generator as microGPT: it draws the starting weights, picks training
   // windows and samples text, so every run on the CPU gives the same numbers.
+  // Written to make little garbage, since the starting weights take 12 draws each: a Nat64 or Float
+  // that a function returns or a `var` holds is boxed on the heap, a Nat below 2^62 is not (2 KB of
+  // garbage a weight written plainly, 0.4 KB so).
   var rng : Nat64 = 1337;
-  func next() : Nat64 {
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    rng *% 0x2545F4914F6CDD1D
+  func advance() {
+    let a = rng ^ (rng >> 12);
+    let b = a ^ (a << 25);
+    rng := b ^ (b >> 27);
   };
-  func uniform() : Float = Float.fromInt(Nat64.toNat(next() >> 11)) * 0x1p-53;
+  func next() : Nat64 { advance(); rng *% 0x2545F4914F6CDD1D };
+  func bits() : Nat { advance(); Nat64.toNat((rng *% 0x2545F4914F6CDD1D) >> 11) }; // next() >> 11
+  func uniform() : Float = Float.fromInt(bits()) * 0x1p-53;
   func below(n : Nat) : Nat = Nat64.toNat(next() % Nat64.fromNat(n));
   func gauss(std : Float) : Float {
-    var acc = 0.0;
-    for (_ in Nat.range(0, 12)) acc += uniform();
-    std * (acc - 6.0)
+    let u = 0x1p-53; // twelve uniform() in order, as a sum from 0.0
+    let sum = 0.0 + Float.fromInt(bits()) * u + Float.fromInt(bits()) * u + Float.fromInt(bits()) * u
+      + Float.fromInt(bits()) * u + Float.fromInt(bits()) * u + Float.fromInt(bits()) * u + Float.fromInt(bits()) * u
+      + Float.fromInt(bits()) * u + Float.fromInt(bits()) * u + Float.fromInt(bits()) * u + Float.fromInt(bits()) * u
+      + Float.fromInt(bits()) * u;
+    std * (sum - 6.0)
   };
 
   // The model: its weights live on the device, the actor only knows their names.
@@ -79,10 +86,12 @@ persistent actor Self {
   func n32(n : Nat) : Nat32 = Nat32.fromNat(n);
   var paramNames : [Text] = [];
 
-  // Draw every weight (in the seeds' order) and send it to the device, one parameter per message.
+  // Draw every weight (in the seeds' order) and send it to the device, a parameter per device call,
+  // drawn 4,096 values per message (the GC collects what drawing them leaves between messages).
+  let drawPart = 4096;
   func initModel() : async () {
     for (w in Gpt.params(config()).values()) {
-      let init = #values(F32.tabulate(w.rows * w.cols, func _ = gauss(w.std)));
+      let init = #values(await* F32.tabulateInParts(w.rows * w.cols, drawPart, func _ = gauss(w.std)));
       await device.moxzi_device_params([{ name = w.name; shape = [n32(w.rows), n32(w.cols)]; init }]);
     };
     paramNames := Gpt.paramNames(config());

@@ -1,7 +1,9 @@
 // mo:moxzi's modules, each behind a method tests/test_motoko_library.py calls.
 import Array "mo:core/Array";
 import Blob "mo:core/Blob";
+import Float "mo:core/Float";
 import Nat32 "mo:core/Nat32";
+import Time "mo:core/Time";
 import Device "mo:moxzi/Device";
 import F32 "mo:moxzi/F32";
 import Gpt "mo:moxzi/Gpt";
@@ -14,6 +16,18 @@ persistent actor {
   public query func fromBits(bits : [Nat32]) : async [Float] { bits.map(F32.fromBits) };
   public query func toBlob(xs : [Float]) : async Blob { F32.toBlob(xs) };
   public query func fromBlob(b : Blob) : async [Float] { F32.fromBlob(b) };
+
+  // F32.tabulateInParts's bytes, F32.tabulate's, and in how many messages the first were computed (a
+  // message's time is its own: moxzid's strictly increases from message to message).
+  public func tabulateInParts(n : Nat, part : Nat) : async (Blob, Blob, Nat) {
+    var last : Int = -1;
+    var messages = 0;
+    let parts = await* F32.tabulateInParts(n, part, func i {
+      if (Time.now() != last) { last := Time.now(); messages += 1 };
+      Float.fromInt(i) / 3.0
+    });
+    (parts, F32.tabulate(n, func i = Float.fromInt(i) / 3.0), messages)
+  };
 
   public query func nanoGpt() : async [Device.Op] {
     let p = Program.Program();

@@ -8,9 +8,11 @@
 import Array "mo:core/Array";
 import Blob "mo:core/Blob";
 import Float32 "mo:core/Float32";
+import Nat "mo:core/Nat";
 import Nat8 "mo:core/Nat8";
 import Nat32 "mo:core/Nat32";
 import Runtime "mo:core/Runtime";
+import VarArray "mo:core/VarArray";
 
 module {
   // "DIDL", no type table, one value of type float32 (opcode -13).
@@ -40,6 +42,24 @@ module {
 
   /// `n` values made by `f(0)`, `f(1)`, ... (in that order) as the device's bytes.
   public func tabulate(n : Nat, f : Nat -> Float) : Blob = toBlob(Array.tabulate<Float>(n, f));
+
+  /// The same bytes as `tabulate(n, f)`, `f` called `part` values per message: after each part but
+  /// the last it awaits a message to itself. Motoko's incremental GC runs only between messages, so
+  /// the garbage `f` makes (every Float it computes is boxed) piles up while one message draws a
+  /// large tensor, and wasm memory never gives back what it grew by; in parts, the GC collects it
+  /// as it goes.
+  public func tabulateInParts(n : Nat, part : Nat, f : Nat -> Float) : async* Blob {
+    if (part == 0) Runtime.trap("F32.tabulateInParts: a part of 0 values");
+    let xs = VarArray.repeat<Float>(0.0, n);
+    var at = 0;
+    while (at < n) {
+      let end = Nat.min(n, at + part);
+      for (i in Nat.range(at, end)) xs[i] := f(i);
+      at := end;
+      if (at < n) await async ();
+    };
+    toBlob(xs.toArray())
+  };
 
   /// The values of the device's bytes (a tensor of `tensors` in a run's result), in order; traps unless
   /// the blob holds a whole number of float32 values.
