@@ -9,16 +9,31 @@ import logging
 import sys
 import tempfile
 import threading
+import time
 import tracemalloc
 from pathlib import Path
 
 import numpy as np
 import pytest
-from kit.device import LETTERS, PROBED, plain_sgd, probe, probe_run, read, run_arg, snapshot, training
+from kit.device import (
+    LETTERS,
+    PROBED,
+    learner_host,
+    plain_sgd,
+    probe,
+    probe_run,
+    read,
+    run_arg,
+    snapshot,
+    training,
+)
 
 from moxzi_core import device, plugins
-from moxzi_core.candid import Principal, Some, decode_args, encode_args, parse_did
+from moxzi_core.candid import NAT, Principal, Some, decode_args, encode_args, parse_did
 from moxzi_core.device.interface import builtin_payloads, interface
+from moxzi_core.runtime.journal import Journal
+from moxzi_core.runtime.system_calls import CheckpointPolicy
+from moxzi_core.store import MemoryStore
 from moxzi_device_torch import TorchBackend
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -642,6 +657,27 @@ async def test_system_methods_run_on_the_device_thread(registry):
     bad = await methods["moxzi_device_params"](A, b"not candid")
     assert bad.reply is None and bad.reject_code == 4
     d.close()
+
+
+@pytest.mark.slow
+async def test_an_actors_device_calls_go_on_while_the_event_loop_stands_still(registry):
+    """The actor's thread hands each device call to the device's, whose thread answers it: one call to
+    learn makes five device calls, all made and answered while the loop is kept busy."""
+    async with learner_host(registry, MemoryStore(), checkpoint=CheckpointPolicy()) as (host, _):
+        watched = host.events.subscribe()
+        learning = asyncio.ensure_future(host.call("learner", "learn", encode_args([NAT], [3]), query=False))
+        await asyncio.sleep(0)  # one step of the loop: the call is in the actor's inbox
+        deadline = time.monotonic() + 20
+        calls: list[dict] = []
+        while len(calls) < 5 and time.monotonic() < deadline:
+            time.sleep(0.05)  # holds the loop: nothing on it runs meanwhile
+            calls += [e for e in watched.take() if e["kind"] == "device"]
+        assert [(e["method"], e["ok"]) for e in calls] == [
+            ("moxzi_device_params", True),
+            ("moxzi_device_optimizer", True),
+        ] + [("moxzi_device_run", True)] * 3
+        assert (await learning).reply is not None
+        assert len(Journal(host.store).system_calls()) == 5  # recorded as before
 
 
 async def test_an_actor_cannot_call_a_fetchs_second_half(dev):

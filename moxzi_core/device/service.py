@@ -11,7 +11,6 @@ change in ``state.py``, copies of it in ``snapshot.py``.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import logging
@@ -25,7 +24,7 @@ from ..candid import DEFAULT_BUDGET, CandidError, Principal, decode_args, encode
 from ..events import Events
 from ..runtime.journal import Attachment
 from ..runtime.messages import Outcome, Reject
-from ..runtime.system_calls import Staged, SystemMethod
+from ..runtime.system_calls import Staged, SystemMethod, Threaded
 from .budget import tensor_bytes
 from .interface import ATTACHED, FETCH, METHOD_PREFIX
 from .methods import METHODS, download
@@ -146,16 +145,14 @@ class Device(DeviceState):
 
     # --- calls ------------------------------------------------------------------------------------
     def system_methods(self) -> dict[str, SystemMethod]:
-        """``{"moxzi_device_run": async (caller, arg, purse) -> Outcome, ...}`` for ``Host(system_methods=)``
-        (``purse``: see ``call``)."""
+        """``{"moxzi_device_run": Threaded(submit(caller, arg, purse) -> Future[Outcome]), ...}`` for
+        ``Host(system_methods=)``: each call runs on the device's threads (``purse``: see ``call``)."""
 
         def method(name):
-            async def call(caller: bytes, arg: bytes, purse: Purse | None = FREE) -> Outcome:
-                return await asyncio.wrap_future(
-                    self.schedule.submit(caller, functools.partial(self.call, name, caller, arg, purse))
-                )
+            def submit(caller: bytes, arg: bytes, purse: Purse | None = FREE):
+                return self.schedule.submit(caller, functools.partial(self.call, name, caller, arg, purse))
 
-            return call
+            return Threaded(submit)
 
         methods: dict[str, SystemMethod] = {METHOD_PREFIX + n: method(METHOD_PREFIX + n) for n in METHODS}
         methods[FETCH] = Staged(functools.partial(download, self))

@@ -42,7 +42,7 @@ class Delivery:
         call_system: Callable[[Actor, int, str, bytes, int], None],
     ):
         """``forget(actor)`` removes a deleted actor (on its thread); ``call_system(actor, callback,
-        method, data, cycles)`` runs an actor's call to the management canister (on the event loop)."""
+        method, data, cycles)`` runs an actor's call to the management canister (from any thread)."""
         self._store, self._journal, self._ledger, self._inboxes, self._roster = store, journal, ledger, inboxes, roster
         self._forget, self._call_system = forget, call_system
         self._lock = threading.Lock()  # orders inbox appends: a message's place = its delivery order
@@ -184,7 +184,7 @@ class Delivery:
         if deleted:
             log.info("actor %s deleted", actor.name)
         for callback, method, data, attached in system:
-            self.loop.call_soon_threadsafe(self._call_system, actor, callback, method, data, attached)
+            self._call_system(actor, callback, method, data, attached)
         # Answers to callers still waiting (not those of a caller gone, or from before a restart) go
         # out once what they report is on disk.
         futures = [(self._waiting.get(request), outcome) for request, outcome in outside]

@@ -1,9 +1,9 @@
 """The host: every actor of a manifest and those actors created, and the API gateways call.
 
 Calls between actors travel as messages on the callee's queue; the answer comes back as a message on
-the caller's. Calls to the management canister (``aaaaa-aa``) go to its methods (`management`) or to
-the system methods plugins provide (the tensor device's ``moxzi_device_*``), which run on the host's
-event loop, off every actor's thread.
+the caller's. Calls to the management canister (``aaaaa-aa``) go to its methods (`management`), which run on the host's
+event loop, or to the system methods plugins provide (the tensor device's ``moxzi_device_*``, which
+run on the device's threads: `system_calls`), off every actor's thread.
 
 Every message is recorded in the store before it runs, and everything a completed message did is
 written in one batch (`delivery`). Answers to the outside wait until that batch is flushed to disk. At
@@ -452,23 +452,35 @@ class Host:
             self._delivery.deliver(batch, [result])
 
     def _call_system(self, actor: Actor, callback: int, method_name: str, data: bytes, cycles: int) -> None:
-        """Run an actor's call to the management canister, with the ``cycles`` it attached."""
+        """Run an actor's call to the management canister, with the ``cycles`` it attached, once its
+        record as pending is committed (from any thread: the actor's, as its message settles). A
+        device call goes straight to the device's thread and is answered from there; the rest run on
+        the event loop."""
         origin = ["actor", actor.name, callback] + ([cycles] if cycles else [])
-        loop = self._delivery.loop
-        if method_name in management.METHODS:
-            batch = Batch()
-            Journal.answered(batch, actor.name, callback)
-            loop.create_task(self._manage(actor.principal, origin, method_name, data, batch))
-            return
 
-        async def run() -> None:
-            batch = Batch()
-            outcome = await self._system.call(actor.name, actor.principal, method_name, data, batch)
+        def answer(batch: Batch, outcome: Outcome) -> None:
             Journal.answered(batch, actor.name, callback)
             try:
                 self._delivery.deliver(batch, [(actor, response_to(origin, outcome))])
             finally:
                 self._system.done()
+
+        if method_name in management.METHODS or not self._system.start(
+            actor.name, actor.principal, method_name, data, answer
+        ):
+            self._delivery.loop.call_soon_threadsafe(self._call_on_loop, actor, origin, method_name, data, answer)
+
+    def _call_on_loop(self, actor: Actor, origin: Origin, method_name: str, data: bytes, answer) -> None:
+        loop = self._delivery.loop
+        if method_name in management.METHODS:
+            batch = Batch()
+            Journal.answered(batch, actor.name, origin[2])
+            loop.create_task(self._manage(actor.principal, origin, method_name, data, batch))
+            return
+
+        async def run() -> None:
+            batch = Batch()
+            answer(batch, await self._system.call(actor.name, actor.principal, method_name, data, batch))
 
         loop.create_task(run())
 

@@ -14,20 +14,28 @@ a copy never waits for a download. A gathered argument too large for memory (an 
 written into the store in parts as it comes (``Spool``), before the call runs; its record names those
 parts.
 Without a checkpoint policy (moxzid without ``-s``: nothing outlives the process) nothing is recorded.
+
+A method that runs on threads of its own (``Threaded``: the device's) is started from the thread that
+makes the call (``start``: an actor's, as its message settles) and finishes on its own thread, where
+the answer is committed and delivered: the event loop takes no part in such a call, unless a copy is
+being taken or calls wait for one (then it goes through ``call``, on the loop, in order). So the record's
+order, the copies' pause and the counts of what was recorded since the last copy are kept under a lock.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import logging
 import tempfile
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, BinaryIO, Protocol
 
-from ..billing import Purse
+from ..billing import FREE, Purse
 from ..events import Events
 from ..store import Batch, StoreError
 from .journal import Attachment, Journal, Spool, TemporarySpool
@@ -46,7 +54,19 @@ class Staged:
     gather: Callable[[bytes, bytes, Callable[[], Spool]], Awaitable[Outcome | tuple[str, bytes | Attachment]]]
 
 
-# A system method: (caller principal, argument, purse) -> outcome, or a Staged one. The argument is
+class Threaded:
+    """A system method that runs on threads of its own: ``submit(caller, argument, purse)`` starts it from
+    any thread and gives a future of its Outcome, which it sets on its thread; awaiting the method
+    (``await method(caller, argument, purse)``) does the same from the event loop."""
+
+    def __init__(self, submit: Callable[[bytes, Any, Any], concurrent.futures.Future]):
+        self.submit = submit
+
+    async def __call__(self, caller: bytes, data: Any, purse: Purse | None = FREE) -> Outcome:
+        return await asyncio.wrap_future(self.submit(caller, data, purse))
+
+
+# A system method: (caller principal, argument, purse) -> outcome (a Threaded one too), or a Staged one. The argument is
 # Candid, or whatever a Staged method gathered for the method it names (bytes, or an Attachment). The
 # purse (billing.Purse) is what the call may spend, reserved before it changes anything; None for a
 # recorded call re-run at start-up: it was admitted once, so no budget applies to it again.
@@ -136,17 +156,23 @@ class SystemCalls:
         self._since_bytes = 0
         self._last_copy_at = 0.0  # time.monotonic() of the last copy
         self._last_copy_seconds = 0.0  # how long it took
-        self._open = asyncio.Event()  # cleared while a copy is taken: new calls wait
+        # Guards what calls on other threads share: the record's place and counts above, ``_closed``,
+        # ``_waiting``, ``_in_flight`` (notified when it falls to 0), ``_copy_due``.
+        self._lock = threading.Condition()
+        self._closed = False  # a copy is being taken: new calls wait (on the loop: ``_open``)
+        self._open = asyncio.Event()  # (the loop's) set while not ``_closed``
         self._open.set()
+        self._waiting = 0  # calls on the loop not yet started: a call ``start`` would overtake waits too
         self._in_flight = 0
-        self._idle = asyncio.Event()
-        self._idle.set()
+        self._copy_due = False  # a copy is wanted or being taken
         self._copying: asyncio.Task | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._stopped = False
 
     # --- start-up ----------------------------------------------------------------------------
     async def rebuild(self) -> None:
         """Put back the last copy and re-run the calls recorded after it, before any actor runs."""
+        self._loop = asyncio.get_running_loop()
         self._check_identity()
         copy = self._journal.system_checkpoint()
         start, kept = 0, set()
@@ -250,35 +276,94 @@ class SystemCalls:
             else:
                 method_name, data = gathered
                 method = self.methods[method_name]
-        await self._open.wait()
-        self._in_flight += 1
-        self._idle.clear()
+        purse = Purse(self._ledger, actor)  # without a ledger it charges nothing
+        with self._lock:
+            self._waiting += 1
+        try:
+            await self._open.wait()
+        except BaseException:
+            with self._lock:
+                self._waiting -= 1
+            raise
+        with self._lock:  # (not _closed: both change on the loop) started in order, with those of ``start``
+            self._waiting -= 1
+            self._in_flight += 1
+            started = _submit(method, caller, data, purse) if refused is None and isinstance(method, Threaded) else None
         if refused is not None:
             return refused
-        purse = Purse(self._ledger, actor)  # without a ledger it charges nothing
         outcome = Outcome.reject(Reject.SYS_TRANSIENT, f"{method_name} was interrupted")  # unless it ends below
         try:
             if method is None or isinstance(method, Staged):  # a Staged method gathered a call to one
                 raise TypeError(f"{method_name} gathers first: a gathered call cannot run it")
-            outcome = await method(caller, data, purse)
+            outcome = await (asyncio.wrap_future(started) if started is not None else method(caller, data, purse))
         except Exception as error:  # a failing system method rejects the call, never the host
             log.exception("system method %s failed", method_name)
             outcome = Outcome.reject(Reject.SYS_TRANSIENT, f"{method_name} failed: {error}")
         finally:
             if isinstance(data, Attachment):
                 data.close()
-            purse.settle(batch, outcome.seconds)  # what it held goes back, whatever happened
+        return self._finish(actor, caller, method_name, data, purse, outcome, batch)
+
+    def start(
+        self,
+        actor: str,
+        caller: bytes,
+        method_name: str,
+        data: bytes,
+        answer: Callable[[Batch, Outcome], None],
+    ) -> bool:
+        """Start one call for ``actor`` from any thread, if it needs nothing of the event loop: a
+        ``Threaded`` method's, while no copy is taken or waited for and the actor can pay. Once it is
+        done ``answer(batch, outcome)`` runs on the method's thread, with its record and charge in
+        ``batch``, to commit it with the answer and then call ``done``. False: not started, run it with
+        ``call`` (on the loop), which also gives the reject of a call that cannot run."""
+        method = self.methods.get(method_name)
+        if not isinstance(method, Threaded) or (self._ledger is not None and not self._ledger.can_pay(actor)):
+            return False
+        purse = Purse(self._ledger, actor)
+        with self._lock:
+            if self._closed or self._waiting:
+                return False
+            self._in_flight += 1
+            future = _submit(method, caller, data, purse)
+
+        def finished(future: concurrent.futures.Future) -> None:
+            error = future.exception()
+            if error is None:
+                outcome = future.result()
+            else:  # a failing system method rejects the call, never the host
+                log.error("system method %s failed", method_name, exc_info=error)
+                outcome = Outcome.reject(Reject.SYS_TRANSIENT, f"{method_name} failed: {error}")
+            batch = Batch()
+            answer(batch, self._finish(actor, caller, method_name, data, purse, outcome, batch))
+
+        future.add_done_callback(finished)
+        return True
+
+    def _finish(
+        self,
+        actor: str,
+        caller: bytes,
+        method_name: str,
+        data: bytes | Attachment,
+        purse: Purse,
+        outcome: Outcome,
+        batch: Batch,
+    ) -> Outcome:
+        """A call's charge, and its record if it changed the system, added to ``batch``; its event."""
+        purse.settle(batch, outcome.seconds)  # what it held goes back, whatever happened
         recorded = outcome.changed and self._policy is not None
-        if recorded:
-            Journal.system_call(batch, self._seq, caller, method_name, data)
-            self._seq += 1
-            self._since_seconds += outcome.seconds
-            self._since_bytes += _size(data)
-        if isinstance(data, Attachment) and data.ident is not None:
+        with self._lock:
             if recorded:
-                self._attached.add(data.ident)
-            else:
-                self._journal.drop_attachment(batch, data.ident)
+                Journal.system_call(batch, self._seq, caller, method_name, data)
+                self._seq += 1
+                self._since_seconds += outcome.seconds
+                self._since_bytes += _size(data)
+            if isinstance(data, Attachment) and data.ident is not None:
+                if recorded:
+                    self._attached.add(data.ident)
+                else:
+                    self._journal.drop_attachment(batch, data.ident)
         self._events.publish(
             "device",
             actor=actor,
@@ -317,17 +402,28 @@ class SystemCalls:
         return gathered
 
     def done(self) -> None:
-        """The answer of a call (and its record) is committed."""
-        self._in_flight -= 1
-        if self._in_flight == 0:
-            self._idle.set()
-        if self._copying is None and not self._stopped and self._due():
+        """The answer of a call (and its record) is committed (on any thread)."""
+        with self._lock:
+            self._in_flight -= 1
+            if self._in_flight == 0:
+                self._lock.notify_all()
+            due = not self._copy_due and not self._stopped and self._due()
+            self._copy_due = self._copy_due or due
+        if due:
+            assert self._loop is not None, "rebuilt before any call"
+            self._loop.call_soon_threadsafe(self._start_copy)
+
+    def _start_copy(self) -> None:
+        if self._stopped:
+            self._copy_due = False
+        else:
             self._copying = asyncio.get_running_loop().create_task(self._copy())
 
     async def stop(self) -> None:
         """Start no more copies, and let one being taken finish: it writes to the store, which the host's
         owner closes next (and the next start-up reads)."""
-        self._stopped = True
+        with self._lock:
+            self._stopped = True
         if self._copying is not None:
             await self._copying
 
@@ -351,11 +447,18 @@ class SystemCalls:
             self._journal.put_attachment(copy)
         return copy
 
+    def _wait_idle(self) -> None:
+        with self._lock:
+            while self._in_flight:
+                self._lock.wait()
+
     async def _copy(self) -> None:
         """Pause new calls, let those in flight be recorded, copy the state, drop the record before it."""
+        with self._lock:
+            self._closed = True
         self._open.clear()
         try:
-            await self._idle.wait()
+            await asyncio.to_thread(self._wait_idle)
             started = time.monotonic()
             copy = await asyncio.to_thread(self._take_copy)
             batch = Batch()
@@ -377,8 +480,20 @@ class SystemCalls:
         except Exception:  # the record stays whole: the next call that makes a copy due tries again
             log.exception("copying the system state failed")
         finally:
+            with self._lock:
+                self._closed = self._copy_due = False
             self._open.set()
             self._copying = None
+
+
+def _submit(method: Threaded, caller: bytes, data: Any, purse: Purse) -> concurrent.futures.Future:
+    """``method`` started, or a future holding why it could not be."""
+    try:
+        return method.submit(caller, data, purse)
+    except Exception as error:
+        failed: concurrent.futures.Future = concurrent.futures.Future()
+        failed.set_exception(error)
+        return failed
 
 
 def _size(arg: bytes | Attachment) -> int:
