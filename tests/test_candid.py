@@ -24,6 +24,7 @@ from moxzi_core.candid import (
     TEXT,
     CandidError,
     Decoder,
+    Encoder,
     FuncRef,
     FuncType,
     Named,
@@ -364,6 +365,17 @@ def test_budget_counts_values():
 def test_float_specials_round_trip():
     nan, inf = decode_args(encode_args([FLOAT64, FLOAT32], [math.nan, -math.inf]), [FLOAT64, FLOAT32])
     assert math.isnan(nan) and inf == -math.inf
+
+
+def test_an_encoder_writes_what_encode_args_writes_each_time():
+    encoder = Encoder([STEP, NAT])
+    for k in range(3):
+        values = [{"data": bytes([k]) * k, "program": [{"param": "w" * k}], "lr": Some(k / 8) if k else None}, k]
+        assert encoder.encode(values) == encode_args([STEP, NAT], values)
+    with pytest.raises(CandidError, match="argument 1: expected nat, got -1"):
+        encoder.encode([{"data": b"", "program": [], "lr": None}, -1])
+    with pytest.raises(CandidError, match="2 argument types but 1 values"):
+        encoder.encode([0])
 
 
 # --- Decoder: heads and values that repeat ----------------------------------------------------------

@@ -37,7 +37,7 @@ method's argument) with what ``decode_args`` gives, reusing what it read of earl
 
 from .decode import BUDGET_PER_BYTE, DEFAULT_BUDGET, Decoder, decode_args
 from .did import parse_did
-from .encode import encode_args
+from .encode import Encoder, encode_args
 from .errors import CandidError
 from .json import args_from_json, results_to_json
 from .text import parse_args, parse_value, print_value, print_values
@@ -89,6 +89,7 @@ __all__ = [
     "FuncType",
     "service_from_sections",
     "encode_args",
+    "Encoder",
     "decode_args",
     "Decoder",
     "DEFAULT_BUDGET",

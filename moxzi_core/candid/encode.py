@@ -25,20 +25,40 @@ def encode_args(types: Sequence[CandidType], values: Sequence[Any]) -> bytes:
     """
     if len(types) != len(values):
         raise CandidError(f"{len(types)} argument types but {len(values)} values")
-    try:
-        table = _TypeTable()
-        refs = [table.ref(t) for t in types]
-        writers = _Writers()
-        body = bytearray()
-        for i, (t, v) in enumerate(zip(types, values)):
-            try:
-                writers.get(t)(v, body)
-            except CandidError as e:
-                raise e.within(f"argument {i}") from None
-    except RecursionError:
-        raise CandidError("types or values nested too deeply") from None
-    head = b"".join([MAGIC, leb128(len(table.entries)), *table.entries, leb128(len(refs)), *(sleb128(r) for r in refs)])
-    return head + body
+    return Encoder(types).encode(values)
+
+
+class Encoder:
+    """Messages of ``types``, whose header (``DIDL``, type table, argument types) and value writers are
+    made once: for a method's results, encoded again with every call (``encode_args`` makes them anew)."""
+
+    def __init__(self, types: Sequence[CandidType]):
+        self.types = tuple(types)
+        try:
+            table = _TypeTable()
+            refs = [table.ref(t) for t in self.types]
+            writers = _Writers()
+            self._writers = [writers.get(t) for t in self.types]
+        except RecursionError:
+            raise CandidError("types or values nested too deeply") from None
+        self._head = b"".join(
+            [MAGIC, leb128(len(table.entries)), *table.entries, leb128(len(refs)), *(sleb128(r) for r in refs)]
+        )
+
+    def encode(self, values: Sequence[Any]) -> bytes:
+        """The complete message for ``values``; raises ``CandidError`` as ``encode_args`` does."""
+        if len(self.types) != len(values):
+            raise CandidError(f"{len(self.types)} argument types but {len(values)} values")
+        body = bytearray(self._head)
+        try:
+            for i, (write, v) in enumerate(zip(self._writers, values)):
+                try:
+                    write(v, body)
+                except CandidError as e:
+                    raise e.within(f"argument {i}") from None
+        except RecursionError:
+            raise CandidError("types or values nested too deeply") from None
+        return bytes(body)
 
 
 class _TypeTable:

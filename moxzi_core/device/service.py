@@ -207,7 +207,9 @@ class Device(DeviceState):
                 if admission.admitted:  # counted afresh from the space, never adjusted: nothing can drift
                     self.holdings.done(caller, admission.bytes, self.counted(caller))
             seconds = turn.seconds()
-        reply = encode_args([] if ftype is None else ftype.rets, [] if result is None else [result])
+        reply = (
+            encode_args([], []) if ftype is None else self.encoders[method].encode([] if result is None else [result])
+        )
         return Outcome(reply, changed=changed, seconds=seconds)
 
     def request(self, method: str, caller: bytes, *args) -> Any:

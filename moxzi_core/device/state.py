@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..billing import CannotPay, Purse
-from ..candid import Decoder, FuncType, Principal, Record
+from ..candid import Decoder, Encoder, FuncType, Principal, Record
 from ..candid.types import resolve
 from ..events import Events
 from .backend import Backend
@@ -63,6 +63,7 @@ class DeviceState:
         self.ops = {n: o for n, o in ops.items() if n in self.kernels}
         self.types = method_types({n: o.payload for n, o in self.ops.items()})
         self.decoders = {name: _decoder(name, ftype) for name, ftype in self.types.items()}
+        self.encoders = {name: Encoder(ftype.rets) for name, ftype in self.types.items()}  # their results
         self.spaces: dict[bytes, Space] = {}
         self.publications: dict[tuple[bytes, str], Publication] = {}
         self.plans = PlanCache(256)  # generation alone uses one plan per context length
