@@ -112,8 +112,10 @@ persistent actor {
     Blob.fromArray(Array.tabulate<Nat8>(starts.size() * (blockSize + 1), func i =
       token(starts[i / (blockSize + 1)] + i % (blockSize + 1))));
 
-  // The loss on a batch: input 0 is [batch, block + 1] token ids.
-  func run(starts : [Nat], train : Bool) : async Float {
+  // The loss on a batch: input 0 is [batch, block + 1] token ids. An async* function: awaiting it runs
+  // it within the caller's message (a plain async one would be a call to the actor itself, two more
+  // messages for every device call).
+  func run(starts : [Nat], train : Bool) : async* Float {
     let p = Program.Program();
     let loss = Gpt.loss(p, config(), #params, p.input(0), batchSize, blockSize);
     let r = await device.moxzi_device_run({
@@ -132,7 +134,7 @@ persistent actor {
     for (_ in Nat.range(0, steps)) {
       if (step < maxIters) {
         let starts = Array.tabulate<Nat>(batchSize, func _ = below(Nat.sub(nTrain, blockSize + 1)));
-        loss := await run(starts, true);
+        loss := await* run(starts, true);
         step += 1;
       };
     };
@@ -145,7 +147,7 @@ persistent actor {
     var total = 0.0;
     for (k in Nat.range(0, 20)) {
       let starts = Array.tabulate<Nat>(batchSize, func j = from + (k * batchSize + j) * span / (20 * batchSize));
-      total += await run(starts, false);
+      total += await* run(starts, false);
     };
     total / 20.0
   };
