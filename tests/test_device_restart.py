@@ -2,12 +2,14 @@
 and re-run at start-up, so training that goes on after a restart computes exactly what an uninterrupted
 run computes (torch:cpu)."""
 
+import asyncio
 import io
+import time
 
 import numpy as np
 import pytest
 from kit.device import learner_host
-from kit.host import update
+from kit.host import eventually, query, update
 
 from moxzi_core.candid import FLOAT64, NAT, Vec
 from moxzi_core.device import DeviceError, open_device
@@ -38,6 +40,52 @@ async def test_training_after_a_restart_matches_an_uninterrupted_run(registry):
     async with learner_host(registry, store) as (host, _):  # a new, empty device: rebuilt from the record
         assert await learn(host, 4) == uninterrupted  # bit for bit, the first 4 from the record
         assert uninterrupted[-1] < uninterrupted[0]
+
+
+async def test_a_call_that_ends_after_the_host_stopped_is_not_answered_and_runs_again(registry):
+    """The device's thread answers an actor's device call; one that ends once the host has stopped
+    writes nothing (the store is closed next), so it is still pending and runs after the restart."""
+    async with learner_host(registry, MemoryStore()) as (host, _):
+        uninterrupted = await learn(host, 8)
+
+    store, late, stopped = MemoryStore(), [], []
+    commit = store.commit
+
+    def committing(batch):
+        if stopped:
+            late.append(batch)
+        commit(batch)
+
+    store.commit = committing  # type: ignore[method-assign]
+    async with learner_host(registry, store) as (host, dev):
+        stop = host.stop
+        host.stop = lambda: _then(stop, stopped)  # type: ignore[method-assign]
+        watched = host.events.subscribe()
+        learning = asyncio.ensure_future(learn(host, 8))
+        seen = 0
+        while seen < 3:
+            await asyncio.sleep(0.002)
+            seen += sum(e["kind"] == "device" for e in watched.take())
+        call = dev.call
+        dev.call = lambda *args: (time.sleep(0.5), call(*args))[1]  # the next call ends after the stop
+        await asyncio.sleep(0.1)
+    learning.cancel()
+    assert stopped and late == []
+
+    async with learner_host(registry, store) as (host, _):
+        await eventually(lambda: _has(host, 8))
+        [losses] = await query(host, "learner", "progress", rets=LOSSES)
+        assert losses == uninterrupted
+
+
+async def _then(stop, stopped: list) -> None:
+    await stop()
+    stopped.append(True)
+
+
+async def _has(host, count: int) -> bool:
+    [losses] = await query(host, "learner", "progress", rets=LOSSES)
+    return len(losses) >= count
 
 
 async def test_reads_are_not_recorded(registry):

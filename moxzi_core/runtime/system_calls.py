@@ -157,13 +157,14 @@ class SystemCalls:
         self._last_copy_at = 0.0  # time.monotonic() of the last copy
         self._last_copy_seconds = 0.0  # how long it took
         # Guards what calls on other threads share: the record's place and counts above, ``_closed``,
-        # ``_waiting``, ``_in_flight`` (notified when it falls to 0), ``_copy_due``.
+        # ``_waiting``, ``_in_flight`` and ``_answering`` (notified when they fall), ``_copy_due``.
         self._lock = threading.Condition()
         self._closed = False  # a copy is being taken: new calls wait (on the loop: ``_open``)
         self._open = asyncio.Event()  # (the loop's) set while not ``_closed``
         self._open.set()
         self._waiting = 0  # calls on the loop not yet started: a call ``start`` would overtake waits too
         self._in_flight = 0
+        self._answering = 0  # calls started by ``start`` whose answer is being committed
         self._copy_due = False  # a copy is wanted or being taken
         self._copying: asyncio.Task | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -334,8 +335,19 @@ class SystemCalls:
             else:  # a failing system method rejects the call, never the host
                 log.error("system method %s failed", method_name, exc_info=error)
                 outcome = Outcome.reject(Reject.SYS_TRANSIENT, f"{method_name} failed: {error}")
-            batch = Batch()
-            answer(batch, self._finish(actor, caller, method_name, data, purse, outcome, batch))
+            with self._lock:
+                stopped = self._stopped
+                self._answering += not stopped
+            if stopped:  # the store may be closing: unanswered, the call is pending, as after a crash
+                self.done()
+                return
+            try:
+                batch = Batch()
+                answer(batch, self._finish(actor, caller, method_name, data, purse, outcome, batch))
+            finally:
+                with self._lock:
+                    self._answering -= 1
+                    self._lock.notify_all()
 
         future.add_done_callback(finished)
         return True
@@ -420,12 +432,19 @@ class SystemCalls:
             self._copying = asyncio.get_running_loop().create_task(self._copy())
 
     async def stop(self) -> None:
-        """Start no more copies, and let one being taken finish: it writes to the store, which the host's
-        owner closes next (and the next start-up reads)."""
+        """Start no more copies, and let one being taken finish, and the answers being committed: they
+        write to the store, which the host's owner closes next (and the next start-up reads). A call
+        that ends later is not answered: it is still pending, and runs again after a restart."""
         with self._lock:
             self._stopped = True
+        await asyncio.to_thread(self._wait_answered)
         if self._copying is not None:
             await self._copying
+
+    def _wait_answered(self) -> None:
+        with self._lock:
+            while self._answering:
+                self._lock.wait()
 
     # --- copies ------------------------------------------------------------------------------
     def _due(self, ignore_spacing: bool = False) -> bool:
