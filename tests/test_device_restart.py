@@ -9,10 +9,11 @@ import time
 import numpy as np
 import pytest
 from kit.device import learner_host
-from kit.host import eventually, query, update
+from kit.host import eventually, query, spec, update
 
 from moxzi_core.candid import FLOAT64, NAT, Vec
 from moxzi_core.device import DeviceError, open_device
+from moxzi_core.runtime.host import Host, HostConfig
 from moxzi_core.runtime.journal import Attachment, Journal
 from moxzi_core.runtime.system_calls import CheckpointPolicy
 from moxzi_core.store import Batch, MemoryStore, StoreError
@@ -76,6 +77,50 @@ async def test_a_call_that_ends_after_the_host_stopped_is_not_answered_and_runs_
         await eventually(lambda: _has(host, 8))
         [losses] = await query(host, "learner", "progress", rets=LOSSES)
         assert losses == uninterrupted
+
+
+async def test_calls_ending_on_several_threads_are_committed_in_the_records_order(registry, monkeypatch):
+    """Two actors' device calls end on their own threads at once; one answer is slow to commit (between
+    its place in the record and its batch): the other's waits, so the record never has a gap."""
+    places: dict[int, int] = {}  # id(batch) -> the place of the call it records
+    committed: list[int] = []
+    record, answered = Journal.system_call, Journal.answered
+
+    def recording(batch, seq, *rest):
+        places[id(batch)] = seq
+        record(batch, seq, *rest)
+
+    def answering(batch, name, callback):
+        if places.get(id(batch), 1) % 2 == 0:
+            time.sleep(0.02)  # a slow answer: the next call ends meanwhile
+        answered(batch, name, callback)
+
+    monkeypatch.setattr(Journal, "system_call", staticmethod(recording))
+    monkeypatch.setattr(Journal, "answered", staticmethod(answering))
+    store = MemoryStore()
+    commit = store.commit
+
+    def committing(batch):
+        if id(batch) in places:
+            committed.append(places.pop(id(batch)))
+        commit(batch)
+
+    store.commit = committing  # type: ignore[method-assign]
+    dev = open_device(registry, "torch:cpu")
+    host = Host(
+        [spec("one", "learner"), spec("two", "learner")],
+        HostConfig(checkpoint=CheckpointPolicy()),
+        system_methods=dev.system_methods(),
+        store=store,
+        system_state=dev,
+    )
+    await host.start()
+    try:
+        await asyncio.gather(*(update(host, name, "learn", [NAT], [12], rets=LOSSES) for name in ("one", "two")))
+    finally:
+        await host.stop()
+        dev.close()
+    assert committed == list(range(2 * (2 + 12)))  # params, optimizer and 12 runs each, in order
 
 
 async def _then(stop, stopped: list) -> None:

@@ -14,7 +14,14 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]*\*?")  # `--http-*`: a family of flags
 SCRIPT = re.compile(r"\b(run_\w+|moxzid_child|search_port)\.py\b")
-MOXZI_COMMANDS = ("moxzi build", "moxzi call", "moxzi query", "moxzi weights export", "moxzi weights import")
+MOXZI_COMMANDS = (
+    "moxzi build",
+    "moxzi call",
+    "moxzi query",
+    "moxzi upgrade",
+    "moxzi weights export",
+    "moxzi weights import",
+)
 OTHER_TOOLS = (
     "curl",
     "icp ",

@@ -412,10 +412,12 @@ class Host:
         calls are, and answered once the record is on disk. ``data``: Candid, or an Attachment written
         through ``system_spool``."""
         actor = self._actors.named(name)
-        batch = Batch()
+
+        def commit(batch: Batch, _: Outcome) -> None:
+            self.store.commit(batch)  # flushed below, not while other calls' answers wait to commit
+
         try:
-            outcome = await self._system.call(actor.name, actor.principal, method, data, batch)
-            self.store.commit(batch)
+            outcome = await self._system.call(actor.name, actor.principal, method, data, commit)
             self.store.flush()
         finally:
             self._system.done()
@@ -478,11 +480,7 @@ class Host:
             loop.create_task(self._manage(actor.principal, origin, method_name, data, batch))
             return
 
-        async def run() -> None:
-            batch = Batch()
-            answer(batch, await self._system.call(actor.name, actor.principal, method_name, data, batch))
-
-        loop.create_task(run())
+        loop.create_task(self._system.call(actor.name, actor.principal, method_name, data, answer))
 
     def create_canister(
         self, caller: bytes, settings: Mapping[str, object], cycles: int | None = None, batch: Batch | None = None

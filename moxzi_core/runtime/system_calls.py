@@ -19,7 +19,9 @@ A method that runs on threads of its own (``Threaded``: the device's) is started
 makes the call (``start``: an actor's, as its message settles) and finishes on its own thread, where
 the answer is committed and delivered: the event loop takes no part in such a call, unless a copy is
 being taken or calls wait for one (then it goes through ``call``, on the loop, in order). So the record's
-order, the copies' pause and the counts of what was recorded since the last copy are kept under a lock.
+order, the copies' pause and the counts of what was recorded since the last copy are kept under a lock,
+and calls that end on several threads at once are committed one at a time, each with its place in the
+record: the record is committed in its order, so a crash never leaves a gap in it.
 """
 
 from __future__ import annotations
@@ -159,6 +161,10 @@ class SystemCalls:
         # Guards what calls on other threads share: the record's place and counts above, ``_closed``,
         # ``_waiting``, ``_in_flight`` and ``_answering`` (notified when they fall), ``_copy_due``.
         self._lock = threading.Condition()
+        # Held from a call's place in the record being taken until its batch is committed: calls that
+        # end on several threads at once are committed in the record's order, so a crash leaves no
+        # gap in it and a re-run sees what each call saw (one actor's call reading another's publication).
+        self._committing = threading.Lock()
         self._closed = False  # a copy is being taken: new calls wait (on the loop: ``_open``)
         self._open = asyncio.Event()  # (the loop's) set while not ``_closed``
         self._open.set()
@@ -250,10 +256,16 @@ class SystemCalls:
 
     # --- calls -------------------------------------------------------------------------------
     async def call(
-        self, actor: str, caller: bytes, method_name: str, data: bytes | Attachment, batch: Batch
+        self,
+        actor: str,
+        caller: bytes,
+        method_name: str,
+        data: bytes | Attachment,
+        answer: Callable[[Batch, Outcome], None],
     ) -> Outcome:
-        """Run one call for ``actor``; add its record (if it changed the system) and its charge to
-        ``batch``, which the caller commits with the answer before it calls ``done``."""
+        """Run one call for ``actor``; ``answer(batch, outcome)`` commits the outcome with ``batch``
+        (its record, if it changed the system, and its charge) before it returns; the caller calls
+        ``done`` after that."""
         method, refused = self.methods.get(method_name), None
         if method is None:
             hint = (
@@ -291,6 +303,7 @@ class SystemCalls:
             self._in_flight += 1
             started = _submit(method, caller, data, purse) if refused is None and isinstance(method, Threaded) else None
         if refused is not None:
+            answer(Batch(), refused)
             return refused
         outcome = Outcome.reject(Reject.SYS_TRANSIENT, f"{method_name} was interrupted")  # unless it ends below
         try:
@@ -303,7 +316,8 @@ class SystemCalls:
         finally:
             if isinstance(data, Attachment):
                 data.close()
-        return self._finish(actor, caller, method_name, data, purse, outcome, batch)
+        self._answer(answer, actor, caller, method_name, data, purse, outcome)
+        return outcome
 
     def start(
         self,
@@ -342,8 +356,7 @@ class SystemCalls:
                 self.done()
                 return
             try:
-                batch = Batch()
-                answer(batch, self._finish(actor, caller, method_name, data, purse, outcome, batch))
+                self._answer(answer, actor, caller, method_name, data, purse, outcome)
             finally:
                 with self._lock:
                     self._answering -= 1
@@ -351,6 +364,22 @@ class SystemCalls:
 
         future.add_done_callback(finished)
         return True
+
+    def _answer(
+        self,
+        answer: Callable[[Batch, Outcome], None],
+        actor: str,
+        caller: bytes,
+        method_name: str,
+        data: bytes | Attachment,
+        purse: Purse,
+        outcome: Outcome,
+    ) -> None:
+        """``answer`` a call that ended with ``outcome``: its record and charge committed with it, in the
+        record's order."""
+        with self._committing:
+            batch = Batch()
+            answer(batch, self._finish(actor, caller, method_name, data, purse, outcome, batch))
 
     def _finish(
         self,
