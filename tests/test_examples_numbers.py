@@ -40,6 +40,7 @@ CASES = {
 
 
 @pytest.mark.slow  # moxzid processes, training, kills
+@pytest.mark.timeout(900)  # the crash run takes about 70 s on an idle machine and over 120 s on a busy one
 @pytest.mark.parametrize("case", CASES)
 def test_the_docs_give_the_numbers_a_run_gives(case):
     command, pattern, phrases = CASES[case]
