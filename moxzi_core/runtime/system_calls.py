@@ -375,45 +375,32 @@ class SystemCalls:
         purse: Purse,
         outcome: Outcome,
     ) -> None:
-        """``answer`` a call that ended with ``outcome``: its record and charge committed with it, in the
-        record's order."""
+        """``answer`` a call that ended with ``outcome``, its charge and (if it changed the system) its
+        record in the batch; one at a time, so the record is committed in its order."""
         with self._committing:
             batch = Batch()
-            answer(batch, self._finish(actor, caller, method_name, data, purse, outcome, batch))
-
-    def _finish(
-        self,
-        actor: str,
-        caller: bytes,
-        method_name: str,
-        data: bytes | Attachment,
-        purse: Purse,
-        outcome: Outcome,
-        batch: Batch,
-    ) -> Outcome:
-        """A call's charge, and its record if it changed the system, added to ``batch``; its event."""
-        purse.settle(batch, outcome.seconds)  # what it held goes back, whatever happened
-        recorded = outcome.changed and self._policy is not None
-        with self._lock:
-            if recorded:
-                Journal.system_call(batch, self._seq, caller, method_name, data)
-                self._seq += 1
-                self._since_seconds += outcome.seconds
-                self._since_bytes += _size(data)
-            if isinstance(data, Attachment) and data.ident is not None:
+            purse.settle(batch, outcome.seconds)  # what it held goes back, whatever happened
+            recorded = outcome.changed and self._policy is not None
+            with self._lock:
                 if recorded:
-                    self._attached.add(data.ident)
-                else:
-                    self._journal.drop_attachment(batch, data.ident)
-        self._events.publish(
-            "device",
-            actor=actor,
-            method=method_name,
-            seconds=outcome.seconds,
-            ok=outcome.reply is not None,
-            changed=outcome.changed,
-        )
-        return outcome
+                    Journal.system_call(batch, self._seq, caller, method_name, data)
+                    self._seq += 1
+                    self._since_seconds += outcome.seconds
+                    self._since_bytes += _size(data)
+                if isinstance(data, Attachment) and data.ident is not None:
+                    if recorded:
+                        self._attached.add(data.ident)
+                    else:
+                        self._journal.drop_attachment(batch, data.ident)
+            self._events.publish(
+                "device",
+                actor=actor,
+                method=method_name,
+                seconds=outcome.seconds,
+                ok=outcome.reply is not None,
+                changed=outcome.changed,
+            )
+            answer(batch, outcome)
 
     def spool(self) -> Spool:
         """Where an argument too large for memory is written as it comes: into the store when calls are
