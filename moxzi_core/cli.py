@@ -5,6 +5,7 @@ import argparse
 import os
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from moxzi_core import __version__
@@ -218,46 +219,44 @@ def _upgrade(args: argparse.Namespace) -> int:
     if not args.wasm.is_file():
         print(f"moxzi upgrade: {args.wasm}: no such file", file=sys.stderr)
         return 2
-    try:
-        answer = _access_client(args).upgrade(args.actor, args.wasm)
-    except IdentityError as error:
-        print(f"moxzi upgrade: {error}", file=sys.stderr)
-        return 2
-    except CallError as error:
-        print(f"moxzi upgrade: {error}", file=sys.stderr)
-        return 1
-    print(f"{args.actor}: {answer}")
-    return 0
+    return _with_access("moxzi upgrade", args, lambda client: f"{args.actor}: {client.upgrade(args.actor, args.wasm)}")
 
 
 def _export_weights(args: argparse.Namespace) -> int:
-    try:
-        client = _access_client(args)
+    def export(client: Client) -> str:
         size = client.export_weights(args.actor, args.out, prefix=args.prefix, publications=args.publications)
-    except IdentityError as error:
-        print(f"moxzi weights export: {error}", file=sys.stderr)
-        return 2
-    except CallError as error:
-        args.out.unlink(missing_ok=True)
-        print(f"moxzi weights export: {error}", file=sys.stderr)
-        return 1
-    print(f"{args.actor} -> {args.out} ({size} bytes)")
-    return 0
+        return f"{args.actor} -> {args.out} ({size} bytes)"
+
+    return _with_access("moxzi weights export", args, export, failed=lambda: args.out.unlink(missing_ok=True))
 
 
 def _import_weights(args: argparse.Namespace) -> int:
     if not args.file.is_file():
         print(f"moxzi weights import: {args.file}: no such file", file=sys.stderr)
         return 2
+
+    def import_(client: Client) -> str:
+        names = client.import_weights(args.actor, args.file, prefix=args.prefix)
+        return f"{args.file} -> {args.actor}: {len(names)} parameter(s) set"
+
+    return _with_access("moxzi weights import", args, import_)
+
+
+def _with_access(
+    command: str, args: argparse.Namespace, act: Callable[[Client], str], failed: Callable[[], None] = lambda: None
+) -> int:
+    """``act`` with the client ``args`` give (token or identity), its line printed: 0; an identity that
+    cannot be read: 2; a refused call (``failed`` runs first): 1."""
     try:
-        names = _access_client(args).import_weights(args.actor, args.file, prefix=args.prefix)
+        line = act(_access_client(args))
     except IdentityError as error:
-        print(f"moxzi weights import: {error}", file=sys.stderr)
+        print(f"{command}: {error}", file=sys.stderr)
         return 2
     except CallError as error:
-        print(f"moxzi weights import: {error}", file=sys.stderr)
+        failed()
+        print(f"{command}: {error}", file=sys.stderr)
         return 1
-    print(f"{args.file} -> {args.actor}: {len(names)} parameter(s) set")
+    print(line)
     return 0
 
 
