@@ -75,7 +75,7 @@ def pack(content: bytes, number: int, initial: bytes, compress: bool = True) -> 
 
 
 def _value(content: bytes, compress: bool) -> bytes:
-    return b"\x00" + _codec().compressor.compress(content) if compress else b"\xff" + content
+    return bytes([_FRAME]) + _codec().compressor.compress(content) if compress else bytes([_RAW]) + content
 
 
 class Packer:
