@@ -28,6 +28,8 @@ from moxzi_core.errors import MessageTooLarge, MoxziError
 from moxzi_core.runtime.host import Host
 from moxzi_core.runtime.messages import Outcome
 
+from .controllers import BadSignature
+
 MAX_IMPORT_BYTES = 16 * 2**30  # a file larger than any device budget moxzid is likely to have
 CHUNK = 2**20  # bytes read, written or sent at a time
 
@@ -38,10 +40,6 @@ class NoDevice(MoxziError):
 
 class BadWeights(MoxziError):
     status = 400
-
-
-class NotSigned(MoxziError):
-    status = 401
 
 
 class LengthRequired(MoxziError):
@@ -132,7 +130,7 @@ async def import_(
         if received != size:
             raise BadWeights(f"the body has {received} bytes, but Content-Length says {size}")
         if signed_sha256 is not None and digest.digest() != signed_sha256:
-            raise NotSigned(
+            raise BadSignature(
                 f"the body's sha256 is {digest.hexdigest()}, but the request's signature is for a body whose "
                 f"sha256 is {signed_sha256.hex()}: nothing was imported"
             )
