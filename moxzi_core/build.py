@@ -9,15 +9,18 @@ import base64
 import hashlib
 import json
 import os
+import re
 import secrets
 import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import mops
+from .candid import CandidError, Principal
 
 COMPILER_DIR = Path(__file__).parent / "compiler"
 SETUP_COMMAND = f"npm ci --prefix {COMPILER_DIR}"
@@ -74,6 +77,8 @@ class Diagnostic:
         """What to write instead, where the compiler's message only says what is wrong."""
         if self.code == UNKNOWN_PACKAGE:
             return _BASE_IS_CORE if '"base"' in self.message else _PACKAGES
+        if self.code == MISSING_FILE and '.did"' in self.message:
+            return _ACTOR_IDL
         return _HINTS.get(self.code)
 
 
@@ -85,6 +90,11 @@ _PERSISTENT_ACTOR = (
     "over at each upgrade"
 )
 UNKNOWN_PACKAGE = "M0010"
+MISSING_FILE = "M0009"
+_ACTOR_IDL = (
+    'an actor imported as "ic:ID" (or "canister:NAME", with --actor-alias NAME ID) is typed by its '
+    "Candid interface, ID.did in the directory --actor-idl DIR names"
+)
 _PACKAGES = (
     "moxzi build serves the core library it bundles (`mo:core/...`), its own library for the device "
     "(`mo:moxzi/...`) and the local packages of a "
@@ -98,6 +108,17 @@ _HINTS = {
     "M0219": _PERSISTENT_ACTOR,  # a declaration in a plain `actor` that is not `stable`
     "M0220": _PERSISTENT_ACTOR,  # a plain `actor` whose declarations are all `stable`
 }
+
+
+# moc's collectors, as its flags name them (--copying-gc, ...), and as the npm compiler does (compile.js).
+COLLECTORS = {
+    "copying": "copying",
+    "compacting": "marking",
+    "generational": "generational",
+    "incremental": "incremental",
+}
+# Enhanced orthogonal persistence has only the incremental collector: moc refuses the others with it.
+_ENHANCED_COLLECTOR = "incremental"
 
 
 @dataclass(frozen=True)
@@ -135,17 +156,31 @@ def compiler_fingerprint() -> str:
     return digest.hexdigest()
 
 
-def build(source: Path, *, classic: bool = False, out_dir: Path | None = None) -> BuildResult:
+def build(
+    source: Path,
+    *,
+    classic: bool = False,
+    out_dir: Path | None = None,
+    gc: str | None = None,
+    force_gc: bool = False,
+    actor_idl: Path | None = None,
+    actor_aliases: Iterable[tuple[str, str]] = (),
+) -> BuildResult:
     """Compile `source` and write NAME.wasm and NAME.did beside it, or in `out_dir`.
 
     `classic` selects classic persistence (32-bit memory, upgrades through stable memory) instead
-    of enhanced orthogonal persistence (64-bit memory kept across upgrades).
+    of enhanced orthogonal persistence (64-bit memory kept across upgrades). The rest are moc's flags
+    of the same names: `gc` the collector (a key of COLLECTORS, moc's --NAME-gc; None: the compiler's
+    default, the only one enhanced persistence has being incremental), `force_gc` to collect after
+    every update message rather than on the collector's schedule, `actor_idl` the directory where an
+    ``import "ic:ID"`` finds ID.did, `actor_aliases` (NAME, ID) pairs: ``import "canister:NAME"`` is ID.
     """
     source = Path(source)
     if source.suffix != ".mo":
         raise BuildError(f"{source}: not a Motoko source file (expected NAME.mo)")
     if not source.is_file():
         raise BuildError(f"{source}: no such file")
+    options = _compiler_options(classic, gc, force_gc, actor_idl, actor_aliases)
     node = _require_compiler()
     started = time.perf_counter()
     mode = "classicOP" if classic else "enhancedOP"
@@ -154,7 +189,7 @@ def build(source: Path, *, classic: bool = False, out_dir: Path | None = None) -
     except mops.MopsError as error:
         raise BuildError(str(error)) from None
     local = [f"{name}={directory}" for name, directory in packages.local.items()]
-    run = subprocess.run([node, _COMPILE_JS, source, mode, *local], capture_output=True, text=True)
+    run = subprocess.run([node, _COMPILE_JS, source, mode, *options, *local], capture_output=True, text=True)
     if run.returncode != 0:
         raise BuildError(
             f"the Motoko compiler failed on {source} (exit {run.returncode}):\n{_crash_summary(run.stderr)}"
@@ -186,6 +221,40 @@ def build(source: Path, *, classic: bool = False, out_dir: Path | None = None) -
         diagnostics=diagnostics,
         notes=packages.notes,
     )
+
+
+def _compiler_options(
+    classic: bool, gc: str | None, force_gc: bool, actor_idl: Path | None, actor_aliases: Iterable[tuple[str, str]]
+) -> list[str]:
+    """compile.js's options for build's arguments, once they are known to be good (BuildError if not)."""
+    options = []
+    if gc is not None:
+        if gc not in COLLECTORS:
+            raise BuildError(f"no collector {gc!r}: moc's are {', '.join(COLLECTORS)} (--NAME-gc)")
+        if not classic and gc != _ENHANCED_COLLECTOR:
+            raise BuildError(
+                f"--{gc}-gc needs --classic: enhanced orthogonal persistence has only the incremental collector"
+            )
+        options += ["--gc", COLLECTORS[gc]]
+    if force_gc:
+        options.append("--force-gc")
+    if actor_idl is not None:
+        if not Path(actor_idl).is_dir():
+            raise BuildError(f"--actor-idl {actor_idl}: no such directory")
+        options += ["--actor-idl", str(Path(actor_idl).resolve())]
+    named = set()
+    for name, principal in actor_aliases:
+        if name in named:
+            raise BuildError(f"--actor-alias {name}: given twice")
+        named.add(name)
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_-]*", name):
+            raise BuildError(f"--actor-alias {name} {principal}: an alias is a name (letters, digits, _ and -)")
+        try:
+            Principal.from_text(principal)
+        except CandidError as error:
+            raise BuildError(f"--actor-alias {name} {principal}: not a principal ({error})") from None
+        options += ["--actor-alias", name, principal]
+    return options
 
 
 def bundled_core_version() -> str:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from moxzi_core import __version__
-from moxzi_core.build import SETUP_COMMAND, BuildError, Diagnostic, build
+from moxzi_core.build import COLLECTORS, SETUP_COMMAND, BuildError, Diagnostic, build
 from moxzi_core.client import DEFAULT_URL, CallError, Client
 from moxzi_core.signatures import Identity, IdentityError
 
@@ -39,6 +39,38 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="classic persistence: 32-bit memory, upgrades through stable memory "
         "(default: enhanced orthogonal persistence, 64-bit memory kept across upgrades)",
+    )
+    # moc's flags, by moc's names; the default is moc's: incremental (copying with --classic)
+    collectors = build_command.add_mutually_exclusive_group()
+    for collector in COLLECTORS:
+        collectors.add_argument(
+            f"--{collector}-gc",
+            dest="gc",
+            action="store_const",
+            const=collector,
+            help=f"use moc's {collector} garbage collector"
+            + (" (the default; with --classic the default is copying)" if collector == "incremental" else "")
+            + ("" if collector == "incremental" else " (only with --classic)"),
+        )
+    build_command.add_argument(
+        "--force-gc",
+        action="store_true",
+        help="collect garbage after every update message instead of on the collector's schedule (for "
+        "tests: a weak reference dies at the next message)",
+    )
+    build_command.add_argument(
+        "--actor-idl",
+        type=Path,
+        metavar="DIR",
+        help='where `import X "ic:ID"` finds the actor\'s Candid interface, DIR/ID.did',
+    )
+    build_command.add_argument(
+        "--actor-alias",
+        nargs=2,
+        action="append",
+        default=[],
+        metavar=("NAME", "ID"),
+        help='`import X "canister:NAME"` is the actor ID (its interface from --actor-idl); may be repeated',
     )
     build_command.add_argument(
         "-o",
@@ -167,7 +199,15 @@ def _add_access_options(command) -> None:
 
 def _build(args: argparse.Namespace) -> int:
     try:
-        result = build(args.source, classic=args.classic, out_dir=args.out_dir)
+        result = build(
+            args.source,
+            classic=args.classic,
+            out_dir=args.out_dir,
+            gc=args.gc,
+            force_gc=args.force_gc,
+            actor_idl=args.actor_idl,
+            actor_aliases=args.actor_alias,
+        )
     except BuildError as error:
         if error.diagnostics:
             _print_diagnostics(error.diagnostics, args.verbose)

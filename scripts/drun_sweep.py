@@ -4,8 +4,10 @@
 
     scripts/drun_sweep.py /path/to/motoko [NAME ...] [--out DIR] [--call-seconds S]
 
-Each test is built with moxzi's own compiler (the npm ``motoko`` package, moxzi_core/compiler/compile.js)
-and run with tests/kit/drun.py, which sets the canister up as drun does. Prints one line a test,
+Each test is built with ``moxzi_core.build`` (moxzi build: the npm ``motoko`` package) with the flags it
+asks for that moxzi build takes (its ``//MOC-FLAG`` lines: the collector, ``--force-gc``, ``--actor-idl``,
+``--actor-alias``), and those the suite's run.sh adds (``--force-gc`` unless ``//MOC-NO-FORCE-GC``,
+``--incremental-gc`` for ``//INCREMENTAL-GC-ONLY``), and run with tests/kit/drun.py, which sets the canister up as drun does. Prints one line a test,
 ``NAME STATUS DETAIL``, then the counts:
 
     match     drun's output, line for line
@@ -13,12 +15,13 @@ and run with tests/kit/drun.py, which sets the canister up as drun does. Prints 
     nobuild   the npm compiler did not build it (its first errors)
     error     the harness itself failed
 
-A test whose ``//MOC-FLAG`` or ``//MOC-ENV`` lines ask for what the npm compiler cannot do (it takes
-no code-generation flags) is built without them and its status is followed by ``unasked:`` and those
+A test whose ``//MOC-FLAG`` or ``//MOC-ENV`` lines ask for what moxzi build cannot do (the npm
+compiler takes no other code-generation flags) is built without them and its status is followed by ``unasked:`` and those
 flags: its result does not count as the test as written. The checkout's tests are older than the npm
 compiler, so their copies (in DIR/src) are changed as the newer compiler needs before they are built:
 a plain ``actor`` becomes ``persistent actor`` and the declarations it kept implicitly transient are
-marked ``transient``, and ``//OR-CALL`` lines are calls, as the suite's run.sh makes them. Built
+marked ``transient``, ``//OR-CALL`` lines are calls, as the suite's run.sh makes them, and drun's id for the test's canister
+(``ic:rwlgt-iiaaa-aaaaa-aaaaa-cai``) is the host's. Built
 modules are kept in DIR (default ~/.cache/moxzi/drun-sweep) and reused; delete DIR after changing the
 compiler.
 """
@@ -27,19 +30,22 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import base64
-import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from moxzi_core.build import BuildError, Diagnostic, build
+from moxzi_core.candid import Principal
+
+if TYPE_CHECKING:
+    from kit.drun import MocFlags
 
 REPO = Path(__file__).resolve().parent.parent
-COMPILE = REPO / "moxzi_core" / "compiler" / "compile.js"
 _ACTOR = re.compile(
     r"(?m)^((?:let\s+\w+\s*=\s*)?(?:shared\b(?:\s*(?:query\s*)?\([^)]*\))?\s*)?)actor"
     r"(?=\s+class\b|\s+[A-Za-z_]\w*\s*[{(:=]|\s*\{|\s+[A-Za-z_]\w*\s*$)"
@@ -79,18 +85,18 @@ def persistent(source: str) -> str:
     return "\n".join(out)
 
 
-def unasked_flags(source: str) -> list[str]:
-    """What a test's //MOC-FLAG and //MOC-ENV lines ask that the npm compiler cannot do."""
-    unasked = []
-    for line in source.splitlines():
-        if line.startswith("//MOC-ENV"):
-            unasked.append(line.removeprefix("//MOC-ENV").strip())
-        elif line.startswith("//MOC-FLAG"):
-            # -A takes the warning codes after it; other flags' values stay with them
-            flags = re.sub(r"(^|\s)-A\s+\S+|--enhanced-orthogonal-persistence", " ", line.removeprefix("//MOC-FLAG"))
-            if flags.strip():
-                unasked.append(" ".join(flags.split()))
-    return unasked
+def build_options(source: str, directory: Path) -> MocFlags:
+    """The build a test asks: its //MOC-FLAG lines, and what the suite's run.sh adds: ``--force-gc``
+    unless it says //MOC-NO-FORCE-GC, ``--incremental-gc`` where it is //INCREMENTAL-GC-ONLY (run.sh runs
+    such a test only when the incremental collector is chosen)."""
+    from kit.drun import moc_flags  # (tests/kit: on the path from main(), and in the tests)
+
+    flags = moc_flags(source, directory)
+    if "//MOC-NO-FORCE-GC" not in source:
+        flags.options["force_gc"] = True
+    if "//INCREMENTAL-GC-ONLY" in source:
+        flags.options["gc"] = "incremental"
+    return flags
 
 
 def enhanced(source: str) -> bool:
@@ -111,46 +117,56 @@ class Sweep:
         return sorted(name for name in found if (self.tests / f"{name}.mo").exists())
 
     def _prepare(self) -> None:
-        """The tests' copies as the newer compiler takes them (once per DIR)."""
+        """The tests' copies as the newer compiler takes them (once per DIR). A test that names its own
+        canister by drun's id for it (``ic:rwlgt-...``, an alias, a Candid file named so) names the
+        host's instead: the harness prints the host's ids as drun's."""
         if self.work.exists():
             return
+        from kit.drun import drun_id
+
+        from moxzi_core.runtime.management.ids import FIRST_CANISTER_NUMBER
+
         shutil.copytree(self.tests, self.work)
+        drun_self = drun_id(0).to_text()
+        host_self = Principal(FIRST_CANISTER_NUMBER.to_bytes(8, "big") + b"\x01\x01").to_text()
+        for did in self.work.rglob(f"{drun_self}.did"):
+            did.rename(did.with_name(f"{host_self}.did"))
         for mo in self.work.rglob("*.mo"):
-            text = mo.read_text()
+            text = mo.read_text().replace(drun_self, host_self)
             if mo.parent == self.work:  # run.sh's mangling: a test's //OR-CALL lines are its calls
                 text = re.sub(r"(?m)^.*//OR-CALL", "//CALL", text)
             mo.write_text(persistent(text))
 
-    def build(self, name: str) -> tuple[bytes | None, str]:
+    def build(self, name: str) -> tuple[bytes | None, str, list[str]]:
+        """The test's module (None if it did not build, and why), and the flags it asks that moxzi build
+        cannot pass."""
+        self._prepare()
+        source = self.work / f"{name}.mo"
+        flags = build_options(source.read_text(), self.work)
         wasm = self.out / f"{name}.wasm"
         if wasm.exists():
-            return wasm.read_bytes(), ""
-        self._prepare()
-        mode = "enhancedOP" if enhanced((self.tests / f"{name}.mo").read_text()) else "classicOP"
+            return wasm.read_bytes(), "", flags.unasked
+        classic = not enhanced((self.tests / f"{name}.mo").read_text())
         while True:
-            run = subprocess.run(
-                ["node", str(COMPILE), str(self.work / f"{name}.mo"), mode], capture_output=True, text=True
-            )
-            if run.returncode:
-                return None, "compiler crashed: " + run.stderr[-300:]
-            built = json.loads(run.stdout)
-            errors = [d for d in built["diagnostics"] if d["severity"] == "error"]
-            if not errors or not all(d["code"] in _TRANSIENT_ERRORS for d in errors):
-                break
-            self._mark_transient(errors)
-        if errors:
-            return None, "; ".join(f"{d['file']}:{d['line']}:{d['code']} {d['message'][:80]}" for d in errors[:3])
-        data = base64.b64decode(built["wasm"])
-        wasm.write_bytes(data)
-        return data, ""
+            try:
+                build(source, classic=classic, out_dir=self.out, **flags.options)
+                return wasm.read_bytes(), "", flags.unasked
+            except BuildError as error:
+                errors = [d for d in error.diagnostics if d.severity == "error"]
+                if not errors or not all(d.code in _TRANSIENT_ERRORS for d in errors):
+                    why = "; ".join(
+                        f"{os.path.relpath(d.file, self.work)}:{d.line}:{d.code} {d.message[:80]}" for d in errors[:3]
+                    )
+                    return None, why or str(error)[-300:], flags.unasked
+                self._mark_transient(errors)
 
-    def _mark_transient(self, errors: list[dict]) -> None:
+    def _mark_transient(self, errors: list[Diagnostic]) -> None:
         """Each declaration an error points at gets ``transient`` before its let or var."""
         by_file: dict[str, list[tuple[int, int]]] = {}
         for d in errors:
-            by_file.setdefault(d["file"], []).append((d["line"], d["column"]))
+            by_file.setdefault(d.file, []).append((d.line, d.column))
         for file, spots in by_file.items():
-            path = self.work / file
+            path = Path(file)
             lines = path.read_text().split("\n")
             for line, column in sorted(spots, reverse=True):
                 text = lines[line - 1]
@@ -162,9 +178,7 @@ class Sweep:
     async def one(self, name: str) -> tuple[str, str]:
         from kit.drun import DrunRun, steps  # (tests/kit: on the path from main())
 
-        source = (self.tests / f"{name}.mo").read_text()
-        unasked = unasked_flags(source)
-        wasm, why = self.build(name)
+        wasm, why, unasked = self.build(name)
         if wasm is None:
             return "nobuild", why + (f" unasked: {', '.join(unasked)}" if unasked else "")
         expected = (self.tests / "ok" / f"{name}.drun-run.ok").read_text().splitlines()

@@ -1,3 +1,4 @@
+import re
 import time
 
 import pytest
@@ -155,6 +156,44 @@ def test_a_mops_toml_moxzi_cannot_serve_is_a_clear_error(tmp_path, toml, message
         build(tmp_path / "main.mo")
 
 
+@pytest.mark.slow
+def test_cli_builds_an_actor_imported_by_alias_and_the_collector_asked(tmp_path):
+    (tmp_path / "idl").mkdir()
+    (tmp_path / "idl" / "aaaaa-aa.did").write_text("service : { name : () -> (text) }")
+    (tmp_path / "a.mo").write_text(
+        'import Other "canister:other";\n'
+        "persistent actor {\n  public func f() : async Text { await Other.name() };\n};\n"
+    )
+    unknown = moxzi("build", "a.mo", cwd=tmp_path)
+    assert unknown.returncode == 1 and 'error [M0011] canister alias "other" not defined' in unknown.stderr
+    no_idl = moxzi("build", "a.mo", "--actor-alias", "other", "aaaaa-aa", cwd=tmp_path)
+    assert no_idl.returncode == 1 and "hint: an actor imported as" in no_idl.stderr
+    aliased = ("--actor-idl", "idl", "--actor-alias", "other", "aaaaa-aa")
+    done = moxzi("build", "a.mo", *aliased, "--classic", "--compacting-gc", "--force-gc", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert " 2 file(s), " in done.stdout  # a.mo and idl/aaaaa-aa.did
+    # the collector's name, as the runtime reports it (__motoko_runtime_information)
+    assert b"compacting force" in (tmp_path / "a.wasm").read_bytes()
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"gc": "mark-sweep"}, "no collector 'mark-sweep': moc's are copying, compacting, generational, incremental"),
+        ({"gc": "copying"}, "--copying-gc needs --classic: enhanced orthogonal persistence has only the incremental"),
+        ({"actor_idl": "nowhere"}, "--actor-idl nowhere: no such directory"),
+        ({"actor_aliases": [("self", "xyz")]}, "--actor-alias self xyz: not a principal"),
+        ({"actor_aliases": [("a b", "aaaaa-aa")]}, "--actor-alias a b aaaaa-aa: an alias is a name"),
+        ({"actor_aliases": [("a", "aaaaa-aa"), ("a", "aaaaa-aa")]}, "--actor-alias a: given twice"),
+    ],
+)
+def test_bad_build_options_are_clear_errors(tmp_path, monkeypatch, options, message):
+    (tmp_path / "main.mo").write_text("persistent actor {}")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(BuildError, match=re.escape(message)):
+        build(tmp_path / "main.mo", **options)
+
+
 def test_short_syntax_errors_keep_their_alternatives():
     few = build_module.Diagnostic(
         "a.mo", 3, 3, "error", "M0001", "unexpected token 'let', expected one of token or <phrase> sequence:\n  }"
@@ -184,7 +223,7 @@ def test_cache_follows_the_files_an_actor_imports(tmp_path, monkeypatch):
     (tmp_path / "dep.mo").write_text("dep v1")
     builds = []
 
-    def fake_build(source, *, classic, out_dir):
+    def fake_build(source, *, classic, out_dir, **options):
         builds.append(source.read_text())
         out_dir.mkdir(parents=True)
         (out_dir / "main.wasm").write_bytes(b"\0asm" + source.read_bytes())
@@ -211,6 +250,7 @@ def test_cache_follows_the_files_an_actor_imports(tmp_path, monkeypatch):
     (tmp_path / "dep.mo").write_text("dep v2")
     assert build_uncached("main") != first and len(builds) == 2
     assert build_uncached("main", classic=True) and len(builds) == 3
+    assert build_uncached("main", force_gc=True) and len(builds) == 4
 
 
 def test_missing_compiler_names_the_setup_command(monkeypatch, tmp_path):

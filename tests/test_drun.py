@@ -6,8 +6,10 @@ outputs are what drun prints for the same calls (the IC's semantics and words).
 They cover what the compiler's own drun suite (dfinity/motoko test/run-drun) found moxzid doing
 differently: cycles sent with one-way calls, bounded-wait calls whose deadline passes (across a restart
 too), the provisional top-up, composite queries calling their own actor, actor classes created with
-settings' controllers, canister_info's history, a module without memory, the low wasm memory hook; and
-the copies scripts/drun_sweep.py makes of the suite's tests (docs/motoko-compat.md)."""
+settings' controllers, canister_info's history, a module without memory, the low wasm memory hook; the
+compiler flags a test's ``//MOC-FLAG`` lines ask that moxzi build passes on (a collector forced after
+every message: weak references; an actor imported by alias through its Candid file); and the copies
+scripts/drun_sweep.py makes of the suite's tests (docs/motoko-compat.md)."""
 
 import asyncio
 import importlib.util
@@ -15,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from kit.actorbuild import build_actor
-from kit.drun import DrunRun, Step, argument, drun_id, steps
+from kit.drun import DrunRun, Step, argument, drun_id, moc_flags, steps
 from kit.host import eventually, query, update
 
 from moxzi_core.billing import DefaultPrices, Ledger
@@ -30,8 +32,11 @@ DRUN_TESTS = Path(__file__).parent / "drun"
 
 @pytest.mark.parametrize("name", sorted(path.stem for path in DRUN_TESTS.glob("*.mo")))
 async def test_prints_what_drun_prints(name):
-    built = build_actor(name, directory=DRUN_TESTS)
-    calls = steps((DRUN_TESTS / f"{name}.mo").read_text())
+    source = (DRUN_TESTS / f"{name}.mo").read_text()
+    flags = moc_flags(source, DRUN_TESTS)
+    assert not flags.unasked, f"{name}.mo asks for what moxzi build cannot do: {flags.unasked}"
+    built = build_actor(name, directory=DRUN_TESTS, **flags.options)
+    calls = steps(source)
     assert calls, f"{name}.mo names no calls"
     printed = await DrunRun().run(built.wasm, calls)
     assert printed == (DRUN_TESTS / f"{name}.ok").read_text().splitlines()
@@ -128,8 +133,20 @@ def test_the_sweep_builds_a_plain_actor_as_the_persistent_one_that_keeps_the_sam
         "};",
         "let after = 5;",
     ]
-    flags = "//MOC-FLAG -A M0239\n//MOC-FLAG --enhanced-orthogonal-persistence --max-stable-pages 16\n//MOC-ENV X=1"
-    assert sweep.unasked_flags(flags) == ["--max-stable-pages 16", "X=1"]
+    flags = moc_flags(
+        "//MOC-FLAG -A M0239 --force-gc\n//MOC-FLAG --enhanced-orthogonal-persistence --max-stable-pages 16\n"
+        "//MOC-FLAG --actor-idl idl --actor-alias self aaaaa-aa --experimental-stable-memory -1\n//MOC-ENV X=1",
+        Path("/suite"),
+    )
+    assert flags.options == {
+        "force_gc": True,
+        "actor_idl": Path("/suite/idl"),
+        "actor_aliases": (("self", "aaaaa-aa"),),
+    }
+    assert flags.unasked == ["--max-stable-pages 16", "--experimental-stable-memory -1", "X=1"] and flags.enhanced
+    # the suite's run.sh forces the collector unless told not to, and picks the incremental one where asked
+    assert sweep.build_options("//MOC-FLAG --copying-gc", Path(".")).options == {"gc": "copying", "force_gc": True}
+    assert sweep.build_options("//MOC-NO-FORCE-GC\n//INCREMENTAL-GC-ONLY", Path(".")).options == {"gc": "incremental"}
 
 
 NO_OPTIONS = {"replace_snapshot": None, "uninstall_code": None, "sender_canister_version": None}

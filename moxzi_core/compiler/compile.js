@@ -1,8 +1,14 @@
 // Compile one Motoko actor to IC WebAssembly, fully offline.
 //
-//   node compile.js ENTRY.mo enhancedOP|classicOP [NAME=DIR ...]
+//   node compile.js ENTRY.mo enhancedOP|classicOP [OPTION ...] [NAME=DIR ...]
 //
 // Each NAME=DIR is a local package (a mops.toml's `name = "./path"`): `mo:NAME/X` is DIR/X.mo.
+// The options are moc's of the same names (build.py checks their values first):
+//   --gc copying|marking|generational|incremental   the collector (moc's --copying-gc, --compacting-gc,
+//                                                   ...; the npm compiler's own names for them)
+//   --force-gc                                      collect after every update message
+//   --actor-idl DIR                                 where `ic:ID` imports find ID.did (an absolute path)
+//   --actor-alias NAME ID                           `canister:NAME` is `ic:ID`
 // mo:moxzi, the device's library, is one too, shipped beside this file (compiler/moxzi/): like
 // mo:core, an import of it needs no download.
 //
@@ -23,10 +29,30 @@ const CORE_DIR = `.node-motoko/${CORE.name}/${CORE.version}/`;
 const MODES = ['enhancedOP', 'classicOP'];
 const SEVERITIES = { 1: 'error', 2: 'warning', 3: 'info', 4: 'hint' };
 
-const [entry, mode, ...localPackages] = process.argv.slice(2);
+const COLLECTORS = ['copying', 'marking', 'generational', 'incremental'];
+
+const [entry, mode, ...rest] = process.argv.slice(2);
 if (!entry || !MODES.includes(mode)) {
-  console.error(`usage: node compile.js ENTRY.mo ${MODES.join('|')}`);
+  console.error(`usage: node compile.js ENTRY.mo ${MODES.join('|')} [OPTION ...] [NAME=DIR ...]`);
   process.exit(2);
+}
+const gcFlags = [];
+const aliases = {};
+const localPackages = [];
+let actorIdl = null;
+for (let i = 0; i < rest.length; i++) {
+  const arg = rest[i];
+  if (arg === '--gc' && COLLECTORS.includes(rest[i + 1])) gcFlags.push(rest[++i]);
+  else if (arg === '--force-gc') gcFlags.push('force');
+  else if (arg === '--actor-idl' && rest[i + 1]) actorIdl = rest[++i];
+  else if (arg === '--actor-alias' && rest[i + 2]) {
+    aliases[rest[i + 1]] = rest[i + 2];
+    i += 2;
+  } else if (!arg.startsWith('--') && arg.includes('=')) localPackages.push(arg);
+  else {
+    console.error(`compile.js: bad option ${arg} (or a value missing after it)`);
+    process.exit(2);
+  }
 }
 
 // The compiler only reads its virtual file system. Copy the entry file and the local files it
@@ -95,6 +121,21 @@ function useLocalPackage(name, directory) {
   mo.usePackage(name, `${LOCAL_DIR}${name}`);
 }
 
+// The Candid files of DIR (and its subdirectories: one may import another), at the same paths in the
+// virtual file system, so that the compiler's messages about them name the files on disk.
+function useCandidFiles(directory) {
+  const pending = [directory];
+  while (pending.length) {
+    const dir = pending.pop();
+    for (const item of fs.readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, item.name);
+      if (item.isDirectory()) pending.push(file);
+      else if (item.isFile() && item.name.endsWith('.did')) mo.write(file, fs.readFileSync(file, 'utf8'));
+    }
+  }
+  mo.compiler.setCandidPath(directory);
+}
+
 // Library files show as `mo:core/Nat.mo` (a local package's as `mo:NAME/X.mo`) rather than their
 // place in the virtual file system.
 function displayPath(file) {
@@ -102,7 +143,8 @@ function displayPath(file) {
   return file.startsWith(LOCAL_DIR) ? `mo:${file.slice(LOCAL_DIR.length)}` : file;
 }
 
-// Every Motoko file the entry pulls in, itself included; `@prim` is built into the compiler.
+// Every Motoko file the entry pulls in, itself included, and the Candid files of its `ic:` imports
+// (read, not parsed as Motoko); `@prim` is built into the compiler.
 function sourceFiles(entryFile) {
   const seen = new Set([entryFile]);
   const pending = [entryFile];
@@ -111,7 +153,7 @@ function sourceFiles(entryFile) {
     for (const dep of mo.parseMotokoWithDeps(file, mo.read(file)).immediateImports) {
       if (!dep.startsWith('@') && !seen.has(dep)) {
         seen.add(dep);
-        pending.push(dep);
+        if (!dep.endsWith('.did')) pending.push(dep);
       }
     }
   }
@@ -125,6 +167,9 @@ for (const spec of localPackages) {
   useLocalPackage(spec.slice(0, at), spec.slice(at + 1));
 }
 mo.compiler.gcFlags(mode);
+gcFlags.forEach((flag) => mo.compiler.gcFlags(flag));
+if (actorIdl !== null) useCandidFiles(actorIdl);
+mo.compiler.setActorAliases(Object.entries(aliases));
 // As dfx builds Motoko: the interface is public metadata (anyone may read it with read_state, as
 // icp-cli does to encode a call), the rest (stable types, compiler, persistence) private: for
 // controllers only.

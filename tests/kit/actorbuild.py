@@ -1,8 +1,9 @@
 """Test actors from tests/actors (or another directory of tests: tests/drun), compiled once and reused across test runs.
 
 A compile takes about five seconds, so outputs are cached under $MOXZI_TEST_CACHE (default
-~/.cache/moxzi-test-actors). An entry is keyed by the compiler, the persistence mode, the actor's
-name and the content of every local file its last build read; a small "deps" file per actor and
+~/.cache/moxzi-test-actors). An entry is keyed by the compiler, the persistence mode and other build
+options, the actor's name and the content of every local file its last build read (Candid files of
+its ``ic:`` imports too); a small "deps" file per actor and
 mode remembers that file list, so editing an actor or anything it imports rebuilds it and nothing
 else. Entries are written to a temporary directory and renamed into place, so parallel test
 processes never see half an entry (at worst both compile the same actor). Storing an entry removes
@@ -39,12 +40,25 @@ class BuiltActor:
 
 
 @functools.cache
-def build_actor(name: str, *, classic: bool = False, directory: Path = ACTORS_DIR) -> BuiltActor:
+def build_actor(
+    name: str,
+    *,
+    classic: bool = False,
+    directory: Path = ACTORS_DIR,
+    gc: str | None = None,
+    force_gc: bool = False,
+    actor_idl: Path | None = None,
+    actor_aliases: tuple[tuple[str, str], ...] = (),
+) -> BuiltActor:
     """Build NAME.mo of ``directory`` (tests/actors unless given; enhanced persistence unless
-    `classic`), or reuse a cached build."""
+    `classic`; the rest as ``build`` takes them), or reuse a cached build."""
     cache = Path(os.environ.get("MOXZI_TEST_CACHE", Path.home() / ".cache" / "moxzi-test-actors"))
     cache.mkdir(parents=True, exist_ok=True)
     mode = "classic" if classic else "enhanced"
+    idl = None if actor_idl is None else os.path.relpath(actor_idl, directory)  # (the same in every checkout)
+    options = (gc, force_gc, idl, actor_aliases)
+    if options != (None, False, None, ()):  # (an actor built without them keeps its key)
+        mode += f"\0{options!r}"
     place = "" if directory == ACTORS_DIR else f"\0{directory.name}"  # tests/actors' keys as before
     recipe = hashlib.sha256(f"{compiler_fingerprint()}\0{mode}\0{name}{place}".encode()).hexdigest()
     deps_file = cache / f"{recipe}.deps.json"
@@ -56,7 +70,15 @@ def build_actor(name: str, *, classic: bool = False, directory: Path = ACTORS_DI
 
     staging = Path(tempfile.mkdtemp(dir=cache, prefix=".building-"))
     try:
-        result = build(directory / f"{name}.mo", classic=classic, out_dir=staging / "out")
+        result = build(
+            directory / f"{name}.mo",
+            classic=classic,
+            out_dir=staging / "out",
+            gc=gc,
+            force_gc=force_gc,
+            actor_idl=actor_idl,
+            actor_aliases=actor_aliases,
+        )
         local_sources = sorted(
             os.path.relpath(source, directory) for source in result.sources if not source.startswith("mo:")
         )

@@ -8,6 +8,9 @@ A drun test is one actor whose source names the calls to make in comments:
     //CALL query METHOD ARG        a query
     //CALL upgrade                 reinstall the same module in upgrade mode (with no argument)
 
+and the compiler flags it needs in others (``//MOC-FLAG --force-gc``): ``moc_flags`` reads them as
+``moxzi_core.build.build``'s arguments.
+
 The canister is set up as drun (the Motoko suite's test-runner, on PocketIC) sets it up: created
 through the management canister by the ingress sender (the anonymous principal), controlled by that
 sender and by itself, with 10^15 cycles, the module installed by the same
@@ -36,10 +39,12 @@ import logging
 import re
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from moxzi_gateway_ic.certificates import Identity, Keys
 
 from moxzi_core.billing import DefaultPrices, Ledger
+from moxzi_core.build import COLLECTORS
 from moxzi_core.candid import Principal, Some, decode_args, encode_args
 from moxzi_core.candid.types import resolve
 from moxzi_core.runtime.host import Host, HostConfig
@@ -95,6 +100,52 @@ def steps(source: str) -> list[Step]:
             kind, method, arg = match.groups()  # an upgrade's own argument is ignored, as drun ignores it
             found.append(Step(kind, method, argument(arg)) if kind else Step("upgrade"))
     return found
+
+
+# moc's flags that moxzi build takes, by the argument of build() each sets
+_COLLECTOR_FLAGS = {f"--{name}-gc": name for name in COLLECTORS}
+
+
+@dataclass(frozen=True)
+class MocFlags:
+    options: dict  # build()'s keyword arguments: gc, force_gc, actor_idl, actor_aliases (a tuple of pairs)
+    unasked: list[str]  # what moxzi build cannot do (each flag with its value, each //MOC-ENV)
+    enhanced: bool  # --enhanced-orthogonal-persistence
+
+
+def moc_flags(source: str, directory: Path) -> MocFlags:
+    """What a drun test's ``//MOC-FLAG`` and ``//MOC-ENV`` lines ask; ``--actor-idl DIR`` is relative to
+    ``directory`` (the suite runs moc in the tests' directory). ``-A CODES`` (warnings) is left out."""
+    options: dict = {}
+    aliases: list[tuple[str, str]] = []
+    unasked, enhanced = [], False
+    for line in source.splitlines():
+        if line.startswith("//MOC-ENV"):
+            unasked.append(line.removeprefix("//MOC-ENV").strip())
+        if not line.startswith("//MOC-FLAG"):
+            continue
+        words = line.removeprefix("//MOC-FLAG").split()
+        while words:
+            flag = words.pop(0)
+            if flag in _COLLECTOR_FLAGS:
+                options["gc"] = _COLLECTOR_FLAGS[flag]
+            elif flag == "--force-gc":
+                options["force_gc"] = True
+            elif flag == "--enhanced-orthogonal-persistence":
+                enhanced = True
+            elif flag == "--actor-idl" and words:
+                options["actor_idl"] = directory / words.pop(0)
+            elif flag == "--actor-alias" and len(words) >= 2:
+                aliases.append((words.pop(0), words.pop(0)))
+            elif flag == "-A" and words:
+                words.pop(0)
+            else:  # a flag with its value: the words up to the next flag
+                while words and not re.match(r"-[A-Za-z-]", words[0]):
+                    flag += " " + words.pop(0)
+                unasked.append(flag)
+    if aliases:
+        options["actor_aliases"] = tuple(aliases)
+    return MocFlags(options, unasked, enhanced)
 
 
 def argument(text: str) -> bytes:
