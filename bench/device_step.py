@@ -176,15 +176,24 @@ class DeviceGPT:
 
     CALLER = b"bench\x01"
 
-    def __init__(self, cfg: Config, start: dict[str, np.ndarray], spec: str = "torch:cpu", on=None, threads: int = 1):
-        """On a new device for ``spec`` with ``--device-threads threads``, or the device ``on``."""
+    def __init__(
+        self,
+        cfg: Config,
+        start: dict[str, np.ndarray],
+        spec: str = "torch:cpu",
+        on=None,
+        threads: int = 1,
+        graphs: str = "off",
+    ):
+        """On a new device for ``spec`` with ``--device-threads threads`` and ``--cuda-graphs graphs``, or
+        the device ``on``."""
         from moxzi_core import device, plugins, settings
         from moxzi_core.candid import Some, decode_args, encode_args
 
         self.cfg, self.Some, self.encode, self.decode = cfg, Some, encode_args, decode_args
         if on is None:
             registry = plugins.load(["torch"])[0]
-            flags = settings.from_sources({"device_threads": str(threads)}, registry.settings)
+            flags = settings.from_sources({"device_threads": str(threads), "cuda_graphs": graphs}, registry.settings)
             on = device.open_device(registry, spec, settings=flags)
         self.device = on
         for name, w in start.items():

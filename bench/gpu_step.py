@@ -1,12 +1,15 @@
-"""Seed 003's training step on a GPU four ways, side by side: plain eager PyTorch, PyTorch with
-``torch.compile(mode="reduce-overhead")``, the tensor device, and gpt.mo through moxzid.
+"""Seed 003's training step on a GPU, side by side: plain eager PyTorch, PyTorch with
+``torch.compile(mode="reduce-overhead")``, the tensor device, the device with ``--cuda-graphs on``, and
+gpt.mo through moxzid (without and with graphs).
 
     python bench/gpu_step.py [--device torch:cuda] [--steps 30] [--configs seed,big] [--no-compile]
 
-The first three train the same model from the same weights on the same batches (bench/device_step.py's:
-the tests' reference model, RMSNorm, rotary positions, ReLU, AdamW, clip 1.0), one step after another,
-each step's loss read back (as an actor reads it); compile warms up before it is timed. The moxzid row
-is examples/shakespeare/gpt.mo's ``train(steps)`` over HTTP (its own weights and batches, drawn by the
+The ways before moxzid train the same model from the same weights on the same batches
+(bench/device_step.py's: the tests' reference model, RMSNorm, rotary positions, ReLU, AdamW, clip 1.0),
+one step after another, each step's loss read back (as an actor reads it); compile, and the device's
+graphs, warm up before they are timed. Off CUDA the graphs rows run ``--cuda-graphs uncaptured`` (the
+static form without graphs), so the script runs there too. The moxzid rows are
+examples/shakespeare/gpt.mo's ``train(steps)`` over HTTP (its own weights and batches, drawn by the
 actor: the same shapes and work), at the seed's size only (the actor's config is the seed's). Configs:
 ``seed`` (4 layers, 4 heads, 128 wide, block 64, batch 12) and ``big`` (12 layers, 12 heads, 768 wide,
 block 256, batch 16). Prints ms/step (median) and the ratio to eager per config, with the GPU, torch and
@@ -75,11 +78,12 @@ def ms_per_step(step: Callable[[object], float], batches: list) -> tuple[float, 
     return statistics.median(times) * 1e3, losses[:3]
 
 
-def through_moxzid(args, steps: int) -> tuple[float, float]:
-    """(wall ms, device ms) per step of gpt.mo's train(steps) through moxzid on ``args.device``."""
-    with tempfile.TemporaryDirectory() as built, tempfile.TemporaryDirectory() as folder:
-        gpt = build(EXAMPLE, out_dir=Path(built))
-        flags = ["--device", args.device, "--device-threads", str(args.device_threads)]
+def through_moxzid(args, gpt: Path, graphs: str) -> tuple[float, float, int]:
+    """(wall ms, device ms) per step of gpt.mo (built at ``gpt``)'s train(steps) through moxzid on
+    ``args.device`` with ``--cuda-graphs graphs``, and how many plans its log says ran uncaptured."""
+    steps = args.steps
+    with tempfile.TemporaryDirectory() as folder:
+        flags = ["--device", args.device, "--device-threads", str(args.device_threads), "--cuda-graphs", graphs]
         with serving(Path(folder), *flags, plugins="http,torch,console", gpt=gpt) as daemon:
 
             def call(method: str, *values):
@@ -94,8 +98,9 @@ def through_moxzid(args, steps: int) -> tuple[float, float]:
             call("train", steps)
             wall = time.perf_counter() - started
             seconds_after, calls_after = device_counters(daemon.url, "gpt")
+            uncaptured = daemon.log.read_text().count("runs uncaptured")
     assert calls_after - calls == steps, (calls, calls_after)
-    return wall / steps * 1e3, (seconds_after - seconds) / steps * 1e3
+    return wall / steps * 1e3, (seconds_after - seconds) / steps * 1e3, uncaptured
 
 
 def versions(where: torch.device) -> str:
@@ -122,7 +127,10 @@ def main() -> None:
     args = parser.parse_args()
     where = torch.device(args.device.split(":", 1)[1])
     torch.set_num_threads(args.device_threads)
+    graphs = "on" if where.type == "cuda" else "uncaptured"
     print(versions(where), flush=True)
+    built = tempfile.TemporaryDirectory()
+    gpt = build(EXAMPLE, out_dir=Path(built.name)) if "seed" in args.configs.split(",") else None
     for name in args.configs.split(","):
         cfg = CONFIGS[name]
         start = device_step.weights(cfg)
@@ -134,24 +142,25 @@ def main() -> None:
         if not args.no_compile:
             compiled = compiled_on(cfg, start, where)
             rows['torch.compile("reduce-overhead")'] = ms_per_step(functools.partial(compiled.step, lr=LR), seqs)
-        dev = device_step.DeviceGPT(cfg, start, spec=args.device, threads=args.device_threads)
-        calls = [dev.arg(s, LR) for s in data]
-        rows["device (Candid in/out)"] = ms_per_step(dev.step, calls)
-        dev.device.close()
-        moxzid = through_moxzid(args, args.steps) if name == "seed" else None
+        for mode, way in (("off", "device (Candid in/out)"), (graphs, f"device, --cuda-graphs {graphs}")):
+            dev = device_step.DeviceGPT(cfg, start, spec=args.device, threads=args.device_threads, graphs=mode)
+            calls = [dev.arg(s, LR) for s in data]
+            rows[way] = ms_per_step(dev.step, calls)
+            dev.device.close()
+        moxzid = {} if gpt is None or name != "seed" else {m: through_moxzid(args, gpt, m) for m in ("off", graphs)}
         base = rows["eager PyTorch"][0]
         print(
             f"\n{name}: {cfg.n_layer} layers, {cfg.n_head} heads, {cfg.n_embd} wide, block {cfg.block}, "
             f"batch {cfg.batch}; median of {args.steps} steps after {WARMUP}"
         )
-        print(f"{'way':36}{'ms/step':>10}{'/ eager':>10}   first losses")
+        print(f"{'way':56}{'ms/step':>10}{'/ eager':>10}   first losses")
         for way, (ms, losses) in rows.items():
-            print(f"{way:36}{ms:10.2f}{ms / base:10.2f}   {[round(x, 5) for x in losses or []]}")
-        if moxzid is not None:
-            wall, device = moxzid
-            print(
-                f"{'gpt.mo train() through moxzid':36}{wall:10.2f}{wall / base:10.2f}   (device {device:.2f} ms/step)"
-            )
+            print(f"{way:56}{ms:10.2f}{ms / base:10.2f}   {[round(x, 5) for x in losses or []]}")
+        for mode, (wall, device, uncaptured) in moxzid.items():
+            way = "gpt.mo train() through moxzid" + ("" if mode == "off" else f", --cuda-graphs {mode}")
+            note = f"; {uncaptured} plan(s) uncaptured, see its log" if uncaptured else ""
+            print(f"{way:56}{wall:10.2f}{wall / base:10.2f}   (device {device:.2f} ms/step{note})")
+    built.cleanup()
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""The torch backend: tensors, parameter initialisation, program execution, AdamW and SGD.
+"""The torch backend: tensors, parameter initialisation, program execution (and, with ``--cuda-graphs``,
+its static form: ``static.py``), the optimizers of ``optimizers.py``.
 
 On ``torch:cpu`` every result is a deterministic function of the calls: torch runs with the fixed number
 of intra-op threads ``--device-threads`` gives (``threads.py``) and random initialisation draws from a
@@ -19,8 +20,11 @@ import torch.distributed as dist
 
 from moxzi_core.device import MEAN, DeviceError, Plan, Ranks, Rows, TrainStep, checkpoint
 
-from . import threads
+from . import graphs, threads
 from .group import TorchGroup
+from .kernels import call
+from .optimizers import SGD, AdamW, clip_grads, grads_of
+from .static import Eager, StaticPlans
 from .threads import intra_op_threads
 
 if TYPE_CHECKING:
@@ -62,6 +66,14 @@ class TorchBackend:
             self.device = torch.device("cuda", ranks.rank % torch.cuda.device_count())
             torch.cuda.set_device(self.device)
         self.group = None if ranks is None else TorchGroup(ranks, self.device)
+        # --cuda-graphs: cached plans run in their static form (static.py), captured on torch:cuda.
+        chosen = graphs.mode(settings, self.device)
+        self.static = None
+        if chosen == graphs.ON:
+            stream = torch.cuda.Stream(self.device)
+            self.static = StaticPlans(self.device, lambda: graphs.Graphed(stream))
+        elif chosen == graphs.UNCAPTURED:
+            self.static = StaticPlans(self.device, Eager)
         # op -> [kernel calls, seconds in them] over every program's forward pass, for Device.op_seconds.
         # Timing an op costs about 0.2 µs (under 0.1% of a bench/device_step.py step); on torch:cuda it
         # is the time to launch the op's kernels, which run asynchronously.
@@ -126,6 +138,10 @@ class TorchBackend:
 
     # --- programs ---------------------------------------------------------------------------------
     def execute(self, plan: Plan, sources: list, wanted: list[int], train: TrainStep | None) -> list:
+        if self.static is not None:
+            out = self.static.execute(plan, sources, wanted, train)
+            if out is not None:
+                return out
         group = self.group if plan.rows else None  # a split run: this rank runs its share of the rows
         values = list(sources) + [None] * len(plan.metas)
         if group is not None:  # this rank's rows of each split input
@@ -150,10 +166,7 @@ class TorchBackend:
                 for step in plan.steps:
                     checkpoint()  # may step aside for another actor's call, or stop past the time limit
                     started = time.perf_counter()
-                    try:
-                        value = values[step.out] = step.kernel(step.payload, *[values[s] for s in step.slots])
-                    except Exception as error:
-                        raise DeviceError(f"op {step.index} ({step.op}): {error}") from None
+                    value = values[step.out] = call(step, values)
                     if backward_checkpoints and value.grad_fn is not None:
                         value.register_hook(_checkpoint_hook)
                     tally = self.op_seconds.get(step.op)
@@ -236,7 +249,7 @@ class TorchBackend:
         # The clip is by the norm of all the step's gradients: across several optimizers it is applied
         # here, first; one optimizer applies it itself (the Triton AdamW fuses it into its update).
         if train.clip is not None and len(groups) > 1:
-            clip_grads(params, train.clip)
+            clip_grads(grads_of(params), train.clip)
         clip = train.clip if len(groups) == 1 else None
         for g in groups:
             g.optimizer.step([(name, values[slot]) for name, slot in g.params], g.lr, clip)
@@ -250,106 +263,3 @@ def _checkpoint_hook(grad: torch.Tensor) -> None:
 def _drop_grads(params: list) -> None:
     for p in params:
         p.grad = None
-
-
-def clip_grads(params: list[torch.Tensor], clip: float) -> None:
-    """Scale the gradients of ``params`` together to global L2 norm at most ``clip``."""
-    torch.nn.utils.clip_grad_norm_(params, clip, foreach=False)
-
-
-class AdamW:
-    """torch.optim.AdamW's update (single-tensor form), with state kept by parameter name."""
-
-    def __init__(self, device: torch.device, beta1: float, beta2: float, eps: float, weight_decay: float):
-        self.device = device
-        self.beta1, self.beta2, self.eps, self.weight_decay = beta1, beta2, eps, weight_decay
-        self.state: dict[str, list] = {}  # name -> [step, exp_avg, exp_avg_sq]
-
-    @torch.no_grad()
-    def step(self, params: list[tuple[str, torch.Tensor]], lr: float, clip: float | None = None) -> None:
-        if clip is not None:
-            clip_grads([p for _, p in params], clip)
-        b1, b2 = self.beta1, self.beta2
-        for name, p in params:
-            g = p.grad
-            if g is None:
-                continue
-            state = self.state.get(name)
-            if state is None:
-                state = self.state[name] = [0, torch.zeros_like(p), torch.zeros_like(p)]
-            state[0] += 1
-            step, m, v = state
-            p.mul_(1 - lr * self.weight_decay)
-            m.lerp_(g, 1 - b1)
-            v.mul_(b2).addcmul_(g, g, value=1 - b2)
-            denom = (v.sqrt() / (1 - b2**step) ** 0.5).add_(self.eps)
-            p.addcdiv_(m, denom, value=-lr / (1 - b1**step))
-
-    def forget(self, name: str) -> None:
-        self.state.pop(name, None)
-
-    def held_bytes(self) -> int:
-        return sum(_bytes(m) + _bytes(v) for _, m, v in list(self.state.values()))
-
-    def export(self):
-        for name, (step, m, v) in self.state.items():
-            yield name, [step, list(m.shape), _save(m), _save(v)]
-
-    def restore(self, state) -> None:
-        self.state = {
-            name: [step, _load(m, shape, self.device), _load(v, shape, self.device)]
-            for name, (step, shape, m, v) in state
-        }
-
-
-class SGD:
-    """torch.optim.SGD's update with momentum ``beta1`` and L2 ``weight_decay``."""
-
-    def __init__(self, device: torch.device, beta1: float, beta2: float, eps: float, weight_decay: float):
-        self.device = device
-        self.momentum, self.weight_decay = beta1, weight_decay
-        self.state: dict[str, torch.Tensor] = {}
-
-    @torch.no_grad()
-    def step(self, params: list[tuple[str, torch.Tensor]], lr: float, clip: float | None = None) -> None:
-        if clip is not None:
-            clip_grads([p for _, p in params], clip)
-        for name, p in params:
-            g = p.grad
-            if g is None:
-                continue
-            if self.weight_decay:
-                g = g.add(p, alpha=self.weight_decay)
-            if self.momentum:
-                buf = self.state.get(name)
-                if buf is None:
-                    buf = self.state[name] = g.clone()
-                else:
-                    buf.mul_(self.momentum).add_(g)
-                g = buf
-            p.add_(g, alpha=-lr)
-
-    def forget(self, name: str) -> None:
-        self.state.pop(name, None)
-
-    def held_bytes(self) -> int:
-        return sum(_bytes(buf) for buf in list(self.state.values()))
-
-    def export(self):
-        for name, buf in self.state.items():
-            yield name, [list(buf.shape), _save(buf)]
-
-    def restore(self, state) -> None:
-        self.state = {name: _load(buf, shape, self.device) for name, (shape, buf) in state}
-
-
-def _bytes(t: torch.Tensor) -> int:
-    return t.numel() * t.element_size()
-
-
-def _save(t: torch.Tensor) -> bytes:
-    return t.detach().cpu().contiguous().numpy().astype("<f4", copy=False).tobytes()
-
-
-def _load(raw: bytes, shape, device: torch.device) -> torch.Tensor:
-    return torch.from_numpy(np.frombuffer(raw, dtype="<f4").reshape(shape).copy()).to(device)

@@ -1,12 +1,16 @@
 """The built-in ops' torch kernels: ``kernel(payload, *operands)``, operands in the order the op's
-shape rule read them (``moxzi_core/device/builtin.py``). Shapes are checked before a kernel runs."""
+shape rule read them (``moxzi_core/device/builtin.py``). Shapes are checked before a kernel runs.
+Every one is declared ``capturable``: a cached plan's static form (``static.py``) may run it."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import torch
 import torch.nn.functional as F
 
 from moxzi_core.candid import Some
+from moxzi_core.device import DeviceError, Step
 
 ROPE_BASE = 10000.0
 NORM_EPS = 1e-5
@@ -90,3 +94,37 @@ KERNELS = {
     "mean": _reduce(torch.mean),
     "cross_entropy": lambda p, logits, targets: F.cross_entropy(logits, targets),
 }
+
+
+_CAPTURABLE: set[Callable] = set()
+
+
+def capturable(kernel: Callable) -> Callable:
+    """Declare a torch kernel fit for a cached plan's static form and its CUDA graph (``static.py``):
+    it reads no value back to the host and chooses nothing by one, its result's shape follows from its
+    payload and its operands' shapes, and a tensor it keeps between calls it keeps for good (or lists
+    in ``held_tensors``). Returns the kernel. A kernel not declared keeps its plans uncaptured."""
+    _CAPTURABLE.add(kernel)
+    return kernel
+
+
+def is_capturable(kernel: Callable) -> bool:
+    return kernel in _CAPTURABLE
+
+
+def held_tensors() -> list[torch.Tensor]:
+    """The tensors kernels keep between calls (rope's tables): a captured graph reads them where they
+    are, so it keeps them from being freed when the table cache is cleared."""
+    return [t for tables in _rope_tables.values() for t in tables]
+
+
+def call(step: Step, values: list):
+    """Run one step of a plan on ``values``; an error names the op."""
+    try:
+        return step.kernel(step.payload, *[values[s] for s in step.slots])
+    except Exception as error:
+        raise DeviceError(f"op {step.index} ({step.op}): {error}") from None
+
+
+for _kernel in KERNELS.values():
+    capturable(_kernel)

@@ -1,0 +1,219 @@
+"""``--cuda-graphs``: a cached plan's static form (what torch:cuda captures as CUDA graphs), run here
+without graphs (``uncaptured``): the plain path's numbers, bit for bit, over steps with changing inputs
+and learning rates; the plans it cannot hold, each run on the plain path with one log line; the setting."""
+
+import logging
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from kit.daemon import moxzid
+from kit.device import LETTERS, probe, read, run_arg, snapshot, training
+
+from moxzi_core import device, plugins, settings
+from moxzi_core.candid import Some
+from moxzi_device_torch import TorchBackend, capturable
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+import device_step  # noqa: E402  (the seeds' Shakespeare program, and its batches)
+
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
+
+A = b"actor-a\x01"
+TEXTS = [bytes((i * 7 + k) % 256 for k in range(65)) for i in range(4)]
+ADAM = {
+    "name": "adam",
+    "params": ["embed", "head"],
+    "lr": 0.05,
+    "beta1": 0.9,
+    "beta2": 0.99,
+    "eps": 1e-8,
+    "weight_decay": 0.1,
+    "kind": Some({"adamw": None}),
+}
+FALLBACK = "--cuda-graphs: a cached plan of"
+
+
+def flags(registry, graphs: str):
+    return settings.from_sources({"cuda_graphs": graphs}, registry.settings)
+
+
+def opened(registry, graphs: str, ops=None) -> device.Device:
+    """A torch:cpu device with ``--cuda-graphs graphs``, with ``ops`` beside the registry's."""
+    backend = TorchBackend("torch:cpu", settings=flags(registry, graphs))
+    return device.Device(backend, registry.ops | (ops or {}), [])
+
+
+def letters(text: bytes, train, program=LETTERS) -> dict:
+    """The letters run on ``text``: its loss (the last register) and logits (register 7) read back."""
+    inputs = [{"data": text, "elem": {"u8": None}, "shape": [1, 65]}]
+    return run_arg(program, inputs=inputs, train=train, scalars=[len(program) - 1], tensors=[7])
+
+
+def letters_setup(d, optimizer=ADAM):
+    init = {"normal": 0.1}
+    d.request(
+        "params",
+        A,
+        [{"name": "embed", "shape": [256, 16], "init": init}, {"name": "head", "shape": [256, 16], "init": init}],
+    )
+    d.request("optimizer", A, optimizer)
+
+
+def both(registry, session, forms: int) -> tuple:
+    """``session(device)``'s result on the plain path and on the static form, which held ``forms``."""
+    out = []
+    for graphs in ("off", "uncaptured"):
+        d = opened(registry, graphs)
+        try:
+            out.append(session(d))
+            assert d.backend.static is None if graphs == "off" else len(d.backend.static) == forms
+        finally:
+            d.close()
+    return tuple(out)
+
+
+def test_the_shakespeare_step_gives_the_plain_paths_bits(registry, caplog):
+    """The seeds' program (attention, rope, norms, AdamW with weight decay, clip 1.0), batches and
+    learning rates changing every step, a forward-only loss between steps: the same losses, weights
+    and optimizer state to the bit."""
+    cfg = device_step.Config(n_layer=2, n_head=2, n_embd=32, block=16, batch=4)
+    start, data = device_step.weights(cfg), device_step.batches(cfg, 6)
+
+    def session(d):
+        gpt = device_step.DeviceGPT(cfg, start, on=d)
+        losses = []
+        for i, seq in enumerate(data):
+            losses.append(gpt.step(gpt.arg(seq, 3e-3 * (1 + i % 3))))
+            losses.append(gpt.step(gpt.encode(gpt.run_type.args, [gpt.run(data[0], None)])))
+        weights = [w.tobytes() for w in read(d, gpt.CALLER, *({"param": n} for n in start))]
+        return losses, weights, snapshot(d)
+
+    with caplog.at_level(logging.WARNING, "moxzi.torch"):
+        plain, static = both(registry, session, forms=3)  # the step, the loss alone, the read
+    assert plain == static
+    assert len(set(plain[0][::2])) == len(data)  # each step's loss is its own
+    assert FALLBACK not in caplog.text
+
+
+def test_several_optimizers_clipped_together_give_the_plain_paths_bits(registry):
+    def session(d):
+        letters_setup(d, ADAM | {"params": ["embed"]})
+        d.request("optimizer", A, ADAM | {"name": "slow", "params": ["head"], "lr": 0.01})
+        out = []
+        for i, text in enumerate(TEXTS * 2):
+            train = {
+                "loss": 9,
+                "optimizer": "adam",
+                "clip": Some(0.05),
+                "lr": Some(0.02 * (i + 1)),
+                "also": Some(["slow"]),
+            }
+            r = d.request("run", A, letters(text, Some(train)))
+            out.append((r["scalars"], r["tensors"]))
+        return out, snapshot(d)
+
+    plain, static = both(registry, session, forms=1)
+    assert plain == static
+
+
+def test_a_step_whose_loss_is_not_finite_changes_nothing_there_too(registry):
+    def session(d):
+        letters_setup(d)
+        d.request("run", A, letters(TEXTS[0], training(9, "adam")))
+        before = snapshot(d)
+        d.request(
+            "params",
+            A,
+            [{"name": "embed", "shape": [256, 16], "init": {"values": np.full((256, 16), np.inf, "<f4").tobytes()}}],
+        )
+        with pytest.raises(device.DeviceError, match="the loss is nan; nothing was updated"):
+            d.request("run", A, letters(TEXTS[1], training(9, "adam")))
+        return before, read(d, A, {"param": "head"})[0].tobytes()
+
+    plain, static = both(registry, session, forms=3)  # before, after the replacement; the read
+    assert plain == static
+
+
+def test_replaced_parameters_get_a_new_static_form(registry):
+    def session(d):
+        letters_setup(d)
+        losses = [d.request("run", A, letters(t, training(9, "adam")))["scalars"] for t in TEXTS]
+        d.request("params", A, [{"name": "head", "shape": [256, 16], "init": {"zeros": None}}])
+        losses += [d.request("run", A, letters(t, training(9, "adam")))["scalars"] for t in TEXTS]
+        return losses, snapshot(d)
+
+    plain, static = both(registry, session, forms=2)  # before and after the replacement
+    assert plain == static
+
+
+def _plain_and_static(registry, ops, program, train, setup, caplog) -> tuple[list, list]:
+    """Three runs of ``program`` on each path; the static one's log."""
+    out = []
+    for graphs in ("off", "uncaptured"):
+        d = opened(registry, graphs, ops)
+        setup(d)
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, "moxzi.torch"):
+            out.append([d.request("run", A, letters(t, train, program)) for t in TEXTS[:3]])
+        d.close()
+    return out[0], out[1]
+
+
+def _refusals(caplog) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.getMessage().startswith(FALLBACK)]
+
+
+@pytest.mark.parametrize(
+    ("kernel", "why"),
+    [
+        (lambda p, x: x * 2, "op 8 (probe) has a kernel not declared capturable"),
+        (capturable(lambda p, x: x * float(x.detach().sum())), "op 8 (probe) reads a value back to the host"),
+        (capturable(lambda p, x: x + x[x > 0].sum()), "op 8 (probe) reads a value back to the host or makes a shape"),
+    ],
+    ids=["undeclared", "host-read", "data-dependent-shape"],
+)
+def test_a_plan_the_static_form_cannot_hold_runs_plain_with_one_log_line(registry, caplog, kernel, why):
+    """Its results are the plain path's; the log says why, once for the three runs."""
+    tail = [{"probe": 7}, {"reshape": {"x": 8, "shape": [64, 256]}}, {"cross_entropy": {"logits": 9, "targets": 3}}]
+    program = LETTERS[:8] + tail
+    plain, static = _plain_and_static(
+        registry, {"probe": probe(kernel)}, program, training(10, "adam"), letters_setup, caplog
+    )
+    assert plain == static
+    (line,) = _refusals(caplog)
+    assert line.startswith(f"{FALLBACK} 11 ops runs uncaptured: {why}")
+
+
+def test_sgd_has_no_static_step(registry, caplog):
+    sgd = ADAM | {"kind": Some({"sgd": None}), "beta1": 0.9}
+    plain, static = _plain_and_static(
+        registry, {}, LETTERS, training(9, "adam"), lambda d: letters_setup(d, sgd), caplog
+    )
+    assert plain == static
+    assert _refusals(caplog) == [f"{FALLBACK} 10 ops runs uncaptured: its optimizer is a SGD, which has no static step"]
+
+
+def test_the_setting(registry):
+    with pytest.raises(device.DeviceError, match="--cuda-graphs on: torch:cpu has no CUDA graphs"):
+        TorchBackend("torch:cpu", settings=flags(registry, "on"))
+    with pytest.raises(settings.SettingsError, match="--cuda-graphs yes: expected on, off or uncaptured"):
+        flags(registry, "yes")
+    assert TorchBackend("torch:cpu", settings=flags(registry, "off")).static is None
+    given = flags(registry, "uncaptured").every_rank_flags()
+    assert given[given.index("--cuda-graphs") + 1] == "uncaptured"
+    (declared,) = [s for s in plugins.load(["torch"])[0].settings if s.flag == "cuda-graphs"]
+    assert "Not yet measured on a GPU by this project" in declared.help
+
+
+@pytest.mark.slow
+def test_moxzid_takes_the_flag_and_says_it_is_unmeasured():
+    shown = moxzid("--plugins", "torch", "--help")
+    assert shown.returncode == 0, shown.stderr
+    assert "--cuda-graphs on|off|uncaptured" in shown.stdout
+    assert "Not yet measured on a GPU by this project" in " ".join(shown.stdout.split())
+    refused = moxzid("--plugins", "torch", "--device", "torch:cpu", "--cuda-graphs", "on", "plugins")
+    assert refused.returncode == 2
+    assert "moxzid: error: --cuda-graphs on: torch:cpu has no CUDA graphs" in refused.stderr
