@@ -13,6 +13,7 @@ import weakref
 from pathlib import Path
 
 import pytest
+from kit.actorbuild import example_actor
 from kit.daemon import project, running_moxzid
 from kit.device import run_arg
 from kit.gateway import serving
@@ -25,7 +26,6 @@ from prometheus_client.parser import text_string_to_metric_families
 from safetensors.torch import load_file
 
 from moxzi_core import plugins
-from moxzi_core.build import build
 from moxzi_core.candid import parse_did
 from moxzi_core.events import Events
 from moxzi_core.runtime.host import Host
@@ -50,11 +50,7 @@ pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 def console_project(folder: Path) -> Path:
     """``folder`` with the counter, the small learner and the letters example, and their manifest."""
-    manifest = project(folder, "counter", "learner")
-    build(ROOT / "examples" / "letters" / "letters.mo", out_dir=folder)
-    actors = json.loads(manifest.read_text())["actors"] + [{"name": "letters", "wasm": "letters.wasm"}]
-    manifest.write_text(json.dumps({"actors": actors}))
-    return manifest
+    return project(folder, "counter", "learner", letters=example_actor("letters/letters"))
 
 
 def post(url: str, route: str, args: list):

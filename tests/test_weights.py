@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
+from kit.actorbuild import example_actor
 from kit.daemon import moxzi, running_moxzid
 from kit.device import LETTERS, learner_host, run_arg
 from kit.host import update
 from safetensors.torch import load_file, save_file
 
-from moxzi_core.build import build
 from moxzi_core.candid import NAT, TEXT, Record
 from moxzi_core.candid.types import FLOAT64
 from moxzi_core.client import Client
@@ -119,9 +119,9 @@ def test_too_many_tensors_is_refused():
 
 
 @pytest.fixture(scope="module")
-def letters(tmp_path_factory) -> ActorSpec:
-    built = build(ROOT / "examples" / "letters" / "letters.mo", out_dir=tmp_path_factory.mktemp("letters"))
-    return ActorSpec("letters", built.wasm_path.read_bytes(), built.did_path.read_text())
+def letters() -> ActorSpec:
+    built = example_actor("letters/letters")
+    return ActorSpec("letters", built.wasm, built.did)
 
 
 @pytest.mark.slow
@@ -146,8 +146,8 @@ async def test_pytorch_computes_the_devices_loss_from_an_export_after_learn(regi
 @pytest.mark.slow
 async def test_the_reference_gpt_gives_the_devices_evaluation_from_gpt_mos_export(registry, tmp_path):
     text = device_step.DATA.read_bytes()
-    built = build(ROOT / "examples" / "shakespeare" / "gpt.mo", out_dir=tmp_path)
-    gpt = ActorSpec("gpt", built.wasm_path.read_bytes(), built.did_path.read_text())
+    built = example_actor("shakespeare/gpt")
+    gpt = ActorSpec("gpt", built.wasm, built.did)
     async with learner_host(registry, MemoryStore(), actor=gpt) as (host, dev):
         await update(host, "gpt", "load", [TEXT], [text.decode()], rets=[TEXT])
         await update(host, "gpt", "train", [NAT], [3], rets=[TEXT])

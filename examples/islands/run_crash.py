@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The Shakespeare trainer trains in the background with -s and a device; its moxzid is killed with
-SIGKILL twice mid-run and started again on the same state directory each time. It must finish with the
+"""The Shakespeare trainer, hosted alone (trainer.json), trains in the background with -s and a device;
+its moxzid is killed with SIGKILL twice mid-run and started again on the same state directory each time. It must finish with the
 same `evaluate` numbers and the same generated text as an uninterrupted run (GPU math for actors,
 "Survive a crash"). Exits 1 if they differ.
 
@@ -27,7 +27,7 @@ def main() -> int:
     args, text, workdir = text_example(
         __doc__, "crash-", lambda p: p.add_argument("--steps", type=int, default=300, help="training steps")
     )
-    manifest = build_example([EXAMPLE / "trainer.mo", EXAMPLE / "writer.mo"], EXAMPLE / "actors.json", workdir)
+    manifest = build_example([EXAMPLE / "trainer.mo"], EXAMPLE / "trainer.json", workdir)
 
     def daemon(name: str) -> Moxzid:
         return Moxzid(manifest, workdir / f"{name}.log", state=workdir / name, device=args.device, port=args.port)

@@ -1,4 +1,5 @@
-"""Test actors from tests/actors (or another directory of tests: tests/drun), compiled once and reused across test runs.
+"""Test actors from tests/actors (or another directory of tests: tests/drun; or an example's actor),
+compiled once and reused across test runs.
 
 A compile takes about five seconds, so outputs are cached under $MOXZI_TEST_CACHE (default
 ~/.cache/moxzi-test-actors). An entry is keyed by the compiler, the persistence mode and other build
@@ -22,6 +23,7 @@ from pathlib import Path
 from moxzi_core.build import build, compiler_fingerprint, write_atomically
 
 ACTORS_DIR = Path(__file__).parent.parent / "actors"
+EXAMPLES_DIR = Path(__file__).parents[2] / "examples"
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,12 @@ def build_actor(
     finally:
         shutil.rmtree(staging)
     return _built(name, entry)
+
+
+def example_actor(path: str) -> BuiltActor:
+    """examples/PATH.mo (``"letters/letters"``) built as a test actor is, and cached the same way."""
+    folder, _, name = path.rpartition("/")
+    return build_actor(name, directory=EXAMPLES_DIR / folder)
 
 
 def _entry_key(recipe: str, local_sources: list[str], directory: Path) -> str:
