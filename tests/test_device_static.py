@@ -8,12 +8,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import torch
 from kit.daemon import moxzid
 from kit.device import LETTERS, probe, read, run_arg, snapshot, training
 
 from moxzi_core import device, plugins, settings
 from moxzi_core.candid import Some
-from moxzi_device_torch import TorchBackend, capturable
+from moxzi_device_torch import TorchBackend, capturable, graphs
+from moxzi_device_torch.static import StaticPlans
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
@@ -65,11 +67,11 @@ def letters_setup(d, optimizer=ADAM):
 def both(registry, session, forms: int) -> tuple:
     """``session(device)``'s result on the plain path and on the static form, which held ``forms``."""
     out = []
-    for graphs in ("off", "uncaptured"):
-        d = opened(registry, graphs)
+    for mode in ("off", "uncaptured"):
+        d = opened(registry, mode)
         try:
             out.append(session(d))
-            assert d.backend.static is None if graphs == "off" else len(d.backend.static) == forms
+            assert d.backend.static is None if mode == "off" else len(d.backend.static) == forms
         finally:
             d.close()
     return tuple(out)
@@ -88,11 +90,11 @@ def test_the_shakespeare_step_gives_the_plain_paths_bits(registry, caplog):
         for i, seq in enumerate(data):
             losses.append(gpt.step(gpt.arg(seq, 3e-3 * (1 + i % 3))))
             losses.append(gpt.step(gpt.encode(gpt.run_type.args, [gpt.run(data[0], None)])))
-        weights = [w.tobytes() for w in read(d, gpt.CALLER, *({"param": n} for n in start))]
-        return losses, weights, snapshot(d)
+        reads = [read(d, gpt.CALLER, *({"param": n} for n in start)) for _ in range(2)]
+        return losses, [w.tobytes() for r in reads for w in r], snapshot(d)
 
     with caplog.at_level(logging.WARNING, "moxzi.torch"):
-        plain, static = both(registry, session, forms=3)  # the step, the loss alone, the read
+        plain, static = both(registry, session, forms=3)  # the step, the loss alone, the read (each run twice at least)
     assert plain == static
     assert len(set(plain[0][::2])) == len(data)  # each step's loss is its own
     assert FALLBACK not in caplog.text
@@ -120,24 +122,27 @@ def test_several_optimizers_clipped_together_give_the_plain_paths_bits(registry)
 
 
 def test_a_step_whose_loss_is_not_finite_changes_nothing_there_too(registry):
+    """(A plan's first run takes the plain path, so each is run twice.)"""
+    infinite = {"values": np.full((256, 16), np.inf, "<f4").tobytes()}
+
     def session(d):
         letters_setup(d)
-        d.request("run", A, letters(TEXTS[0], training(9, "adam")))
+        for text in TEXTS[:2]:
+            d.request("run", A, letters(text, training(9, "adam")))
         before = snapshot(d)
-        d.request(
-            "params",
-            A,
-            [{"name": "embed", "shape": [256, 16], "init": {"values": np.full((256, 16), np.inf, "<f4").tobytes()}}],
-        )
-        with pytest.raises(device.DeviceError, match="the loss is nan; nothing was updated"):
-            d.request("run", A, letters(TEXTS[1], training(9, "adam")))
-        return before, read(d, A, {"param": "head"})[0].tobytes()
+        d.request("params", A, [{"name": "embed", "shape": [256, 16], "init": infinite}])
+        for text in TEXTS[2:]:
+            with pytest.raises(device.DeviceError, match="the loss is nan; nothing was updated"):
+                d.request("run", A, letters(text, training(9, "adam")))
+        return before, [read(d, A, {"param": "head"})[0].tobytes() for _ in range(2)]
 
-    plain, static = both(registry, session, forms=3)  # before, after the replacement; the read
+    plain, static = both(registry, session, forms=3)  # before and after the replacement; the read
     assert plain == static
 
 
 def test_replaced_parameters_get_a_new_static_form(registry):
+    """Each set of parameters its own form, and a form for a plan only on its second run."""
+
     def session(d):
         letters_setup(d)
         losses = [d.request("run", A, letters(t, training(9, "adam")))["scalars"] for t in TEXTS]
@@ -147,13 +152,113 @@ def test_replaced_parameters_get_a_new_static_form(registry):
 
     plain, static = both(registry, session, forms=2)  # before and after the replacement
     assert plain == static
+    d = opened(registry, "uncaptured")
+    letters_setup(d)
+    d.request("run", A, letters(TEXTS[0], training(9, "adam")))
+    assert len(d.backend.static) == 0
+    d.close()
+
+
+class Replayed:
+    """What the CPU tests put in a CUDA graph's place: a replay runs the part again and writes what it
+    returns into the tensors its capture returned, as a graph's replay writes into the memory it was
+    captured with (the first replay, right after the capture, finds the work done: here capturing ran it)."""
+
+    def __init__(self, fn, args, result):
+        self.fn, self.args, self.result, self.replays = fn, args, result, -1
+
+    def replay(self):
+        self.replays += 1
+        if self.replays:
+            _write(self.result, self.fn(*self.args))
+
+
+def _write(into, value):
+    if isinstance(into, torch.Tensor):
+        into.copy_(value)
+    elif isinstance(into, (list, tuple)):
+        for a, b in zip(into, value, strict=True):
+            _write(a, b)
+    else:
+        assert into is None and value is None
+
+
+class OnTheCpu(graphs.Graphed):
+    """``graphs.Graphed``'s bookkeeping (warm-up, capture, replay while given the same tensors, a failed
+    capture) with ``Replayed`` for its graphs; ``fail`` makes every capture fail."""
+
+    made: list["OnTheCpu"] = []
+    fail = False
+
+    def __init__(self):
+        super().__init__(stream=None)
+        self.graphs: list[Replayed] = []
+        OnTheCpu.made.append(self)
+
+    def warm(self, fn, *args):
+        return fn(*args)
+
+    def capture(self, fn, *args):
+        if OnTheCpu.fail:
+            raise RuntimeError("operation not permitted when stream is capturing")
+        result = fn(*args)
+        self.graphs.append(Replayed(fn, args, result))
+        return self.graphs[-1], result
+
+
+def test_captured_parts_replayed_give_the_plain_paths_bits(registry, caplog, monkeypatch):
+    """The static form with graphs.Graphed's bookkeeping (CUDA's own calls stood in for) over the
+    Shakespeare step: each part captured once (compute and update of the step, compute of the loss
+    alone), then replayed, with the plain path's losses and weights."""
+    cfg = device_step.Config(n_layer=1, n_head=2, n_embd=16, block=8, batch=2)
+    start, data = device_step.weights(cfg), device_step.batches(cfg, 6)
+    monkeypatch.setattr(OnTheCpu, "made", [])
+
+    def session(d):
+        gpt = device_step.DeviceGPT(cfg, start, on=d)
+        losses = []
+        for i, seq in enumerate(data):
+            losses.append(gpt.step(gpt.arg(seq, 1e-2 / (1 + i))))
+            losses.append(gpt.step(gpt.encode(gpt.run_type.args, [gpt.run(seq, None)])))
+        return losses, [w.tobytes() for w in read(d, gpt.CALLER, *({"param": n} for n in start))], snapshot(d)
+
+    plain = session(opened(registry, "off"))
+    d = opened(registry, "uncaptured")
+    d.backend.static = StaticPlans(d.backend.device, OnTheCpu)
+    with caplog.at_level(logging.WARNING, "moxzi.torch"):
+        assert session(d) == plain
+    assert FALLBACK not in caplog.text
+    # Two forms (the step, the loss alone; the read runs once), two parts each, the loss alone's update
+    # unused; 6 runs of each: the plain path, a warm-up, the capture, 3 replays.
+    assert sorted(len(part.graphs) for part in OnTheCpu.made) == [0, 1, 1, 1]
+    assert sorted(sum(g.replays for g in part.graphs) for part in OnTheCpu.made) == [0, 3, 3, 3]
+    d.close()
+
+
+def test_a_failed_capture_runs_that_call_and_then_the_plan_plain(registry, caplog, monkeypatch):
+    monkeypatch.setattr(OnTheCpu, "fail", True)
+
+    def session(d):
+        letters_setup(d)
+        return [d.request("run", A, letters(t, training(9, "adam"))) for t in TEXTS], snapshot(d)
+
+    plain = session(opened(registry, "off"))
+    d = opened(registry, "uncaptured")
+    d.backend.static = StaticPlans(d.backend.device, OnTheCpu)
+    with caplog.at_level(logging.WARNING, "moxzi.torch"):
+        assert session(d) == plain
+    assert _refusals(caplog) == [
+        f"{FALLBACK} 10 ops runs uncaptured: capturing it failed: operation not permitted when stream is capturing"
+    ]
+    assert len(d.backend.static) == 0
+    d.close()
 
 
 def _plain_and_static(registry, ops, program, train, setup, caplog) -> tuple[list, list]:
     """Three runs of ``program`` on each path; the static one's log."""
     out = []
-    for graphs in ("off", "uncaptured"):
-        d = opened(registry, graphs, ops)
+    for mode in ("off", "uncaptured"):
+        d = opened(registry, mode, ops)
         setup(d)
         caplog.clear()
         with caplog.at_level(logging.WARNING, "moxzi.torch"):

@@ -1,9 +1,10 @@
 """``--cuda-graphs``: cached plans run in their static form (``static.py``), on torch:cuda captured as
 CUDA graphs and replayed.
 
-Only ``Graphed`` here needs CUDA: a part of a static plan run as it is for its first ``WARMUP`` calls (on
-the side stream it is captured on, so lazy set-up such as cuBLAS's workspace is done before capture),
-then captured once and replayed while it is given the same tensors. This project has not yet measured it
+Only ``Graphed`` here needs CUDA: a part of a static plan (which a plan gets on its second run) run as it
+is for its first ``WARMUP`` calls (on the side stream it is captured on, so lazy set-up such as cuBLAS's
+workspace for that stream is done before capture), then captured once and replayed while it is given the
+same tensors. This project has not yet measured it
 on a GPU (none was lent to the work that wrote it): it is off unless asked for.
 """
 
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("moxzi.torch")
 
 OFF, ON, UNCAPTURED = "off", "on", "uncaptured"
-WARMUP = 2  # calls a part runs uncaptured before it is captured
+WARMUP = 1  # calls a part runs uncaptured before it is captured
 
 SETTING = Setting(
     "cuda-graphs",
@@ -73,11 +74,9 @@ class Graphed:
         self._graph = None
         if self.failed is not None or self.calls < WARMUP:
             self.calls += 1
-            return self._on_stream(fn, *args)
-        graph = torch.cuda.CUDAGraph()
+            return self.warm(fn, *args)
         try:
-            with torch.cuda.graph(graph, stream=self.stream):
-                result = fn(*args)
+            graph, result = self.capture(fn, *args)
         except Exception as error:  # e.g. a kernel that synchronises, which capture forbids
             self.failed = f"capturing it failed: {str(error).strip().splitlines()[0][:300]}"
             return fn(*args)  # a capture runs nothing: this call's work is still to do
@@ -85,13 +84,22 @@ class Graphed:
         graph.replay()
         return result
 
-    def _on_stream(self, fn, *args):
+    def warm(self, fn, *args):
+        """``fn(*args)`` run on the capture stream, in order with the current stream's work."""
         current = torch.cuda.current_stream()
         self.stream.wait_stream(current)
         with torch.cuda.stream(self.stream):
             result = fn(*args)
         current.wait_stream(self.stream)
         return result
+
+    def capture(self, fn, *args):
+        """(a graph of ``fn(*args)``, which capturing does not run; what it returned: the tensors each
+        replay writes)."""
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph, stream=self.stream):
+            result = fn(*args)
+        return graph, result
 
 
 def _same(a, b) -> bool:

@@ -1,5 +1,6 @@
 """A cached plan's static form (``--cuda-graphs``, ``graphs.py``): the plan run the way a CUDA graph can
-hold it, so that on torch:cuda it is captured once and replayed.
+hold it, so that on torch:cuda it is captured once and replayed. A plan gets it on its second run (the
+first takes the plain path), so a plan that never repeats costs nothing more.
 
 A graph replays the kernels it recorded on the memory they used, so the static form keeps every tensor a
 run reads at one address from call to call: the run's inputs, stored tensors and publications are copied
@@ -40,7 +41,7 @@ from .optimizers import AdamW, clip_grads
 log = logging.getLogger("moxzi.torch")
 
 MAX_FORMS = 8  # static forms kept, least recently used dropped (each holds its buffers, captured its graphs)
-MAX_REFUSED = 64  # plans remembered as refused, so each is logged once
+MAX_REMEMBERED = 64  # plans remembered as seen once, and as refused (so each is logged once)
 
 
 class Part(Protocol):
@@ -71,7 +72,10 @@ class StaticPlans:
     def __init__(self, device: torch.device, part: Callable[[], Part]):
         self.device, self.part = device, part
         self._forms: OrderedDict[tuple, StaticPlan] = OrderedDict()
-        # By plan and kinds of optimizer; the plan kept, so that its id is not another's.
+        # Runs seen once (a plan that does not repeat, such as generation's while its context grows,
+        # never pays for a static form), by their form's key.
+        self._seen: OrderedDict[tuple, Plan] = OrderedDict()
+        # By plan and kinds of optimizer. Both keep the plan, so that its id is no other plan's.
         self._refused: OrderedDict[tuple, Plan] = OrderedDict()
 
     def __len__(self) -> int:
@@ -80,13 +84,17 @@ class StaticPlans:
 
     def execute(self, plan: Plan, sources: list, wanted: list[int], train: TrainStep | None) -> list | None:
         """The run's results from the plan's static form, or None where it has none (the plain path
-        runs it then; the first time, a line in the log says why)."""
+        runs it then): on its first run, and for a plan it cannot hold (the first time, a line in the
+        log says why)."""
         key = _key(plan, sources, wanted, train)
         if key[0] in self._refused:
             self._refused.move_to_end(key[0])
             return None
         form = self._forms.get(key)
         if form is None:
+            if self._seen.pop(key, None) is None:
+                _remember(self._seen, key, plan)
+                return None
             try:
                 form = StaticPlan(plan, sources, wanted, train, self.device, self.part)
             except Uncapturable as why:
@@ -106,9 +114,13 @@ class StaticPlans:
 
     def _refuse(self, key: tuple, plan: Plan, why: str) -> None:
         log.warning("--cuda-graphs: a cached plan of %d ops runs uncaptured: %s", len(plan.steps), why)
-        self._refused[key[0]] = plan
-        while len(self._refused) > MAX_REFUSED:
-            self._refused.popitem(last=False)
+        _remember(self._refused, key[0], plan)
+
+
+def _remember(plans: OrderedDict[tuple, Plan], key: tuple, plan: Plan) -> None:
+    plans[key] = plan
+    while len(plans) > MAX_REMEMBERED:
+        plans.popitem(last=False)
 
 
 def _key(plan: Plan, sources: list, wanted: list[int], train: TrainStep | None) -> tuple:
