@@ -10,11 +10,12 @@ one step after another, each step's loss read back (as an actor reads it); compi
 graphs, warm up before they are timed. Off CUDA the graphs rows run ``--cuda-graphs uncaptured`` (the
 static form without graphs), so the script runs there too. The moxzid rows are
 examples/shakespeare/gpt.mo's ``train(steps)`` over HTTP (its own weights and batches, drawn by the
-actor: the same shapes and work), at the seed's size only (the actor's config is the seed's). Configs:
-``seed`` (4 layers, 4 heads, 128 wide, block 64, batch 12) and ``big`` (12 layers, 12 heads, 768 wide,
-block 256, batch 16). Prints ms/step (median) and the ratio to eager per config, with the GPU, torch and
-driver versions. Meant to finish in one command within 10 minutes on one GPU; ``--device torch:cpu
---no-compile --steps 3`` checks it on a machine without one.
+actor: the same shapes and work), the big config's with the example's five size constants replaced.
+Configs: ``seed`` (4 layers, 4 heads, 128 wide, block 64, batch 12) and ``big`` (12 layers, 12 heads,
+768 wide, block 256, batch 16); both by default on CUDA, the seed's alone elsewhere (a big step takes
+most of a minute on one CPU thread). Prints ms/step (median) and the ratio to eager per config, with
+the GPU, torch and driver versions. Meant to finish in one command within 10 minutes on one GPU;
+``--device torch:cpu --no-compile --steps 3`` checks it on a machine without one.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import argparse
 import contextlib
 import functools
 import json
+import re
 import statistics
 import subprocess
 import tempfile
@@ -37,13 +39,15 @@ import torch
 from actor_path import TEXT, device_counters
 from moxzid import serving
 
-from moxzi_core.build import build
+from moxzi_core.build import BuildResult, build
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "shakespeare" / "gpt.mo"
 CONFIGS = {
     "seed": device_step.Config(),
     "big": device_step.Config(n_layer=12, n_head=12, n_embd=768, block=256, batch=16),
 }
+# gpt.mo's size constants, by the Config field each is.
+SIZES = {"n_layer": "nLayer", "n_head": "nHead", "n_embd": "nEmbd", "block": "blockSize", "batch": "batchSize"}
 WARMUP = 5  # steps before timing (compile's first steps compile and record its graphs)
 LR = device_step.ADAMW["lr"]
 
@@ -78,7 +82,17 @@ def ms_per_step(step: Callable[[object], float], batches: list) -> tuple[float, 
     return statistics.median(times) * 1e3, losses[:3]
 
 
-def through_moxzid(args, gpt: Path, graphs: str) -> tuple[float, float, int]:
+def actor_for(cfg: device_step.Config, folder: Path) -> BuildResult:
+    """gpt.mo built for ``cfg`` in ``folder``: the example with its size constants set to ``cfg``'s."""
+    source = EXAMPLE.read_text()
+    for field, name in SIZES.items():
+        source, n = re.subn(rf"let {name} = \d+;", f"let {name} = {getattr(cfg, field)};", source)
+        assert n == 1, f"gpt.mo has {n} lines `let {name} = ...;`"
+    (folder / "gpt.mo").write_text(source)
+    return build(folder / "gpt.mo", out_dir=folder / "built")
+
+
+def through_moxzid(args, gpt: BuildResult, graphs: str) -> tuple[float, float, int]:
     """(wall ms, device ms) per step of gpt.mo (built at ``gpt``)'s train(steps) through moxzid on
     ``args.device`` with ``--cuda-graphs graphs``, and how many plans its log says ran uncaptured."""
     steps = args.steps
@@ -120,7 +134,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--device", default="torch:cuda", help="the device's spec (default torch:cuda)")
     parser.add_argument("--steps", type=int, default=30, help="timed steps per way (default 30)")
-    parser.add_argument("--configs", default="seed,big", help="seed, big or both (default)")
+    parser.add_argument("--configs", help="seed, big or seed,big (default: both on CUDA, seed elsewhere)")
     parser.add_argument("--device-threads", type=int, default=1, help="torch's CPU threads, every way (default 1)")
     parser.add_argument("--no-compile", action="store_true", help="leave torch.compile out")
     parser.add_argument("--text", type=Path, default=TEXT, help=f"tiny Shakespeare for gpt.mo (default {TEXT})")
@@ -130,8 +144,7 @@ def main() -> None:
     graphs = "on" if where.type == "cuda" else "uncaptured"
     print(versions(where), flush=True)
     built = tempfile.TemporaryDirectory()
-    gpt = build(EXAMPLE, out_dir=Path(built.name)) if "seed" in args.configs.split(",") else None
-    for name in args.configs.split(","):
+    for name in (args.configs or ("seed,big" if where.type == "cuda" else "seed")).split(","):
         cfg = CONFIGS[name]
         start = device_step.weights(cfg)
         data = device_step.batches(cfg, WARMUP + args.steps)
@@ -147,7 +160,9 @@ def main() -> None:
             calls = [dev.arg(s, LR) for s in data]
             rows[way] = ms_per_step(dev.step, calls)
             dev.device.close()
-        moxzid = {} if gpt is None or name != "seed" else {m: through_moxzid(args, gpt, m) for m in ("off", graphs)}
+        (Path(built.name) / name).mkdir()
+        gpt = actor_for(cfg, Path(built.name) / name)
+        moxzid = {m: through_moxzid(args, gpt, m) for m in ("off", graphs)}
         base = rows["eager PyTorch"][0]
         print(
             f"\n{name}: {cfg.n_layer} layers, {cfg.n_head} heads, {cfg.n_embd} wide, block {cfg.block}, "
