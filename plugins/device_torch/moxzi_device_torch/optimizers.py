@@ -61,7 +61,10 @@ class AdamW:
         m.lerp_(g, 1 - self.beta1)
         v.mul_(self.beta2).addcmul_(g, g, value=1 - self.beta2)
         denom = (v.sqrt() / bias2).add_(self.eps)
-        p.addcdiv_(m * size, denom)  # addcdiv's value * m / denom, with the value from a tensor
+        if isinstance(size, torch.Tensor):  # addcdiv takes a number; (m * size) / denom is what it computes
+            p.addcdiv_(m * size, denom)
+        else:
+            p.addcdiv_(m, denom, value=size)
 
     def forget(self, name: str) -> None:
         self.state.pop(name, None)
