@@ -1,6 +1,8 @@
 """``--cuda-graphs``: a cached plan's static form (what torch:cuda captures as CUDA graphs), run here
-without graphs (``uncaptured``): the plain path's numbers, bit for bit, over steps with changing inputs
-and learning rates; the plans it cannot hold, each run on the plain path with one log line; the setting."""
+without graphs (``uncaptured``) and with ``graphs.Graphed``'s bookkeeping on the CPU: the plain path's
+numbers, bit for bit, over steps with changing inputs and learning rates; the plans it cannot hold, each
+run on the plain path with one log line; the setting. On a machine with a GPU (skipped elsewhere), the
+captured step against the uncaptured one."""
 
 import logging
 import sys
@@ -311,6 +313,33 @@ def test_the_setting(registry):
     assert given[given.index("--cuda-graphs") + 1] == "uncaptured"
     (declared,) = [s for s in plugins.load(["torch"])[0].settings if s.flag == "cuda-graphs"]
     assert "Not yet measured on a GPU by this project" in declared.help
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
+def test_on_a_gpu_the_captured_step_gives_the_uncaptured_numbers(registry, caplog):
+    """On torch:cuda, --cuda-graphs on against off: the Shakespeare step captured (each part of it) and
+    replayed, with the uncaptured path's losses (the tolerance of test_device.py's match with eager
+    PyTorch) and weights."""
+    cfg = device_step.Config(n_layer=2, n_head=2, n_embd=32, block=16, batch=4)
+    start, data = device_step.weights(cfg), device_step.batches(cfg, 8)
+
+    def session(graphs):
+        d = device.open_device(registry, "torch:cuda", settings=flags(registry, graphs))
+        gpt = device_step.DeviceGPT(cfg, start, on=d)
+        losses = [gpt.step(gpt.arg(seq, 3e-3 * (1 + i % 3))) for i, seq in enumerate(data)]
+        weights = read(d, gpt.CALLER, *({"param": n} for n in start))
+        forms = [] if d.backend.static is None else list(d.backend.static._forms.values())
+        captured = [part.captured for form in forms for part in (form.compute, form.update)]
+        d.close()
+        return losses, weights, captured
+
+    with caplog.at_level(logging.WARNING, "moxzi.torch"):
+        plain, graphed = session("off"), session("on")
+    assert FALLBACK not in caplog.text
+    assert graphed[2] == [True, True]
+    np.testing.assert_allclose(graphed[0], plain[0], rtol=1e-5)
+    for a, b in zip(graphed[1], plain[1], strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-6)
 
 
 @pytest.mark.slow

@@ -67,6 +67,10 @@ class Graphed:
         self._result = None
         self._held: list[torch.Tensor] = []  # what the graph reads that nothing else may keep alive
 
+    @property
+    def captured(self) -> bool:
+        return self._graph is not None
+
     def run(self, fn, *args):
         if self._graph is not None and len(args) == len(self._args) and all(map(_same, args, self._args)):
             self._graph.replay()
