@@ -17,6 +17,7 @@ import argparse
 import asyncio
 import contextlib
 import functools
+import gc
 import logging
 import signal
 import sys
@@ -69,6 +70,10 @@ def main(argv: list[str] | None = None) -> None:
         try:
             # The plugins are chosen first: their settings are flags too (--help lists them).
             registry, loaded = plugins.load(settings_module.read_plugin_choice(_early_flags(argv)))
+            # What the imports made (about 200,000 objects, most of them torch's) lives as long as the
+            # process. Frozen, the collector never scans it again: not in each full collection while
+            # serving, nor in the process's last one at exit (0.8 s with torch, on every stop).
+            gc.freeze()
             args = _parser(registry.settings).parse_args(argv)
             settings = settings_module.from_sources(vars(args), registry.settings)
             if args.command == "device-worker":
