@@ -11,6 +11,8 @@ import ctypes
 
 import numpy as np
 import wasmtime
+from wasmtime import _bindings
+from wasmtime import _ffi as ffi
 
 from .wasm_dirty import PAGE_BITS
 from .wasm_globals import Globals
@@ -19,6 +21,14 @@ from .wasm_stable import StableParts
 PAGE = 1 << PAGE_BITS  # granularity of change tracking (the OS page, not wasm's 64 KiB page)
 _WORDS = PAGE // 8
 _WASM_PAGE = 65536
+
+# wasmtime's C functions for a memory's size and address, given the memory's address as a plain int:
+# ctypes then converts next to nothing, a third of the time of wasmtime-py's Memory.data_len and
+# data_ptr, which each message calls a few dozen times (the store's context still comes from
+# wasmtime-py, which refuses a closed store). wasmtime is pinned for this and wasm_globals.py.
+_MEMORY = ctypes.POINTER(ffi.wasmtime_context_t), ctypes.c_void_p
+_data_size = ctypes.cast(_bindings._wasmtime_memory_data_size, ctypes.CFUNCTYPE(ctypes.c_size_t, *_MEMORY))
+_data = ctypes.cast(_bindings._wasmtime_memory_data, ctypes.CFUNCTYPE(ctypes.c_void_p, *_MEMORY))
 
 
 class TrackedMemory:
@@ -39,6 +49,7 @@ class TrackedMemory:
         self, memory: wasmtime.Memory, store: wasmtime.Store, dirty_map: wasmtime.Memory, *, shadow: bool = True
     ):
         self._memory = memory
+        self._handle = ctypes.addressof(memory._memory)
         self._store = store
         self._map = dirty_map
         self._memory_bytes = _Bytes(memory, store)
@@ -159,7 +170,7 @@ class TrackedMemory:
 
     @property
     def size(self) -> int:
-        return self._memory.data_len(self._store)
+        return _data_size(self._store._context(), self._handle)
 
     @property
     def committed_size(self) -> int:
@@ -202,13 +213,15 @@ class _Bytes:
     """A numpy view of a wasm memory's bytes, made again only when the memory moves or grows."""
 
     def __init__(self, memory: wasmtime.Memory, store: wasmtime.Store):
-        self._memory, self._store = memory, store
+        self._memory, self._store = memory, store  # (the memory kept: its handle's address is used)
+        self._handle = ctypes.addressof(memory._memory)
         self._where: tuple[int, int] | None = None  # (address, length) the view was made for
         self._view = np.empty(0, dtype=np.uint8)
 
     def __call__(self) -> np.ndarray:
-        address = ctypes.cast(self._memory.data_ptr(self._store), ctypes.c_void_p).value or 0  # None: null
-        where = (address, self._memory.data_len(self._store))
+        context = self._store._context()
+        where = (_data(context, self._handle) or 0, _data_size(context, self._handle))  # address None: null
+        address = where[0]
         if where != self._where:
             self._view = np.frombuffer(memoryview((ctypes.c_uint8 * where[1]).from_address(address)), dtype=np.uint8)
             self._where = where
