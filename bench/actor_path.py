@@ -14,8 +14,11 @@ Rows (each a call over HTTP that makes many device calls, one after another):
 For each: the call's wall time at the client, the device's time for its calls (the growth of
 ``moxzi_device_seconds_total`` in ``/metrics``: from the call holding the device to its result,
 decoding and encoding excluded), the host's price per device call ((wall - device) / calls: HTTP, the
-actor's wasm making the next call, Candid, the store, thread hand-offs) and wall / device. Medians of
-``--rounds`` rounds. ``--against DIR`` runs a second moxzid from another checkout of moxzi (a worktree
+actor's wasm making the next call, Candid, the store, thread hand-offs), wall / device, and moxzid's CPU
+per device call (its CPU seconds over the call, all threads, the device's work included, from
+``/proc``: unlike the wall time it leaves out the waits for a core that a busy machine adds, so two
+trees compare more steadily by it). Medians of ``--rounds``
+rounds. ``--against DIR`` runs a second moxzid from another checkout of moxzi (a worktree
 at the code before a change) beside this one, rounds alternating between the two, so a busy machine
 slows both alike; one table each. ``--state`` runs both with ``-s DIR`` (LMDB: every device call that
 changes the device recorded, answers flushed). The Shakespeare actor loads tiny Shakespeare once per
@@ -68,10 +71,15 @@ class Sample:
     wall: float
     device: float
     calls: int
+    cpu: float  # moxzid's CPU seconds (all its threads) over the call
 
     @property
     def host_per_call(self) -> float:
         return (self.wall - self.device) / self.calls
+
+    @property
+    def cpu_per_call(self) -> float:
+        return self.cpu / self.calls
 
 
 @dataclass
@@ -100,13 +108,21 @@ def call(url: str, actor: str, method: str, args) -> object:
         return json.loads(answer.read())
 
 
-def measure(url: str, row: Row) -> Sample:
-    seconds, calls = device_counters(url, row.actor)
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds process ``pid`` has used, all its threads."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def measure(daemon, row: Row) -> Sample:
+    seconds, calls = device_counters(daemon.url, row.actor)
+    cpu = cpu_seconds(daemon.process.pid)
     started = time.perf_counter()
-    call(url, row.actor, row.method, row.args)
+    call(daemon.url, row.actor, row.method, row.args)
     wall = time.perf_counter() - started
-    seconds_after, calls_after = device_counters(url, row.actor)
-    return Sample(wall, seconds_after - seconds, calls_after - calls)
+    cpu = cpu_seconds(daemon.process.pid) - cpu
+    seconds_after, calls_after = device_counters(daemon.url, row.actor)
+    return Sample(wall, seconds_after - seconds, calls_after - calls, cpu)
 
 
 @contextlib.contextmanager
@@ -169,7 +185,7 @@ def main() -> None:
         for round_number in range(args.rounds):
             for row in rows:
                 for measured, daemon in daemons:
-                    measured.samples.setdefault(row.key, []).append(measure(daemon.url, row))
+                    measured.samples.setdefault(row.key, []).append(measure(daemon, row))
             print(f"round {round_number + 1} of {args.rounds} done", flush=True)
 
     load = os.getloadavg()
@@ -180,21 +196,30 @@ def main() -> None:
     )
     for measured, _ in daemons:
         print(f"\n{measured.name}")
-        print(f"{'work':30}{'calls':>7}{'wall ms':>10}{'device ms':>11}{'host/call ms':>14}{'wall/device':>13}")
+        print(
+            f"{'work':30}{'calls':>7}{'wall ms':>10}{'device ms':>11}{'host/call ms':>14}{'wall/device':>13}"
+            f"{'CPU/call ms':>13}"
+        )
         for row in rows:
             samples = measured.samples[row.key]
             wall = statistics.median(s.wall for s in samples)
             device = statistics.median(s.device for s in samples)
             host = statistics.median(s.host_per_call for s in samples)
             ratio = statistics.median(s.wall / s.device for s in samples)
+            cpu = statistics.median(s.cpu_per_call for s in samples)
             calls = samples[-1].calls
-            print(f"{row.label:30}{calls:7d}{wall * 1e3:10.0f}{device * 1e3:11.0f}{host * 1e3:14.3f}{ratio:12.3f}x")
+            print(
+                f"{row.label:30}{calls:7d}{wall * 1e3:10.0f}{device * 1e3:11.0f}{host * 1e3:14.3f}{ratio:12.3f}x"
+                f"{cpu * 1e3:13.3f}"
+            )
     if len(daemons) == 2:
         (this, _), (other, _) = daemons
-        print(f"\nhost per call, this tree / {other.name} (median of the rounds' ratios)")
+        print(f"\nhost per call and CPU per call, this tree / {other.name} (medians of the rounds' ratios)")
         for row in rows:
-            ratios = [a.host_per_call / b.host_per_call for a, b in zip(this.samples[row.key], other.samples[row.key])]
-            print(f"{row.label:30}{statistics.median(ratios):8.2f}")
+            pairs = list(zip(this.samples[row.key], other.samples[row.key]))
+            wall = statistics.median(a.host_per_call / b.host_per_call for a, b in pairs)
+            cpu = statistics.median(a.cpu_per_call / b.cpu_per_call for a, b in pairs)
+            print(f"{row.label:30}{wall:8.2f}{cpu:8.2f}")
 
 
 if __name__ == "__main__":
