@@ -18,7 +18,9 @@ import pytest
 from kit.device import (
     LETTERS,
     PROBED,
+    adamw,
     learner_host,
+    letters_params,
     plain_sgd,
     probe,
     probe_run,
@@ -45,16 +47,7 @@ pytestmark = pytest.mark.usefixtures("one_torch_thread")
 A, B, C = b"actor-a\x01", b"actor-b\x01", b"actor-c\x01"
 TEXT = b"hello moxzi, hello actors, hello tensors on a device. hello again"
 
-ADAM = {
-    "name": "adam",
-    "params": ["embed", "head"],
-    "lr": 0.05,
-    "beta1": 0.9,
-    "beta2": 0.99,
-    "eps": 1e-8,
-    "weight_decay": 0.0,
-    "kind": Some({"adamw": None}),
-}
+ADAM = adamw(["embed", "head"], lr=0.05, weight_decay=0.0)
 
 
 def letters_run(train=True, program=LETTERS, **changes):
@@ -66,13 +59,7 @@ def letters_run(train=True, program=LETTERS, **changes):
 
 
 def letters_setup(dev, caller=A, init=None):
-    init = init or {"normal": 0.1}
-    dev.request(
-        "params",
-        caller,
-        [{"name": "embed", "shape": [256, 16], "init": init}, {"name": "head", "shape": [256, 16], "init": init}],
-    )
-    dev.request("optimizer", caller, ADAM)
+    letters_params(dev, caller, ADAM, init)
 
 
 def values(*shape, seed=0, fill=None):

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import torch
 from kit.daemon import moxzid
-from kit.device import LETTERS, probe, read, run_arg, snapshot, training
+from kit.device import LETTERS, adamw, letters_params, probe, read, run_arg, snapshot, training
 
 from moxzi_core import device, plugins, settings
 from moxzi_core.candid import Some
@@ -27,16 +27,7 @@ pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 A = b"actor-a\x01"
 TEXTS = [bytes((i * 7 + k) % 256 for k in range(65)) for i in range(4)]
-ADAM = {
-    "name": "adam",
-    "params": ["embed", "head"],
-    "lr": 0.05,
-    "beta1": 0.9,
-    "beta2": 0.99,
-    "eps": 1e-8,
-    "weight_decay": 0.1,
-    "kind": Some({"adamw": None}),
-}
+ADAM = adamw(["embed", "head"], lr=0.05, weight_decay=0.1)
 FALLBACK = "--cuda-graphs: a cached plan of"
 
 
@@ -57,13 +48,7 @@ def letters(text: bytes, train, program=LETTERS) -> dict:
 
 
 def letters_setup(d, optimizer=ADAM):
-    init = {"normal": 0.1}
-    d.request(
-        "params",
-        A,
-        [{"name": "embed", "shape": [256, 16], "init": init}, {"name": "head", "shape": [256, 16], "init": init}],
-    )
-    d.request("optimizer", A, optimizer)
+    letters_params(d, A, optimizer)
 
 
 def both(registry, session, forms: int) -> tuple:

@@ -95,6 +95,29 @@ def plain_sgd(params: list[str], lr: float) -> dict:
     }
 
 
+def adamw(params: list[str], *, lr: float, weight_decay: float) -> dict:
+    """The optimizer argument of AdamW named "adam" over ``params``: betas 0.9 and 0.99, eps 1e-8."""
+    return {
+        "name": "adam",
+        "params": params,
+        "lr": lr,
+        "beta1": 0.9,
+        "beta2": 0.99,
+        "eps": 1e-8,
+        "weight_decay": weight_decay,
+        "kind": Some({"adamw": None}),
+    }
+
+
+def letters_params(dev, caller, optimizer: dict, init=None) -> None:
+    """The parameters of LETTERS (embed and head, [256, 16], drawn from ``init``: normal 0.1 by default)
+    made on ``dev`` for ``caller``, then ``optimizer``."""
+    init = init or {"normal": 0.1}
+    shapes = [{"name": name, "shape": [256, 16], "init": init} for name in ("embed", "head")]
+    dev.request("params", caller, shapes)
+    dev.request("optimizer", caller, optimizer)
+
+
 @contextlib.asynccontextmanager
 async def learner_host(
     registry,
