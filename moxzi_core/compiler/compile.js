@@ -104,19 +104,27 @@ function resolveLocalImport(root, dir, spec) {
   });
 }
 
-// A local package's Motoko files, copied into the virtual file system under LOCAL_DIR/NAME/.
-const LOCAL_DIR = '.local-packages/';
-function useLocalPackage(name, directory) {
+// The paths, relative to DIR and with '/', of the files under DIR (its subdirectories too) whose names
+// end in EXTENSION.
+function filesUnder(directory, extension) {
+  const found = [];
   const pending = [''];
   while (pending.length) {
     const relative = pending.pop();
     for (const item of fs.readdirSync(path.join(directory, relative), { withFileTypes: true })) {
       const file = path.posix.join(relative, item.name);
       if (item.isDirectory()) pending.push(file);
-      else if (item.isFile() && item.name.endsWith('.mo')) {
-        mo.write(`${LOCAL_DIR}${name}/${file}`, fs.readFileSync(path.join(directory, file), 'utf8'));
-      }
+      else if (item.isFile() && item.name.endsWith(extension)) found.push(file);
     }
+  }
+  return found;
+}
+
+// A local package's Motoko files, copied into the virtual file system under LOCAL_DIR/NAME/.
+const LOCAL_DIR = '.local-packages/';
+function useLocalPackage(name, directory) {
+  for (const file of filesUnder(directory, '.mo')) {
+    mo.write(`${LOCAL_DIR}${name}/${file}`, fs.readFileSync(path.join(directory, file), 'utf8'));
   }
   mo.usePackage(name, `${LOCAL_DIR}${name}`);
 }
@@ -124,14 +132,9 @@ function useLocalPackage(name, directory) {
 // The Candid files of DIR (and its subdirectories: one may import another), at the same paths in the
 // virtual file system, so that the compiler's messages about them name the files on disk.
 function useCandidFiles(directory) {
-  const pending = [directory];
-  while (pending.length) {
-    const dir = pending.pop();
-    for (const item of fs.readdirSync(dir, { withFileTypes: true })) {
-      const file = path.join(dir, item.name);
-      if (item.isDirectory()) pending.push(file);
-      else if (item.isFile() && item.name.endsWith('.did')) mo.write(file, fs.readFileSync(file, 'utf8'));
-    }
+  for (const file of filesUnder(directory, '.did')) {
+    const onDisk = path.join(directory, file);
+    mo.write(onDisk, fs.readFileSync(onDisk, 'utf8'));
   }
   mo.compiler.setCandidPath(directory);
 }
