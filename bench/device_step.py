@@ -306,7 +306,7 @@ def main() -> None:
     cfg = Config()
     start = weights(cfg)
     data = batches(cfg, args.steps * args.rounds + 3)
-    dev = DeviceGPT(cfg, start, threads=args.device_threads)  # sets torch's thread count for both
+    dev = DeviceGPT(cfg, start, threads=args.device_threads)  # its calls here set this thread's count for both
     eager = EagerGPT(cfg, start)
     nparams = sum(w.size for w in start.values())
     lr = ADAMW["lr"]

@@ -9,10 +9,12 @@ generator seeded by the device.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import math
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import numpy as np
 import torch
@@ -39,6 +41,21 @@ _DTYPES: dict[str, np.dtype] = {
     "f32": np.dtype("<f4"),
 }
 
+Method = TypeVar("Method", bound=Callable[..., Any])
+
+
+def _on_this_thread(method: Method) -> Method:
+    """A method that computes: on torch:cpu, the thread calling it (a device thread, a rank's worker, a
+    snapshot's or an export's thread) is first given the backend's thread count (``threads.py``)."""
+
+    @functools.wraps(method)
+    def counted(self: TorchBackend, *args: Any) -> Any:
+        if self.threads:
+            threads.compute_with(self.threads)
+        return method(self, *args)
+
+    return cast(Method, counted)
+
 
 class TorchBackend:
     family = "torch"
@@ -47,8 +64,8 @@ class TorchBackend:
         """With ``ranks``, this process's replica in a group of them (``group.py``); on torch:cuda rank r
         uses this machine's GPU r modulo the GPUs it sees (choose them with CUDA_VISIBLE_DEVICES).
         On torch:cpu, torch computes with ``settings.device_threads`` threads (default: ``threads.DEFAULT``)
-        in the threads that start after this, the device's worker among them, and in this one: the count
-        is torch's, one per process, so the last backend made sets it."""
+        in every thread that calls one of its methods: each is given the count as it calls (the count is
+        per thread, ``threads.py``)."""
         kind = spec.partition(":")[2] or "cpu"
         if kind not in ("cpu", "cuda", "mps"):
             raise DeviceError(f"--device {spec}: the torch backend runs on torch:cpu, torch:cuda or torch:mps")
@@ -58,10 +75,10 @@ class TorchBackend:
             )
         self.name = f"torch:{kind}"
         self.device = torch.device(kind)
+        self.threads = 0  # torch:cpu's intra-op threads; 0: torch's own count (the CPU does little here)
         if kind == "cpu":
-            count = intra_op_threads(threads.DEFAULT if settings is None else settings.device_threads)
-            torch.set_num_threads(count)
-            log.info("torch:cpu computes with %d intra-op thread(s) (--device-threads)", count)
+            self.threads = intra_op_threads(threads.DEFAULT if settings is None else settings.device_threads)
+            log.info("torch:cpu computes with %d intra-op thread(s) (--device-threads)", self.threads)
         elif ranks is not None:
             self.device = torch.device("cuda", ranks.rank % torch.cuda.device_count())
             torch.cuda.set_device(self.device)
@@ -89,6 +106,7 @@ class TorchBackend:
         ]
 
     # --- tensors ----------------------------------------------------------------------------------
+    @_on_this_thread
     def tensor(self, data: bytes | bytearray, elem: str, shape: tuple[int, ...]) -> torch.Tensor:
         """An input: integers become int64 (what embedding and cross_entropy index with). float32 in a
         bytearray becomes a tensor on its memory (no copy on torch:cpu)."""
@@ -96,6 +114,7 @@ class TorchBackend:
         t = torch.from_numpy(array.astype(np.int64 if elem != "f32" else np.float32, copy=not array.flags.writeable))
         return t.to(self.device)
 
+    @_on_this_thread
     def param(self, shape: tuple[int, ...], init: dict, seed: int) -> torch.Tensor:
         ((kind, value),) = init.items()
         generator = torch.Generator().manual_seed(seed & 0x7FFF_FFFF_FFFF_FFFF)
@@ -112,9 +131,11 @@ class TorchBackend:
             t = torch.ones(shape)
         return t.to(self.device).requires_grad_(True)
 
+    @_on_this_thread
     def copy(self, t: torch.Tensor) -> torch.Tensor:
         return t.detach().clone()
 
+    @_on_this_thread
     def weighted_sum(self, terms: list[tuple[float, torch.Tensor]]) -> torch.Tensor:
         with torch.no_grad():
             (w, first), *rest = terms
@@ -123,13 +144,16 @@ class TorchBackend:
                 out.add_(t.detach(), alpha=w)
         return out.requires_grad_(True)
 
+    @_on_this_thread
     def to_bytes(self, t: torch.Tensor) -> bytes:
         return t.detach().to(torch.float32).cpu().contiguous().numpy().astype("<f4", copy=False).tobytes()
 
+    @_on_this_thread
     def save(self, t: torch.Tensor) -> bytes:
         dtype = "<f4" if t.is_floating_point() else "<i8"
         return t.detach().cpu().contiguous().numpy().astype(dtype, copy=False).tobytes()
 
+    @_on_this_thread
     def to_scalar(self, t: torch.Tensor) -> float:
         return float(t.detach().reshape(()).item())
 
@@ -137,6 +161,7 @@ class TorchBackend:
         return (AdamW if kind == "adamw" else SGD)(self.device, **hyper)
 
     # --- programs ---------------------------------------------------------------------------------
+    @_on_this_thread
     def execute(self, plan: Plan, sources: list, wanted: list[int], train: TrainStep | None) -> list:
         if self.static is not None:
             out = self.static.execute(plan, sources, wanted, train)
