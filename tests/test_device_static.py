@@ -1,9 +1,10 @@
 """``--cuda-graphs``: a cached plan's static form (what torch:cuda captures as CUDA graphs), run here
 without graphs (``uncaptured``) and with ``graphs.Graphed``'s bookkeeping on the CPU: the plain path's
 numbers, bit for bit, over steps with changing inputs and learning rates; the plans it cannot hold, each
-run on the plain path with one log line; the setting. On a machine with a GPU (skipped elsewhere), the
-captured step against the uncaptured one."""
+run on the plain path with one log line; the forms counted in their caller's byte budget; the setting.
+On a machine with a GPU (skipped elsewhere), the captured step against the uncaptured one."""
 
+import io
 import logging
 import sys
 from pathlib import Path
@@ -17,7 +18,7 @@ from kit.device import LETTERS, adamw, letters_params, probe, read, run_arg, sna
 from moxzi_core import device, plugins, settings
 from moxzi_core.candid import Some
 from moxzi_device_torch import TorchBackend, capturable, graphs
-from moxzi_device_torch.static import StaticPlans
+from moxzi_device_torch.static import MAX_FORMS, StaticPlans
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
@@ -35,10 +36,10 @@ def flags(registry, graphs: str):
     return settings.from_sources({"cuda_graphs": graphs}, registry.settings)
 
 
-def opened(registry, graphs: str, ops=None) -> device.Device:
+def opened(registry, graphs: str, ops=None, budget=device.DeviceBudget()) -> device.Device:
     """A torch:cpu device with ``--cuda-graphs graphs``, with ``ops`` beside the registry's."""
     backend = TorchBackend("torch:cpu", settings=flags(registry, graphs))
-    return device.Device(backend, registry.ops | (ops or {}), [])
+    return device.Device(backend, registry.ops | (ops or {}), [], budget=budget)
 
 
 def letters(text: bytes, train, program=LETTERS) -> dict:
@@ -51,6 +52,11 @@ def letters_setup(d, optimizer=ADAM):
     letters_params(d, A, optimizer)
 
 
+def kept(d) -> list:
+    """The static forms the device keeps, every caller's."""
+    return [form for space in d.spaces.values() for form in space.kept.values()]
+
+
 def both(registry, session, forms: int) -> tuple:
     """``session(device)``'s result on the plain path and on the static form, which held ``forms``."""
     out = []
@@ -58,7 +64,7 @@ def both(registry, session, forms: int) -> tuple:
         d = opened(registry, mode)
         try:
             out.append(session(d))
-            assert d.backend.static is None if mode == "off" else len(d.backend.static) == forms
+            assert d.backend.static is None if mode == "off" else len(kept(d)) == forms
         finally:
             d.close()
     return tuple(out)
@@ -123,12 +129,13 @@ def test_a_step_whose_loss_is_not_finite_changes_nothing_there_too(registry):
                 d.request("run", A, letters(text, training(9, "adam")))
         return before, [read(d, A, {"param": "head"})[0].tobytes() for _ in range(2)]
 
-    plain, static = both(registry, session, forms=3)  # before and after the replacement; the read
+    plain, static = both(registry, session, forms=2)  # after the replacement (before's went with it); the read
     assert plain == static
 
 
 def test_replaced_parameters_get_a_new_static_form(registry):
-    """Each set of parameters its own form, and a form for a plan only on its second run."""
+    """Each set of parameters its own form (the old one goes with the parameters it held), and a form
+    for a plan only on its second run."""
 
     def session(d):
         letters_setup(d)
@@ -137,12 +144,12 @@ def test_replaced_parameters_get_a_new_static_form(registry):
         losses += [d.request("run", A, letters(t, training(9, "adam")))["scalars"] for t in TEXTS]
         return losses, snapshot(d)
 
-    plain, static = both(registry, session, forms=2)  # before and after the replacement
+    plain, static = both(registry, session, forms=1)  # after the replacement: before's went with it
     assert plain == static
     d = opened(registry, "uncaptured")
     letters_setup(d)
     d.request("run", A, letters(TEXTS[0], training(9, "adam")))
-    assert len(d.backend.static) == 0
+    assert kept(d) == []
     d.close()
 
 
@@ -211,7 +218,7 @@ def test_captured_parts_replayed_give_the_plain_paths_bits(registry, caplog, mon
 
     plain = session(opened(registry, "off"))
     d = opened(registry, "uncaptured")
-    d.backend.static = StaticPlans(d.backend.device, OnTheCpu)
+    d.backend.static = StaticPlans(d.backend.device, OnTheCpu, pools=False)
     with caplog.at_level(logging.WARNING, "moxzi.torch"):
         assert session(d) == plain
     assert FALLBACK not in caplog.text
@@ -231,13 +238,13 @@ def test_a_failed_capture_runs_that_call_and_then_the_plan_plain(registry, caplo
 
     plain = session(opened(registry, "off"))
     d = opened(registry, "uncaptured")
-    d.backend.static = StaticPlans(d.backend.device, OnTheCpu)
+    d.backend.static = StaticPlans(d.backend.device, OnTheCpu, pools=False)
     with caplog.at_level(logging.WARNING, "moxzi.torch"):
         assert session(d) == plain
     assert _refusals(caplog) == [
         f"{FALLBACK} 10 ops runs uncaptured: capturing it failed: operation not permitted when stream is capturing"
     ]
-    assert len(d.backend.static) == 0
+    assert kept(d) == []
     d.close()
 
 
@@ -288,6 +295,105 @@ def test_sgd_has_no_static_step(registry, caplog):
     assert _refusals(caplog) == [f"{FALLBACK} 10 ops runs uncaptured: its optimizer is a SGD, which has no static step"]
 
 
+# A letters step's static form on torch:cpu, uncaptured: its input's buffer (65 bytes as int64) and the
+# factors of its two parameters (three float32 each); a forward run's, the buffer alone.
+STEP_FORM = 65 * 8 + 2 * 3 * 4
+FORWARD_FORM = 65 * 8
+
+
+def usage(d) -> dict:
+    return d.usage()[d.name_of(A)]
+
+
+def step_sizes(registry) -> tuple[int, int]:
+    """(what letters_setup holds, counted against the budget; a letters step's peak), on a roomy device."""
+    d = opened(registry, "uncaptured")
+    letters_setup(d)
+    held = usage(d)["counted"]
+    d.request("run", A, letters(TEXTS[0], training(9, "adam")))
+    (plan,) = d.plans._plans.values()
+    d.close()
+    return held, plan.peak_bytes
+
+
+def test_a_static_form_counts_against_its_callers_budget(registry):
+    """From the run that makes it; each caller keeps at most MAX_FORMS (the least recently used go),
+    and replacing the parameters they hold gives their bytes back, as a restore does."""
+    d = opened(registry, "uncaptured")
+    letters_setup(d)
+    held = usage(d)["counted"]
+    for text in TEXTS[:2]:
+        d.request("run", A, letters(text, training(9, "adam")))
+    assert (usage(d)["kept"], usage(d)["kept_bytes"], usage(d)["counted"]) == (1, STEP_FORM, held + STEP_FORM)
+    assert d.holdings.by_caller[A] == held + STEP_FORM
+    forward = [run_arg(LETTERS, inputs=letters(TEXTS[0], None)["inputs"], tensors=[r]) for r in range(MAX_FORMS + 1)]
+    for arg in forward * 2:  # a form each on its second run: the step's goes, and the first forward's
+        d.request("run", A, arg)
+    assert (usage(d)["kept"], usage(d)["kept_bytes"]) == (MAX_FORMS, MAX_FORMS * FORWARD_FORM)
+    assert usage(d)["counted"] == held + MAX_FORMS * FORWARD_FORM
+    assert usage(d)["bytes"] == held + MAX_FORMS * FORWARD_FORM  # (AdamW holds both its moments by now)
+    copy = snapshot(d)
+    d.request("params", A, [{"name": "embed", "shape": [256, 16], "init": {"zeros": None}}])
+    assert (usage(d)["kept"], usage(d)["counted"]) == (0, held)  # every form read embed
+    for arg in forward[:2] * 2:
+        d.request("run", A, arg)
+    assert usage(d)["kept_bytes"] == 2 * FORWARD_FORM
+    d.restore(io.BytesIO(copy))
+    assert (usage(d)["kept"], d.holdings.by_caller[A]) == (0, held)
+    d.close()
+
+
+def test_a_static_form_past_the_callers_budget_is_not_made(registry, caplog):
+    """The plan runs plain, with the plain path's results, and the log says why once; a byte more of
+    budget and the form is made."""
+    held, peak = step_sizes(registry)
+    plain = opened(registry, "off")
+    letters_setup(plain)
+    expected = [plain.request("run", A, letters(t, training(9, "adam"))) for t in TEXTS]
+    plain.close()
+    tight = held + peak + STEP_FORM - 1  # the run fits, and its form beside it does not
+    d = opened(registry, "uncaptured", budget=device.DeviceBudget(tight))
+    letters_setup(d)
+    with caplog.at_level(logging.WARNING, "moxzi.torch"):
+        assert [d.request("run", A, letters(t, training(9, "adam"))) for t in TEXTS] == expected
+    assert (usage(d)["kept"], usage(d)["counted"]) == (0, held)
+    assert _refusals(caplog) == [
+        f"{FALLBACK} 10 ops runs uncaptured: its static form's {STEP_FORM} bytes do not fit in the actor's "
+        "device budget (--device-actor-mb) or the device's (--device-total-mb) beside what they hold"
+    ]
+    d.close()
+    d = opened(registry, "uncaptured", budget=device.DeviceBudget(tight + 1))
+    letters_setup(d)
+    for text in TEXTS[:2]:
+        d.request("run", A, letters(text, training(9, "adam")))
+    assert usage(d)["kept_bytes"] == STEP_FORM
+    d.close()
+
+
+@pytest.mark.parametrize("whose", ["actor", "total"])
+def test_what_static_forms_hold_gives_way_to_a_call(registry, whose):
+    """A call that fits the budget only without the forms drops them and goes ahead: the caller's own
+    past its budget, every caller's past the device's total; more than that is refused as before."""
+    held, peak = step_sizes(registry)
+    room = held + peak + STEP_FORM  # for the step and its form beside what letters_setup holds
+    d = opened(
+        registry,
+        "uncaptured",
+        budget=device.DeviceBudget(room) if whose == "actor" else device.DeviceBudget(total_bytes=room),
+    )
+    letters_setup(d)
+    for text in TEXTS[:2]:
+        d.request("run", A, letters(text, training(9, "adam")))
+    assert usage(d)["kept_bytes"] == STEP_FORM
+    caller = A if whose == "actor" else b"actor-b\x01"
+    more = 4 * (peak // 4 + 1)  # float32: fits beside what A held, not beside its form too
+    d.request("params", caller, [{"name": "bias", "shape": [more // 4], "init": {"zeros": None}}])
+    assert (usage(d)["kept"], d.holdings.by_caller[A] + d.holdings.by_caller.get(b"actor-b\x01", 0)) == (0, held + more)
+    with pytest.raises(device.DeviceError, match="its budget is"):
+        d.request("params", caller, [{"name": "more", "shape": [STEP_FORM], "init": {"zeros": None}}])
+    d.close()
+
+
 def test_the_setting(registry):
     with pytest.raises(device.DeviceError, match="--cuda-graphs on: torch:cpu has no CUDA graphs"):
         TorchBackend("torch:cpu", settings=flags(registry, "on"))
@@ -313,8 +419,7 @@ def test_on_a_gpu_the_captured_step_gives_the_uncaptured_numbers(registry, caplo
         gpt = device_step.DeviceGPT(cfg, start, on=d)
         losses = [gpt.step(gpt.arg(seq, 3e-3 * (1 + i % 3))) for i, seq in enumerate(data)]
         weights = read(d, gpt.CALLER, *({"param": n} for n in start))
-        forms = [] if d.backend.static is None else list(d.backend.static._forms.values())
-        captured = [part.captured for form in forms for part in (form.compute, form.update)]
+        captured = [part.captured for form in kept(d) for part in (form.compute, form.update)]
         d.close()
         return losses, weights, captured
 

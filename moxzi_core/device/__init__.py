@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Protocol
 from .backend import Backend, Optimizer, TrainGroup, TrainStep
 from .budget import DeviceBudget
 from .builtin import op as builtin_op
+from .kept import Keeping, Kept
 from .limits import DeviceLimits
 from .ops import FLOAT, INTS, Check, DeviceError, Kernel, Meta, Op, Source
 from .program import Plan, Step
@@ -52,6 +53,8 @@ __all__ = [
     "Optimizer",
     "TrainStep",
     "TrainGroup",
+    "Keeping",
+    "Kept",
     "FLOAT",
     "INTS",
     "Ranks",

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from .kept import Keeping
 from .program import Plan
 
 OPTIMIZER_KINDS = ("adamw", "sgd")  # the `kind` variant of interface.did
@@ -59,11 +60,15 @@ class Backend(Protocol):
     def optimizer(self, kind: str, hyper: dict) -> Optimizer:
         """A new optimizer of ``kind`` (``OPTIMIZER_KINDS``); ``hyper``: beta1, beta2, eps, weight_decay."""
 
-    def execute(self, plan: Plan, sources: list[Any], wanted: list[int], train: TrainStep | None) -> list[Any]:
+    def execute(
+        self, plan: Plan, sources: list[Any], wanted: list[int], train: TrainStep | None, keeping: Keeping
+    ) -> list[Any]:
         """Run ``plan`` on ``sources``; with ``train``, backpropagate, clip and step. Returns the values
         of the registers in ``wanted`` (computed before any step), detached. Call ``checkpoint()``
         (``moxzi_core.device``) between ops, up to the step: other actors' calls run there, and a run
-        past its time limit stops there (it raises); without it a run holds the device to its end."""
+        past its time limit stops there (it raises); without it a run holds the device to its end.
+        Whatever it keeps on the device for later runs of the caller (``keeping``, ``kept.py``) counts
+        against the caller's byte budget; it may ignore ``keeping``."""
 
 
 @dataclass

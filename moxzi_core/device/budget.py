@@ -1,7 +1,8 @@
 """The device's byte budget: what each actor may hold on the device, and all actors together.
 
-An actor's bytes are those of its parameters, its optimizers' state, its stored tensors and its
-publications (a publication others read still counts against its publisher). An optimizer's state is
+An actor's bytes are those of its parameters, its optimizers' state, its stored tensors, its
+publications (a publication others read still counts against its publisher) and what the backend keeps
+between its runs (``kept.py``: a cache that gives way to any call the budget would refuse). An optimizer's state is
 counted at the most it can hold (``state_copies`` of each of its parameters) from the moment it
 is created, so what a training step will allocate was admitted before the first one. A call that would
 take an actor past ``actor_bytes``, or the device past ``total_bytes``, at its peak (a run's results and
@@ -39,6 +40,14 @@ class DeviceBudget:
     total_bytes: int = TOTAL_MB * MB
 
 
+class OverBudget(DeviceError):
+    """A call would pass a byte budget: the device's (``total``) or else the actor's."""
+
+    def __init__(self, message: str, total: bool):
+        super().__init__(message)
+        self.total = total
+
+
 def tensor_bytes(meta: Meta) -> int:
     return ELEM_SIZES[meta.dtype] * math.prod(meta.shape)
 
@@ -64,7 +73,8 @@ def counted_bytes(space: Space, publications: Iterable[Publication]) -> int:
         for e in space.optimizers.values()
     )
     stored = sum(tensor_bytes(meta) for _, meta in space.stored.values())
-    return params + state + stored + sum(tensor_bytes(p.meta) for p in publications)
+    kept = sum(k.bytes for k in space.kept.values())
+    return params + state + stored + kept + sum(tensor_bytes(p.meta) for p in publications)
 
 
 class Holdings:
@@ -87,24 +97,25 @@ class Holdings:
 
     def admit(self, budget: DeviceBudget, caller: bytes, during: int, after: int) -> int:
         """Admit a call of ``caller`` that holds ``during`` more bytes while it runs and ``after`` more
-        (negative: fewer) once it is done, or raise ``DeviceError`` when that passes ``budget`` beside
-        what is held and what the calls under way may add. A call that adds nothing is always
-        admitted. Returns the bytes admitted, which ``done`` gives back when the call ends."""
+        (negative: fewer) once it is done, or raise ``OverBudget`` when that passes ``budget`` beside
+        what is held and what the calls under way may add. A call that adds nothing is always admitted. Returns the bytes admitted, which ``done`` gives back when the call ends."""
         adds = max(during, after, 0)
         if adds == 0:
             return 0
         held = self.by_caller.get(caller, 0) + self.running.get(caller, 0)
         if held + adds > budget.actor_bytes:
-            raise DeviceError(
+            raise OverBudget(
                 f"the actor would hold {held + adds} bytes on the device ({held} now and {adds} more "
                 f"{'while it runs' if during >= after else 'after it'}); its budget is {budget.actor_bytes} "
-                f"(--device-actor-mb): delete what it no longer needs"
+                f"(--device-actor-mb): delete what it no longer needs",
+                total=False,
             )
         total = self.total + self.running_total
         if total + adds > budget.total_bytes:
-            raise DeviceError(
+            raise OverBudget(
                 f"the device would hold {total + adds} bytes for all actors ({total} now, this actor "
-                f"{held}); its budget is {budget.total_bytes} (--device-total-mb)"
+                f"{held}); its budget is {budget.total_bytes} (--device-total-mb)",
+                total=True,
             )
         self.running[caller] = self.running.get(caller, 0) + adds
         self.running_total += adds

@@ -27,6 +27,7 @@ from ..runtime.messages import Outcome, Reject
 from ..runtime.system_calls import Staged, SystemMethod, Threaded
 from .budget import tensor_bytes
 from .interface import ATTACHED, FETCH, METHOD_PREFIX
+from .kept import forget_stale
 from .methods import METHODS, download
 from .ops import ELEM_SIZES, DeviceError
 from .snapshot import read_snapshot, write_snapshot
@@ -60,7 +61,8 @@ class Device(DeviceState):
         """What each caller holds, by actor name: counts of ``params``, ``optimizers``, ``stored`` and
         ``publications``, who may read those publications (``readers``: ``"anyone"`` and the names of the
         actors or principals they name, sorted), the ``bytes`` they hold together (optimizers' state
-        included: ``optimizer_bytes`` of them), ``counted``, the bytes counted against its budget (its
+        included: ``optimizer_bytes`` of them, and what the backend keeps between its runs: ``kept`` things,
+        ``kept_bytes``, see ``kept.py``), ``counted``, the bytes counted against its budget (its
         optimizers' state at the most it can hold, see ``budget.py``), and ``steps`` by optimizer. Read
         without waiting for a running call (a call in progress may or may not be counted)."""
 
@@ -84,12 +86,16 @@ class Device(DeviceState):
         for caller, space in list(self.spaces.items()):
             params, stored = list(space.params.values()), list(space.stored.values())
             optimizer_bytes = sum(getattr(e.state, "held_bytes", lambda: 0)() for e in list(space.optimizers.values()))
+            kept = list(space.kept.values())
+            kept_bytes = sum(k.bytes for k in kept)
             entry(caller).update(
                 params=len(params),
                 optimizers=sorted(space.optimizers),
                 stored=len(stored),
-                bytes=sum(tensor_bytes(m) for _, m in params + stored) + optimizer_bytes,
+                bytes=sum(tensor_bytes(m) for _, m in params + stored) + optimizer_bytes + kept_bytes,
                 optimizer_bytes=optimizer_bytes,
+                kept=len(kept),
+                kept_bytes=kept_bytes,
             )
         readers: dict[bytes, set[str]] = {}
         for (owner, _), publication in list(self.publications.items()):
@@ -198,6 +204,8 @@ class Device(DeviceState):
             try:
                 result, changed = handler(self, caller, space, *args)
                 assert admission.admitted or not changed, f"{method} changed the device without admit"
+                if changed and space.kept:  # what was kept for parameters it replaced or deleted goes
+                    forget_stale(space)
             except DeviceError as error:
                 return _rejected(f"{label}: {error}", admission, turn.seconds())
             except Exception as error:  # a backend failure rejects the call, the device keeps serving

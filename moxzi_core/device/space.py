@@ -7,11 +7,13 @@ A publication is a copy of a parameter (or a fetched tensor) that its owner lets
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..candid import Principal
 from .backend import Optimizer
+from .kept import Kept
 from .ops import Meta
 
 Readers = None | str | frozenset  # None: the owner alone; "anyone"; or principals' bytes
@@ -33,6 +35,9 @@ class Space:
     params: dict[str, tuple[Any, Meta]] = field(default_factory=dict)
     optimizers: dict[str, OptimizerEntry] = field(default_factory=dict)
     stored: dict[str, tuple[Any, Meta]] = field(default_factory=dict)
+    # What the backend keeps between its runs (kept.py: the torch backend's static forms), by the
+    # backend's key, least recently used first; counted against its budget.
+    kept: OrderedDict[Any, Kept] = field(default_factory=OrderedDict)
 
 
 @dataclass

@@ -3,7 +3,8 @@
 The methods (``methods/``) read and change a ``DeviceState``: the callers' spaces and publications,
 the backend with its chosen kernels, the limits and byte budget, and the running counts the console
 reads. Before a method changes anything it calls ``admit`` once (the byte budget and the caller's
-purse); ``Device.call`` checks that no method changed the device without it.
+purse); ``Device.call`` checks that no method changed the device without it. What the backend keeps
+between a caller's runs (``kept.py``) counts in the budget and gives way to any call it would refuse.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from ..candid import Decoder, Encoder, FuncType, Principal, Record
 from ..candid.types import resolve
 from ..events import Events
 from .backend import Backend
-from .budget import DeviceBudget, Holdings, counted_bytes, tensor_bytes
+from .budget import DeviceBudget, Holdings, OverBudget, counted_bytes, tensor_bytes
 from .interface import METHOD_PREFIX, method_types
 from .kernels import choose_kernels
 from .limits import WORK_PER_MS, DeviceLimits
@@ -91,7 +92,7 @@ class DeviceState:
         pay for that much device time (its purse reserves the price)."""
         admission: Admission = self._calls.admission
         if admission.purse is not None:
-            admitted = self.holdings.admit(self.budget, caller, during, after)
+            admitted = self._admit_bytes(caller, during, after)
             try:
                 admission.purse.reserve(work / WORK_PER_MS)
             except CannotPay as error:
@@ -99,6 +100,36 @@ class DeviceState:
                 raise DeviceError(str(error)) from None
             admission.bytes = admitted
         admission.admitted = True
+
+    def _admit_bytes(self, caller: bytes, during: int, after: int) -> int:
+        """``Holdings.admit``, where what the backend keeps (``Space.kept``) gives way: a call it would
+        keep out drops the caller's kept first and, past the device's total, every caller's, and is
+        admitted if it fits then."""
+        try:
+            return self.holdings.admit(self.budget, caller, during, after)
+        except OverBudget as over:
+            if not (self._drop_kept([caller]) or (over.total and self._drop_kept(list(self.spaces)))):
+                raise
+        return self._admit_bytes(caller, during, after)
+
+    def _drop_kept(self, callers: list[bytes]) -> bool:
+        """Drop what the backend keeps for ``callers`` (their bytes given back); False if it kept nothing."""
+        holding = [c for c in callers if c in self.spaces and self.spaces[c].kept]
+        for caller in holding:
+            self.spaces[caller].kept.clear()
+            self.holdings.set(caller, self.counted(caller))
+        return bool(holding)
+
+    def room_for(self, caller: bytes, nbytes: int) -> bool:
+        """Whether the call under way on this thread may keep ``nbytes`` more for ``caller`` past its
+        end (``Keeping.keep``): admitted as a call's bytes are (the call gives them back as it ends,
+        when what the caller holds, these among it, is counted afresh). False: no room."""
+        admission: Admission = self._calls.admission
+        try:
+            admission.bytes += self.holdings.admit(self.budget, caller, 0, nbytes)
+        except OverBudget:
+            return False
+        return True
 
     def counted(self, caller: bytes) -> int:
         """The bytes ``caller`` holds, counted from its space and publications (budget.py)."""

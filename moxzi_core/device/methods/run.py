@@ -8,6 +8,7 @@ from typing import Any
 
 from ..backend import TrainGroup, TrainStep
 from ..budget import tensor_bytes
+from ..kept import Keeping
 from ..ops import ELEM_SIZES, DeviceError, Meta, unwrap
 from ..program import Plan, check
 from ..rows import analyse, check_loss, local
@@ -71,7 +72,7 @@ def run(device: DeviceState, caller: bytes, space: Space, spec: dict):
     started = device_clock()
     try:
         on_rank = local(plan, device.world) if plan.rows and device.world > 1 else plan
-        out = device.backend.execute(on_rank, values, wanted, step)
+        out = device.backend.execute(on_rank, values, wanted, step, Keeping(device, caller, space))
     except DeviceError:
         raise
     except Exception as error:  # e.g. an id out of range: the backend names the op when it can

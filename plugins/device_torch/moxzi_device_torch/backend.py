@@ -20,7 +20,7 @@ import numpy as np
 import torch
 import torch.distributed as dist
 
-from moxzi_core.device import MEAN, DeviceError, Plan, Ranks, Rows, TrainStep, checkpoint
+from moxzi_core.device import MEAN, DeviceError, Keeping, Plan, Ranks, Rows, TrainStep, checkpoint
 
 from . import graphs, threads
 from .group import TorchGroup
@@ -88,9 +88,9 @@ class TorchBackend:
         self.static = None
         if chosen == graphs.ON:
             stream = torch.cuda.Stream(self.device)
-            self.static = StaticPlans(self.device, lambda: graphs.Graphed(stream))
+            self.static = StaticPlans(self.device, lambda: graphs.Graphed(stream), pools=True)
         elif chosen == graphs.UNCAPTURED:
-            self.static = StaticPlans(self.device, Eager)
+            self.static = StaticPlans(self.device, Eager, pools=False)
         # op -> [kernel calls, seconds in them] over every program's forward pass, for Device.op_seconds.
         # Timing an op costs about 0.2 µs (under 0.1% of a bench/device_step.py step); on torch:cuda it
         # is the time to launch the op's kernels, which run asynchronously.
@@ -162,9 +162,9 @@ class TorchBackend:
 
     # --- programs ---------------------------------------------------------------------------------
     @_on_this_thread
-    def execute(self, plan: Plan, sources: list, wanted: list[int], train: TrainStep | None) -> list:
+    def execute(self, plan: Plan, sources: list, wanted: list[int], train: TrainStep | None, keeping: Keeping) -> list:
         if self.static is not None:
-            out = self.static.execute(plan, sources, wanted, train)
+            out = self.static.execute(plan, sources, wanted, train, keeping)
             if out is not None:
                 return out
         group = self.group if plan.rows else None  # a split run: this rank runs its share of the rows

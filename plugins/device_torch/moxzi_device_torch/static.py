@@ -20,6 +20,12 @@ value back to the host or makes a shape from values (found by running it once on
 which has shapes and no values). Unlike the plain path it takes no checkpoint between ops (a replay is
 one launch): other actors' calls and the time limit wait for the whole forward and backward pass; nor
 does it count its ops in ``op_seconds``.
+
+A static form is kept with what its caller holds (``moxzi_core.device.Keeping``), its bytes
+(``form_bytes``) counted against the caller's byte budget: a form the budget has no room for is not
+made (the plan runs on the plain path, and the log says so once), and a form dropped (the caller's
+least recently used past ``MAX_FORMS``, its parameters or optimizer replaced or deleted, or to make
+room for a call) gives its bytes back.
 """
 
 from __future__ import annotations
@@ -33,15 +39,15 @@ from typing import Any, Protocol, cast
 
 import torch
 
-from moxzi_core.device import DeviceError, Plan, TrainStep, checkpoint
+from moxzi_core.device import DeviceError, Keeping, Plan, TrainStep, checkpoint
 
 from .kernels import call, is_capturable
 from .optimizers import AdamW, clip_grads
 
 log = logging.getLogger("moxzi.torch")
 
-MAX_FORMS = 8  # static forms kept, least recently used dropped (each holds its buffers, captured its graphs)
-MAX_REMEMBERED = 64  # plans remembered as seen once, and as refused (so each is logged once)
+MAX_FORMS = 8  # static forms kept per caller, least recently used dropped
+MAX_REMEMBERED = 64  # plans remembered as seen once, as refused and as past the budget (each logged once)
 
 
 class Part(Protocol):
@@ -66,55 +72,85 @@ class Uncapturable(Exception):
 
 
 class StaticPlans:
-    """The static forms of the plans a backend ran, by plan, results wanted, training step and the
-    parameters read (each actor's own)."""
+    """The static forms of the plans a backend runs: each caller's kept with what it holds (``Keeping``),
+    by plan, results wanted, training step and the parameters read."""
 
-    def __init__(self, device: torch.device, part: Callable[[], Part]):
-        self.device, self.part = device, part
-        self._forms: OrderedDict[tuple, StaticPlan] = OrderedDict()
+    def __init__(self, device: torch.device, part: Callable[[], Part], pools: bool):
+        """``pools``: a part, once captured, keeps the memory its run allocated (a CUDA graph's pool),
+        which its form's bytes count."""
+        self.device, self.part, self.pools = device, part, pools
         # Runs seen once (a plan that does not repeat, such as generation's while its context grows,
         # never pays for a static form), by their form's key.
         self._seen: OrderedDict[tuple, Plan] = OrderedDict()
         # By plan and kinds of optimizer. Both keep the plan, so that its id is no other plan's.
         self._refused: OrderedDict[tuple, Plan] = OrderedDict()
+        self._unfit: OrderedDict[tuple, Plan] = OrderedDict()  # forms the budget had no room for, logged
 
-    def __len__(self) -> int:
-        """How many static forms it holds."""
-        return len(self._forms)
-
-    def execute(self, plan: Plan, sources: list, wanted: list[int], train: TrainStep | None) -> list | None:
+    def execute(
+        self, plan: Plan, sources: list, wanted: list[int], train: TrainStep | None, keeping: Keeping
+    ) -> list | None:
         """The run's results from the plan's static form, or None where it has none (the plain path
-        runs it then): on its first run, and for a plan it cannot hold (the first time, a line in the
-        log says why)."""
+        runs it then): on its first run, for a plan it cannot hold (the first time, a line in the log
+        says why), and while the caller's byte budget has no room for the form (logged once)."""
         key = _key(plan, sources, wanted, train)
         if key[0] in self._refused:
             self._refused.move_to_end(key[0])
             return None
-        form = self._forms.get(key)
+        form = keeping.get(key)
         if form is None:
             if self._seen.pop(key, None) is None:
                 _remember(self._seen, key, plan)
                 return None
+            size = form_bytes(plan, sources, train, self.pools)
             try:
-                form = StaticPlan(plan, sources, wanted, train, self.device, self.part)
+                form = keeping.keep(
+                    key,
+                    size,
+                    lambda: StaticPlan(plan, sources, wanted, train, self.device, self.part, size),
+                    MAX_FORMS,
+                )
             except Uncapturable as why:
                 self._refuse(key, plan, str(why))
                 return None
-            self._forms[key] = form
-            while len(self._forms) > MAX_FORMS:
-                self._forms.popitem(last=False)
-        self._forms.move_to_end(key)
+            if form is None:  # tried again on its next run: the caller may have made room
+                _remember(self._seen, key, plan)
+                if key not in self._unfit:
+                    log.warning(
+                        "--cuda-graphs: a cached plan of %d ops runs uncaptured: its static form's %d bytes "
+                        "do not fit in the actor's device budget (--device-actor-mb) or the device's "
+                        "(--device-total-mb) beside what they hold",
+                        len(plan.steps),
+                        size,
+                    )
+                    _remember(self._unfit, key, plan)
+                return None
         try:
             return form.run(sources, train)
         finally:
             failed = form.failed()
             if failed is not None:
-                del self._forms[key]
+                keeping.drop(key)
                 self._refuse(key, plan, failed)
 
     def _refuse(self, key: tuple, plan: Plan, why: str) -> None:
         log.warning("--cuda-graphs: a cached plan of %d ops runs uncaptured: %s", len(plan.steps), why)
         _remember(self._refused, key[0], plan)
+
+
+def form_bytes(plan: Plan, sources: list, train: TrainStep | None, pools: bool) -> int:
+    """The most a static form of ``plan`` holds between calls: its buffers (the sources but the
+    parameters, as torch holds them: integer inputs as int64), the step's factors, and with ``pools``
+    what its captured parts keep: the run's peak (``Plan.peak_bytes``: results, gradients, inputs) for
+    ``compute``, twice the trained parameters for ``update`` (AdamW's temporaries)."""
+    buffers = sum(_bytes(t) for src, t in zip(plan.sources, sources) if src.kind != "param")
+    trained = [] if train is None else [sources[slot] for g in train.groups for _, slot in g.params]
+    factors = 3 * 4 * len(trained)
+    pooled = plan.peak_bytes + 2 * sum(_bytes(t) for t in trained) if pools else 0
+    return buffers + factors + pooled
+
+
+def _bytes(t: torch.Tensor) -> int:
+    return t.numel() * t.element_size()
 
 
 def _remember(plans: OrderedDict[tuple, Plan], key: tuple, plan: Plan) -> None:
@@ -136,7 +172,7 @@ def _key(plan: Plan, sources: list, wanted: list[int], train: TrainStep | None) 
 
 class StaticPlan:
     """One plan's static form, for one set of parameters and one training step's shape (its
-    optimizers, clip and loss; the learning rates may change)."""
+    optimizers, clip and loss; the learning rates may change), holding ``size`` bytes (``form_bytes``)."""
 
     def __init__(
         self,
@@ -146,15 +182,19 @@ class StaticPlan:
         train: TrainStep | None,
         device: torch.device,
         part: Callable[[], Part],
+        size: int,
     ):
         refuse(plan, train)
-        self.plan, self.wanted = plan, list(wanted)
+        self.plan, self.wanted, self.bytes = plan, list(wanted), size
         self.loss = None if train is None else plan.slot(train.loss)
         self.clip = None if train is None else train.clip
         groups = [] if train is None else train.groups
         trained = [(gi, name, slot) for gi, g in enumerate(groups) for name, slot in g.params]
         slots = {slot for _, _, slot in trained}
-        self.held = list(sources)  # the parameters among them: the key has their ids, so they must live
+        # What of its caller's it holds (Kept.holds): the parameters (the key has their ids, so they
+        # must live) and the optimizers it steps.
+        self.holds = tuple(t for src, t in zip(plan.sources, sources) if src.kind == "param")
+        self.holds += tuple(g.optimizer for g in groups)
         # Copied in every call: all but the parameters, which are the same tensors from call to call.
         self.copied = [i for i, src in enumerate(plan.sources) if src.kind != "param"]
         self.values = [
