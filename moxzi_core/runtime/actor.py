@@ -133,10 +133,10 @@ class Actor:
         }
 
     def memory_sizes(self) -> tuple[int, int]:
-        """(memory, stable memory) bytes now."""
+        """(memory, stable memory) bytes now (between messages)."""
         if self.instance is None:  # not installed (yet, or any more)
             return 0, 0
-        return self.instance.memory.size, self.instance.stable.size
+        return self.instance.memory.size, self.instance.stable.kept_size
 
     def start(self) -> None:
         self.footprint = self.memory_sizes()

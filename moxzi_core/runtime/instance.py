@@ -207,8 +207,9 @@ class Instance:
     # --- transactions ------------------------------------------------------------------------
     def reach(self) -> int:
         """Bytes a message can write without growing a memory: the main memory's size and the stable
-        memory's (pages past `extent` included: a rolled-back growth leaves the main memory grown)."""
-        return self.memory.size + self.stable.size
+        memory's (pages past `extent` included: a rolled-back growth leaves the main memory grown).
+        Between messages."""
+        return self.memory.size + self.stable.kept_size
 
     def begin(self, growth: int | None = None) -> None:
         """Start a message. ``growth``: the bytes by which it may grow the two memories together, their
@@ -310,7 +311,7 @@ class Instance:
         """The committed state besides the memories' contents, as plain data (between messages)."""
         return {
             "memory_size": self.memory.size,
-            "stable_size": self.stable.size,
+            "stable_size": self.stable.kept_size,
             "globals": self._committed_globals,
             "timer": self.timer,
             "now": self.now,

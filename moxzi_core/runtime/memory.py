@@ -76,18 +76,22 @@ class TrackedMemory:
     def _shadow(self) -> np.ndarray:
         return self._shadow_pages[: self._committed]
 
-    def _take_marks(self) -> np.ndarray:
+    def _take_marks(self, pages: int | None = None) -> np.ndarray:
         """The pages of the memory marked since the last commit or rollback; clears every mark.
 
-        A store that trapped may have marked a page beyond the memory: those marks are cleared too."""
+        A store that trapped may have marked a page beyond the memory: those marks are cleared too.
+        ``pages``: the memory's size in pages, when no mark can lie past it (a message that completed
+        marked only pages it could write): only their marks are read."""
         # Scan 8 marks at a time (the map is whole 64 KiB pages). `!= 0` first: numpy's nonzero is
         # many times slower on integers than on booleans.
         words = self._map_bytes().view(np.uint64)
+        if pages is not None:
+            words = words[: -(-pages // 8)]
         hit = np.flatnonzero(words != 0)
         marked = words[hit].view(np.uint8).reshape(-1, 8) != 0  # (words hit, their 8 marks)
         words[hit] = 0
-        pages = (hit[:, None] * 8 + np.arange(8))[marked]
-        return pages[pages < self.size // PAGE]
+        marks = (hit[:, None] * 8 + np.arange(8))[marked]
+        return marks[marks < self.size // PAGE]
 
     def commit(self) -> list[int]:
         """Make the live contents the committed state; return the numbers of the pages that changed:
@@ -95,8 +99,10 @@ class TrackedMemory:
         zero, as a snapshot's absent page is). A page written back as it was (a collector's mark set
         and cleared, a stack frame's slots) is no change the store must write."""
         live = self._live()
-        changed = self._take_marks()
         old, new = self._committed, len(live)
+        if new == 0:  # (an empty stable memory, as most are: no page to mark, so none marked)
+            return []
+        changed = self._take_marks(new)
         if new > len(self._shadow_pages):
             # Zeros the OS gives on first write: a shadow page costs RAM once it is written.
             grown = np.zeros((max(new, old + old // 4), _WORDS), dtype=np.uint64)
@@ -120,14 +126,18 @@ class TrackedMemory:
     def extent_if_committed(self) -> int:
         """`extent` as committing now would leave it (the marks are kept). Scans only the marks from
         `extent` on: a message that writes below it, as most do, costs next to nothing."""
-        words = self._map_bytes().view(np.uint64)
+        pages = self.size // PAGE
         start = self._extent // 8
+        if start * 8 >= pages:  # (the memory's pages all lie below `extent`: an empty stable memory's too)
+            return self.extent
+        # (Read only the marks of the memory's pages: a message that completed marked no other.)
+        words = self._map_bytes().view(np.uint64)[: -(-pages // 8)]
         hit = np.flatnonzero(words[start:] != 0)
         if not len(hit):
             return self.extent
         last = start + int(hit[-1])
         top = last * 8 + int(np.flatnonzero(words[last : last + 1].view(np.uint8))[-1]) + 1
-        return max(self._extent, min(top, self.size // PAGE)) * PAGE
+        return max(self._extent, min(top, pages)) * PAGE
 
     def rollback(self) -> None:
         """Put back every committed byte. Wasm memory cannot shrink: pages grown since, and those past
@@ -252,6 +262,12 @@ class StableMemory:
     def size(self) -> int:
         """The size in bytes, as the running message sees it."""
         return self.pages * self.PAGE
+
+    @property
+    def kept_size(self) -> int:
+        """The size in bytes as the last commit or rollback left it: `size` between messages, without
+        reading the stable module's global."""
+        return self._committed_pages * self.PAGE
 
     @property
     def committed_size(self) -> int:
