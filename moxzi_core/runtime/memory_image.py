@@ -89,9 +89,6 @@ class Packer:
     def __init__(self, initial: bytes = b"", compress: bool = True):
         self.initial, self.compress = initial, compress
         self._patched: dict[int, set[int]] = {}  # chunk -> its pages that have patches
-        # A store in memory pays nothing per value: there every page written is a patch of its own, and
-        # no chunk is packed whole for a few pages (4-5 copies of 64 KiB, ~30 µs a message for letters.mo).
-        self._max_patches = MAX_PATCHES if compress else PAGES_PER_CHUNK
 
     def adopt(self, stored: Stored) -> None:
         """The memory is ``stored`` (restored from the store)."""
@@ -112,6 +109,14 @@ class Packer:
         (`TrackedMemory.runs`)."""
         if not pages:
             return {}
+        if not self.compress:
+            # A store in memory pays nothing per value: every page written is a patch of its own, and
+            # no chunk is packed whole for a few of its pages (4-5 copies of 64 KiB).
+            numbers = sorted(pages)
+            return {
+                patch_name(*divmod(page, PAGES_PER_CHUNK)): _value(content, False)
+                for page, content in zip(numbers, read(numbers, 1))
+            }
         by_chunk: dict[int, list[int]] = {}
         for page in sorted(pages):
             by_chunk.setdefault(page // PAGES_PER_CHUNK, []).append(page)
@@ -119,10 +124,7 @@ class Packer:
         patched, whole = [], []
         for number, written in by_chunk.items():
             has = self._patched.get(number)
-            if (
-                len(written) + (len(has.difference(p % PAGES_PER_CHUNK for p in written)) if has else 0)
-                > self._max_patches
-            ):
+            if len(written) + (len(has.difference(p % PAGES_PER_CHUNK for p in written)) if has else 0) > MAX_PATCHES:
                 whole.append(number)
             else:
                 patched.extend(written)
