@@ -28,10 +28,11 @@ _BYTEWISE_MARKS = 1 << 16
 # wasmtime's C functions for a memory's size and address, given the memory's address as a plain int:
 # ctypes then converts next to nothing, a third of the time of wasmtime-py's Memory.data_len and
 # data_ptr, which each message calls a few dozen times (the store's context still comes from
-# wasmtime-py, which refuses a closed store). wasmtime is pinned for this and wasm_globals.py.
+# wasmtime-py, which refuses a closed store). wasmtime is pinned for this and wasm_globals.py. Called
+# holding the GIL, as wasm_globals' are.
 _MEMORY = ctypes.POINTER(ffi.wasmtime_context_t), ctypes.c_void_p
-_data_size = ctypes.cast(_bindings._wasmtime_memory_data_size, ctypes.CFUNCTYPE(ctypes.c_size_t, *_MEMORY))
-_data = ctypes.cast(_bindings._wasmtime_memory_data, ctypes.CFUNCTYPE(ctypes.c_void_p, *_MEMORY))
+_data_size = ctypes.cast(_bindings._wasmtime_memory_data_size, ctypes.PYFUNCTYPE(ctypes.c_size_t, *_MEMORY))
+_data = ctypes.cast(_bindings._wasmtime_memory_data, ctypes.PYFUNCTYPE(ctypes.c_void_p, *_MEMORY))
 
 
 class TrackedMemory:

@@ -29,8 +29,11 @@ _KINDS = {
 _SIZE = ctypes.sizeof(ffi.wasmtime_val_t)
 _OF = ffi.wasmtime_val_t.of.offset  # the union's place after the kind byte
 _ADDRESSES = ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p  # (context, global, value)
-_get = ctypes.cast(_bindings._wasmtime_global_get, ctypes.CFUNCTYPE(None, *_ADDRESSES))
-_set = ctypes.cast(_bindings._wasmtime_global_set, ctypes.CFUNCTYPE(ctypes.c_void_p, *_ADDRESSES))
+# Called holding the GIL (PYFUNCTYPE): each returns in well under a microsecond, and one that let go of
+# it would let a thread running Python beside take it for up to the switch interval (a commit's 36
+# reads with a busy thread beside: 37 µs letting go, 22 holding on).
+_get = ctypes.cast(_bindings._wasmtime_global_get, ctypes.PYFUNCTYPE(None, *_ADDRESSES))
+_set = ctypes.cast(_bindings._wasmtime_global_set, ctypes.PYFUNCTYPE(ctypes.c_void_p, *_ADDRESSES))
 
 
 class Globals:
