@@ -16,13 +16,14 @@ from wasmtime import _ffi as ffi
 
 from .wasm_dirty import PAGE_BITS
 from .wasm_globals import Globals
+from .wasm_shadow import Shadow
 from .wasm_stable import StableParts
 
 PAGE = 1 << PAGE_BITS  # granularity of change tracking (the OS page, not wasm's 64 KiB page)
 _WORDS = PAGE // 8
 _WASM_PAGE = 65536
-# Up to this many marks (pages: 256 MiB of memory), one pass over them as booleans is faster than one
-# over 8 at a time and the few words hit (4.7 against 18 µs for letters.mo's 1,392 pages).
+# Up to this many marks (pages: 256 MiB of memory), a replica reads them in one pass as booleans, faster
+# than one over 8 at a time and the few words hit (4.7 against 18 µs for 1,392 pages).
 _BYTEWISE_MARKS = 1 << 16
 
 # wasmtime's C functions for a memory's size and address, given the memory's address as a plain int:
@@ -41,10 +42,12 @@ class TrackedMemory:
 
     The module marks each 4 KiB page it writes in its dirty-page map (a second memory, see
     `wasm_dirty`; the stable memory's: `wasm_stable`), and `write` marks the pages the host writes.
-    Commit copies the marked pages into the shadow, rollback copies them back from it; both clear the map. Either costs what the message
-    wrote, plus a scan of the map (one byte per page). Pages the memory grew by are zero until written,
-    so only the written ones are copied; a rolled-back message's growth goes back to the OS (the
-    memory keeps its size, as wasm memory cannot shrink, but not the RAM).
+    Commit copies the marked pages into the shadow, rollback copies them back from it; both clear the
+    map. Either costs what the message wrote, plus a scan of the map (one byte per page), in one call
+    into wasm: the shadow is a memory of `wasm_shadow`'s module, in the same store. Pages the memory
+    grew by are zero until written, so only the written ones are copied; a rolled-back message's
+    growth goes back to the OS (the memory keeps its size, as wasm memory cannot shrink, but not the
+    RAM).
 
     A query replica's memory (``shadow=False``) keeps no shadow: `follow` makes it another memory's
     committed contents again, copying only the pages that may differ."""
@@ -59,12 +62,15 @@ class TrackedMemory:
         self._memory_bytes = _Bytes(memory, store)
         self._map_bytes = _Bytes(dirty_map, store)
         self._cover()
-        live = self._live()
-        self._committed = len(live)
+        self._committed = len(self._live())  # pages of the shadow holding committed contents
         # Pages from `_extent` on are zero in the committed state: no committed message wrote them.
         self._extent = self._committed
-        # capacity; the first `_committed` pages are the shadow
-        self._shadow_pages = live.copy() if shadow else np.empty((0, _WORDS), dtype=np.uint64)
+        self._shadow_module: Shadow | None = None
+        if shadow:
+            self._shadow_module = Shadow(store, memory, dirty_map, memory.type(store).is_64)
+            self._shadow_bytes = _Bytes(self._shadow_module.memory, store)
+            self._changed = _Bytes(self._shadow_module.changed, store)
+            self._keep()
 
     def _live(self) -> np.ndarray:
         """The live memory as (pages, words); a view, valid until the memory grows."""
@@ -78,17 +84,27 @@ class TrackedMemory:
 
     @property
     def _shadow(self) -> np.ndarray:
-        return self._shadow_pages[: self._committed]
+        """The committed contents as (pages, words); a view, valid until the shadow grows."""
+        return self._shadow_bytes().view(np.uint64).reshape(-1, _WORDS)[: self._committed]
 
-    def _take_marks(self, pages: int | None = None) -> np.ndarray:
-        """The pages of the memory marked since the last commit or rollback; clears every mark.
+    def _keep(self) -> None:
+        """Make the whole live memory the committed contents."""
+        live = self._live()
+        shadow = self._shadowed().memory
+        missing = -(-len(live) // (_WASM_PAGE // PAGE)) - shadow.size(self._store)
+        if missing > 0:
+            shadow.grow(self._store, missing)
+        self._committed = self._extent = len(live)
+        self._shadow[:] = live
 
-        A store that trapped may have marked a page beyond the memory: those marks are cleared too.
-        ``pages``: the memory's size in pages, when no mark can lie past it (a message that completed
-        marked only pages it could write): only their marks are read."""
+    def _shadowed(self) -> Shadow:
+        assert self._shadow_module is not None, "a query replica's memory neither commits nor rolls back"
+        return self._shadow_module
+
+    def _take_marks(self) -> np.ndarray:
+        """(A replica's memory) The pages marked since the last `follow`; clears every mark (a store that
+        trapped may have marked pages beyond the memory: cleared too, not given)."""
         marks = self._map_bytes()
-        if pages is not None:
-            marks = marks[: -(-pages // 8) * 8]  # whole words (the map is whole 64 KiB pages)
         if len(marks) <= _BYTEWISE_MARKS:  # a mark is 0 or 1: read as booleans, a byte a page
             hit = np.flatnonzero(marks.view(np.bool_))
             marks[hit] = 0
@@ -100,31 +116,21 @@ class TrackedMemory:
             marked = words[at].view(np.uint8).reshape(-1, 8) != 0  # (words hit, their 8 marks)
             words[at] = 0
             hit = (at[:, None] * 8 + np.arange(8))[marked]
-        return hit if pages is not None else hit[hit < self.size // PAGE]
+        return hit[hit < self.size // PAGE]
 
     def commit(self) -> list[int]:
         """Make the live contents the committed state; return the numbers of the pages that changed:
         those written that differ from what they held (a page the memory grew by and nobody wrote is
         zero, as a snapshot's absent page is). A page written back as it was (a collector's mark set
         and cleared, a stack frame's slots) is no change the store must write."""
-        live = self._live()
-        old, new = self._committed, len(live)
-        if new == 0:  # (an empty stable memory, as most are: no page to mark, so none marked)
+        pages = self.size // PAGE
+        if pages == 0:  # (an empty stable memory, as most are: no page to mark, so none marked)
             return []
-        changed = self._take_marks(new)
-        if new > len(self._shadow_pages):
-            # Zeros the OS gives on first write: a shadow page costs RAM once it is written.
-            grown = np.zeros((max(new, old + old // 4), _WORDS), dtype=np.uint64)
-            grown[:old] = self._shadow
-            self._shadow_pages = grown
-        self._committed = max(old, new)  # (the shadow is zero past ``old``, as grown pages are)
-        written = live[changed]
-        differs = (written != self._shadow[changed]).any(axis=1)
-        changed = changed[differs]
-        self._shadow[changed] = written[differs]
-        if len(changed):
-            self._extent = max(self._extent, int(changed.max()) + 1)
-        return changed.tolist()
+        count, self._extent = self._shadowed().call("commit", pages, self._extent)
+        if count < 0:
+            raise MemoryError(f"the committed copy of a memory of {pages * PAGE >> 20} MiB cannot grow")
+        self._committed = max(self._committed, pages)  # (the shadow is zero past the old count)
+        return self._changed().view(np.int32)[:count].tolist()
 
     @property
     def extent(self) -> int:
@@ -133,24 +139,23 @@ class TrackedMemory:
         return self._extent * PAGE
 
     def extent_if_committed(self) -> int:
-        """`extent` as committing now would leave it (the marks are kept). Scans only the marks from
-        `extent` on: a message that writes below it, as most do, costs next to nothing."""
+        """`extent` as committing now would leave it (the marks are kept). Reads only the marks from
+        `extent` to the memory's end: a message that writes below it, as most do, costs next to
+        nothing."""
         pages = self.size // PAGE
         if self._extent >= pages:  # (every page lies below it: an empty stable memory's too)
             return self.extent
-        # Only the marks of the memory's pages: a message that completed marked no other.
-        hit = np.flatnonzero(self._map_bytes()[self._extent : pages].view(np.bool_))
-        return (self._extent + int(hit[-1]) + 1) * PAGE if len(hit) else self.extent
+        return self._shadowed().call("extent_if_committed", pages, self._extent)[0] * PAGE
 
     def rollback(self) -> None:
         """Put back every committed byte. Wasm memory cannot shrink: pages grown since, and those past
         `extent` the message wrote, are zeroed and their RAM given back."""
-        live = self._live()
-        changed = self._take_marks()
-        kept = changed[changed < self._extent]
-        live[kept] = self._shadow[kept]
-        if (len(kept) < len(changed) or len(live) > self._committed) and not _release(live[self._extent :]):
-            live[self._extent :] = 0
+        pages = self.size // PAGE
+        beyond, _ = self._shadowed().call("rollback", pages, self._extent)
+        if beyond or pages > self._committed:
+            live = self._live()
+            if not _release(live[self._extent :]):
+                live[self._extent :] = 0
 
     def follow(self, source: TrackedMemory, pages: np.ndarray | None) -> None:
         """(A replica's memory) Hold ``source``'s committed contents again, given every page ``source``
@@ -204,8 +209,10 @@ class TrackedMemory:
         live[: len(image) // 8] = np.frombuffer(image, dtype=np.uint64)
         live[len(image) // 8 :] = 0
         self._map_bytes()[:] = 0
-        self._shadow_pages = self._live().copy()
-        self._committed = self._extent = len(self._shadow_pages)
+        if self._shadow_module is not None:
+            self._keep()
+        else:
+            self._committed = self._extent = len(image) // PAGE
 
     def image(self, pages: int | None = None) -> bytes:
         """The committed contents: whole, or their first ``pages`` 4 KiB pages."""

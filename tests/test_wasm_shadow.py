@@ -1,0 +1,81 @@
+"""The committed copy of a tracked memory, kept in wasm (`runtime/wasm_shadow.py`), as TrackedMemory uses it:
+what a commit lists, what a rollback puts back, and that neither touches the actor's fuel or is cut short
+by the host stopping."""
+
+import numpy as np
+import pytest
+import wasmtime
+
+from moxzi_core.runtime.instance import new_engine, new_store
+from moxzi_core.runtime.memory import PAGE, TrackedMemory
+
+
+@pytest.fixture(params=[False, True], ids=["memory32", "memory64"])
+def tracked(request):
+    engine = new_engine()
+    store = new_store(engine, 10**9)
+    memory = wasmtime.Memory(store, wasmtime.MemoryType(wasmtime.Limits(2, None), is_64=request.param))
+    dirty_map = wasmtime.Memory(store, wasmtime.MemoryType(wasmtime.Limits(1, None)))
+    return engine, store, memory, TrackedMemory(memory, store, dirty_map)
+
+
+def test_a_commit_lists_the_pages_that_changed_and_keeps_them(tracked):
+    _, _, _, memory = tracked
+    memory.write(3 * PAGE + 100, b"abc")
+    memory.write(17 * PAGE, b"x" * (2 * PAGE))  # pages 17 and 18
+    memory.write(30 * PAGE + 5, bytes(4))  # written back as it was (zero): no change
+    assert memory.commit() == [3, 17, 18]
+    assert memory.commit() == []  # the marks went with the commit
+    assert memory.image(19)[3 * PAGE + 100 : 3 * PAGE + 103] == b"abc"
+    assert memory.extent == 32 * PAGE  # a fresh memory's extent is all of it
+
+
+def test_a_rollback_puts_back_the_committed_bytes_and_zeroes_growth(tracked):
+    _, store, wasm_memory, memory = tracked
+    memory.write(5 * PAGE, b"kept")
+    memory.commit()
+    memory.write(5 * PAGE, b"lost")
+    wasm_memory.grow(store, 1)  # 16 pages more, past the extent
+    memory.write(40 * PAGE, b"grown")
+    memory.rollback()
+    assert bytes(memory.read(5 * PAGE, 4)) == b"kept"
+    assert bytes(memory.read(40 * PAGE, 5)) == bytes(5)
+    assert memory.commit() == []
+
+
+def test_growth_the_shadow_follows(tracked):
+    _, store, wasm_memory, memory = tracked
+    wasm_memory.grow(store, 3)
+    memory.write(70 * PAGE, b"far")
+    assert memory.extent_if_committed() == 71 * PAGE
+    assert memory.commit() == [70]
+    assert memory.extent == 71 * PAGE
+    assert memory.image()[70 * PAGE : 70 * PAGE + 3] == b"far"
+
+
+def test_neither_the_fuel_nor_a_stopping_host_changes_a_commit(tracked):
+    engine, store, _, memory = tracked
+    store.set_fuel(12345)
+    memory.write(1, b"a")
+    engine.increment_epoch()  # the host stopping: the actor's code would be interrupted now
+    assert memory.commit() == [0]
+    assert store.get_fuel() == 12345  # what the actor had left is as it was
+    memory.write(PAGE, b"b")
+    memory.rollback()
+    assert store.get_fuel() == 12345
+
+
+def test_random_pages_commit_as_numpy_compares_them(tracked):
+    _, _, _, memory = tracked
+    rng = np.random.default_rng(7)
+    committed = bytearray(memory.image())
+    for _ in range(20):
+        for page in rng.choice(32, size=int(rng.integers(0, 12)), replace=False):
+            data = bytes(rng.integers(0, 3, size=int(rng.integers(1, 64)), dtype=np.uint8))  # often unchanged
+            at = int(page) * PAGE + int(rng.integers(0, PAGE - 64))
+            memory.write(at, data)
+        live = bytes(memory.read(0, 32 * PAGE))
+        expected = [p for p in range(32) if live[p * PAGE : (p + 1) * PAGE] != committed[p * PAGE : (p + 1) * PAGE]]
+        assert memory.commit() == expected
+        committed = bytearray(live)
+        assert memory.image() == live
