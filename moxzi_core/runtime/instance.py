@@ -19,6 +19,7 @@ from .canister import Canister
 from .memory import StableMemory, TrackedMemory
 from .system_api import Execution, SystemApi
 from .traps import ActorTrap
+from .wasm_calls import WasmCalls
 from .wasm_globals import Globals
 from .wasm_rewrite import DIRTY_PAGES_EXPORT, GROW_CAP_EXPORT, START_EXPORT, PreparedModule
 from .wasm_stable import FUNCTION_TYPES as STABLE_FUNCTIONS
@@ -131,7 +132,8 @@ class Instance:
         # (`wasm_rewrite.prepare`), this bounds the stable memory too.
         self._store.set_limits(memory_size=max(limits.memory_bytes, limits.stable_memory_pages * StableMemory.PAGE))
         self.api = SystemApi(self, log)
-        stable_functions = StableFunctions(engine, self._store)
+        self._calls = WasmCalls(self._store)
+        stable_functions = StableFunctions(engine, self._store, self._calls)
         linker = wasmtime.Linker(engine)
         for imp in module.imports:
             try:
@@ -140,7 +142,7 @@ class Instance:
                 if imp.name in STABLE_FUNCTIONS:  # wasm functions: no call into Python
                     linker.define(self._store, "ic0", imp.name, stable_functions.function(imp.name, imp.type))
                 else:
-                    linker.define_func("ic0", imp.name, imp.type, self.api.function(imp.name))
+                    self._calls.define(linker, "ic0", imp.name, imp.type, self.api.function(imp.name))
             except LookupError:
                 raise UnsupportedModule(
                     f"the module imports {imp.module}.{imp.name}, which moxzid does not provide"
@@ -191,7 +193,7 @@ class Instance:
     def read(self, start: int, size: int) -> bytes:
         if start < 0 or size < 0 or start + size > self.memory.size:
             raise ActorTrap(f"reading bytes {start}..{start + size} beyond memory of {self.memory.size}")
-        return bytes(self.memory.read(start, size))
+        return self.memory.read(start, size)
 
     def write(self, start: int, data: bytes) -> None:
         if start < 0 or start + len(data) > self.memory.size:
@@ -199,7 +201,7 @@ class Instance:
         self.memory.write(start, data)
 
     def instructions_used(self) -> int:
-        return self._fuel_given - self._store.get_fuel()
+        return self._fuel_given - self._calls.fuel()
 
     def has_export(self, name: str) -> bool:
         return name in self._exports
@@ -236,18 +238,16 @@ class Instance:
         context (None: the start function). Returns None, or the trap message."""
         self.api.execution = execution
         self._fuel_given = fuel
-        self._store.set_fuel(fuel)
-        self._store.set_epoch_deadline(1)  # the next increment_epoch (Host.stop) interrupts
+        self._calls.set_fuel(fuel)
+        self._calls.set_epoch_deadline(1)  # the next increment_epoch (Host.stop) interrupts
         try:
             if export is not None:
-                _export_of(self._exports, export, wasmtime.Func)(self._store)
+                self._calls.call(_export_of(self._exports, export, wasmtime.Func))
             else:
                 assert callback is not None, "invoke runs an export or a callback"
                 fun, env = callback
-                target = self._table.get(self._store, fun) if self._table else None
-                if not isinstance(target, wasmtime.Func):
+                if self._table is None or not self._calls.call_element(self._table, fun, env):
                     return f"callback {fun} is not a function in the table"
-                target(self._store, env)
             return None
         except ActorTrap as trap:
             if GROW_REFUSED in str(trap):  # a memory.grow past the limit or the growth cap answered -1

@@ -244,8 +244,8 @@ class SystemApi:
         if name not in _FUNCTIONS:
             raise LookupError(name)
         allowed, impl = WHERE[name], _FUNCTIONS[name]
-        # wasmtime keeps host functions in a table of its own until their store is dropped, and the
-        # store goes with its instance: a strong reference back to this API (so to the instance and
+        # wasmtime keeps host functions (`wasm_calls`: their ctypes callbacks) until their store is
+        # dropped, and the store goes with its instance: a strong reference back to this API (so to the instance and
         # its store) would keep every instance ever made, a deleted actor's memories included. It
         # runs only while its instance runs code, so the API is there whenever it is called.
         owner = weakref.ref(self)

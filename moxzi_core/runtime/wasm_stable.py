@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import wasmtime
 
 from .traps import ActorTrap
+from .wasm_calls import WasmCalls
 
 # The IC's types for these imports (the same in both persistence modes).
 _I64 = wasmtime.ValType.i64()
@@ -182,8 +183,8 @@ class StableFunctions:
     """The ``ic0.stable64_*`` functions of one actor instance (in ``store``): link each `function` as
     the actor's import, instantiate the actor, then `attach` its memory before it runs."""
 
-    def __init__(self, engine: wasmtime.Engine, store: wasmtime.Store):
-        self._engine, self._store = engine, store
+    def __init__(self, engine: wasmtime.Engine, store: wasmtime.Store, calls: WasmCalls):
+        self._engine, self._store, self._calls = engine, store, calls
         forwarder = wasmtime.Instance(store, _module(engine, "forwarder"), []).exports(store)
         self._functions: dict[str, wasmtime.Func] = {}
         for name in FUNCTION_TYPES:
@@ -217,7 +218,7 @@ class StableFunctions:
         ``grow_cap`` caps."""
         store = self._store
         limit = wasmtime.Global(store, wasmtime.GlobalType(_I64, False), wasmtime.Val.i64(max_pages))
-        trap = wasmtime.Func(store, wasmtime.FuncType([wasmtime.ValType.i32()], []), _out_of_bounds)
+        trap = self._calls.func(wasmtime.FuncType([wasmtime.ValType.i32()], []), _out_of_bounds)
         stable = wasmtime.Instance(
             store, _module(self._engine, "64" if memory64 else "32"), [trap, memory, dirty_map, limit, grow_cap]
         ).exports(store)
