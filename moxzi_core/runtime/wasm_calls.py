@@ -27,6 +27,7 @@ from wasmtime import _ffi as ffi
 _Number = ctypes.c_int32 | ctypes.c_int64 | ctypes.c_float | ctypes.c_double
 _RAW = ctypes.sizeof(ffi.wasmtime_val_raw_t)  # one slot of a raw argument/result array
 _FUNC = ctypes.sizeof(ffi.wasmtime_func_t)  # a function's handle: its store's id, its index there
+_SLOTS = 2  # the most arguments, and results, a call into wasm passes (`wasm_shadow`'s: two of each)
 # The struct code and ctypes type of a raw value, by value type (ctypes wraps an int into the type's
 # range, as wasmtime-py's Val does)
 _KINDS: dict[str, tuple[str, type[_Number]]] = {
@@ -93,14 +94,18 @@ class WasmCalls:
         # What a host function raised in the running call. The host functions hold this list, not this
         # object: it holds the store, which holds them until it goes.
         self._raised: list[BaseException] = []
-        self._values = (ffi.wasmtime_val_raw_t * 1)()  # a call's argument (a callback's env) and result
-        self._arguments = {ctype: ctype.from_buffer(self._values) for _, ctype in _KINDS.values()}
+        self._values = (ffi.wasmtime_val_raw_t * _SLOTS)()  # a call's arguments (a callback's env), results
+        # Each slot as each type: slot i's ctype object holds the i-th argument, then the i-th result.
+        self._slots = [
+            {ctype: ctype.from_buffer(self._values, i * _RAW) for _, ctype in _KINDS.values()} for i in range(_SLOTS)
+        ]
         self._values_at = ctypes.addressof(self._values)
         self._trap = _P()
         self._trap_at = ctypes.addressof(self._trap)
         self._element = ffi.wasmtime_val_t()  # a table's element, as looked up
         self._element_function = ctypes.addressof(self._element) + ffi.wasmtime_val_t.of.offset
-        self._params: dict[bytes, list[type[_Number]]] = {}  # the parameters of each function called, by its handle
+        # The ctypes of the parameters and results of each function called, by its handle
+        self._types: dict[bytes, tuple[list[type[_Number]], list[type[_Number]]]] = {}
 
     # --- the store's budgets --------------------------------------------------------------------------
     def set_fuel(self, fuel: int) -> None:
@@ -119,14 +124,15 @@ class WasmCalls:
         _set_epoch_deadline(self._context, ticks)
 
     # --- into wasm ----------------------------------------------------------------------------------
-    def call(self, func: wasmtime.Func, *args: int) -> None:
-        """Call ``func`` with ``args`` (at most one), dropping its result; raises as wasmtime-py's
+    def call(self, func: wasmtime.Func, *args: int) -> list[int | float]:
+        """Call ``func`` with ``args`` (at most two); its results (at most two). Raises as wasmtime-py's
         ``Func.__call__`` does."""
-        self._call(ctypes.addressof(func._func), args)
+        return self._call(ctypes.addressof(func._func), args)
 
     def call_element(self, table: wasmtime.Table, index: int, *args: int) -> bool:
         """Call the function at ``index`` of ``table`` as `call` does; False, calling nothing, where
-        there is none (a null reference or not a function) or ``index`` is past the table's end."""
+        there is none (a null reference or not a function) or ``index`` is past the table's end. Its
+        results are dropped."""
         element = self._element
         if not _table_get(self._context, ctypes.addressof(table._table), index, ctypes.addressof(element)):
             return False
@@ -135,16 +141,17 @@ class WasmCalls:
         self._call(self._element_function, args)
         return True
 
-    def _call(self, function: int, args: tuple[int, ...]) -> None:
+    def _call(self, function: int, args: tuple[int, ...]) -> list[int | float]:
         handle = ctypes.string_at(function, _FUNC)
-        params = self._params.get(handle)
-        if params is None:
-            params = self._params[handle] = self._check(handle)
+        types = self._types.get(handle)
+        if types is None:
+            types = self._types[handle] = self._check(handle)
+        params, results = types
         if len(args) != len(params):
             word = "many" if len(args) > len(params) else "few"
             raise wasmtime.WasmtimeError(f"too {word} parameters provided: given {len(args)}, expected {len(params)}")
-        for ctype, arg in zip(params, args, strict=True):
-            self._arguments[ctype].value = arg
+        for slot, ctype, arg in zip(self._slots, params, args):
+            slot[ctype].value = arg
         self._trap.value = None
         self._raised.clear()  # (what a host function raised under a call of wasmtime-py's own)
         error = _call(self._context, function, self._values_at, len(self._values), self._trap_at)
@@ -155,15 +162,16 @@ class WasmCalls:
             raise self._raised.pop()
         if failure is not None:
             raise failure
+        return [slot[ctype].value for slot, ctype in zip(self._slots, results)]
 
-    def _check(self, handle: bytes) -> list[type[_Number]]:
-        """The ctypes of the parameters of the function ``handle`` names, which an unchecked call must
-        match."""
+    def _check(self, handle: bytes) -> tuple[list[type[_Number]], list[type[_Number]]]:
+        """The ctypes of the parameters and the results of the function ``handle`` names, which an
+        unchecked call must match."""
         ty = wasmtime.Func._from_raw(ffi.wasmtime_func_t.from_buffer_copy(handle)).type(self._store)
-        kinds = [_kind(param) for param in ty.params]
-        if len(ty.params) > len(self._values) or len(ty.results) > len(self._values) or None in kinds:
+        params, results = [_kind(t) for t in ty.params], [_kind(t) for t in ty.results]
+        if len(params) > _SLOTS or len(results) > _SLOTS or None in params or None in results:
             raise wasmtime.WasmtimeError(f"moxzid calls no function of type {ty.params} -> {ty.results}")
-        return [kind[1] for kind in kinds if kind is not None]
+        return [k[1] for k in params if k is not None], [k[1] for k in results if k is not None]
 
     # --- out of wasm --------------------------------------------------------------------------------
     def define(

@@ -33,13 +33,12 @@ a commit short, and the actor's count of instructions stays its own.
 
 from __future__ import annotations
 
-import ctypes
 import threading
 import weakref
 
 import wasmtime
-from wasmtime import _bindings
-from wasmtime import _ffi as ffi
+
+from .wasm_calls import WasmCalls
 
 PAGE = 4096
 
@@ -161,23 +160,6 @@ def _module(engine: wasmtime.Engine, memory64: bool) -> wasmtime.Module:
         return modules[memory64]
 
 
-# wasmtime's C functions called with plain ints and one preallocated array: a call costs ~2 µs, where
-# wasmtime-py's Func.__call__ (types checked, values boxed) costs ~15.
-_CONTEXT = ctypes.POINTER(ffi.wasmtime_context_t)
-_call = ctypes.cast(
-    _bindings._wasmtime_func_call_unchecked,
-    ctypes.PYFUNCTYPE(ctypes.c_void_p, _CONTEXT, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p),
-)
-_get_fuel = ctypes.cast(
-    _bindings._wasmtime_context_get_fuel,
-    ctypes.PYFUNCTYPE(ctypes.c_void_p, _CONTEXT, ctypes.POINTER(ctypes.c_uint64)),
-)
-_set_fuel = ctypes.cast(
-    _bindings._wasmtime_context_set_fuel, ctypes.PYFUNCTYPE(ctypes.c_void_p, _CONTEXT, ctypes.c_uint64)
-)
-_set_epoch_deadline = ctypes.cast(
-    _bindings._wasmtime_context_set_epoch_deadline, ctypes.PYFUNCTYPE(None, _CONTEXT, ctypes.c_uint64)
-)
 _FUEL = 1 << 62  # the module's loops are bounded by the memories' sizes; fuel only keeps wasmtime going
 _NO_DEADLINE = 1 << 62
 
@@ -186,41 +168,28 @@ class Shadow:
     """The committed copy of ``memory`` (whose pages ``dirty_map`` marks), in ``store``."""
 
     def __init__(self, store: wasmtime.Store, memory: wasmtime.Memory, dirty_map: wasmtime.Memory, memory64: bool):
-        self._store = store
         exports = wasmtime.Instance(store, _module(store.engine, memory64), [memory, dirty_map]).exports(store)
         shadow, changed = exports["shadow"], exports["changed"]
         assert isinstance(shadow, wasmtime.Memory) and isinstance(changed, wasmtime.Memory)
         self.memory, self.changed = shadow, changed
-        self._functions = {}
+        self._functions: dict[str, wasmtime.Func] = {}
         for name in ("commit", "rollback", "extent_if_committed"):
             function = exports[name]
             assert isinstance(function, wasmtime.Func)
-            self._functions[name] = ctypes.addressof(function._func)
-        self._exports = exports  # (keeps the functions whose addresses are used)
-        self._values = (ffi.wasmtime_val_raw_t * 2)()
-        self._trap = ctypes.POINTER(ffi.wasm_trap_t)()
-        self._fuel = ctypes.c_uint64()
+            self._functions[name] = function
+        self._calls = WasmCalls(store)
 
     def call(self, name: str, pages: int, extent: int) -> tuple[int, int]:
         """``name(pages, extent)``'s results (the second 0 for a function with one). The store's fuel is
         as it was (the actor's count of instructions stays its own) and its epoch deadline one tick
         on, as `Instance.invoke` sets it."""
-        context = self._store._context()
-        # (Each returns an error only where fuel is off, which the engine never is: `new_engine`.)
-        _get_fuel(context, ctypes.byref(self._fuel))
-        _set_fuel(context, _FUEL)
-        _set_epoch_deadline(context, _NO_DEADLINE)
-        values = self._values
-        values[0].i32, values[1].i32 = pages, extent
-        error = _call(context, self._functions[name], ctypes.addressof(values), 2, ctypes.addressof(self._trap))
-        _set_fuel(context, self._fuel.value)
-        _set_epoch_deadline(context, 1)
-        if error or self._trap:  # a bug: its loops stay within the memories
-            trap, self._trap = self._trap, ctypes.POINTER(ffi.wasm_trap_t)()
-            why = (
-                wasmtime.WasmtimeError._from_ptr(ctypes.cast(error, ctypes.POINTER(ffi.wasmtime_error_t)))
-                if error
-                else wasmtime.Trap._from_ptr(trap)
-            )
-            raise RuntimeError(f"the shadow module's {name} failed: {why}")
-        return values[0].i32, values[1].i32
+        calls = self._calls
+        fuel = calls.fuel()
+        calls.set_fuel(_FUEL)
+        calls.set_epoch_deadline(_NO_DEADLINE)
+        try:
+            results = calls.call(self._functions[name], pages, extent)
+        finally:
+            calls.set_fuel(fuel)
+            calls.set_epoch_deadline(1)
+        return int(results[0]), int(results[1]) if len(results) > 1 else 0
