@@ -16,7 +16,9 @@ from kit.device import read, run_arg, snapshot, training
 
 from moxzi_core import device
 from moxzi_core.candid import Principal, Some, decode_args, encode_args
+from moxzi_core.device import schedule as schedule_module
 from moxzi_core.device.interface import builtin_payloads
+from moxzi_core.device.schedule import Schedule
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
@@ -147,6 +149,52 @@ async def test_an_actors_calls_keep_their_order(dev):
     ]
     await asyncio.gather(*(call(dev, A, "params", [s]) for s in sets), call(dev, B, "run", read_w()))
     assert read(dev, A, {"param": "w"})[0][0, 0] == 7
+
+
+def test_a_short_call_runs_on_its_callers_thread_only_when_the_device_and_a_core_are_free(monkeypatch):
+    schedule = Schedule()
+    spare = [True]
+    schedule.spare = lambda: spare[0]
+    ran_on: list[int] = []
+
+    def call():
+        ran_on.append(threading.get_ident())
+
+    try:
+        schedule.submit(A, call, here=True).result()  # not known to be short yet: a device thread
+        schedule.submit(A, call, here=True).result()  # its last call was short: here
+        schedule.submit(A, call).result()  # not asked to: a device thread
+        with schedule.turn():  # the device is taken: a device thread, once it is free
+            waiting = schedule.submit(A, call, here=True)
+        waiting.result()
+        spare[0] = False  # the machine's cores are all busy: a device thread
+        schedule.submit(A, call, here=True).result()
+        spare[0] = True
+        schedule.submit(A, call, here=True).result()
+        monkeypatch.setattr(schedule_module, "SHORT_SECONDS", 0.0)
+        schedule.submit(A, call, here=True).result()  # short, but measured long now
+        schedule.submit(A, call, here=True).result()
+    finally:
+        schedule.close()
+    here = threading.get_ident()
+    assert [thread == here for thread in ran_on] == [False, True, False, False, False, True, True, False]
+
+
+def test_a_core_is_spare_while_fewer_other_threads_are_runnable_than_cores(monkeypatch):
+    runnable = [0]
+    monkeypatch.setattr(schedule_module, "_runnable_others", lambda: runnable[0])
+    monkeypatch.setattr(schedule_module, "LOAD_SECONDS", 0.0)  # counted at every call
+    spare = schedule_module.Spare(cores=2)
+    assert [spare() for _ in range(3)] == [False, True, True], "none known at first; then an idle machine"
+    assert all(spare() for _ in range(10))
+    runnable[0] = 6
+    assert [spare() for _ in range(3)] == [True, False, False], "averaged: one count is not the load"
+    runnable[0] = 1
+    assert [spare() for _ in range(12)][-1], "one other thread beside: a core to spare"
+    monkeypatch.setattr(schedule_module, "LOAD_SECONDS", 60.0)
+    runnable[0] = 6
+    assert all(spare() for _ in range(5)), "counted at most once a LOAD_SECONDS"
+    assert 0 <= schedule_module._runnable_others() < 10_000  # this machine's own count
 
 
 async def test_interleaved_training_gives_the_numbers_of_training_alone(registry):

@@ -151,12 +151,13 @@ class Device(DeviceState):
 
     # --- calls ------------------------------------------------------------------------------------
     def system_methods(self) -> dict[str, SystemMethod]:
-        """``{"moxzi_device_run": Threaded(submit(caller, arg, purse) -> Future[Outcome]), ...}`` for
-        ``Host(system_methods=)``: each call runs on the device's threads (``purse``: see ``call``)."""
+        """``{"moxzi_device_run": Threaded(submit(caller, arg, purse, here) -> Future[Outcome]), ...}``
+        for ``Host(system_methods=)``: each call runs on the device's threads, or with ``here`` a short
+        one on the submitting thread (``Schedule.submit``; ``purse``: see ``call``)."""
 
         def method(name):
-            def submit(caller: bytes, arg: bytes, purse: Purse | None = FREE):
-                return self.schedule.submit(caller, functools.partial(self.call, name, caller, arg, purse))
+            def submit(caller: bytes, arg: bytes, purse: Purse | None = FREE, here: bool = False):
+                return self.schedule.submit(caller, functools.partial(self.call, name, caller, arg, purse), here)
 
             return Threaded(submit)
 

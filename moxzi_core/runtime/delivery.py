@@ -147,8 +147,8 @@ class Delivery:
     ) -> None:
         """Make one handled message final: consume it, write the actor's delta, what it sent, what it
         cost and what it did to its cycle balance (``cycles``, of which ``burned`` were burned) in one
-        batch, deliver the sent messages (with the cycles on them), start system calls, then (after a
-        flush) answer outsiders. ``deleted``: the message deleted the actor (delete_canister), whose
+        batch, deliver the sent messages (with the cycles on them), (after a flush) answer outsiders, then
+        start system calls. ``deleted``: the message deleted the actor (delete_canister), whose
         state goes."""
         if consumed is None and delta is None and not answers and not calls:
             return
@@ -183,10 +183,9 @@ class Delivery:
                 self.loop.call_soon_threadsafe(self.expire_at, actor, callback, call.deadline)
         if deleted:
             log.info("actor %s deleted", actor.name)
-        for callback, method, data, attached in system:
-            self._call_system(actor, callback, method, data, attached)
         # Answers to callers still waiting (not those of a caller gone, or from before a restart) go
-        # out once what they report is on disk.
+        # out once what they report is on disk; then the system calls start (a short device call runs
+        # here, on the actor's thread, and must not hold them up).
         futures = [(self._waiting.get(request), outcome) for request, outcome in outside]
         waiting = [(future, outcome) for future, outcome in futures if future is not None]
         if waiting or keyed:
@@ -196,6 +195,8 @@ class Delivery:
             for key, outcome in keyed:
                 assert self.replays is not None, "the host is started"
                 self.replays.settled(key, outcome)
+        for callback, method, data, attached in system:
+            self._call_system(actor, callback, method, data, attached)
 
     def expire_at(self, actor: Actor, callback: int, deadline: int) -> None:
         """At ``deadline`` (ns since the epoch), answer ``actor``'s bounded-wait call ``callback``

@@ -456,8 +456,8 @@ class Host:
     def _call_system(self, actor: Actor, callback: int, method_name: str, data: bytes, cycles: int) -> None:
         """Run an actor's call to the management canister, with the ``cycles`` it attached, once its
         record as pending is committed (from any thread: the actor's, as its message settles). A
-        device call goes straight to the device's thread and is answered from there; the rest run on
-        the event loop."""
+        device call goes straight to the device's thread and is answered from there (a short one runs
+        and is answered on this thread: ``Schedule.submit``); the rest run on the event loop."""
         origin = ["actor", actor.name, callback] + ([cycles] if cycles else [])
 
         def answer(batch: Batch, outcome: Outcome) -> None:

@@ -57,15 +57,17 @@ class Staged:
 
 
 class Threaded:
-    """A system method that runs on threads of its own: ``submit(caller, argument, purse)`` starts it from
-    any thread and gives a future of its Outcome, which it sets on its thread; awaiting the method
-    (``await method(caller, argument, purse)``) does the same from the event loop."""
+    """A system method that runs on threads of its own: ``submit(caller, argument, purse, here)`` starts
+    it from any thread and gives a future of its Outcome, which it sets on its thread; with ``here``
+    it may instead run on the calling thread before it returns (a short call: the future is then
+    done, its callbacks run). Awaiting the method (``await method(caller, argument, purse)``) starts
+    it from the event loop, never on it."""
 
-    def __init__(self, submit: Callable[[bytes, Any, Any], concurrent.futures.Future]):
+    def __init__(self, submit: Callable[[bytes, Any, Any, bool], concurrent.futures.Future]):
         self.submit = submit
 
     async def __call__(self, caller: bytes, data: Any, purse: Purse | None = FREE) -> Outcome:
-        return await asyncio.wrap_future(self.submit(caller, data, purse))
+        return await asyncio.wrap_future(self.submit(caller, data, purse, False))
 
 
 # A system method: (caller principal, argument, purse) -> outcome (a Threaded one too), or a Staged one. The argument is
@@ -301,7 +303,11 @@ class SystemCalls:
         with self._lock:  # (not _closed: both change on the loop) started in order, with those of ``start``
             self._waiting -= 1
             self._in_flight += 1
-            started = _submit(method, caller, data, purse) if refused is None and isinstance(method, Threaded) else None
+            started = (
+                _submit(method, caller, data, purse, here=False)
+                if refused is None and isinstance(method, Threaded)
+                else None
+            )
         if refused is not None:
             answer(Batch(), refused)
             return refused
@@ -339,8 +345,7 @@ class SystemCalls:
         with self._lock:
             if self._closed or self._waiting:
                 return False
-            self._in_flight += 1
-            future = _submit(method, caller, data, purse)
+            self._in_flight += 1  # a copy waits for it from here; only this thread starts the actor's calls
 
         def finished(future: concurrent.futures.Future) -> None:
             error = future.exception()
@@ -362,7 +367,7 @@ class SystemCalls:
                     self._answering -= 1
                     self._lock.notify_all()
 
-        future.add_done_callback(finished)
+        _submit(method, caller, data, purse, here=True).add_done_callback(finished)
         return True
 
     def _answer(
@@ -521,10 +526,11 @@ class SystemCalls:
             self._copying = None
 
 
-def _submit(method: Threaded, caller: bytes, data: Any, purse: Purse) -> concurrent.futures.Future:
-    """``method`` started, or a future holding why it could not be."""
+def _submit(method: Threaded, caller: bytes, data: Any, purse: Purse, *, here: bool) -> concurrent.futures.Future:
+    """``method`` started (``here``: maybe run on this thread, ``Threaded``), or a future holding why it
+    could not be."""
     try:
-        return method.submit(caller, data, purse)
+        return method.submit(caller, data, purse, here)
     except Exception as error:
         failed: concurrent.futures.Future = concurrent.futures.Future()
         failed.set_exception(error)
