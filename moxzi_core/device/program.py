@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import pickle
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from .ops import ELEM_SIZES, FLOAT, SOURCES, Check, DeviceError, Meta, Op, Source
@@ -150,23 +150,25 @@ class PlanCache:
     def __init__(self, size: int = 64):
         self.size = size
         self.hits = self.misses = 0
-        self._plans: OrderedDict[bytes, Plan] = OrderedDict()
+        self._plans: OrderedDict[tuple, Plan] = OrderedDict()
         # The digests of the programs keyed last, by the program object (kept, so its id is not reused).
         self._programs: OrderedDict[int, tuple[object, bytes]] = OrderedDict()
 
-    def key(self, program: Sequence[dict], *parts) -> bytes:
-        """A digest of a program and the decoded values beside it (pickle is ~10x faster than repr on a
-        100-op program). A program given again as the same object (the device's decoder gives a program
-        that repeats byte for byte as the one object) is not pickled again; programs are not changed."""
+    def key(self, program: Sequence[dict], *parts: Hashable) -> tuple:
+        """The key of a program and the hashable values beside it: a digest of the program (pickle is
+        ~10x faster than repr on a 100-op program) with the values themselves (a tuple of them hashes
+        in ~1 µs, where pickling and digesting them took ~14). A program given again as the same
+        object (the device's decoder gives a program that repeats byte for byte as the one object) is
+        not pickled again; programs are not changed."""
         known = self._programs.get(id(program))
         if known is None or known[0] is not program:
             known = (program, _digest(program))
             self._programs[id(program)] = known
             while len(self._programs) > self.size:
                 self._programs.popitem(last=False)
-        return _digest((known[1], parts))
+        return (known[1], parts)
 
-    def get(self, key: bytes) -> Plan | None:
+    def get(self, key: tuple) -> Plan | None:
         plan = self._plans.get(key)
         if plan is None:
             self.misses += 1
@@ -175,7 +177,7 @@ class PlanCache:
             self._plans.move_to_end(key)
         return plan
 
-    def put(self, key: bytes, plan: Plan) -> None:
+    def put(self, key: tuple, plan: Plan) -> None:
         self._plans[key] = plan
         while len(self._plans) > self.size:
             self._plans.popitem(last=False)

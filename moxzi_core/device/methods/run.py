@@ -26,7 +26,7 @@ def run(device: DeviceState, caller: bytes, space: Space, spec: dict):
     loss = None if train is None else train["loss"]
     scalars, tensors = spec["scalars"], spec["tensors"]
     split = _split(unwrap(spec.get("split")), len(inputs))
-    key = device.plans.key(program, [m for _, m in inputs], scalars, tensors, loss, split)
+    key = device.plans.key(program, tuple(m for _, m in inputs), tuple(scalars), tuple(tensors), loss, tuple(split))
     plan = device.plans.get(key)
     values = None if plan is None else _sources(device, caller, space, inputs, plan)
     if plan is None or values is None:  # new, or a source changed shape or went away: check it all again
