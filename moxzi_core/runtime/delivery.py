@@ -222,8 +222,9 @@ class Delivery:
         system = []
         for callback, call in calls:
             if call.callee == MANAGEMENT:
-                Journal.pending(batch, actor.name, callback, [call.method, bytes(call.data), call.cycles])
-                system.append((callback, call.method, bytes(call.data), call.cycles))
+                data = bytes(call.data)
+                Journal.pending(batch, actor.name, callback, [call.method, data, call.cycles])
+                system.append((callback, call.method, data, call.cycles))
                 continue
             target = self._roster.with_principal(call.callee)
             if target is None:
