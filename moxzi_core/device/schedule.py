@@ -122,7 +122,8 @@ class Schedule:
         call waiting, its last call was short (``SHORT_SECONDS``) and the machine has a core to spare
         (``Spare``)."""
         future: Future = Future()
-        here = here and self.spare()
+        # (read without the lock first, and again with it: the machine's count only for a short call's caller)
+        here = here and caller in self._short and self.spare()
         with self._cond:
             queue = self._queues.setdefault(caller, deque())
             queue.append((call, future))
