@@ -5,18 +5,16 @@ It is a cache, counted as the caller's own bytes (``budget.counted_bytes``) from
 so a caller cannot hold more than its budget through it: ``Keeping.keep`` makes nothing that the byte
 budget has no room for (the run goes on without it), and a call the budget would refuse drops the
 kept first (``DeviceState.admit``): kept bytes never keep a call out. The device drops what holds a
-parameter or optimizer its caller no longer has (replaced or deleted), a restore drops everything, and
-each drop gives the bytes back as the holdings are counted afresh at the call's end.
+parameter or optimizer its caller no longer has (replaced or deleted: ``Space.forget_stale``), a
+restore drops everything, and each drop gives the bytes back as the holdings are counted afresh at the
+call's end.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
-
-if TYPE_CHECKING:
-    from .space import Space
-    from .state import DeviceState
+from typing import Any, Protocol
 
 
 class Kept(Protocol):
@@ -27,16 +25,18 @@ class Kept(Protocol):
 
 
 class Keeping:
-    """A run's hold on what the backend keeps for the run's caller: ``Backend.execute`` gets one."""
+    """A run's hold on what the backend keeps for the run's caller: ``Backend.execute`` gets one, made
+    with the caller's ``kept`` (``Space.kept``) and ``room_for(nbytes)``, whether the byte budget lets
+    the caller keep ``nbytes`` more (``DeviceState.room_for``)."""
 
-    def __init__(self, state: DeviceState, caller: bytes, space: Space):
-        self.state, self.caller, self.space = state, caller, space
+    def __init__(self, kept: OrderedDict[Any, Kept], room_for: Callable[[int], bool]):
+        self.kept, self.room_for = kept, room_for
 
     def get(self, key: Any) -> Any:
         """What is kept under ``key`` (now the most recently used), or None."""
-        found = self.space.kept.get(key)
+        found = self.kept.get(key)
         if found is not None:
-            self.space.kept.move_to_end(key)
+            self.kept.move_to_end(key)
         return found
 
     def keep(self, key: Any, nbytes: int, make: Callable[[], Kept], most: int) -> Kept | None:
@@ -44,21 +44,14 @@ class Keeping:
         used beyond ``most`` dropped, if the byte budget has room for ``nbytes`` beside what the caller
         holds and its calls under way (this one's peak included), and what the device does; else None,
         and ``make`` is not called."""
-        if not self.state.room_for(self.caller, nbytes):
+        if not self.room_for(nbytes):
             return None
         kept = make()
         assert kept.bytes == nbytes, "what is kept is what was admitted"
-        self.space.kept[key] = kept
-        while len(self.space.kept) > most:
-            self.space.kept.popitem(last=False)
+        self.kept[key] = kept
+        while len(self.kept) > most:
+            self.kept.popitem(last=False)
         return kept
 
     def drop(self, key: Any) -> None:
-        self.space.kept.pop(key, None)
-
-
-def forget_stale(space: Space) -> None:
-    """Drop from ``space.kept`` what holds a parameter or an optimizer that ``space`` no longer has."""
-    held = {id(t) for t, _ in space.params.values()} | {id(e.state) for e in space.optimizers.values()}
-    for key in [k for k, kept in space.kept.items() if any(id(o) not in held for o in kept.holds)]:
-        del space.kept[key]
+        self.kept.pop(key, None)

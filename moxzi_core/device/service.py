@@ -27,7 +27,6 @@ from ..runtime.messages import Outcome, Reject
 from ..runtime.system_calls import Staged, SystemMethod, Threaded
 from .budget import tensor_bytes
 from .interface import ATTACHED, FETCH, METHOD_PREFIX
-from .kept import forget_stale
 from .methods import METHODS, download
 from .ops import ELEM_SIZES, DeviceError
 from .snapshot import read_snapshot, write_snapshot
@@ -206,7 +205,7 @@ class Device(DeviceState):
                 result, changed = handler(self, caller, space, *args)
                 assert admission.admitted or not changed, f"{method} changed the device without admit"
                 if changed and space.kept:  # what was kept for parameters it replaced or deleted goes
-                    forget_stale(space)
+                    space.forget_stale()
             except DeviceError as error:
                 return _rejected(f"{label}: {error}", admission, turn.seconds())
             except Exception as error:  # a backend failure rejects the call, the device keeps serving

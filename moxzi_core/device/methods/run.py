@@ -3,6 +3,7 @@ before), run it on the backend and, with ``train``, take an optimizer step from 
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -72,7 +73,9 @@ def run(device: DeviceState, caller: bytes, space: Space, spec: dict):
     started = device_clock()
     try:
         on_rank = local(plan, device.world) if plan.rows and device.world > 1 else plan
-        out = device.backend.execute(on_rank, values, wanted, step, Keeping(device, caller, space))
+        out = device.backend.execute(
+            on_rank, values, wanted, step, Keeping(space.kept, functools.partial(device.room_for, caller))
+        )
     except DeviceError:
         raise
     except Exception as error:  # e.g. an id out of range: the backend names the op when it can
