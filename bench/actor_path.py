@@ -19,8 +19,9 @@ per device call (its CPU seconds over the call, all threads, the device's work i
 ``/proc``: unlike the wall time it leaves out the waits for a core that a busy machine adds, so two
 trees compare more steadily by it). Medians of ``--rounds``
 rounds. ``--against DIR`` runs a second moxzid from another checkout of moxzi (a worktree
-at the code before a change) beside this one, rounds alternating between the two, so a busy machine
-slows both alike; one table each. ``--state`` runs both with ``-s DIR`` (LMDB: every device call that
+at the code before a change) beside this one, each call alternating between the two, so a busy
+machine slows both alike, and which goes first alternating from round to round (the first of a pair
+fares differently from the second; an even number of rounds balances them); one table each. ``--state`` runs both with ``-s DIR`` (LMDB: every device call that
 changes the device recorded, answers flushed). The Shakespeare actor loads tiny Shakespeare once per
 moxzid first (not timed).
 """
@@ -183,8 +184,11 @@ def main() -> None:
             daemons.append((Measured(name), daemon))
 
         for round_number in range(args.rounds):
+            # Which daemon goes first alternates: the first of a pair fares differently from the second
+            # (main against itself, always first: 1.74x the host time under load).
+            ordered = daemons if round_number % 2 == 0 else daemons[::-1]
             for row in rows:
-                for measured, daemon in daemons:
+                for measured, daemon in ordered:
                     measured.samples.setdefault(row.key, []).append(measure(daemon, row))
             print(f"round {round_number + 1} of {args.rounds} done", flush=True)
 
