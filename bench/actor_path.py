@@ -21,8 +21,9 @@ trees compare more steadily by it). Medians of ``--rounds``
 rounds. ``--against DIR`` runs a second moxzid from another checkout of moxzi (a worktree
 at the code before a change) beside this one, each call alternating between the two, so a busy
 machine slows both alike, and which goes first alternating from round to round (the first of a pair
-fares differently from the second; an even number of rounds balances them); one table each. ``--state`` runs both with ``-s DIR`` (LMDB: every device call that
-changes the device recorded, answers flushed). The Shakespeare actor loads tiny Shakespeare once per
+fares differently from the second; an even number of rounds balances them); one table each.
+``--state`` runs both with ``-s DIR`` (LMDB: every device call that changes the device recorded,
+answers flushed). The Shakespeare actor loads tiny Shakespeare once per
 moxzid first (not timed).
 """
 
