@@ -33,12 +33,10 @@ a commit short, and the actor's count of instructions stays its own.
 
 from __future__ import annotations
 
-import threading
-import weakref
-
 import wasmtime
 
 from .wasm_calls import WasmCalls
+from .wasm_own import compiled
 
 PAGE = 4096
 
@@ -147,17 +145,9 @@ def _text(memory64: bool) -> str:
 """
 
 
-_compiled: weakref.WeakKeyDictionary[wasmtime.Engine, dict[bool, wasmtime.Module]] = weakref.WeakKeyDictionary()
-_compiling = threading.Lock()
-
-
 def _module(engine: wasmtime.Engine, memory64: bool) -> wasmtime.Module:
     """The module for a tracked memory with 64-bit (else 32-bit) addresses, compiled once per engine."""
-    with _compiling:
-        modules = _compiled.setdefault(engine, {})
-        if memory64 not in modules:
-            modules[memory64] = wasmtime.Module(engine, _text(memory64))
-        return modules[memory64]
+    return compiled(engine, ("shadow", memory64), lambda: _text(memory64))
 
 
 _FUEL = 1 << 62  # the module's loops are bounded by the memories' sizes; fuel only keeps wasmtime going

@@ -26,14 +26,13 @@ byte, as on the IC, so that the instruction limit bounds a loop of large copies:
 
 from __future__ import annotations
 
-import threading
-import weakref
 from dataclasses import dataclass
 
 import wasmtime
 
 from .traps import ActorTrap
 from .wasm_calls import WasmCalls
+from .wasm_own import compiled
 
 # The IC's types for these imports (the same in both persistence modes).
 _I64 = wasmtime.ValType.i64()
@@ -148,18 +147,11 @@ def _stable_module(memory64: bool) -> str:
 """
 
 
-_compiled: weakref.WeakKeyDictionary[wasmtime.Engine, dict[str, wasmtime.Module]] = weakref.WeakKeyDictionary()
-_compiling = threading.Lock()
-
-
 def _module(engine: wasmtime.Engine, which: str) -> wasmtime.Module:
     """The forwarder (``which="forwarder"``) or a stable module ("32", "64"), compiled once per engine."""
-    with _compiling:
-        modules = _compiled.setdefault(engine, {})
-        if which not in modules:
-            text = _FORWARDER if which == "forwarder" else _stable_module(which == "64")
-            modules[which] = wasmtime.Module(engine, text)  # WAT, compiled as such
-        return modules[which]
+    return compiled(
+        engine, ("stable", which), lambda: _FORWARDER if which == "forwarder" else _stable_module(which == "64")
+    )
 
 
 def _signature(type_: wasmtime.FuncType) -> str:
