@@ -191,14 +191,16 @@ class Instance:
 
     # --- memory access for the System API ---------------------------------------------------
     def read(self, start: int, size: int) -> bytes:
-        if start < 0 or size < 0 or start + size > self.memory.size:
-            raise ActorTrap(f"reading bytes {start}..{start + size} beyond memory of {self.memory.size}")
-        return self.memory.read(start, size)
+        try:
+            return self.memory.read(start, size)  # (it checks the bounds)
+        except IndexError:
+            raise ActorTrap(f"reading bytes {start}..{start + size} beyond memory of {self.memory.size}") from None
 
     def write(self, start: int, data: bytes) -> None:
-        if start < 0 or start + len(data) > self.memory.size:
-            raise ActorTrap(f"writing bytes {start}..{start + len(data)} beyond memory of {self.memory.size}")
-        self.memory.write(start, data)
+        try:
+            self.memory.write(start, data)
+        except IndexError:
+            raise ActorTrap(f"writing bytes {start}..{start + len(data)} beyond memory of {self.memory.size}") from None
 
     def instructions_used(self) -> int:
         return self._fuel_given - self._calls.fuel()
