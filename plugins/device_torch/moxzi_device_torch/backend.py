@@ -49,12 +49,12 @@ def _on_this_thread(method: Method) -> Method:
     snapshot's or an export's thread) is first given the backend's thread count (``threads.py``)."""
 
     @functools.wraps(method)
-    def counted(self: TorchBackend, *args: Any) -> Any:
+    def given_threads(self: TorchBackend, *args: Any) -> Any:
         if self.threads:
             threads.compute_with(self.threads)
         return method(self, *args)
 
-    return cast(Method, counted)
+    return cast(Method, given_threads)
 
 
 class TorchBackend:
