@@ -116,6 +116,32 @@ def test_a_run_whose_peak_would_pass_the_budget_is_refused_before_it_runs(regist
     d.close()
 
 
+def test_what_an_actor_holds_stays_its_fresh_count_through_runs_that_skip_counting(registry):
+    # A run that stores nothing (and keeps nothing) leaves the count as it was, uncounted; every other
+    # call counts afresh. After each, what the holdings say is what counting from the space gives.
+    d = opened(registry, 1024, 1024)
+    params(d, A, w=[256])
+    optimizer(d, A, "adam", ["w"])
+    square = [{"param": "w"}, {"mul": {"a": 0, "b": 0}}, {"mean": {"x": 1, "dim": None}}]
+    stored = [*square, {"store": {"x": 1, "name": "sq"}}]
+    calls = [
+        ("run", run_arg(square, train=training(2, "adam"))),
+        ("run", run_arg(stored, scalars=[2])),  # 1 KiB more
+        ("run", run_arg(square, train=training(2, "adam"), scalars=[2])),
+        ("params", [{"name": "w", "shape": [512], "init": {"ones": None}}]),  # w and its moments double
+        ("run", run_arg(square, tensors=[1])),
+        ("delete", [{"kind": {"stored": None}, "name": "sq"}]),
+        ("run", run_arg(square, train=training(2, "adam"))),
+    ]
+    seen = []
+    for method, arg in calls:
+        d.request(method, A, arg)
+        assert counted(d, A) == d.counted(A), method
+        seen.append(counted(d, A) // KB)
+    assert seen == [3, 4, 4, 7, 7, 6, 6]
+    d.close()
+
+
 def test_optimizer_state_is_counted_at_its_most_and_follows_its_parameters(registry):
     d = opened(registry, 1024, 1024)
     params(d, A, w=[256])  # 1 KiB

@@ -31,6 +31,7 @@ class Keeping:
 
     def __init__(self, kept: OrderedDict[Any, Kept], room_for: Callable[[int], bool]):
         self.kept, self.room_for = kept, room_for
+        self.changed = False  # whether the run kept or dropped anything (what its caller holds changed)
 
     def get(self, key: Any) -> Any:
         """What is kept under ``key`` (now the most recently used), or None."""
@@ -48,10 +49,12 @@ class Keeping:
             return None
         kept = make()
         assert kept.bytes == nbytes, "what is kept is what was admitted"
+        self.changed = True
         self.kept[key] = kept
         while len(self.kept) > most:
             self.kept.popitem(last=False)
         return kept
 
     def drop(self, key: Any) -> None:
-        self.kept.pop(key, None)
+        if self.kept.pop(key, None) is not None:
+            self.changed = True

@@ -6,6 +6,7 @@ keep their shapes: a training loop sends the same program every step and pays fo
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import pickle
 from collections import OrderedDict
@@ -44,6 +45,17 @@ class Plan:
 
     def slot(self, register: int) -> int:
         return len(self.sources) + register
+
+    # Read by every run of the plan (methods/run.py), so made once per plan.
+    @functools.cached_property
+    def param_slots(self) -> dict[str, int]:
+        """The value slot of each parameter the plan reads, by name."""
+        return {src.key: i for i, src in enumerate(self.sources) if src.kind == "param"}
+
+    @functools.cached_property
+    def shared_owners(self) -> frozenset[bytes]:
+        """The principals whose publications the plan reads."""
+        return frozenset(src.key[0] for src in self.sources if src.kind == "shared")
 
 
 def check(

@@ -26,12 +26,11 @@ records them in.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
@@ -50,7 +49,7 @@ class TimeLimit(DeviceError):
 
 
 class Turn:
-    """One call's hold on the device (``Schedule.turn``)."""
+    """One call's hold on the device (``Schedule.turn``): a context manager, entered once."""
 
     def __init__(self, schedule: Schedule, limit: float | None, may_yield: bool):
         self.schedule, self.limit, self.may_yield = schedule, limit, may_yield
@@ -60,6 +59,23 @@ class Turn:
     def seconds(self) -> float:
         """The call's device time so far: since it got the device, less the time it stood aside."""
         return time.perf_counter() - self.began - self.aside
+
+    # (a class, not a @contextmanager generator: entered around every device call, and a cached
+    # plan's call is short enough that the generator's frames and its wrapper show)
+    def __enter__(self) -> Turn:
+        schedule = self.schedule
+        with schedule._cond:
+            schedule._wait(self)
+        self.began = self.slice_began
+        _current.turn = self
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        _current.turn = None
+        schedule = self.schedule
+        with schedule._cond:
+            schedule._holder = None
+            schedule._cond.notify_all()
 
 
 class Spare:
@@ -170,23 +186,12 @@ class Schedule:
             else:
                 self._short.discard(caller)
 
-    @contextlib.contextmanager
-    def turn(self, limit: float | None = None, may_yield: bool = True) -> Iterator[Turn]:
-        """Hold the device for one call on this thread: wait in line for it, keep it (less the times the
-        call steps aside at checkpoints, when ``may_yield``), give it up at the end. ``limit``: seconds
-        of device time, after which a checkpoint raises ``TimeLimit``; None: none."""
-        turn = Turn(self, limit, may_yield)
-        with self._cond:
-            self._wait(turn)
-        turn.began = turn.slice_began
-        _current.turn = turn
-        try:
-            yield turn
-        finally:
-            _current.turn = None
-            with self._cond:
-                self._holder = None
-                self._cond.notify_all()
+    def turn(self, limit: float | None = None, may_yield: bool = True) -> Turn:
+        """``with schedule.turn(...) as turn:`` holds the device for one call on this thread: waits in
+        line for it, keeps it (less the times the call steps aside at checkpoints, when ``may_yield``),
+        gives it up at the end. ``limit``: seconds of device time, after which a checkpoint raises
+        ``TimeLimit``; None: none."""
+        return Turn(self, limit, may_yield)
 
     def _wait(self, turn: Turn) -> None:
         """Under the lock: join the line and return holding the device."""

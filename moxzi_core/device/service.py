@@ -199,13 +199,13 @@ class Device(DeviceState):
             )
         limit = None if self._replaying or not self.interruptible else self.limits.call_seconds
         with self.schedule.turn(limit, self.interruptible) as turn:
-            space = self.spaces.setdefault(caller, Space())
+            space = self.spaces.get(caller) or self.spaces.setdefault(caller, Space())  # (no Space made each call)
             admission = self.begin(purse)
             try:
                 result, changed = handler(self, caller, space, *args)
                 assert admission.admitted or not changed, f"{method} changed the device without admit"
-                if changed and space.kept:  # what was kept for parameters it replaced or deleted goes
-                    space.forget_stale()
+                if changed and space.kept and space.forget_stale():  # kept for parameters it replaced or deleted
+                    admission.recount = True
             except DeviceError as error:
                 return _rejected(f"{label}: {error}", admission, turn.seconds())
             except Exception as error:  # a backend failure rejects the call, the device keeps serving
@@ -213,7 +213,8 @@ class Device(DeviceState):
                 return _rejected(f"{label}: the device failed: {error}", admission, turn.seconds())
             finally:
                 if admission.admitted:  # counted afresh from the space, never adjusted: nothing can drift
-                    self.holdings.done(caller, admission.bytes, self.counted(caller))
+                    held = self.counted(caller) if admission.recount else self.holdings.by_caller.get(caller, 0)
+                    self.holdings.done(caller, admission.bytes, held)
             seconds = turn.seconds()
         reply = (
             encode_args([], []) if ftype is None else self.encoders[method].encode([] if result is None else [result])

@@ -39,11 +39,14 @@ class Space:
     # backend's key, least recently used first; counted against its budget.
     kept: OrderedDict[Any, Kept] = field(default_factory=OrderedDict)
 
-    def forget_stale(self) -> None:
-        """Drop from ``kept`` what holds a parameter or an optimizer this space no longer has."""
+    def forget_stale(self) -> bool:
+        """Drop from ``kept`` what holds a parameter or an optimizer this space no longer has; whether
+        anything was."""
         held = {id(t) for t, _ in self.params.values()} | {id(e.state) for e in self.optimizers.values()}
-        for key in [k for k, kept in self.kept.items() if any(id(o) not in held for o in kept.holds)]:
+        stale = [k for k, kept in self.kept.items() if any(id(o) not in held for o in kept.holds)]
+        for key in stale:
             del self.kept[key]
+        return bool(stale)
 
 
 @dataclass

@@ -38,6 +38,7 @@ class Admission:
     purse: Purse | None  # what it may spend; None: admitted before (see Device.call)
     admitted: bool = False
     bytes: int = 0  # what the byte budget admitted it to add (Holdings.admit)
+    recount: bool = True  # whether what its caller holds is counted afresh as it ends (held_as_before)
 
 
 class DeviceState:
@@ -120,6 +121,13 @@ class DeviceState:
             self.holdings.set(caller, self.counted(caller))
         return bool(holding)
 
+    def held_as_before(self) -> None:
+        """The call under way on this thread changed nothing its caller's bytes are counted from
+        (``budget.counted_bytes``: no parameter, optimizer, stored tensor, publication or kept thing
+        came, went or changed shape), so its end need not count them afresh: what ``holdings`` has
+        for the caller was counted afresh at the end of the call that last changed them."""
+        self._calls.admission.recount = False
+
     def room_for(self, caller: bytes, nbytes: int) -> bool:
         """Whether the call under way on this thread may keep ``nbytes`` more for ``caller`` past its
         end (``Keeping.keep``): admitted as a call's bytes are (the call gives them back as it ends,
@@ -133,7 +141,7 @@ class DeviceState:
 
     def counted(self, caller: bytes) -> int:
         """The bytes ``caller`` holds, counted from its space and publications (budget.py)."""
-        space = self.spaces.get(caller, Space())
+        space = self.spaces.get(caller) or Space()
         return counted_bytes(space, (p for (owner, _), p in self.publications.items() if owner == caller))
 
     def publication_bytes(self, caller: bytes, name: str) -> int:
@@ -198,6 +206,7 @@ class DeviceState:
 
 def _decoder(method: str, ftype: FuncType) -> Decoder:
     """The decoder of a method's arguments. A run's program is remembered: the same every step of a
-    training loop, it is decoded once while it repeats (and its plan's key computed once)."""
+    training loop, it is decoded once while it repeats (and its plan's key computed once); so is the
+    whole run, for a loop that sends the same inputs every step too (letters.mo's)."""
     run = resolve(ftype.args[0]) if method == METHOD_PREFIX + "run" else None
-    return Decoder(ftype.args, remember=[run.by_key["program"].type] if isinstance(run, Record) else [])
+    return Decoder(ftype.args, remember=[run, run.by_key["program"].type] if isinstance(run, Record) else [])

@@ -53,29 +53,26 @@ def run(device: DeviceState, caller: bytes, space: Space, spec: dict):
             f"split: the batch has {plan.batch} rows, which this device's {device.world} ranks cannot share evenly"
         )
     step = None if train is None else _train_step(space, plan, train)
-    device.limits.room(space, len({name for _, name in plan.stores} - set(space.stored)))
-    last_store = {name: r for r, name in plan.stores}  # a name stored twice keeps the later value
-    device.admit(
-        caller,
-        during=plan.peak_bytes,
-        after=sum(
+    after = 0  # what its stores add once it is done
+    if plan.stores:
+        device.limits.room(space, len({name for _, name in plan.stores} - set(space.stored)))
+        last_store = {name: r for r, name in plan.stores}  # a name stored twice keeps the later value
+        after = sum(
             tensor_bytes(plan.metas[r]) - (tensor_bytes(space.stored[n][1]) if n in space.stored else 0)
             for n, r in last_store.items()
-        ),
-        work=plan.work,
-    )
+        )
+    device.admit(caller, during=plan.peak_bytes, after=after, work=plan.work)
     watched = [] if step is None else [step.loss]  # for the `train` event
     wanted = [*scalars, *tensors, *(r for r, _ in plan.stores), *watched]
-    if any(src.kind == "shared" and src.key[0] != caller for src in plan.sources):
+    if plan.shared_owners and not plan.shared_owners <= {caller}:
         # Another caller's call could replace that publication while this run stood aside, and the
         # record (in the order calls end) would then have this run read the new one.
         keep_device()
+    keeping = Keeping(space.kept, functools.partial(device.room_for, caller))
     started = device_clock()
     try:
         on_rank = local(plan, device.world) if plan.rows and device.world > 1 else plan
-        out = device.backend.execute(
-            on_rank, values, wanted, step, Keeping(space.kept, functools.partial(device.room_for, caller))
-        )
+        out = device.backend.execute(on_rank, values, wanted, step, keeping)
     except DeviceError:
         raise
     except Exception as error:  # e.g. an id out of range: the backend names the op when it can
@@ -85,8 +82,11 @@ def run(device: DeviceState, caller: bytes, space: Space, spec: dict):
     stores = out[len(scalars) + len(tensors) :]
     for (r, name), value in zip(plan.stores, stores):
         space.stored[name] = (value, plan.metas[r])
+    if not plan.stores and not keeping.changed:  # a step changes its parameters' values, not their bytes
+        device.held_as_before()
+    to_scalar = device.backend.to_scalar
     result = {
-        "scalars": [float(device.backend.to_scalar(v)) for v in out[: len(scalars)]],
+        "scalars": [float(to_scalar(v)) for v in out[: len(scalars)]],
         "tensors": [device.backend.to_bytes(v) for v in out[len(scalars) : len(scalars) + len(tensors)]],
         "shapes": [list(plan.metas[r].shape) for r in tensors],
     }
@@ -122,20 +122,26 @@ def _sources(
 ) -> list[Any] | None:
     """The plan's sources now, or None when one is missing or changed type since it was checked."""
     values = []
+    params = space.params
     for src, meta in zip(plan.sources, plan.source_metas):
-        try:
-            value, now = device.source(caller, space, inputs, src)
-        except DeviceError:
+        kind = src.kind
+        if kind == "param":  # most sources of a training step: looked up here, a call fewer each
+            found = params.get(src.key)
+        else:
+            try:
+                found = device.source(caller, space, inputs, src)
+            except DeviceError:
+                return None
+        # (a parameter's type is the very Meta the plan was checked with, until it is replaced)
+        if found is None or (found[1] is not meta and found[1] != meta):
             return None
-        if now != meta:
-            return None
-        values.append(device.backend.tensor(value, meta.dtype, meta.shape) if src.kind == "input" else value)
+        values.append(device.backend.tensor(found[0], meta.dtype, meta.shape) if kind == "input" else found[0])
     return values
 
 
 def _train_step(space: Space, plan: Plan, train: dict) -> TrainStep:
     names = [train["optimizer"], *(unwrap(train["also"]) or [])]
-    slots = {src.key: i for i, src in enumerate(plan.sources) if src.kind == "param"}
+    slots = plan.param_slots
     groups, owner = [], dict[str, str]()
     for i, name in enumerate(names):
         entry = space.optimizers.get(name)
