@@ -315,10 +315,9 @@ class _Readers:
         self.r.leb128()
         self.r.take(size)
 
-    def deeper(self, depth: int) -> int:
-        if depth >= MAX_DEPTH:
-            raise self.r.fail(f"values nested deeper than {MAX_DEPTH} levels")
-        return depth + 1
+    def too_deep(self) -> CandidError:
+        # (each container's reader checks its depth inline: a call per value showed in a run's decoding)
+        return self.r.fail(f"values nested deeper than {MAX_DEPTH} levels")
 
     def opt(self, w: CandidType, e: Opt) -> ValueReader:
         r = self.r
@@ -329,9 +328,13 @@ class _Readers:
         content = resolve(w.type) if isinstance(w, Opt) else w
         inner, skip = self.get(content, e.type), self.get(content, content)
 
+        flagged = isinstance(w, Opt)
+
         def read(depth: int) -> Any:
-            depth = self.deeper(depth)
-            if isinstance(w, Opt):
+            if depth >= MAX_DEPTH:
+                raise self.too_deep()
+            depth += 1
+            if flagged:
                 flag = r.byte()
                 if flag == 0:
                     return None
@@ -358,7 +361,9 @@ class _Readers:
         element, min_size = self.get(wt, et), 1 if self.consumes_bytes(wt) else 0
 
         def read(depth: int) -> list:
-            depth = self.deeper(depth)
+            if depth >= MAX_DEPTH:
+                raise self.too_deep()
+            depth += 1
             n = r.length("vector", min_size)
             r.charge(n, f"a vector of {n} elements")
             items = []
@@ -398,9 +403,15 @@ class _Readers:
         keys = [f.key for f in e.fields]
         as_tuple = e.is_tuple
 
+        units = len(steps)
+
         def read(depth: int) -> Any:
-            depth = self.deeper(depth)
-            r.charge(len(steps))
+            if depth >= MAX_DEPTH:
+                raise self.too_deep()
+            depth += 1
+            if units > r.budget:
+                r.charge(units)  # raises
+            r.budget -= units
             values = dict.fromkeys(keys)  # absent optional fields stay None
             for key, reader, segment in steps:
                 try:
@@ -422,7 +433,9 @@ class _Readers:
             tags.append(None if ef is None else (ef.key, self.get(wf.type, ef.type)))
 
         def read(depth: int) -> dict:
-            depth = self.deeper(depth)
+            if depth >= MAX_DEPTH:
+                raise self.too_deep()
+            depth += 1
             at = r.pos
             index = r.leb128()
             if index >= len(tags):

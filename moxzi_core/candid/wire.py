@@ -63,6 +63,10 @@ class Reader:
         return self.data[self.pos - n : self.pos]
 
     def leb128(self, *, is_signed: bool = False) -> int:
+        pos = self.pos
+        if not is_signed and pos < len(self.data) and self.data[pos] < 0x80:  # one byte: most counts and tags
+            self.pos = pos + 1
+            return self.data[pos]
         try:
             value, self.pos = _leb128.read(self.data, self.pos, len(self.data), MAX_NUMBER_BYTES, is_signed=is_signed)
         except _leb128.LebError as error:
@@ -81,7 +85,7 @@ class Reader:
         could not fit in the rest of the message is refused before anything is allocated."""
         start = self.pos
         n = self.leb128()
-        if n * item_size > self.remaining:
+        if n * item_size > len(self.data) - self.pos:
             raise self.fail(f"{what} of length {n} runs past the end of the message", at=start)
         return n
 

@@ -149,7 +149,7 @@ def _train_step(space: Space, plan: Plan, train: dict) -> TrainStep:
             raise DeviceError(f"train: this actor has no optimizer named {name!r}")
         if name in names[:i]:
             raise DeviceError(f"train: optimizer {name!r} is named twice")
-        for p in entry.params:
+        for p in entry.params if len(names) > 1 else ():  # (one optimizer holds each parameter once)
             if p in owner:
                 raise DeviceError(
                     f"train: parameter {p!r} is in optimizers {owner[p]!r} and {name!r}; a step may update it once"
