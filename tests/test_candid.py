@@ -405,6 +405,23 @@ def test_a_decoder_remembers_a_value_that_repeats_byte_for_byte():
     assert again["program"] == changed
 
 
+def test_a_decoder_reads_a_message_that_differs_only_in_its_leaves_from_the_last_ones_template():
+    program = [{"param": "w"}, {"linear": {"x": 0, "w": 0}}, {"scale": {"x": 1, "by": 0.5}}]
+    decoder = Decoder([STEP], remember=[PROGRAM])
+    messages = [  # the same length: the second's template reads the rest
+        encode_args([STEP], [{"data": bytes([k, 255 - k, k]), "program": program, "lr": Some(k / 8)}]) for k in range(5)
+    ]
+    results = [decoder.decode(m) for m in messages]
+    assert results == [decode_args(m, [STEP]) for m in messages]
+    assert [r[0]["data"][0] for r in results] == [0, 1, 2, 3, 4]
+    assert results[2][0]["program"] is results[4][0]["program"]  # shared, as a remembered value
+    changed = [*program[:2], {"scale": {"x": 0, "by": 0.5}}]  # as long, a register (not a leaf) differs
+    message = encode_args([STEP], [{"data": b"abc", "program": changed, "lr": None}])
+    assert decoder.decode(message) == decode_args(message, [STEP]) == [{"data": b"abc", "program": changed, "lr": None}]
+    message = encode_args([STEP], [{"data": b"abc", "program": changed, "lr": Some(2.0)}])  # its opt flag
+    assert decoder.decode(message) == decode_args(message, [STEP])
+
+
 def test_a_decoder_keeps_the_heads_of_several_senders():
     ours, theirs = (
         steps([{"param": "w"}], 1)[0],
@@ -426,7 +443,8 @@ def test_a_decoder_charges_a_remembered_value_what_decoding_it_cost():
     decoder = Decoder([STEP], remember=[PROGRAM])
     decoder.decode(message)
     enough = next(b for b in range(1, 1000) if _decodes(message, b))
-    assert decoder.decode(message, budget=enough)[0]["program"] == program
+    for _ in range(2):  # the second time from the first's template
+        assert decoder.decode(message, budget=enough)[0]["program"] == program
     with pytest.raises(CandidError) as short:
         decoder.decode(message, budget=enough - 1)
     with pytest.raises(CandidError) as from_scratch:

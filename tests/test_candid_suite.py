@@ -64,12 +64,15 @@ def outcome(decode, given: Input):
 
 
 def test_a_decoder_reading_the_same_types_again_gives_what_decode_args_gives():
-    """A Decoder keeps each message head's readers and remembers values of the types asked: every binary
-    input of the suite, decoded twice by the same Decoder (the second time from what the first kept),
-    gives decode_args's values or its error, at the same offset."""
+    """A Decoder keeps each message head's readers, remembers values of the types asked and reads a
+    message from the template of the one before (template.py): every binary input of the suite, decoded
+    three times by the same Decoder (the second time from what the first kept, the third from the
+    second's template), remembering its types or none, gives decode_args's values or its error, at the
+    same offset."""
     for assertion in BINARY:
-        decoder = Decoder(assertion.types, remember=assertion.types)
-        for given in (i for i in assertion.inputs if i.binary):
-            want = outcome(functools.partial(decode_args, types=assertion.types), given)
-            for _ in range(2):
-                assert outcome(decoder.decode, given) == want, assertion.where
+        for remember in (assertion.types, ()):
+            decoder = Decoder(assertion.types, remember=remember)
+            for given in (i for i in assertion.inputs if i.binary):
+                want = outcome(functools.partial(decode_args, types=assertion.types), given)
+                for _ in range(3):
+                    assert outcome(decoder.decode, given) == want, assertion.where

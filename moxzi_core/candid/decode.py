@@ -21,6 +21,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from . import template
 from .errors import CandidError
 from .subtype import is_subtype
 from .types import (
@@ -83,8 +84,11 @@ class Decoder:
     per distinct head: a later message whose bytes begin with a head seen before reuses them (the
     ``heads`` most recently used are kept). A value of a type in ``remember`` that repeats byte for byte
     where the previous one of that type began is not decoded again: the previous value is given, and the
-    budget charged what decoding it cost. Parsing is a function of the bytes it reads alone, so both
-    give what decoding from scratch gives. Remembered values are shared by the results of the messages
+    budget charged what decoding it cost. A message as long as the one before of its head that differs
+    from it only inside its leaves (blobs' contents, fixed-size numbers) is read from that one's
+    template (``template.py``): its leaves, and the containers on their paths, read anew. Parsing is a
+    function of the bytes it reads alone, so each gives what decoding from scratch gives. Remembered
+    values, and a template's values off its leaves' paths, are shared by the results of the messages
     that repeat them: callers must not change them. Safe to use from several threads at once.
     """
 
@@ -108,11 +112,22 @@ class Decoder:
         else:
             head.reuse(data, budget)
         try:
-            return head.values()
+            values = head.template.read(data) if head.template is not None and head.template.cost <= budget else None
+            if values is None:
+                spans: list[template.Span] = []
+                head.r.spans = spans
+                values = head.values()
+                # learnt from a message as long as the one before: a run of messages that differ in
+                # length (a growing context) is never walked
+                if len(data) == head.length:
+                    cost = budget - head.r.budget
+                    head.template = template.learn(data, spans, values, head.wire, head.expected, self._remember, cost)
+                head.length = len(data)
+            return values
         except RecursionError:
             raise head.r.fail("types or values nested too deeply") from None
         finally:
-            head.r.data = b""  # the message's bytes are not kept
+            head.r.data, head.r.spans = b"", None  # the message's bytes are not kept
             with self._lock:
                 self._heads.append(head)
                 if len(self._heads) > self._size:
@@ -133,6 +148,8 @@ class _Head:
         self.key, self.cost, self.start = r.data[4 : r.pos], before - r.budget, r.pos
         self.expected = self.wire if types is None else list(types)
         self.readers = _Readers(r, remember)
+        self.template: template.Template | None = None  # (Decoder) the last message's, if it has one
+        self.length = -1  # (Decoder) the last message's length
 
     def reuse(self, data: bytes, budget: int) -> None:
         """Read ``data`` next, which begins with this head (and has the budget to pay for it)."""
@@ -213,8 +230,12 @@ class _Readers:
                     r.pos += len(span)
                     r.budget -= cost
                     return value
-            start, budget = r.pos, r.budget
-            value = read(depth)
+            start, budget, spans = r.pos, r.budget, r.spans
+            r.spans = None  # a remembered value's bytes are compared whole (template.py)
+            try:
+                value = read(depth)
+            finally:
+                r.spans = spans
             last = (r.data[start : r.pos], depth, value, budget - r.budget)
             return value
 
@@ -263,7 +284,18 @@ class _Readers:
         r = self.r
         if t.name in _FIXED:
             fixed = _FIXED[t.name]
-            return lambda depth: fixed.unpack(r.take(fixed.size))[0]
+
+            def unpack(data: bytes, start: int, end: int) -> Any:
+                return fixed.unpack_from(data, start)[0]
+
+            def read_fixed(depth: int) -> Any:
+                start = r.pos
+                value = fixed.unpack(r.take(fixed.size))[0]
+                if r.spans is not None:
+                    r.spans.append((start, r.pos, unpack))
+                return value
+
+            return read_fixed
         if t in (NULL, RESERVED):
             return lambda depth: None
         if t == EMPTY:
@@ -355,7 +387,14 @@ class _Readers:
         r = self.r
         wt, et = resolve(w.type), resolve(e.type)
         if wt == et == NAT8:
-            return lambda depth: r.take(r.length("blob"))
+
+            def read_blob(depth: int) -> bytes:
+                n = r.length("blob")
+                if r.spans is not None:
+                    r.spans.append((r.pos, r.pos + n, template.blob))
+                return r.take(n)
+
+            return read_blob
         if wt == et and isinstance(wt, Primitive) and wt.name in _FIXED:
             return self.numbers(_FIXED[wt.name])
         element, min_size = self.get(wt, et), 1 if self.consumes_bytes(wt) else 0
@@ -380,10 +419,17 @@ class _Readers:
         """Vectors of one fixed-size number type, unpacked in one go."""
         r = self.r
 
+        code = fixed.format[-1]
+
+        def unpack(data: bytes, start: int, end: int) -> list:
+            return list(struct.unpack_from(f"<{(end - start) // fixed.size}{code}", data, start))
+
         def read(depth: int) -> list:
             n = r.length("vector", fixed.size)
             r.charge(n)
-            values = struct.unpack_from(f"<{n}{fixed.format[-1]}", r.data, r.pos)
+            values = struct.unpack_from(f"<{n}{code}", r.data, r.pos)
+            if r.spans is not None:
+                r.spans.append((r.pos, r.pos + n * fixed.size, unpack))
             r.pos += n * fixed.size
             return list(values)
 

@@ -31,12 +31,13 @@ class Reader:
     type table costs one unit per entry, field and method.
     """
 
-    __slots__ = ("data", "pos", "budget")
+    __slots__ = ("data", "pos", "budget", "spans")
 
     def __init__(self, data: bytes, budget: int):
         self.data = bytes(data)
         self.pos = 0
         self.budget = budget
+        self.spans: list | None = None  # where the leaves lay, while a Decoder notes them (template.py)
 
     def fail(self, reason: str, at: int | None = None) -> CandidError:
         return CandidError(reason, offset=self.pos if at is None else at)

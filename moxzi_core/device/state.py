@@ -206,7 +206,8 @@ class DeviceState:
 
 def _decoder(method: str, ftype: FuncType) -> Decoder:
     """The decoder of a method's arguments. A run's program is remembered: the same every step of a
-    training loop, it is decoded once while it repeats (and its plan's key computed once); so is the
-    whole run, for a loop that sends the same inputs every step too (letters.mo's)."""
+    training loop, it is decoded once while it repeats (and its plan's key computed once). The rest of
+    a run that repeats but for its inputs' bytes and its numbers (a step's batch, its learning rate)
+    is read from the decoder's template of the last one (``candid/template.py``)."""
     run = resolve(ftype.args[0]) if method == METHOD_PREFIX + "run" else None
-    return Decoder(ftype.args, remember=[run, run.by_key["program"].type] if isinstance(run, Record) else [])
+    return Decoder(ftype.args, remember=[run.by_key["program"].type] if isinstance(run, Record) else [])
