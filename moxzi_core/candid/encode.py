@@ -116,6 +116,14 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+def _length(n: int, out: bytearray) -> None:
+    """A vector's length: one byte below 128 (most results' lists), without building the LEB128."""
+    if n < 0x80:
+        out.append(n)
+    else:
+        out += leb128(n)
+
+
 def _text(s: str) -> bytes:
     try:
         raw = s.encode("utf-8")
@@ -217,7 +225,7 @@ class _Writers:
             def write_blob(v, out):
                 if not isinstance(v, (bytes, bytearray)):
                     raise _mismatch(t, v)
-                out += leb128(len(v))
+                _length(len(v), out)
                 out += v
 
             return write_blob
@@ -228,7 +236,7 @@ class _Writers:
         def write(v, out):
             if not isinstance(v, (list, tuple)):
                 raise _mismatch(t, v)
-            out += leb128(len(v))
+            _length(len(v), out)
             if numbers in FIXED_FORMATS and all(type(item) in accepted for item in v):
                 # all at once; a value out of range falls through to the loop below, which names it
                 try:

@@ -106,10 +106,10 @@ class TorchBackend:
         ]
 
     # --- tensors ----------------------------------------------------------------------------------
-    @_on_this_thread
     def tensor(self, data: bytes | bytearray, elem: str, shape: tuple[int, ...]) -> torch.Tensor:
         """An input: integers become int64 (what embedding and cross_entropy index with). float32 in a
-        bytearray becomes a tensor on its memory (no copy on torch:cpu)."""
+        bytearray becomes a tensor on its memory (no copy on torch:cpu). (Not ``_on_this_thread``:
+        numpy converts it, torch computes nothing, and the run that reads it gives the thread its count.)"""
         array = np.frombuffer(data, dtype=_DTYPES[elem]).reshape(shape)
         t = torch.from_numpy(array.astype(np.int64 if elem != "f32" else np.float32, copy=not array.flags.writeable))
         # (on the CPU it is there already: to() would give it back, after ~20 µs of a cold dispatch each run)
