@@ -298,3 +298,30 @@ def test_a_store_in_memory_gets_its_values_uncompressed():
     assert len(values[patch(1, 3)] or b"") == 1 + PAGE
     assert memory_image.Stored(2 * CHUNK, values.items(), "a").over(b"") == memory  # type: ignore[arg-type]
     assert MemoryStore.in_memory
+
+
+def test_a_store_in_memory_gets_a_chunk_written_whole_as_one_value_and_its_patches_go():
+    """Values cost a store in memory Python steps, not bytes: a chunk a message wrote every page of is one
+    value (where a chunk's few pages get patches), and the patches it had are deleted with it."""
+    store = MemoryStore()
+    memory = bytearray(heap_like(3, seed=7))
+    packer = memory_image.Packer(compress=False)
+    snapshot(store, Delta(STATE, packer.whole(bytes(memory)), {}, full=True))
+    memory[CHUNK + 2 * PAGE] ^= 1
+    snapshot(store, Delta(STATE, packer.changed([18, 19], runs_of(memory)), {}))
+    assert set(stored_memory(store)) == {chunk(0), chunk(1), chunk(2), patch(1, 2), patch(1, 3)}
+    memory[CHUNK : 2 * CHUNK] = heap_like(1, seed=8)
+    written = packer.changed([*range(16, 32), 40], runs_of(memory))  # chunk 1 whole, a page of chunk 2
+    assert written == {
+        chunk(1): b"\xff" + bytes(memory[CHUNK : 2 * CHUNK]),
+        patch(1, 2): None,
+        patch(1, 3): None,
+        patch(2, 8): b"\xff" + bytes(memory[40 * PAGE : 41 * PAGE]),
+    }
+    snapshot(store, Delta(STATE, written, {}))
+    assert set(stored_memory(store)) == {chunk(0), chunk(1), chunk(2), patch(2, 8)}
+    stored = memory_image.Stored(3 * CHUNK, stored_memory(store).items(), "a")
+    assert stored.over(b"") == memory
+    restarted = memory_image.Packer(compress=False)  # as after a restart: it knows the patches from the store
+    restarted.adopt(stored)
+    assert restarted.changed(range(32, 48), runs_of(memory))[patch(2, 8)] is None

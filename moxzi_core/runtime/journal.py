@@ -311,12 +311,9 @@ class Journal:
             batch.clear_prefix(_actor(name, _MEMORY, b""))
             batch.clear_prefix(_actor(name, _STABLE, b""))
         for kind, values in ((_MEMORY, delta.memory_values), (_STABLE, delta.stable_values)):
-            prefix = _actor(name, kind, b"")
-            for value_name, value in values.items():
-                if value is None:
-                    batch.delete(prefix + value_name)
-                else:
-                    batch.put(prefix + value_name, value)
+            if values:  # (a value None deletes its key, as Batch.delete does)
+                prefix = _actor(name, kind, b"")
+                batch.writes.update({prefix + value_name: value for value_name, value in values.items()})
         batch.put(_actor(name, b"state"), cbor2.dumps(delta.state))
 
     # --- reading -----------------------------------------------------------------------------

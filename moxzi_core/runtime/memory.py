@@ -208,7 +208,8 @@ class TrackedMemory:
 
     def runs(self, numbers: list[int], pages: int) -> list[bytes]:
         """The committed contents of each run of ``pages`` pages numbered ``number * pages`` on."""
-        return [self._shadow[n * pages : (n + 1) * pages].tobytes() for n in numbers]
+        shadow = self._shadow  # (a view made once, not once a run: a train step reads ~50 runs)
+        return [shadow[n * pages : (n + 1) * pages].tobytes() for n in numbers]
 
     def load(self, image: bytes | bytearray) -> None:
         """Replace the whole memory with ``image`` (an upgrade's kept heap, or a restored snapshot)."""

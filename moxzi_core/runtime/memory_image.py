@@ -14,7 +14,7 @@ message that wrote one page of it should not pay each time: up to `MAX_PATCHES` 
 written as patches, each page compressed alone and stored under the chunk's name and its number in
 the chunk, read over the chunk's value (or over the initial image's chunk, when it has none). Past
 that, the chunk is packed whole and its patches go. (A store that keeps its values in memory takes a
-patch for every page of a chunk.) Under ``memory/`` (or ``stable-memory/``)::
+patch for every page of a chunk written, or the chunk whole where a message wrote every page of it.) Under ``memory/`` (or ``stable-memory/``)::
 
     <chunk, 8 bytes big-endian>          the chunk's value
     <chunk, 8 bytes><page in it, 1 byte>  a patch: that page's value
@@ -109,22 +109,13 @@ class Packer:
         (`TrackedMemory.runs`)."""
         if not pages:
             return {}
-        if not self.compress:
-            # A store in memory pays nothing per value: every page written is a patch of its own, and
-            # no chunk is packed whole for a few of its pages (4-5 copies of 64 KiB).
-            numbers = sorted(pages)
-            return {
-                patch_name(*divmod(page, PAGES_PER_CHUNK)): _value(content, False)
-                for page, content in zip(numbers, read(numbers, 1))
-            }
         by_chunk: dict[int, list[int]] = {}
         for page in sorted(pages):
             by_chunk.setdefault(page // PAGES_PER_CHUNK, []).append(page)
         values: dict[bytes, bytes | None] = {}
         patched, whole = [], []
         for number, written in by_chunk.items():
-            has = self._patched.get(number)
-            if len(written) + (len(has.difference(p % PAGES_PER_CHUNK for p in written)) if has else 0) > MAX_PATCHES:
+            if self._whole(number, written):
                 whole.append(number)
             else:
                 patched.extend(written)
@@ -137,6 +128,18 @@ class Packer:
             for at in self._patched.pop(number, ()):
                 values[patch_name(number, at)] = None
         return values
+
+    def _whole(self, number: int, written: list[int]) -> bool:
+        """Whether chunk ``number``, of whose pages a message wrote ``written``, is packed whole (its
+        patches deleted) rather than given patches for them."""
+        if not self.compress:
+            # A store in memory pays nothing per byte, but a value costs Python steps in each of the
+            # packing, the batch and the store: a chunk written whole is one value, not 16 patches
+            # (gpt.mo's train step writes ~24 whole chunks: ~50 values instead of ~400). A chunk
+            # written in part gets patches, never copied whole for a few of its pages.
+            return len(written) == PAGES_PER_CHUNK
+        has = self._patched.get(number)
+        return len(written) + (len(has.difference(p % PAGES_PER_CHUNK for p in written)) if has else 0) > MAX_PATCHES
 
 
 class Stored:
