@@ -47,8 +47,10 @@ def snapshot(store: MemoryStore, delta: Delta) -> None:
 
 
 def runs_of(memory: bytearray):
-    """``TrackedMemory.runs`` over ``memory``."""
-    return lambda numbers, pages: [bytes(memory[n * pages * PAGE : (n + 1) * pages * PAGE]) for n in numbers]
+    """``TrackedMemory.runs`` over ``memory``: views, as it gives."""
+    return lambda numbers, pages: [
+        memoryview(bytes(memory))[n * pages * PAGE : (n + 1) * pages * PAGE] for n in numbers
+    ]
 
 
 def read_back(value: bytes | None, number: int, initial: bytes) -> bytes:
@@ -68,6 +70,11 @@ def test_a_chunk_that_holds_the_initial_image_or_zeros_gets_no_value():
     assert packed is not None and len(packed) < CHUNK * 2 // 3
     assert read_back(packed, 0, initial) == changed
     assert memory_image.pack(initial[CHUNK:] + b"\x01" + bytes(CHUNK - 101), 1, initial) is not None
+    # as views of the memory (`TrackedMemory.runs`)
+    assert memory_image.pack(memoryview(initial)[:CHUNK], 0, initial) is None
+    assert memory_image.pack(memoryview(bytes(CHUNK)), 5, initial) is None
+    assert read_back(memory_image.pack(memoryview(changed), 0, initial), 0, initial) == changed
+    assert memory_image.pack(memoryview(initial)[:100], 0, initial) is not None  # (shorter than the image's chunk)
 
 
 def test_memories_read_back_over_the_initial_image_after_full_and_partial_snapshots():

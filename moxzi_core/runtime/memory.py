@@ -206,10 +206,13 @@ class TrackedMemory:
         """The committed memory's size in bytes (read by any thread between commits, which change it)."""
         return self._committed * PAGE
 
-    def runs(self, numbers: list[int], pages: int) -> list[bytes]:
-        """The committed contents of each run of ``pages`` pages numbered ``number * pages`` on."""
-        shadow = self._shadow  # (a view made once, not once a run: a train step reads ~50 runs)
-        return [shadow[n * pages : (n + 1) * pages].tobytes() for n in numbers]
+    def runs(self, numbers: list[int], pages: int) -> list[memoryview]:
+        """The committed contents of each run of ``pages`` pages numbered ``number * pages`` on: views of
+        the shadow, valid until the next commit (what packs them for the store copies them once, where
+        bytes of them copied them twice: gpt.mo's train step packs 1.6 MB)."""
+        shadow = self._shadow.reshape(-1).view(np.uint8).data  # (made once, not once a run: a train step reads ~50)
+        size = pages * PAGE
+        return [shadow[n * size : (n + 1) * size] for n in numbers]
 
     def load(self, image: bytes | bytearray) -> None:
         """Replace the whole memory with ``image`` (an upgrade's kept heap, or a restored snapshot)."""
@@ -336,7 +339,7 @@ class StableMemory:
         self._committed_pages = len(image) // self.PAGE
         self._pages.write([self._committed_pages])
 
-    def runs(self, numbers: list[int], pages: int) -> list[bytes]:
+    def runs(self, numbers: list[int], pages: int) -> list[memoryview]:
         """As `TrackedMemory.runs`."""
         return self._bytes.runs(numbers, pages)
 

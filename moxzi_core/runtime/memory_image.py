@@ -30,7 +30,7 @@ so a damaged chunk or patch is found when it is read back.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import zstandard
 
@@ -66,16 +66,17 @@ def chunks_of_pages(pages: Mapping[int, bytes], page_size: int) -> dict[int, byt
     return {number: bytes(chunk) for number, chunk in chunks.items()}
 
 
-def pack(content: bytes, number: int, initial: bytes, compress: bool = True) -> bytes | None:
+def pack(content: bytes | memoryview, number: int, initial: bytes, compress: bool = True) -> bytes | None:
     """Chunk ``number`` (``content``: CHUNK bytes), packed whole (``compress``ed or not); None when it
     needs no value, holding what ``initial`` (the module's initial image) holds there."""
     own = _initial_chunk(initial, number)
-    if content[: len(own)] == own and content[len(own) :] == _ZEROS[: len(content) - len(own)]:
+    # (startswith, not ==: a memoryview compares with bytes a byte at a time, 85 µs a chunk)
+    if len(content) >= len(own) and own.startswith(content[: len(own)]) and _ZEROS.startswith(content[len(own) :]):
         return None
     return _value(content, compress)
 
 
-def _value(content: bytes, compress: bool) -> bytes:
+def _value(content: bytes | memoryview, compress: bool) -> bytes:
     return bytes([_FRAME]) + _codec().compressor.compress(content) if compress else bytes([_RAW]) + content
 
 
@@ -103,10 +104,12 @@ class Packer:
             for n in range(count)
         }
 
-    def changed(self, pages: Iterable[int], read: Callable[[list[int], int], list[bytes]]) -> dict[bytes, bytes | None]:
+    def changed(
+        self, pages: Iterable[int], read: Callable[[list[int], int], Sequence[bytes | memoryview]]
+    ) -> dict[bytes, bytes | None]:
         """The values for ``pages`` (4 KiB page numbers a message wrote), their contents from
         ``read(numbers, pages)``: each run of ``pages`` pages numbered ``number * pages`` on
-        (`TrackedMemory.runs`)."""
+        (`TrackedMemory.runs`: views, each copied into its value here)."""
         if not pages:
             return {}
         by_chunk: dict[int, list[int]] = {}
