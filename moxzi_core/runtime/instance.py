@@ -163,6 +163,7 @@ class Instance:
         # it (the growth cap), in `begin`; None: no cap.
         self._growth: int | None = None
         self._cap_pages: int | None = None
+        self._written_cap: int | None = None  # what the growth cap's global holds (None: as instantiated)
         self.memory = TrackedMemory(memory, self._store, dirty_map, shadow=not replica)
         # What packs the memories for the store (none for a replica, which writes no snapshot): the main
         # memory over its image as instantiated (its data segments, up to the last non-zero byte);
@@ -223,7 +224,10 @@ class Instance:
         self.now = max(time.time_ns(), self.now + 1)
         self._growth = growth
         self._cap_pages = None if growth is None else (self.memory.size + growth) // _WASM_PAGE
-        self._grow_cap.write([-1 if self._cap_pages is None else self._cap_pages])
+        cap = -1 if self._cap_pages is None else self._cap_pages
+        if cap != self._written_cap:  # (mostly the same: the total less the others' shares and the stable memory)
+            self._grow_cap.write([cap])  # (only here: the global is moxzid's, the module's code never sets it)
+            self._written_cap = cap
 
     def _read_globals(self) -> list:
         return self._globals.read()  # Motoko modules have dozens: read once per message
