@@ -42,6 +42,7 @@ PAGES_PER_CHUNK = CHUNK // PAGE
 LEVEL = 1
 MAX_PATCHES = 4  # patches a chunk may have; a message that would give it more packs it whole
 _FRAME, _RAW = 0, 255  # a value's first byte: a zstd frame follows, or the bytes themselves
+_FRAME_BYTE, _RAW_BYTE = bytes([_FRAME]), bytes([_RAW])
 _ZEROS = bytes(CHUNK)
 _codecs = threading.local()  # a zstd context serves one thread at a time: one per actor thread
 
@@ -53,7 +54,7 @@ def chunk_name(number: int) -> bytes:
 
 def patch_name(number: int, page: int) -> bytes:
     """The key of the patch of page ``page`` (0-15) of chunk ``number``, after its memory's prefix."""
-    return chunk_name(number) + bytes([page])
+    return (number << 8 | page).to_bytes(9, "big")  # (chunk_name(number) + bytes([page]), in one step)
 
 
 def chunks_of_pages(pages: Mapping[int, bytes], page_size: int) -> dict[int, bytes]:
@@ -77,7 +78,7 @@ def pack(content: bytes | memoryview, number: int, initial: bytes, compress: boo
 
 
 def _value(content: bytes | memoryview, compress: bool) -> bytes:
-    return bytes([_FRAME]) + _codec().compressor.compress(content) if compress else bytes([_RAW]) + content
+    return _FRAME_BYTE + _codec().compressor.compress(content) if compress else _RAW_BYTE + content
 
 
 class Packer:
@@ -122,10 +123,9 @@ class Packer:
                 whole.append(number)
             else:
                 patched.extend(written)
+                self._patched.setdefault(number, set()).update(page % PAGES_PER_CHUNK for page in written)
         for page, content in zip(patched, read(patched, 1)):
-            number, at = divmod(page, PAGES_PER_CHUNK)
-            values[patch_name(number, at)] = _value(content, self.compress)
-            self._patched.setdefault(number, set()).add(at)
+            values[patch_name(*divmod(page, PAGES_PER_CHUNK))] = _value(content, self.compress)
         for number, content in zip(whole, read(whole, PAGES_PER_CHUNK)):
             values[chunk_name(number)] = pack(content, number, self.initial, self.compress)
             for at in self._patched.pop(number, ()):
