@@ -79,3 +79,24 @@ def test_random_pages_commit_as_numpy_compares_them(tracked):
         assert memory.commit() == expected
         committed = bytearray(live)
         assert memory.image() == live
+
+
+def test_the_extent_a_commit_would_leave_is_past_the_last_page_marked_beyond_it(tracked):
+    """Found 16 marks at a time where they lie whole in the memory, one at a time elsewhere."""
+    _, store, wasm_memory, memory = tracked
+    wasm_memory.grow(store, 7)  # 144 pages, the committed memory zero past its extent
+    memory.write(37 * PAGE, b"\x01")
+    memory.commit()
+    assert memory.extent == 38 * PAGE  # (not at a group of 16 marks)
+    rng = np.random.default_rng(11)
+    for _ in range(30):
+        marked = sorted(int(p) for p in rng.choice(144, size=int(rng.integers(0, 4)), replace=False))
+        for page in marked:
+            memory.write(page * PAGE + int(rng.integers(0, PAGE)), b"\x01")
+        beyond = [page for page in marked if page >= memory.extent // PAGE]
+        expected = (beyond[-1] + 1) * PAGE if beyond else memory.extent
+        assert memory.extent_if_committed() == expected
+        memory.rollback()  # (zeroes what was written past the extent: the extent stays)
+    for page in (39, 47, 48, 63, 143):  # a group's first and last, the memory's last
+        memory.write(page * PAGE, b"\x01")
+        assert memory.extent_if_committed() == (page + 1) * PAGE

