@@ -100,3 +100,17 @@ def test_the_extent_a_commit_would_leave_is_past_the_last_page_marked_beyond_it(
     for page in (39, 47, 48, 63, 143):  # a group's first and last, the memory's last
         memory.write(page * PAGE, b"\x01")
         assert memory.extent_if_committed() == (page + 1) * PAGE
+
+
+def test_a_commit_finds_pages_marked_anywhere_in_a_run_of_64_marks(tracked):
+    """The scan skips 64 marks without any at once, else goes 16 at a time: a page at either end of a run of
+    64, in the middle, and in the last marks (fewer than 64 left) is found."""
+    _, store, wasm_memory, memory = tracked
+    wasm_memory.grow(store, 9)  # 176 pages: two runs of 64, then 48 marks
+    for pages in ([0], [63], [64], [100, 127], [128], [150, 175], [15, 16, 47, 48, 130, 160]):
+        for page in pages:
+            memory.write(page * PAGE + 9, b"\x07")
+        assert memory.commit() == pages
+        for page in pages:  # back as it was: a change again
+            memory.write(page * PAGE + 9, b"\x00")
+        assert memory.commit() == pages

@@ -86,10 +86,18 @@ def _text(memory64: bool) -> str:
     (local $at i32) (local $end i32) (local $page i32) (local $last i32) (local $count i32)
     (if (i32.eqz (call $cover (local.get $pages))) (then (return (i32.const -1) (local.get $extent))))
     ;; The marks of the memory's pages, 16 at a time (the map, whole 64 KiB pages, covers them); a
-    ;; message that completed marked no page past them (only a trapped store can: `rollback`).
+    ;; message that completed marked no page past them (only a trapped store can: `rollback`). 64
+    ;; without a mark are skipped at once (gpt.mo's 65,536 marks: a commit's scan 10 -> ~3 µs).
     (local.set $end (i32.and (i32.add (local.get $pages) (i32.const 15)) (i32.const -16)))
     (block $done (loop $scan
       (br_if $done (i32.ge_u (local.get $at) (local.get $end)))
+      (if (i32.le_u (i32.add (local.get $at) (i32.const 64)) (local.get $end)) (then
+        (if (i32.eqz (v128.any_true (v128.or
+              (v128.or (v128.load $map (local.get $at)) (v128.load $map offset=16 (local.get $at)))
+              (v128.or (v128.load $map offset=32 (local.get $at)) (v128.load $map offset=48 (local.get $at))))))
+          (then
+            (local.set $at (i32.add (local.get $at) (i32.const 64)))
+            (br $scan)))))
       (if (v128.any_true (v128.load $map (local.get $at))) (then
         (local.set $page (local.get $at))
         (local.set $last (i32.add (local.get $at) (i32.const 16)))
