@@ -156,28 +156,34 @@ def test_a_short_call_runs_on_its_callers_thread_only_when_the_device_and_a_core
     spare = [True]
     schedule.spare = lambda: spare[0]
     ran_on: list[int] = []
+    foretold: list[bool] = []  # what would_run_here said before each submit(here=True)
 
     def call():
         ran_on.append(threading.get_ident())
 
+    def submit_here():
+        foretold.append(schedule.would_run_here(A))
+        return schedule.submit(A, call, here=True)
+
     try:
-        schedule.submit(A, call, here=True).result()  # not known to be short yet: a device thread
-        schedule.submit(A, call, here=True).result()  # its last call was short: here
+        submit_here().result()  # not known to be short yet: a device thread
+        submit_here().result()  # its last call was short: here
         schedule.submit(A, call).result()  # not asked to: a device thread
         with schedule.turn():  # the device is taken: a device thread, once it is free
-            waiting = schedule.submit(A, call, here=True)
+            waiting = submit_here()
         waiting.result()
         spare[0] = False  # the machine's cores are all busy: a device thread
-        schedule.submit(A, call, here=True).result()
+        submit_here().result()
         spare[0] = True
-        schedule.submit(A, call, here=True).result()
+        submit_here().result()
         monkeypatch.setattr(schedule_module, "SHORT_SECONDS", 0.0)
-        schedule.submit(A, call, here=True).result()  # short, but measured long now
-        schedule.submit(A, call, here=True).result()
+        submit_here().result()  # short, but measured long now
+        submit_here().result()
     finally:
         schedule.close()
-    here = threading.get_ident()
-    assert [thread == here for thread in ran_on] == [False, True, False, False, False, True, True, False]
+    here = [thread == threading.get_ident() for thread in ran_on]
+    assert here == [False, True, False, False, False, True, True, False]
+    assert foretold == here[:2] + here[3:]
 
 
 def test_a_core_is_spare_while_fewer_other_threads_are_runnable_than_cores(monkeypatch):

@@ -152,6 +152,17 @@ class Schedule:
             self._pool.submit(self._serve, caller)
         return future
 
+    def would_run_here(self, caller: bytes) -> bool:
+        """Whether ``submit(caller, ..., here=True)`` would now run the call on the submitting thread
+        (a glance: it decides again when it is called)."""
+        return (
+            caller in self._short
+            and self._holder is None
+            and not self._line
+            and caller not in self._queues
+            and self.spare()
+        )
+
     def _serve(self, caller: bytes) -> None:
         """Run ``caller``'s calls in order until none is left (one thread per caller meanwhile)."""
         while self._run_first(caller):

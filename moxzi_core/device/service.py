@@ -152,13 +152,14 @@ class Device(DeviceState):
     def system_methods(self) -> dict[str, SystemMethod]:
         """``{"moxzi_device_run": Threaded(submit(caller, arg, purse, here) -> Future[Outcome]), ...}``
         for ``Host(system_methods=)``: each call runs on the device's threads, or with ``here`` a short
-        one on the submitting thread (``Schedule.submit``; ``purse``: see ``call``)."""
+        one on the submitting thread (``Schedule.submit``, ``Schedule.would_run_here``; ``purse``: see
+        ``call``)."""
 
         def method(name):
             def submit(caller: bytes, arg: bytes, purse: Purse | None = FREE, here: bool = False):
                 return self.schedule.submit(caller, functools.partial(self.call, name, caller, arg, purse), here)
 
-            return Threaded(submit)
+            return Threaded(submit, self.schedule.would_run_here)
 
         methods: dict[str, SystemMethod] = {METHOD_PREFIX + n: method(METHOD_PREFIX + n) for n in METHODS}
         methods[FETCH] = Staged(functools.partial(download, self))

@@ -82,7 +82,7 @@ class Actor:
         return self.instance
 
     def _new_turn(self) -> Turn:
-        return Turn(self.name, self.services.memory_budget, self.services.ledger)
+        return Turn(self.name, self.principal, self.services)
 
     def adopt(self, instance: Instance, module: bytes, certified_data: bytes | None = None) -> None:
         """Run ``instance`` from now on, with ``certified_data`` (None: the certified data is kept)."""
@@ -204,13 +204,14 @@ class Actor:
             except Exception as error:  # a bug here must not kill the actor's thread, nor hang a caller
                 log.exception("actor %s: internal error handling %r", self.name, type(message).__name__)
                 self._fail(seq, message, error)
+            finally:
+                self.turn.end()
 
     def _fail(self, seq: int | None, message, error: Exception) -> None:
         outcome = Outcome.reject(Reject.SYS_FATAL, f"moxzid internal error in {self.name}: {error}")
-        if isinstance(message, Call):
-            self.services.settle(self, seq, [(message.origin, replace(outcome, refund=message.cycles))], [], None)
-        elif isinstance(message, (Upgrade, Manage)):
-            self.services.settle(self, seq, [(message.origin, outcome)], [], None)
+        if isinstance(message, (Call, Upgrade, Manage)):  # (a call's cycles go back with the reject)
+            refund = message.cycles if isinstance(message, Call) else 0
+            self.services.settle(self, seq, [(message.origin, replace(outcome, refund=refund))], [], None)
 
     def _task_wait(self) -> tuple[float | None, object]:
         """Seconds until the next system task is due (None: none is), and which (`tasks`)."""
@@ -293,6 +294,7 @@ class Actor:
             step.calls,
             step.delta(self.instance, self._state()) if changed else None,
             step.instructions,
+            started=step.started,
             cycles=step.cycles,
             burned=step.burned,
             deleted=step.deleted,
@@ -357,9 +359,8 @@ class Actor:
             return
         context, context_id, call = answered
         outcome = response.outcome
-        self.turn.step.cycles += (
-            outcome.refund
-        )  # as on the IC: in the balance before the callback runs, whatever it does
+        # As on the IC: the refund is in the balance before the callback runs, whatever it does.
+        self.turn.step.cycles += outcome.refund
         replied = outcome.reply is not None
         execution = Execution(
             "Ry" if replied else "Rt",
@@ -403,6 +404,8 @@ class Actor:
             context.last_trap = trap
             step.trapped = True
             return trap
+        for call in execution.calls:  # (before the commit: a device call may start now)
+            self.turn.call(self._calls.called(context_id, call), call)
         with self.replicas.committing:
             memory_pages, stable_pages = instance.commit()
             self.replicas.committed(memory_pages, stable_pages)
@@ -419,8 +422,6 @@ class Actor:
         if outcome is not None:  # what is still on offer as the entry point that answered ends goes back
             context.responded, context.cycles = True, 0
             self.turn.answer(context.origin, replace(outcome, refund=execution.cycles_available))
-        for call in execution.calls:
-            step.calls.append((self._calls.called(context_id, call), call))
         return None
 
     def _close_if_done(self, context_id: int) -> None:

@@ -12,7 +12,8 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
+from types import MappingProxyType
 
 from ..billing import Ledger
 from ..store import Batch, Store, StoreError
@@ -23,6 +24,7 @@ from .messages import MANAGEMENT, Call, Origin, Outcome, Reject, Response, from_
 from .replays import Replays
 from .roster import Roster
 from .system_api import OutgoingCall
+from .system_calls import Gate
 
 log = logging.getLogger("moxzid")
 
@@ -39,10 +41,11 @@ class Delivery:
         inboxes: InboxBounds,
         roster: Roster,
         forget: Callable[[Actor], None],
-        call_system: Callable[[Actor, int, str, bytes, int], None],
+        call_system: Callable[[Actor, int, str, bytes, int, Gate | None], None],
     ):
         """``forget(actor)`` removes a deleted actor (on its thread); ``call_system(actor, callback,
-        method, data, cycles)`` runs an actor's call to the management canister (from any thread)."""
+        method, data, cycles, started)`` runs an actor's call to the management canister (from any
+        thread), or gives the answer of one started before its message was committed."""
         self._store, self._journal, self._ledger, self._inboxes, self._roster = store, journal, ledger, inboxes, roster
         self._forget, self._call_system = forget, call_system
         self._lock = threading.Lock()  # orders inbox appends: a message's place = its delivery order
@@ -141,6 +144,7 @@ class Delivery:
         delta: Delta | None,
         instructions: int = 0,
         *,
+        started: Mapping[int, Gate] = MappingProxyType({}),
         cycles: int = 0,
         burned: int = 0,
         deleted: bool = False,
@@ -148,7 +152,8 @@ class Delivery:
         """Make one handled message final: consume it, write the actor's delta, what it sent, what it
         cost and what it did to its cycle balance (``cycles``, of which ``burned`` were burned) in one
         batch, deliver the sent messages (with the cycles on them), (after a flush) answer outsiders, then
-        start system calls. ``deleted``: the message deleted the actor (delete_canister), whose
+        start system calls (open the gates of those ``started`` before the commit, by callback:
+        ``Host._start_early``). ``deleted``: the message deleted the actor (delete_canister), whose
         state goes."""
         if consumed is None and delta is None and not answers and not calls:
             return
@@ -196,7 +201,7 @@ class Delivery:
                 assert self.replays is not None, "the host is started"
                 self.replays.settled(key, outcome)
         for callback, method, data, attached in system:
-            self._call_system(actor, callback, method, data, attached)
+            self._call_system(actor, callback, method, data, attached, started.get(callback))
 
     def expire_at(self, actor: Actor, callback: int, deadline: int) -> None:
         """At ``deadline`` (ns since the epoch), answer ``actor``'s bounded-wait call ``callback``

@@ -43,7 +43,7 @@ from .modules import Interfaces, Modules, check_stable_variables, interface, pre
 from .queries import Certifier, Queries
 from .roster import Roster
 from .services import Services
-from .system_calls import CheckpointPolicy, SystemCalls, SystemMethod, SystemState
+from .system_calls import CheckpointPolicy, Gate, SystemCalls, SystemMethod, SystemState
 
 log = logging.getLogger("moxzid")
 # How many actors create_canister may make (those not deleted), by default: each may grow its memory to
@@ -152,6 +152,7 @@ class Host:
             self.queries,
             self._instantiate,
             self._delivery.settle,
+            self._system.start_early,
             management.on_target,
             self._journal.snapshot_of,
         )
@@ -453,11 +454,15 @@ class Host:
         else:
             self._delivery.deliver(batch, [result])
 
-    def _call_system(self, actor: Actor, callback: int, method_name: str, data: bytes, cycles: int) -> None:
+    def _call_system(
+        self, actor: Actor, callback: int, method_name: str, data: bytes, cycles: int, started: Gate | None = None
+    ) -> None:
         """Run an actor's call to the management canister, with the ``cycles`` it attached, once its
         record as pending is committed (from any thread: the actor's, as its message settles). A
         device call goes straight to the device's thread and is answered from there (a short one runs
-        and is answered on this thread: ``Schedule.submit``); the rest run on the event loop."""
+        and is answered on this thread: ``Schedule.submit``); the rest run on the event loop.
+        ``started``: the call was started before the commit (``SystemCalls.start_early``): only its
+        answer waits."""
         origin = ["actor", actor.name, callback] + ([cycles] if cycles else [])
 
         def answer(batch: Batch, outcome: Outcome) -> None:
@@ -467,7 +472,9 @@ class Host:
             finally:
                 self._system.done()
 
-        if method_name in management.METHODS or not self._system.start(
+        if started is not None:
+            started.open(answer)
+        elif method_name in management.METHODS or not self._system.start(
             actor.name, actor.principal, method_name, data, answer
         ):
             self._delivery.loop.call_soon_threadsafe(self._call_on_loop, actor, origin, method_name, data, answer)

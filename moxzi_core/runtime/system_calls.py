@@ -16,8 +16,9 @@ parts.
 Without a checkpoint policy (moxzid without ``-s``: nothing outlives the process) nothing is recorded.
 
 A method that runs on threads of its own (``Threaded``: the device's) is started from the thread that
-makes the call (``start``: an actor's, as its message settles) and finishes on its own thread, where
-the answer is committed and delivered: the event loop takes no part in such a call, unless a copy is
+makes the call (``start``: an actor's, as its message settles; ``start_early``: before the message is
+committed, the answer then held back until it is) and finishes on its own thread, where the answer is
+committed and delivered: the event loop takes no part in such a call, unless a copy is
 being taken or calls wait for one (then it goes through ``call``, on the loop, in order). So the record's
 order, the copies' pause and the counts of what was recorded since the last copy are kept under a lock,
 and calls that end on several threads at once are committed one at a time, each with its place in the
@@ -60,14 +61,42 @@ class Threaded:
     """A system method that runs on threads of its own: ``submit(caller, argument, purse, here)`` starts
     it from any thread and gives a future of its Outcome, which it sets on its thread; with ``here``
     it may instead run on the calling thread before it returns (a short call: the future is then
-    done, its callbacks run). Awaiting the method (``await method(caller, argument, purse)``) starts
-    it from the event loop, never on it."""
+    done, its callbacks run), which ``runs_here(caller)`` tells beforehand. Awaiting the method
+    (``await method(caller, argument, purse)``) starts it from the event loop, never on it."""
 
-    def __init__(self, submit: Callable[[bytes, Any, Any, bool], concurrent.futures.Future]):
+    def __init__(
+        self,
+        submit: Callable[[bytes, Any, Any, bool], concurrent.futures.Future],
+        runs_here: Callable[[bytes], bool] = lambda caller: False,
+    ):
         self.submit = submit
+        self.runs_here = runs_here
 
     async def __call__(self, caller: bytes, data: Any, purse: Purse | None = FREE) -> Outcome:
         return await asyncio.wrap_future(self.submit(caller, data, purse, False))
+
+
+class Gate:
+    """Holds back the answer of a call started before the message that made it is committed
+    (``SystemCalls.start_early``): ``open(answer)`` once the call's record as pending is committed,
+    ``cancel()`` when the message is not settled after all (the host stopped it mid-way, an internal
+    error); the call then stays unanswered, as one that ends after the host stopped."""
+
+    def __init__(self) -> None:
+        self._set = threading.Event()
+        self._answer: Callable[[Batch, Outcome], None] | None = None
+
+    def open(self, answer: Callable[[Batch, Outcome], None]) -> None:
+        self._answer = answer
+        self._set.set()
+
+    def cancel(self) -> None:
+        self._set.set()  # (after open: the answer stays)
+
+    def wait(self) -> Callable[[Batch, Outcome], None] | None:
+        """The answer to give, once the gate opened; None once it was cancelled."""
+        self._set.wait()
+        return self._answer
 
 
 # A system method: (caller principal, argument, purse) -> outcome (a Threaded one too), or a Staged one. The argument is
@@ -338,6 +367,29 @@ class SystemCalls:
         done ``answer(batch, outcome)`` runs on the method's thread, with its record and charge in
         ``batch``, to commit it with the answer and then call ``done``. False: not started, run it with
         ``call`` (on the loop), which also gives the reject of a call that cannot run."""
+        return self._start(actor, caller, method_name, data, answer, here=True)
+
+    def start_early(self, actor: str, caller: bytes, method_name: str, data: bytes) -> Gate | None:
+        """``start`` a call that would run on a thread of its method's own (not ``here``) before the
+        message that made it is committed, so that the method works while the actor's thread commits
+        and settles the message; its answer waits for ``Gate.open`` with the answer ``start`` takes.
+        None: not started (a method that needs the loop, or would run on this thread)."""
+        method = self.methods.get(method_name)
+        if not isinstance(method, Threaded) or method.runs_here(caller):
+            return None
+        gate = Gate()
+        return gate if self._start(actor, caller, method_name, data, gate, here=False) else None
+
+    def _start(
+        self,
+        actor: str,
+        caller: bytes,
+        method_name: str,
+        data: bytes,
+        answer: Callable[[Batch, Outcome], None] | Gate,
+        *,
+        here: bool,
+    ) -> bool:
         method = self.methods.get(method_name)
         if not isinstance(method, Threaded) or (self._ledger is not None and not self._ledger.can_pay(actor)):
             return False
@@ -354,6 +406,10 @@ class SystemCalls:
             else:  # a failing system method rejects the call, never the host
                 log.error("system method %s failed", method_name, exc_info=error)
                 outcome = Outcome.reject(Reject.SYS_TRANSIENT, f"{method_name} failed: {error}")
+            give = answer.wait() if isinstance(answer, Gate) else answer
+            if give is None:  # the message that made the call was not committed: it runs again
+                self.done()
+                return
             with self._lock:
                 stopped = self._stopped
                 self._answering += not stopped
@@ -361,13 +417,13 @@ class SystemCalls:
                 self.done()
                 return
             try:
-                self._answer(answer, actor, caller, method_name, data, purse, outcome)
+                self._answer(give, actor, caller, method_name, data, purse, outcome)
             finally:
                 with self._lock:
                     self._answering -= 1
                     self._lock.notify_all()
 
-        _submit(method, caller, data, purse, here=True).add_done_callback(finished)
+        _submit(method, caller, data, purse, here=here).add_done_callback(finished)
         return True
 
     def _answer(

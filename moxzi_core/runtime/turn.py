@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..billing import Ledger
 from .instance import Instance
 from .journal import Delta, Snapshot
-from .memory_budget import MemoryBudget
-from .messages import Origin, Outcome
+from .messages import MANAGEMENT, Origin, Outcome
+from .services import Services
 from .system_api import OutgoingCall
+from .system_calls import Gate
 
 
 @dataclass
@@ -20,6 +20,7 @@ class Step:
 
     answers: list[tuple[Origin, Outcome]] = field(default_factory=list)
     calls: list[tuple[int, OutgoingCall]] = field(default_factory=list)
+    started: dict[int, Gate] = field(default_factory=dict)  # calls started before the settle, by callback
     memory_pages: set[int] = field(default_factory=set)
     stable_pages: set[int] = field(default_factory=set)
     full: bool = False
@@ -58,11 +59,30 @@ class Step:
 class Turn:
     """The message actor ``name`` is handling now; a new one for each message."""
 
-    def __init__(self, name: str, memory_budget: MemoryBudget, ledger: Ledger | None):
-        self.name = name
+    def __init__(self, name: str, principal: bytes, services: Services):
+        self.name, self.principal = name, principal
         self.step = Step()
-        self._memory_budget = memory_budget
-        self._ledger = ledger
+        self._memory_budget = services.memory_budget
+        self._ledger = services.ledger
+        self._start_early = services.start_early
+
+    def call(self, callback: int, call: OutgoingCall) -> None:
+        """The message made ``call``, whose answer goes to ``callback``. A call of a system method that
+        would run on a thread of its own starts now, before the message is committed, so it runs while
+        this thread commits and settles the message; its answer waits for the settle
+        (``SystemCalls.start_early``). The entry point that made it has completed, and none runs after
+        that in the same message, so the call is final."""
+        self.step.calls.append((callback, call))
+        if call.callee == MANAGEMENT:
+            started = self._start_early(self.name, self.principal, call.method, bytes(call.data))
+            if started is not None:
+                self.step.started[callback] = started
+
+    def end(self) -> None:
+        """The message is over: a call started for it (``call``) that its settle did not take (it was
+        cut short by the host stopping, or failed) is never answered, as it was never made."""
+        for started in self.step.started.values():
+            started.cancel()
 
     def answer(self, origin: Origin, outcome: Outcome) -> None:
         self.step.answers.append((origin, outcome))

@@ -1,0 +1,99 @@
+"""A device call that goes to a device thread starts as soon as the entry point that made it returns,
+before its message is committed (``Host._start_early``), so the device works while the actor's thread
+commits and settles the message; its answer waits for that commit (``system_calls.Gate``), so the store
+never holds the answer to a call whose making it does not hold. A message that is not settled after
+all leaves its early call unanswered, and the actor's next calls run."""
+
+import threading
+import time
+
+import pytest
+from kit.device import learner_host
+from kit.host import update
+
+from moxzi_core.candid import FLOAT64, NAT, Vec, encode_args
+from moxzi_core.runtime.delivery import Delivery
+from moxzi_core.runtime.journal import Journal
+from moxzi_core.store import MemoryStore
+
+pytestmark = pytest.mark.slow  # a learner on a torch device in a host
+
+LOSSES = [Vec(FLOAT64)]
+
+
+async def learn(host, steps):
+    [losses] = await update(host, "learner", "learn", [NAT], [steps], rets=LOSSES)
+    return losses
+
+
+def handed_off(dev):
+    """No call runs on the actor's thread (as on a machine with no core to spare)."""
+    dev.schedule.spare = lambda: False
+
+
+async def test_a_call_runs_before_its_message_commits_and_its_answer_commits_after(registry, monkeypatch):
+    """Each message's commit waits (up to 10 s) until the device call it made has run, and 50 ms more: the
+    call can only run before the commit if it started early; its answer, ready first, is committed after."""
+    log: list[str] = []  # batches committed, in order: "pending" (a call made), "answered"
+    tags: dict[int, list[str]] = {}
+    pending, answered = Journal.pending, Journal.answered
+
+    def tagging(kind, write):
+        def tagged(batch, *args):
+            tags.setdefault(id(batch), []).append(kind)
+            write(batch, *args)
+
+        return staticmethod(tagged)
+
+    monkeypatch.setattr(Journal, "pending", tagging("pending", pending))
+    monkeypatch.setattr(Journal, "answered", tagging("answered", answered))
+    ran = threading.Semaphore(0)  # released as each device call returns
+    ran_first: list[bool] = []
+    store = MemoryStore()
+    commit = store.commit
+
+    def committing(batch):
+        kinds = tags.pop(id(batch), [])
+        if "pending" in kinds:
+            ran_first.append(ran.acquire(timeout=10))
+            time.sleep(0.05)  # time enough for an answer not held back to be committed first
+        log.extend(kinds)
+        commit(batch)
+
+    store.commit = committing  # type: ignore[method-assign]
+    async with learner_host(registry, store) as (host, dev):
+        handed_off(dev)
+        call = dev.call
+        dev.call = lambda *args: (call(*args), ran.release())[0]  # type: ignore[method-assign]
+        early = await learn(host, 6)
+
+    calls = 2 + 6  # params, optimizer, 6 training runs, one after another
+    assert ran_first == [True] * calls
+    assert log == ["pending", "answered"] * calls
+
+    async with learner_host(registry, MemoryStore()) as (host, _):  # calls as they come (on this machine)
+        assert await learn(host, 6) == early  # the same numbers either way
+
+
+async def test_a_message_not_settled_leaves_its_early_call_unanswered(registry, monkeypatch):
+    """A message whose settling fails (an internal error) after its call started: the caller gets the
+    error, nothing of the call is in the store, and the actor's next calls run (no device thread waits
+    for the message forever)."""
+    settle = Delivery.settle
+    failed: list[bool] = []
+
+    def failing(self, actor, *args, started=None, **kwargs):
+        if started and not failed:  # the first message that started a call: learn's, with its params call
+            failed.append(True)
+            raise RuntimeError("a bug while settling")
+        return settle(self, actor, *args, **({} if started is None else {"started": started}), **kwargs)
+
+    monkeypatch.setattr(Delivery, "settle", failing)
+    store = MemoryStore()
+    async with learner_host(registry, store) as (host, dev):
+        handed_off(dev)
+        outcome = await host.call("learner", "learn", encode_args([NAT], [2]), query=False)
+        assert outcome.reply is None and "a bug while settling" in (outcome.reject_message or "")
+        saved = Journal(store).load("learner")
+        assert saved is not None and saved.pending == []
+        assert len(await learn(host, 2)) == 2
