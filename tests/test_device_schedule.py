@@ -183,7 +183,7 @@ def test_a_short_call_runs_on_its_callers_thread_only_when_the_device_and_a_core
         schedule.close()
     here = [thread == threading.get_ident() for thread in ran_on]
     assert here == [False, True, False, False, False, True, True, False]
-    assert foretold == here[:2] + here[3:]
+    assert foretold == [False, True, True, False, True, True, False]  # where it may run here
 
 
 def test_a_core_is_spare_while_fewer_other_threads_are_runnable_than_cores(monkeypatch):

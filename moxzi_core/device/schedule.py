@@ -153,15 +153,10 @@ class Schedule:
         return future
 
     def would_run_here(self, caller: bytes) -> bool:
-        """Whether ``submit(caller, ..., here=True)`` would now run the call on the submitting thread
-        (a glance: it decides again when it is called)."""
-        return (
-            caller in self._short
-            and self._holder is None
-            and not self._line
-            and caller not in self._queues
-            and self.spare()
-        )
+        """Whether ``submit(caller, ..., here=True)`` may run the call on the submitting thread: its
+        caller's calls are short and a core is spare. (Not whether the device is free now: the
+        caller's last call, just answered, may still be leaving it, and ``submit`` looks again.)"""
+        return caller in self._short and self.spare()
 
     def _serve(self, caller: bytes) -> None:
         """Run ``caller``'s calls in order until none is left (one thread per caller meanwhile)."""
