@@ -21,9 +21,9 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from . import template
 from .errors import CandidError
 from .subtype import is_subtype
+from .template import Span, Template, blob, learn
 from .types import (
     EMPTY,
     INT,
@@ -114,14 +114,14 @@ class Decoder:
         try:
             values = head.template.read(data) if head.template is not None and head.template.cost <= budget else None
             if values is None:
-                spans: list[template.Span] = []
+                spans: list[Span] = []
                 head.r.spans = spans
                 values = head.values()
                 # learnt from a message as long as the one before: a run of messages that differ in
                 # length (a growing context) is never walked
                 if len(data) == head.length:
                     cost = budget - head.r.budget
-                    head.template = template.learn(data, spans, values, head.wire, head.expected, self._remember, cost)
+                    head.template = learn(data, spans, values, head.wire, head.expected, self._remember, cost)
                 head.length = len(data)
             return values
         except RecursionError:
@@ -148,7 +148,7 @@ class _Head:
         self.key, self.cost, self.start = r.data[4 : r.pos], before - r.budget, r.pos
         self.expected = self.wire if types is None else list(types)
         self.readers = _Readers(r, remember)
-        self.template: template.Template | None = None  # (Decoder) the last message's, if it has one
+        self.template: Template | None = None  # (Decoder) the last message's, if it has one
         self.length = -1  # (Decoder) the last message's length
 
     def reuse(self, data: bytes, budget: int) -> None:
@@ -391,7 +391,7 @@ class _Readers:
             def read_blob(depth: int) -> bytes:
                 n = r.length("blob")
                 if r.spans is not None:
-                    r.spans.append((r.pos, r.pos + n, template.blob))
+                    r.spans.append((r.pos, r.pos + n, blob))
                 return r.take(n)
 
             return read_blob
