@@ -6,6 +6,7 @@ all leaves its early call unanswered, and the actor's next calls run."""
 
 import threading
 import time
+from types import SimpleNamespace
 
 import pytest
 from kit.device import learner_host
@@ -14,6 +15,10 @@ from kit.host import update
 from moxzi_core.candid import FLOAT64, NAT, Vec, encode_args
 from moxzi_core.runtime.delivery import Delivery
 from moxzi_core.runtime.journal import Journal
+from moxzi_core.runtime.messages import MANAGEMENT
+from moxzi_core.runtime.system_api import OutgoingCall
+from moxzi_core.runtime.system_calls import Gate
+from moxzi_core.runtime.turn import Turn
 from moxzi_core.store import MemoryStore
 
 pytestmark = pytest.mark.slow  # a learner on a torch device in a host
@@ -97,3 +102,20 @@ async def test_a_message_not_settled_leaves_its_early_call_unanswered(registry, 
         saved = Journal(store).load("learner")
         assert saved is not None and saved.pending == []
         assert len(await learn(host, 2)) == 2
+
+
+def test_a_call_after_one_that_waits_for_the_settle_waits_too():
+    """A message's calls start in the order it made them: once one (a short call, or one on the event
+    loop) is left to the settle, the calls after it are too, even those that could start early."""
+    asked: list[str] = []
+
+    def start_early(name, principal, method, data):
+        asked.append(method)
+        return None if method == "short" else Gate()
+
+    turn = Turn("a", b"a", SimpleNamespace(memory_budget=None, ledger=None, start_early=start_early))
+    for callback, method in enumerate(["long", "short", "long", "other"]):
+        turn.call(callback, OutgoingCall(MANAGEMENT, method, reply=(0, 0), reject=(0, 0)))
+    assert asked == ["long", "short"]
+    assert list(turn.step.started) == [0]
+    assert [call.method for _, call in turn.step.calls] == ["long", "short", "long", "other"]

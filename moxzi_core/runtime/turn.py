@@ -65,17 +65,22 @@ class Turn:
         self._memory_budget = services.memory_budget
         self._ledger = services.ledger
         self._start_early = services.start_early
+        self._early = True  # until one of its calls to the management canister did not start early
 
     def call(self, callback: int, call: OutgoingCall) -> None:
         """The message made ``call``, whose answer goes to ``callback``. A call of a system method that
         would run on a thread of its own starts now, before the message is committed, so it runs while
         this thread commits and settles the message; its answer waits for the settle
         (``SystemCalls.start_early``). The entry point that made it has completed, and none runs after
-        that in the same message, so the call is final."""
+        that in the same message, so the call is final. Once one of the message's calls to the
+        management canister does not start now, none after it does: they start at the settle, in the
+        order the message made them."""
         self.step.calls.append((callback, call))
-        if call.callee == MANAGEMENT:
+        if call.callee == MANAGEMENT and self._early:
             started = self._start_early(self.name, self.principal, call.method, bytes(call.data))
-            if started is not None:
+            if started is None:
+                self._early = False
+            else:
                 self.step.started[callback] = started
 
     def end(self) -> None:
