@@ -18,7 +18,7 @@ from moxzi_core import device
 from moxzi_core.candid import Principal, Some, decode_args, encode_args
 from moxzi_core.device import schedule as schedule_module
 from moxzi_core.device.interface import builtin_payloads
-from moxzi_core.device.schedule import Schedule
+from moxzi_core.device.schedule import Schedule, checkpoint
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
@@ -184,6 +184,41 @@ def test_a_short_call_runs_on_its_callers_thread_only_when_the_device_and_a_core
     here = [thread == threading.get_ident() for thread in ran_on]
     assert here == [False, True, False, False, False, True, True, False]
     assert foretold == [False, True, True, False, True, True, False]  # where it may run here
+
+
+def test_a_submitted_call_is_under_way_at_its_first_checkpoint_when_it_waits_in_line_or_ends():
+    """``Submitted.underway``, which a thread that started the call early waits for before its own
+    Python (``Gate.let_run``): not while the call holds the device before its backend's first step."""
+    schedule = Schedule()
+    holding, go, stepped, finish = (threading.Event() for _ in range(4))
+
+    def first_call():
+        with schedule.turn():
+            holding.set()
+            go.wait(5)
+            checkpoint()
+            stepped.set()
+            finish.wait(5)
+
+    def in_line():
+        with schedule.turn():
+            pass
+
+    try:
+        first = schedule.submit(A, first_call)
+        assert holding.wait(5) and not first.underway.is_set()
+        go.set()
+        assert stepped.wait(5) and first.underway.is_set()
+        second = schedule.submit(B, in_line)  # A holds the device: B's call waits in line for it
+        assert second.underway.wait(5) and not second.done()
+        finish.set()
+        second.result(5)
+        last = schedule.submit(A, lambda: None)  # no turn, no checkpoint: under way once it ends
+        last.result(5)
+        assert last.underway.is_set()
+    finally:
+        finish.set()
+        schedule.close()
 
 
 def test_a_core_is_spare_while_fewer_other_threads_are_runnable_than_cores(monkeypatch):

@@ -41,7 +41,19 @@ SHORT_SECONDS = 0.005  # a call of a caller whose last call took less may run on
 LOAD_SECONDS = 0.1  # how often Spare counts the machine's runnable threads
 THREADS = 32  # callers whose calls are under way at once; beyond that a caller waits for a thread
 
-_current = threading.local()  # .turn: the Turn this thread holds the device for, if any
+_current = threading.local()  # .turn: the Turn this thread holds the device for, if any; .call: its Submitted
+
+
+class Submitted(Future):
+    """A submitted call's future, which also tells when the call is under way (``underway`` is set):
+    its backend took its first step, or it waits in line behind another caller's call, or it ended.
+    What is left of a run then is mostly the backend's work, much of it outside the GIL, so a thread
+    that submitted it early (``SystemCalls.start_early``) may go on with its own Python then without
+    slowing the call's Python before it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.underway = threading.Event()
 
 
 class TimeLimit(DeviceError):
@@ -55,6 +67,7 @@ class Turn:
         self.schedule, self.limit, self.may_yield = schedule, limit, may_yield
         self.began = self.slice_began = 0.0  # time.perf_counter(): first got the device, and last
         self.aside = 0.0  # seconds it has stood aside for others since it began
+        self.call: Submitted | None = getattr(_current, "call", None)  # the call it is for, until underway
 
     def seconds(self) -> float:
         """The call's device time so far: since it got the device, less the time it stood aside."""
@@ -65,6 +78,8 @@ class Turn:
     def __enter__(self) -> Turn:
         schedule = self.schedule
         with schedule._cond:
+            if self.call is not None and (schedule._holder is not None or schedule._line):
+                self.call.underway.set()  # it waits for another's call: nothing to keep from it meanwhile
             schedule._wait(self)
         self.began = self.slice_began
         _current.turn = self
@@ -127,17 +142,17 @@ class Schedule:
         self._cond = threading.Condition()
         self._line: deque[Turn] = deque()  # calls waiting for the device, in the order they get it
         self._holder: Turn | None = None
-        self._queues: dict[bytes, deque[tuple[Callable[[], Any], Future]]] = {}  # per caller, not yet run
+        self._queues: dict[bytes, deque[tuple[Callable[[], Any], Submitted]]] = {}  # per caller, not yet run
         self._short: set[bytes] = set()  # callers whose last call took under SHORT_SECONDS
         self.spare = Spare()  # (a test replaces it)
         self._pool = ThreadPoolExecutor(THREADS, thread_name_prefix="moxzi-device")
 
-    def submit(self, caller: bytes, call: Callable[[], Any], here: bool = False) -> Future:
+    def submit(self, caller: bytes, call: Callable[[], Any], here: bool = False) -> Submitted:
         """Run ``call()`` on a device thread after every call ``caller`` submitted before; its result.
         ``here``: on this thread instead, before returning, if the device is free, ``caller`` has no
         call waiting, its last call was short (``SHORT_SECONDS``) and the machine has a core to spare
         (``Spare``)."""
-        future: Future = Future()
+        future = Submitted()
         # (read without the lock first, and again with it: the machine's count only for a short call's caller)
         here = here and caller in self._short and self.spare()
         with self._cond:
@@ -169,6 +184,7 @@ class Schedule:
             call, future = self._queues[caller][0]
         if future.set_running_or_notify_cancel():
             started = time.perf_counter()
+            _current.call = future
             try:
                 result = call()
             except BaseException as error:  # the future carries it to the awaiting caller
@@ -177,6 +193,9 @@ class Schedule:
             else:
                 self._timed(caller, started)
                 future.set_result(result)
+            finally:
+                _current.call = None
+                future.underway.set()
         with self._cond:
             queue = self._queues[caller]
             queue.popleft()
@@ -227,6 +246,9 @@ def checkpoint() -> None:
     turn: Turn | None = getattr(_current, "turn", None)
     if turn is None:
         return
+    if turn.call is not None:
+        turn.call.underway.set()
+        turn.call = None
     now = time.perf_counter()
     if turn.limit is not None and now - turn.began - turn.aside > turn.limit:
         raise TimeLimit(

@@ -61,8 +61,10 @@ class Threaded:
     """A system method that runs on threads of its own: ``submit(caller, argument, purse, here)`` starts
     it from any thread and gives a future of its Outcome, which it sets on its thread; with ``here``
     it may instead run on the calling thread before it returns (a short call: the future is then
-    done, its callbacks run), which ``runs_here(caller)`` tells beforehand. Awaiting the method
-    (``await method(caller, argument, purse)``) starts it from the event loop, never on it."""
+    done, its callbacks run), which ``runs_here(caller)`` tells beforehand. The future may have an
+    ``underway`` threading.Event, set once what is left of the call runs mostly outside the GIL
+    (``device.schedule.Submitted``). Awaiting the method (``await method(caller, argument, purse)``)
+    starts it from the event loop, never on it."""
 
     def __init__(
         self,
@@ -85,6 +87,15 @@ class Gate:
     def __init__(self) -> None:
         self._set = threading.Event()
         self._answer: Callable[[Batch, Outcome], None] | None = None
+        self.underway: threading.Event | None = None  # the call's (``Threaded``), once started
+
+    def let_run(self, seconds: float) -> None:
+        """Wait, at most ``seconds``, until the call is under way: the thread that started it would
+        otherwise take turns at the GIL with the call's own Python before its backend's work, slowing
+        both (a hand-off's wake-up and the call's decoding and checks), and goes on once the backend
+        works mostly outside it."""
+        if self.underway is not None:
+            self.underway.wait(seconds)
 
     def open(self, answer: Callable[[Batch, Outcome], None]) -> None:
         self._answer = answer
@@ -423,7 +434,10 @@ class SystemCalls:
                     self._answering -= 1
                     self._lock.notify_all()
 
-        _submit(method, caller, data, purse, here=here).add_done_callback(finished)
+        future = _submit(method, caller, data, purse, here=here)
+        if isinstance(answer, Gate):
+            answer.underway = getattr(future, "underway", None)
+        future.add_done_callback(finished)
         return True
 
     def _answer(

@@ -13,6 +13,8 @@ from .services import Services
 from .system_api import OutgoingCall
 from .system_calls import Gate
 
+LET_RUN_SECONDS = 0.002  # at most how long the actor's thread lets a device call it started get under way
+
 
 @dataclass
 class Step:
@@ -82,6 +84,7 @@ class Turn:
                 self._early = False
             else:
                 self.step.started[callback] = started
+                started.let_run(LET_RUN_SECONDS)
 
     def end(self) -> None:
         """The message is over: a call started for it (``call``) that its settle did not take (it was
