@@ -24,7 +24,7 @@ from ..candid import DEFAULT_BUDGET, CandidError, Principal, decode_args, encode
 from ..events import Events
 from ..runtime.journal import Attachment
 from ..runtime.messages import Outcome, Reject
-from ..runtime.system_calls import Staged, SystemMethod, Threaded
+from ..runtime.system_methods import Staged, SystemMethod, Threaded
 from .budget import tensor_bytes
 from .interface import ATTACHED, FETCH, METHOD_PREFIX
 from .methods import METHODS, download

@@ -24,7 +24,7 @@ from .messages import MANAGEMENT, Call, Origin, Outcome, Reject, Response, from_
 from .replays import Replays
 from .roster import Roster
 from .system_api import OutgoingCall
-from .system_calls import Gate
+from .system_methods import Gate
 
 log = logging.getLogger("moxzid")
 

@@ -43,7 +43,8 @@ from .modules import Interfaces, Modules, check_stable_variables, interface, pre
 from .queries import Certifier, Queries
 from .roster import Roster
 from .services import Services
-from .system_calls import CheckpointPolicy, Gate, SystemCalls, SystemMethod, SystemState
+from .system_calls import CheckpointPolicy, SystemCalls, SystemState
+from .system_methods import Gate, SystemMethod
 
 log = logging.getLogger("moxzid")
 # How many actors create_canister may make (those not deleted), by default: each may grow its memory to

@@ -14,7 +14,7 @@ from .journal import Snapshot
 from .memory_budget import MemoryBudget
 from .messages import Manage, Outcome
 from .queries import Queries
-from .system_calls import Gate
+from .system_methods import Gate
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from .journal import Delta, Snapshot
 from .messages import MANAGEMENT, Origin, Outcome
 from .services import Services
 from .system_api import OutgoingCall
-from .system_calls import Gate
+from .system_methods import Gate
 
 LET_RUN_SECONDS = 0.002  # at most how long the actor's thread lets a device call it started get under way
 
