@@ -153,7 +153,7 @@ class Delivery:
         cost and what it did to its cycle balance (``cycles``, of which ``burned`` were burned) in one
         batch, deliver the sent messages (with the cycles on them), (after a flush) answer outsiders, then
         start system calls (open the gates of those ``started`` before the commit, by callback:
-        ``Host._start_early``). ``deleted``: the message deleted the actor (delete_canister), whose
+        ``Turn.call``). ``deleted``: the message deleted the actor (delete_canister), whose
         state goes."""
         if consumed is None and delta is None and not answers and not calls:
             return
