@@ -154,7 +154,7 @@ class Schedule:
         (``Spare``)."""
         future = Submitted()
         # (read without the lock first, and again with it: the machine's count only for a short call's caller)
-        here = here and caller in self._short and self.spare()
+        here = here and self.would_run_here(caller)
         with self._cond:
             queue = self._queues.setdefault(caller, deque())
             queue.append((call, future))
