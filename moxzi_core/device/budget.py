@@ -2,9 +2,9 @@
 
 An actor's bytes are those of its parameters, its optimizers' state, its stored tensors, its
 publications (a publication others read still counts against its publisher) and what the backend keeps
-between its runs (``kept.py``: a cache that gives way to any call the budget would refuse). An optimizer's state is
-counted at the most it can hold (``state_copies`` of each of its parameters) from the moment it
-is created, so what a training step will allocate was admitted before the first one. A call that would
+between its runs (``kept.py``: a cache that gives way to any call the budget would refuse). An
+optimizer's state is counted at the most it can hold (``state_copies`` of each of its parameters) from
+the moment it is created, so what a training step will allocate was admitted before the first one. A call that would
 take an actor past ``actor_bytes``, or the device past ``total_bytes``, at its peak (a run's results and
 gradients, from the plan's shapes, count while it runs) is refused before it changes anything; a call
 that adds nothing (a delete, a run within budget) is never refused, so an actor over a budget that was
@@ -98,7 +98,8 @@ class Holdings:
     def admit(self, budget: DeviceBudget, caller: bytes, during: int, after: int) -> int:
         """Admit a call of ``caller`` that holds ``during`` more bytes while it runs and ``after`` more
         (negative: fewer) once it is done, or raise ``OverBudget`` when that passes ``budget`` beside
-        what is held and what the calls under way may add. A call that adds nothing is always admitted. Returns the bytes admitted, which ``done`` gives back when the call ends."""
+        what is held and what the calls under way may add. A call that adds nothing is always
+        admitted. Returns the bytes admitted, which ``done`` gives back when the call ends."""
         adds = max(during, after, 0)
         if adds == 0:
             return 0

@@ -349,7 +349,7 @@ class SystemCalls:
                 log.error("system method %s failed", method_name, exc_info=error)
                 outcome = Outcome.reject(Reject.SYS_TRANSIENT, f"{method_name} failed: {error}")
             give = answer.wait() if isinstance(answer, Gate) else answer
-            if give is None:  # the message that made the call was not committed: it runs again
+            if give is None:  # the message that made it was not settled with it (Turn.end): never made
                 self.done()
                 return
             with self._lock:
