@@ -14,7 +14,8 @@ message that wrote one page of it should not pay each time: up to `MAX_PATCHES` 
 written as patches, each page compressed alone and stored under the chunk's name and its number in
 the chunk, read over the chunk's value (or over the initial image's chunk, when it has none). Past
 that, the chunk is packed whole and its patches go. (A store that keeps its values in memory takes a
-patch for every page of a chunk written, or the chunk whole where a message wrote every page of it.) Under ``memory/`` (or ``stable-memory/``)::
+patch for every page of a chunk written, or the chunk whole where a message wrote every page of it.)
+Under ``memory/`` (or ``stable-memory/``)::
 
     <chunk, 8 bytes big-endian>          the chunk's value
     <chunk, 8 bytes><page in it, 1 byte>  a patch: that page's value
