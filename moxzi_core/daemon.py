@@ -296,7 +296,7 @@ def _store_opener(settings: Settings, registry: plugins.Registry, loaded) -> Cal
     """What opens the store: a memory store without -s, else the one store a loaded plugin registers,
     on the -s directory."""
     if settings.state is None:
-        return MemoryStore
+        return functools.partial(MemoryStore, read_back=False)  # nothing outlives the process
     if not registry.stores:
         raise StartupError(
             f"-s {settings.state}: no loaded plugin registers a store (loaded: "

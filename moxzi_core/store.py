@@ -46,6 +46,10 @@ class Store(ABC):
     # Whether the values are kept in this process's memory (and gone at exit): the core does not
     # compress what it writes to such a store, which would only cost time.
     in_memory = False
+    # Whether a later host may read back what the store holds (moxzid started again on the same -s
+    # directory, a test's second host on the same store). Where none does, the core writes none of
+    # what only a restart reads: an actor's memory pages and its state record after each message.
+    read_back = True
 
     @abstractmethod
     def get(self, key: bytes) -> bytes | None:
@@ -93,7 +97,10 @@ class MemoryStore(Store):
 
     in_memory = True
 
-    def __init__(self) -> None:
+    def __init__(self, read_back: bool = True) -> None:
+        """``read_back`` False: no host reads this store after the one that writes it (moxzid without
+        -s), so that host writes no actor's pages and state record into it (``Store.read_back``)."""
+        self.read_back = read_back
         self._values: dict[bytes, bytes] = {}
         self._sorted: list[bytes] | None = []  # the keys in order; None: to sort again
         self._lock = threading.Lock()

@@ -8,11 +8,13 @@ import pytest
 from kit.actorbuild import build_actor
 from kit.host import NO_ARGS, eventually, query, spec, update
 
+from moxzi_core import daemon, plugins
 from moxzi_core.candid import NAT, PRINCIPAL, TEXT, Principal
 from moxzi_core.runtime.host import Host, HostConfig, actor_principal
 from moxzi_core.runtime.instance import Limits
 from moxzi_core.runtime.journal import Journal
 from moxzi_core.runtime.messages import Call, to_record
+from moxzi_core.settings import Settings
 from moxzi_core.store import Batch, MemoryStore, StoreError
 
 pytestmark = pytest.mark.slow  # restarts of the host on a store
@@ -128,3 +130,27 @@ async def test_stop_cuts_a_running_message_short_and_it_runs_again_after_a_resta
         assert await update(host, "a", "inc") == [2]
     finally:
         await host.stop()
+
+
+async def test_a_store_no_host_reads_back_gets_no_pages_and_no_state_record():
+    """moxzid without -s writes none of what only a restart reads (an actor's pages and state record)
+    into its store in memory, the same messages running as on a store that is read back, which gets them."""
+    kept, unread = MemoryStore(), MemoryStore(read_back=False)
+    answers = {}
+    for store in (kept, unread):
+        host = await restarted(store, spec("a"))
+        try:
+            answers[store] = [await update(host, "a", "inc") for _ in range(3)] + [await query(host, "a", "get")]
+        finally:
+            await host.stop()
+    assert answers[unread] == answers[kept] == [[1], [2], [3], [3]]
+    assert Journal(kept).load("a") is not None
+    assert [key for key, _ in kept.scan(b"actor/a/memory/")]
+    assert Journal(unread).load("a") is None
+    assert not [key for key, _ in unread.scan(b"actor/a/memory/")]
+
+
+def test_moxzid_without_a_state_directory_keeps_a_store_no_host_reads_back():
+    registry, loaded = plugins.load([])
+    opened = daemon._store_opener(Settings(registry.settings), registry, loaded)()
+    assert isinstance(opened, MemoryStore) and not opened.read_back

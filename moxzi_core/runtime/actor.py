@@ -124,7 +124,11 @@ class Actor:
         """Who waits for the calls it is still answering (its open call contexts)."""
         return self._calls.origins()
 
-    def _state(self) -> dict:
+    def _state(self) -> dict | None:
+        """The actor's state record for the store; None where no host reads the store back
+        (``Services.store_read_back``): then neither it nor the memories' pages are written."""
+        if not self.services.store_read_back:
+            return None
         return {
             **(self.instance.state() if self.instance else {}),
             "module": self.module,

@@ -156,6 +156,7 @@ class Host:
             self._system.start_early,
             management.on_target,
             self._journal.snapshot_of,
+            self.store.read_back,
         )
         self._manager = Manager(
             ledger,

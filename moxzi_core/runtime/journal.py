@@ -105,7 +105,7 @@ def _put_snapshot(batch: Batch, prefix: bytes, snapshot: Snapshot) -> None:
 class Delta:
     """What one completed message changed in an actor, ready to be written."""
 
-    state: dict
+    state: dict | None  # None: not written (no host reads the store back: ``Store.read_back``)
     # The values of both memories the message wrote, by name (`memory_image.Packer`; None: delete it)
     memory_values: dict[bytes, bytes | None] = field(default_factory=dict)
     stable_values: dict[bytes, bytes | None] = field(default_factory=dict)
@@ -314,7 +314,8 @@ class Journal:
             if values:  # (a value None deletes its key, as Batch.delete does)
                 prefix = _actor(name, kind, b"")
                 batch.writes.update({prefix + value_name: value for value_name, value in values.items()})
-        batch.put(_actor(name, b"state"), cbor2.dumps(delta.state))
+        if delta.state is not None:
+            batch.put(_actor(name, b"state"), cbor2.dumps(delta.state))
 
     # --- reading -----------------------------------------------------------------------------
     def module(self, digest: bytes) -> bytes:

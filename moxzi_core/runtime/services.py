@@ -31,3 +31,6 @@ class Services:
     # Runs a management call on the actor it acts on, its caller's right checked (`management.on_target`).
     manage: Callable[[Any, Manage], Outcome | None]
     snapshot_of: Callable[[str, bytes], Snapshot]  # an actor's canister snapshot, by id (`journal.Journal`)
+    # Whether a later host reads the store back (`store.Store.read_back`): else an actor's memory pages
+    # and state record, which only a restart reads, are not written.
+    store_read_back: bool = True

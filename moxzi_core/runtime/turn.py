@@ -36,10 +36,13 @@ class Step:
     cycles: int = 0  # what it did to the balance: accepted and refunds in, attached to calls and burned out
     burned: int = 0  # cycles it burned (ic0.cycles_burn128), counted as spent
 
-    def delta(self, instance: Instance | None, state: dict) -> Delta:
+    def delta(self, instance: Instance | None, state: dict | None) -> Delta:
         """What the store must write of the actor after the message: its ``state`` record and the pages
-        of ``instance``'s memories the message changed (all of them after an install)."""
-        if instance is None:
+        of ``instance``'s memories the message changed (all of them after an install); with ``state``
+        None (no host reads the store back) only the chunks and snapshots, which later messages read."""
+        if state is None:
+            delta = Delta(None)
+        elif instance is None:
             delta = Delta(state, full=True)
         elif self.full:
             delta = Delta(
