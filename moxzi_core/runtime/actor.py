@@ -429,21 +429,9 @@ class Actor:
         return None
 
     def _close_if_done(self, context_id: int) -> None:
-        context = self._calls.open[context_id]
-        if context.outstanding:
-            return
-        del self._calls.open[context_id]
-        if context.responded:
-            return
-        if context.origin[0] == "system":
-            if context.last_trap:
-                log.warning("actor %s: system task trapped: %s", self.name, context.last_trap)
-            return
-        if context.last_trap is not None:
-            why = f"actor {self.name} trapped: {context.last_trap}"
-        else:
-            why = f"actor {self.name} did not reply to the call"
-        self.turn.answer(context.origin, Outcome.reject(Reject.CANISTER_ERROR, why, context.cycles))
+        unanswered = self._calls.close_if_done(context_id, self.name)
+        if unanswered is not None:
+            self.turn.answer(*unanswered)
 
     # --- code, and the management canister's calls -------------------------------------------
     def _on_upgrade(self, upgrade: Upgrade) -> None:

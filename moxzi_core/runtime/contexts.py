@@ -3,11 +3,14 @@ and waits for), kept with its state so that both outlive a restart."""
 
 from __future__ import annotations
 
+import logging
 from collections import Counter
 from dataclasses import dataclass
 
-from .messages import Origin
+from .messages import Origin, Outcome, Reject
 from .system_api import OutgoingCall
+
+log = logging.getLogger("moxzid")
 
 
 @dataclass
@@ -60,6 +63,25 @@ class CallContexts:
         context = self.open[context_id]
         context.outstanding -= 1
         return context, context_id, call
+
+    def close_if_done(self, context_id: int, actor: str) -> tuple[Origin, Outcome] | None:
+        """Close the context if none of its calls is outstanding any more. If it ended unanswered, the
+        reject its origin still waits for (a system task's has no origin waiting: its trap is logged)."""
+        context = self.open[context_id]
+        if context.outstanding:
+            return None
+        del self.open[context_id]
+        if context.responded:
+            return None
+        if context.origin[0] == "system":
+            if context.last_trap:
+                log.warning("actor %s: system task trapped: %s", actor, context.last_trap)
+            return None
+        if context.last_trap is not None:
+            why = f"actor {actor} trapped: {context.last_trap}"
+        else:
+            why = f"actor {actor} did not reply to the call"
+        return context.origin, Outcome.reject(Reject.CANISTER_ERROR, why, context.cycles)
 
     def deadlines(self) -> list[tuple[int, int]]:
         """(callback, deadline) of each bounded-wait call still unanswered."""
