@@ -66,7 +66,10 @@ NUMBER = r"-?\d+\.\d+"
 
 
 def _said_within(doc: str, said: str, tolerance: float) -> bool:
-    """Whether ``doc`` has ``said`` with each of its decimal numbers at most ``tolerance`` away."""
+    """Whether ``doc`` has ``said`` with each of its decimal numbers at most ``tolerance`` away (none:
+    word for word)."""
+    if not tolerance:
+        return said in doc
     wanted = [float(n) for n in re.findall(NUMBER, said)]
     pattern = f"({NUMBER})".join(re.escape(text) for text in re.split(NUMBER, said))
     return any(
