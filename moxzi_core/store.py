@@ -48,7 +48,8 @@ class Store(ABC):
     in_memory = False
     # Whether a later host may read back what the store holds (moxzid started again on the same -s
     # directory, a test's second host on the same store). Where none does, the core writes none of
-    # what only a restart reads: an actor's memory pages and its state record after each message.
+    # what only a restart reads: an actor's memory pages and its state record after each message, the
+    # messages in its inbox and its pending system calls.
     read_back = True
 
     @abstractmethod
@@ -99,7 +100,7 @@ class MemoryStore(Store):
 
     def __init__(self, read_back: bool = True) -> None:
         """``read_back`` False: no host reads this store after the one that writes it (moxzid without
-        -s), so that host writes no actor's pages and state record into it (``Store.read_back``)."""
+        -s), so that host writes none of what only a restart reads into it (``Store.read_back``)."""
         self.read_back = read_back
         self._values: dict[bytes, bytes] = {}
         self._sorted: list[bytes] | None = []  # the keys in order; None: to sort again

@@ -9,7 +9,7 @@ from kit.actorbuild import build_actor
 from kit.host import NO_ARGS, eventually, query, spec, update
 
 from moxzi_core import daemon, plugins
-from moxzi_core.candid import NAT, PRINCIPAL, TEXT, Principal
+from moxzi_core.candid import NAT, PRINCIPAL, TEXT, Principal, Vec
 from moxzi_core.runtime.host import Host, HostConfig, actor_principal
 from moxzi_core.runtime.instance import Limits
 from moxzi_core.runtime.journal import Journal
@@ -17,6 +17,7 @@ from moxzi_core.runtime.messages import Call, to_record
 from moxzi_core.settings import Settings
 from moxzi_core.store import Batch, MemoryStore, StoreError
 
+VEC_NAT = Vec(NAT)
 pytestmark = pytest.mark.slow  # restarts of the host on a store
 
 
@@ -132,22 +133,38 @@ async def test_stop_cuts_a_running_message_short_and_it_runs_again_after_a_resta
         await host.stop()
 
 
-async def test_a_store_no_host_reads_back_gets_no_pages_and_no_state_record():
-    """moxzid without -s writes none of what only a restart reads (an actor's pages and state record)
-    into its store in memory, the same messages running as on a store that is read back, which gets them."""
+async def test_a_store_no_host_reads_back_gets_no_pages_state_inbox_or_pending_records():
+    """moxzid without -s writes none of what only a restart reads (an actor's pages and state record,
+    the messages in its inbox, its pending calls to the management canister) into its store in memory,
+    the same messages running as on a store that is read back, which gets them all."""
     kept, unread = MemoryStore(), MemoryStore(read_back=False)
-    answers = {}
+    answers, written = {}, {}
     for store in (kept, unread):
-        host = await restarted(store, spec("a"))
+        keys = written[store] = set()
+        commit = store.commit
+
+        def recording(batch, commit=commit, keys=keys):
+            keys.update(batch.writes)
+            commit(batch)
+
+        store.commit = recording  # type: ignore[method-assign]
+        host = await restarted(store, spec("a"), spec("client", "client"))
         try:
             answers[store] = [await update(host, "a", "inc") for _ in range(3)] + [await query(host, "a", "get")]
+            answers[store].append(await update(host, "client", "randWithCycles", [NAT], [0], [VEC_NAT]))
+            await eventually(lambda: asyncio.sleep(0, host.quiet()))  # what it keeps of them in memory empties
         finally:
             await host.stop()
-    assert answers[unread] == answers[kept] == [[1], [2], [3], [3]]
+    assert answers[unread] == answers[kept]
+    assert answers[kept][:4] == [[1], [2], [3], [3]]
+
+    def kinds(store) -> set[bytes]:
+        return {b"/".join(key.split(b"/")[2:3]) for key in written[store] if key.startswith(b"actor/")}
+
+    assert {b"state", b"memory", b"inbox", b"pending"} <= kinds(kept)
+    assert not {b"state", b"memory", b"inbox", b"pending"} & kinds(unread)
     assert Journal(kept).load("a") is not None
-    assert [key for key, _ in kept.scan(b"actor/a/memory/")]
     assert Journal(unread).load("a") is None
-    assert not [key for key, _ in unread.scan(b"actor/a/memory/")]
 
 
 def test_moxzid_without_a_state_directory_keeps_a_store_no_host_reads_back():

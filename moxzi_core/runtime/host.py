@@ -38,7 +38,7 @@ from .management.ids import CanisterIds, Randomness
 from .management.interface import MANAGEMENT_NAME, settings_change
 from .management.request import Manager, Request
 from .memory_budget import MemoryBudget, default_total_mb
-from .messages import ANONYMOUS, Call, Origin, Outcome, Reject, Upgrade, from_record, response_to
+from .messages import ANONYMOUS, Call, Origin, Outcome, Reject, Upgrade, response_to
 from .modules import Interfaces, Modules, check_stable_variables, interface, prepared_with_interface
 from .queries import Certifier, Queries
 from .roster import Roster
@@ -173,10 +173,7 @@ class Host:
     async def start(self) -> None:
         """Install new actors and restore saved ones (in parallel threads), then start their loops,
         re-running what their inboxes hold and re-issuing pending system calls."""
-        loop = asyncio.get_running_loop()
-        self._delivery.start(loop)
-        replays = self._delivery.replays
-        assert replays is not None, "started"
+        self._delivery.start(asyncio.get_running_loop())
         await self._system.rebuild()
         restored = await asyncio.gather(
             *(asyncio.to_thread(self._add, spec) for spec in self._specs),
@@ -191,15 +188,7 @@ class Host:
         for actor in self._actors:
             actor.start()
         for saved in filter(None, restored):
-            actor, inbox, pending = saved
-            messages = [(seq, from_record(record)) for seq, record in inbox]
-            for origin in actor.open_origins() + [m.origin for _, m in messages if isinstance(m, Call)]:
-                if origin[0] == "ingress" and len(origin) == 4:  # a keyed call, to run or answer again
-                    replays.resume(origin[2], origin[3])
-            for seq, message in messages:
-                self._delivery.post(actor, seq, message)
-            for callback, (method, data, cycles) in pending:
-                loop.call_soon(self._call_system, actor, callback, method, data, cycles)
+            self._delivery.resume(*saved)
 
     def _add(self, spec: ActorSpec):
         principal = actor_principal(spec.name)
@@ -298,6 +287,10 @@ class Host:
         but for one call (`inbox_bounds`), or as a restart with a lower bound restored them."""
         self._actors.named(name)
         return self.inboxes.bytes(name)
+
+    def quiet(self) -> bool:
+        """Whether nothing is left to run (`Delivery.quiet`)."""
+        return self._delivery.quiet()
 
     def info(self, name: str) -> ActorInfo:
         actor = self._actors.named(name)
@@ -468,10 +461,11 @@ class Host:
         origin = ["actor", actor.name, callback] + ([cycles] if cycles else [])
 
         def answer(batch: Batch, outcome: Outcome) -> None:
-            Journal.answered(batch, actor.name, callback)
+            self._delivery.drop_pending(batch, actor, callback)
             try:
                 self._delivery.deliver(batch, [(actor, response_to(origin, outcome))])
             finally:
+                self._delivery.system_answered(actor.name, callback)
                 self._system.done()
 
         if started is not None:
@@ -485,8 +479,9 @@ class Host:
         loop = self._delivery.loop
         if method_name in management.METHODS:
             batch = Batch()
-            Journal.answered(batch, actor.name, origin[2])
-            loop.create_task(self._manage(actor.principal, origin, method_name, data, batch))
+            self._delivery.drop_pending(batch, actor, origin[2])
+            managed = loop.create_task(self._manage(actor.principal, origin, method_name, data, batch))
+            managed.add_done_callback(lambda _: self._delivery.system_answered(actor.name, origin[2]))
             return
 
         loop.create_task(self._system.call(actor.name, actor.principal, method_name, data, answer))

@@ -287,15 +287,9 @@ class DrunRun:
         except TimeoutError:
             return Outcome.reject(0, f"no answer within {self.call_seconds:.0f} s")
         deadline = time.monotonic() + self.settle_seconds
-        while self._busy() and time.monotonic() < deadline:
+        while not self.host.quiet() and time.monotonic() < deadline:
             await asyncio.sleep(0.005)
         return outcome
-
-    def _busy(self) -> bool:
-        for key, _ in self.host.store.scan(b"actor/"):
-            if b"/inbox/" in key or b"/pending/" in key:
-                return True
-        return False
 
     def _take_prints(self) -> list[str]:
         taken, self._prints.lines = self._prints.lines, []
