@@ -152,7 +152,7 @@ async def test_a_store_no_host_reads_back_gets_no_pages_state_inbox_or_pending_r
         try:
             answers[store] = [await update(host, "a", "inc") for _ in range(3)] + [await query(host, "a", "get")]
             answers[store].append(await update(host, "client", "randWithCycles", [NAT], [0], [VEC_NAT]))
-            await eventually(lambda: asyncio.sleep(0, host.quiet()))  # what it keeps of them in memory empties
+            await eventually(lambda host=host: asyncio.sleep(0, host.quiet()))  # what it keeps in memory empties
         finally:
             await host.stop()
     assert answers[unread] == answers[kept]
