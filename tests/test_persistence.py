@@ -159,12 +159,14 @@ async def test_a_store_no_host_reads_back_gets_no_pages_state_inbox_or_pending_r
     assert answers[kept][:4] == [[1], [2], [3], [3]]
 
     def kinds(store) -> set[bytes]:
-        return {b"/".join(key.split(b"/")[2:3]) for key in written[store] if key.startswith(b"actor/")}
+        return {key.split(b"/")[2] for key in written[store] if key.startswith(b"actor/")}
 
     assert {b"state", b"memory", b"inbox", b"pending"} <= kinds(kept)
     assert not {b"state", b"memory", b"inbox", b"pending"} & kinds(unread)
     assert Journal(kept).load("a") is not None
+    assert [key for key, _ in kept.scan(b"actor/a/memory/")]
     assert Journal(unread).load("a") is None
+    assert not [key for key, _ in unread.scan(b"actor/a/memory/")]
 
 
 def test_moxzid_without_a_state_directory_keeps_a_store_no_host_reads_back():
