@@ -25,11 +25,11 @@ import wasmtime
 from moxzid import build_actor
 
 from moxzi_core.candid import NAT, decode_args, encode_args
-from moxzi_core.runtime import instance as instance_module
-from moxzi_core.runtime import wasm_rewrite
+from moxzi_core.runtime.engine import instance as instance_module
+from moxzi_core.runtime.engine import rewrite as wasm_rewrite
+from moxzi_core.runtime.engine.instance import Instance, new_engine, new_store
+from moxzi_core.runtime.engine.memory import TrackedMemory
 from moxzi_core.runtime.host import ActorSpec, Host
-from moxzi_core.runtime.instance import Instance, new_engine, new_store
-from moxzi_core.runtime.memory import TrackedMemory
 
 WORD_BYTES = 8  # enhanced persistence: an array element takes 8 bytes
 

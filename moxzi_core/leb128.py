@@ -1,5 +1,5 @@
 """LEB128, the variable-length integers of both Candid's binary format and WebAssembly: the one
-encoder and the one bounded decoder that `candid.wire` and `runtime.wasm_rewrite` share."""
+encoder and the one bounded decoder that `candid.wire` and `runtime.engine.rewrite` share."""
 
 from __future__ import annotations
 

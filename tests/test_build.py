@@ -8,7 +8,7 @@ from kit.daemon import moxzi
 from moxzi_core import build as build_module
 from moxzi_core import mops
 from moxzi_core.build import SETUP_COMMAND, BuildError, build
-from moxzi_core.runtime.wasm_rewrite import prepare
+from moxzi_core.runtime.engine import prepare
 
 
 @pytest.mark.slow

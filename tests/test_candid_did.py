@@ -34,7 +34,7 @@ from moxzi_core.candid import (
 )
 from moxzi_core.candid.types import Field, resolve
 from moxzi_core.candid.wire import leb128
-from moxzi_core.runtime.wasm_rewrite import prepare
+from moxzi_core.runtime.engine import prepare
 
 COUNTER = """service : {
   boom: () -> ();

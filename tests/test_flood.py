@@ -19,8 +19,8 @@ from kit.host import NO_ARGS, eventually, spec
 from kit.http import request
 
 from moxzi_core.candid import NAT, TEXT, Principal, decode_args, encode_args
+from moxzi_core.runtime.engine import Limits
 from moxzi_core.runtime.host import ActorSpec, Host, HostConfig, actor_principal
-from moxzi_core.runtime.instance import Limits
 from moxzi_core.runtime.management.interface import MANAGEMENT_NAME, SERVICE
 from moxzi_core.runtime.messages import ANONYMOUS, Reject
 from moxzi_core.store import MemoryStore

@@ -19,8 +19,8 @@ from kit.host import eventually, query, spec, started, update
 from kit.memory import reset_peak, resident_mib
 
 from moxzi_core.candid import NAT, encode_args
+from moxzi_core.runtime.engine import Limits
 from moxzi_core.runtime.host import Host, HostConfig
-from moxzi_core.runtime.instance import Limits
 from moxzi_gateway_http import codec, routes
 
 

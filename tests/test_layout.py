@@ -133,3 +133,54 @@ def test_the_settings_module_loads_no_subsystem():
     modules = _core_modules()
     imported = _imported("moxzi_core.settings", CORE / "settings.py", modules)
     assert not [m for m in imported if m.startswith(("moxzi_core.runtime", "moxzi_core.device"))], imported
+
+
+ENGINE = "moxzi_core.runtime.engine"
+# What the engine shares with the host: the ic0 functions it links into each instance, the controllers
+# and status those read, and the trap they raise.
+ENGINE_SEAMS = {"moxzi_core.runtime.system_api", "moxzi_core.runtime.canister", "moxzi_core.runtime.traps"}
+
+
+def _importers_of_engine_parts() -> list[str]:
+    """Modules outside the engine (the core, the plugins, the tests but the engine's own) that import one
+    of the engine's modules rather than the engine's face (its ``__init__``'s ``__all__``, which may name a
+    module: `memory_image`, the packed form of memories that the journal stores)."""
+    modules = _core_modules()
+    init = ast.parse((CORE / "runtime" / "engine" / "__init__.py").read_text())
+    (face,) = [
+        ast.literal_eval(n.value) for n in init.body if isinstance(n, ast.Assign) and n.targets[0].id == "__all__"
+    ]
+    outside = [p for p in _sources() + list((ROOT / "tests").rglob("*.py")) if "engine" not in p.parts]
+    found = []
+    for path in outside:
+        for module in _imported(_module_name(path), path, modules):
+            if module.startswith(ENGINE + ".") and module.removeprefix(ENGINE + ".") not in face:
+                found.append(f"{path.relative_to(ROOT)} imports {module}")
+    return found
+
+
+def test_the_engine_is_reached_only_through_its_face():
+    found = _importers_of_engine_parts()
+    assert not found, f"import what you need from {ENGINE} (add it to its __all__):\n" + "\n".join(found)
+
+
+def test_the_engine_imports_of_the_host_only_its_seams():
+    graph = _core_graph()
+    reaching_out = {
+        f"{name} imports {other}"
+        for name, imported in graph.items()
+        if name.startswith(ENGINE)
+        for other in imported
+        if not other.startswith(ENGINE) and other.startswith("moxzi_core.runtime") and other not in ENGINE_SEAMS
+    }
+    assert not reaching_out, "the engine knows nothing of actors, messages or calls:\n" + "\n".join(
+        sorted(reaching_out)
+    )
+
+
+def test_the_engine_rule_sees_an_import_of_a_part(tmp_path):
+    """The check above can fail: ``from moxzi_core.runtime.engine.memory import PAGE`` is a part."""
+    path = tmp_path / "user.py"
+    path.write_text("from moxzi_core.runtime.engine.memory import PAGE\nfrom moxzi_core.runtime.engine import Limits\n")
+    imported = _imported("user", path, _core_modules())
+    assert {m for m in imported if m.startswith(ENGINE + ".")} == {f"{ENGINE}.memory"}

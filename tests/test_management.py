@@ -15,8 +15,8 @@ from moxzi_core import errors
 from moxzi_core.candid import BLOB, BOOL, NAT, NAT64, PRINCIPAL, TEXT, Principal, Some, Vec, decode_args, encode_args
 from moxzi_core.candid.types import resolve
 from moxzi_core.runtime.canister import MAX_CHUNK_BYTES, MAX_CHUNKS, MAX_HISTORY, Canister
+from moxzi_core.runtime.engine import Instance
 from moxzi_core.runtime.host import ActorSpec, Host, HostConfig, actor_principal
-from moxzi_core.runtime.instance import Instance
 from moxzi_core.runtime.management.history import (
     change_origin,
     info_record,

@@ -10,8 +10,8 @@ from kit.host import NO_ARGS, eventually, query, spec, update
 
 from moxzi_core import daemon, plugins
 from moxzi_core.candid import NAT, PRINCIPAL, TEXT, Principal, Vec
+from moxzi_core.runtime.engine import Limits
 from moxzi_core.runtime.host import Host, HostConfig, actor_principal
-from moxzi_core.runtime.instance import Limits
 from moxzi_core.runtime.journal import Journal
 from moxzi_core.runtime.messages import Call, to_record
 from moxzi_core.settings import Settings

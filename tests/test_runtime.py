@@ -10,8 +10,8 @@ from kit.host import NO_ARGS, eventually, query, spec, started, update
 
 from moxzi_core import errors
 from moxzi_core.candid import NAT, PRINCIPAL, TEXT, Principal, decode_args, encode_args
+from moxzi_core.runtime.engine import Limits
 from moxzi_core.runtime.host import actor_principal
-from moxzi_core.runtime.instance import Limits
 from moxzi_core.runtime.messages import Reject
 
 

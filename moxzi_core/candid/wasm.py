@@ -1,5 +1,5 @@
 """Reading the Candid interface a compiled actor carries in its WebAssembly custom sections (which
-``runtime.wasm_rewrite.prepare``, the one reader of a module's sections, collects)."""
+``runtime.engine.prepare``, the one reader of a module's sections, collects)."""
 
 from __future__ import annotations
 

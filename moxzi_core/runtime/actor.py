@@ -22,7 +22,7 @@ from dataclasses import replace
 from . import installs, tasks
 from .canister import RUNNING, STOPPED, STOPPING, Canister
 from .contexts import CallContexts
-from .instance import EMPTY_ARGS, Instance, Interrupted
+from .engine import EMPTY_ARGS, Instance, Interrupted
 from .journal import Delta
 from .messages import ANONYMOUS, MANAGEMENT, Call, Manage, Origin, Outcome, Reject, Response, Upgrade
 from .query_replicas import Replicas

@@ -29,8 +29,8 @@ from . import management
 from .actor import Actor
 from .canister import DEFAULT_SETTINGS, Canister
 from .delivery import Delivery
+from .engine import Instance, Limits, UnsupportedModule
 from .inbox_bounds import MAX_QUEUED_CALLS, MAX_QUEUED_MB, TOTAL_QUEUED_MB, InboxBounds, MiB
-from .instance import Instance, Limits, UnsupportedModule
 from .journal import Attachment, Journal, Spool
 from .management.canisters import CreationRefused
 from .management.history import change_origin, record_creation

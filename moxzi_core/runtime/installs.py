@@ -5,7 +5,7 @@ actor as it was. These make the new instance; the actor adopts it (`Actor.replac
 
 from __future__ import annotations
 
-from .instance import Instance
+from .engine import Instance
 from .services import Services
 from .system_api import Execution
 from .turn import Turn

@@ -63,8 +63,7 @@ from typing import BinaryIO, Protocol
 import cbor2
 
 from ..store import Batch, Store, StoreError
-from . import memory_image
-from .memory import PAGE
+from .engine import PAGE, memory_image
 
 LAYOUT = b"6"  # 2: the system's copy is an attachment; 3: messages, call contexts and callbacks carry
 # cycles; 4: an attachment's head is in its index (a recorded fetch's parts are the export's body alone);

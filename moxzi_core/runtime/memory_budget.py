@@ -9,7 +9,7 @@ while the total is full, and a page grown but never written costs no RAM.
 While a message runs (an update, a callback, a timer, ``canister_init``, an upgrade's hooks): it may
 grow the two memories together by the `room` the total has left as it begins (the total less the
 other actors' shares and what the actor can write without growing, its memories' sizes: `Instance.reach`).
-A growth past that answers -1, as one past ``--actor-memory-mb`` does (`wasm_rewrite`'s growth cap), so
+A growth past that answers -1, as one past ``--actor-memory-mb`` does (the engine's growth cap (`engine.rewrite`)), so
 Motoko traps with "Cannot grow memory" and the message is rolled back, its growth given back. Nothing
 is reserved: messages of several actors running at once each get the room left as they begin, so no
 long message keeps others from growing, and together they may pass the total by what each grew, at

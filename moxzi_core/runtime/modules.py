@@ -1,4 +1,4 @@
-"""The modules actors run: each prepared for hosting (`wasm_rewrite.prepare`) and compiled once, by the
+"""The modules actors run: each prepared for hosting (`engine.prepare`) and compiled once, by the
 sha256 of its original wasm; the Candid interface each actor's module gives it; and the check an
 upgrade's stable variables must pass."""
 
@@ -12,9 +12,8 @@ import wasmtime
 from .. import errors
 from ..build import BuildError, stable_incompatibilities
 from ..candid import Service, parse_did, service_from_sections
-from .instance import Instance, Limits, UnsupportedModule, new_engine
+from .engine import Instance, Limits, PreparedModule, UnsupportedModule, new_engine, prepare
 from .journal import Journal
-from .wasm_rewrite import PreparedModule, prepare
 
 log = logging.getLogger("moxzid")
 STABLE_TYPES = "icp:private motoko:stable-types"

@@ -20,7 +20,7 @@ from typing import Protocol
 
 from ..billing import Ledger
 from ..events import Events
-from .instance import Instance, Interrupted, Limits
+from .engine import Instance, Interrupted, Limits
 from .messages import Call, Outcome, Reject
 from .query_replicas import NoReplica, Replicas
 from .system_api import Execution, OutgoingCall

@@ -26,7 +26,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from .instance import Instance
+from .engine import Instance
 
 T = TypeVar("T")
 

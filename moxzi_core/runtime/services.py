@@ -9,7 +9,7 @@ from typing import Any
 
 from ..billing import Ledger
 from ..events import Events
-from .instance import Instance, Limits
+from .engine import Instance, Limits
 from .journal import Snapshot
 from .memory_budget import MemoryBudget
 from .messages import Manage, Outcome

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from ..hookspecs import hookimpl
 from ..settings import Setting, Settings, at_least
+from .engine import Limits
 from .host import MAX_CREATED_ACTORS, HostConfig
 from .inbox_bounds import MAX_QUEUED_CALLS, MAX_QUEUED_MB, TOTAL_QUEUED_MB, MiB
-from .instance import Limits
 from .memory_budget import default_total_mb
 from .system_calls import CheckpointPolicy
 

@@ -4,7 +4,7 @@
 imports the 128-bit cycle calls and ``stable64_*`` in both modes): a call made from an entry point not
 listed for it traps, as it would on the IC. Every function moc can import is here, so a module is never
 refused for importing one it does not call; the stable memory's (callable everywhere) run in wasm
-instead (`wasm_stable`). The functions themselves read and write the running
+instead (`engine.stable`). The functions themselves read and write the running
 `Execution` (what this message may see and what it has produced so far); they never touch host state
 directly, so a trapped message leaves nothing behind. The cycle calls too: an Execution starts with the
 actor's balance in the ledger and what the call offers, and what it accepts, attaches to calls and
@@ -244,7 +244,7 @@ class SystemApi:
         if name not in _FUNCTIONS:
             raise LookupError(name)
         allowed, impl = WHERE[name], _FUNCTIONS[name]
-        # wasmtime keeps host functions (`wasm_calls`: their ctypes callbacks) until their store is
+        # wasmtime keeps host functions (`engine.calls`: their ctypes callbacks) until their store is
         # dropped, and the store goes with its instance: a strong reference back to this API (so to the instance and
         # its store) would keep every instance ever made, a deleted actor's memories included. It
         # runs only while its instance runs code, so the API is there whenever it is called.
@@ -560,5 +560,5 @@ class SystemApi:
 
 
 # The function of each ic0 name WHERE lists, bound once here: the SystemApi method named after it with
-# a leading underscore; the stable memory's are wasm (`wasm_stable`), linked before these are asked for.
+# a leading underscore; the stable memory's are wasm (`engine.stable`), linked before these are asked for.
 _FUNCTIONS: dict[str, Callable] = {name: vars(SystemApi)["_" + name] for name in WHERE if "_" + name in vars(SystemApi)}

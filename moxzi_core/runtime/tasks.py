@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 
 from .canister import Canister
-from .instance import Instance
+from .engine import Instance
 
 TIMER = None  # the global timer's message
 HEARTBEAT = object()  # the message that runs canister_heartbeat

@@ -1,5 +1,5 @@
 """How an actor's message ends when the actor traps: raised by the ``ic0`` functions (`system_api`) and
-the stable memory's (`wasm_stable`), caught where the instance runs the message (`instance`)."""
+the stable memory's (`engine.stable`), caught where the instance runs the message (`engine.instance`)."""
 
 
 class ActorTrap(Exception):

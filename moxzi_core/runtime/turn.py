@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .instance import Instance
+from .engine import Instance
 from .journal import Delta, Snapshot
 from .messages import MANAGEMENT, Origin, Outcome
 from .services import Services

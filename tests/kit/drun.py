@@ -47,8 +47,8 @@ from moxzi_core.billing import DefaultPrices, Ledger
 from moxzi_core.build import COLLECTORS
 from moxzi_core.candid import Principal, Some, decode_args, encode_args
 from moxzi_core.candid.types import resolve
+from moxzi_core.runtime.engine import Limits
 from moxzi_core.runtime.host import Host, HostConfig
-from moxzi_core.runtime.instance import Limits
 from moxzi_core.runtime.management.ids import FIRST_CANISTER_NUMBER
 from moxzi_core.runtime.management.interface import MANAGEMENT_NAME, SERVICE
 from moxzi_core.runtime.messages import ANONYMOUS, Outcome, Reject

@@ -4,8 +4,8 @@ import asyncio
 
 from kit.actorbuild import build_actor
 from moxzi_core.candid import NAT, decode_args, encode_args
+from moxzi_core.runtime.engine import Limits
 from moxzi_core.runtime.host import ActorSpec, Host, HostConfig
-from moxzi_core.runtime.instance import Limits
 
 NO_ARGS = encode_args([], [])
 

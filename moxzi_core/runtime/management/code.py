@@ -10,7 +10,7 @@ import hashlib
 
 from ..actor import Actor
 from ..canister import MAX_CHUNK_BYTES, MAX_CHUNKS
-from ..instance import UnsupportedModule
+from ..engine import UnsupportedModule
 from ..journal import Journal
 from ..messages import Manage, Outcome, Reject
 from .canisters import changed_by, changer

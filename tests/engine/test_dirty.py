@@ -9,10 +9,10 @@ import wasmtime
 from kit.host import spec, update
 
 from moxzi_core.candid import NAT
+from moxzi_core.runtime.engine.instance import new_engine, new_store
+from moxzi_core.runtime.engine.memory import PAGE, TrackedMemory
+from moxzi_core.runtime.engine.rewrite import DIRTY_PAGES_EXPORT, prepare
 from moxzi_core.runtime.host import Host
-from moxzi_core.runtime.instance import new_engine, new_store
-from moxzi_core.runtime.memory import PAGE, TrackedMemory
-from moxzi_core.runtime.wasm_rewrite import DIRTY_PAGES_EXPORT, prepare
 
 MODES = pytest.mark.parametrize("memory64", [False, True], ids=["32-bit", "memory64"])
 

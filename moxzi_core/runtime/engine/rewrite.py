@@ -7,9 +7,9 @@ messages, and for an enhanced-persistence upgrade it must copy the old heap into
 the start function runs (copy heap -> call ``__moxzi_start`` -> ``canister_post_upgrade``).
 To snapshot at the cost of what a message wrote rather than of the whole heap, the module gets a
 second memory, the dirty-page map exported as ``__moxzi_dirty_pages``, and every function body
-marks in it the pages it writes (`wasm_dirty`). So that the host can bound what a message grows,
+marks in it the pages it writes (`dirty`). So that the host can bound what a message grows,
 the module gets a global, the growth cap exported as ``__moxzi_grow_cap``: the pages of memory 0
-past which its memory.grow answers -1 (`wasm_dirty`). A module without memory, which the IC installs
+past which its memory.grow answers -1 (`dirty`). A module without memory, which the IC installs
 (the empty module is one), gets memory 0 of no pages, exported as ``__moxzi_empty_memory``.
 
 `prepare` rewrites the memory, global, export, start and code sections (in the code, only the function
@@ -23,13 +23,13 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import NoReturn
 
-from .. import leb128
-from .wasm_dirty import instrument_body, map_pages
+from ... import leb128
+from .dirty import instrument_body, map_pages
 
 GLOBAL_EXPORT_PREFIX = "__moxzi_global_"
 START_EXPORT = "__moxzi_start"
-DIRTY_PAGES_EXPORT = "__moxzi_dirty_pages"  # the dirty-page map (memory 1), see wasm_dirty
-GROW_CAP_EXPORT = "__moxzi_grow_cap"  # the growth cap (a mutable i64 global), see wasm_dirty
+DIRTY_PAGES_EXPORT = "__moxzi_dirty_pages"  # the dirty-page map (memory 1), see dirty.py
+GROW_CAP_EXPORT = "__moxzi_grow_cap"  # the growth cap (a mutable i64 global), see dirty.py
 # The memory a module without one is given (no pages, none to grow: its code cannot touch memory, but
 # the System API reads and writes an actor's memory, so every actor has one).
 EMPTY_MEMORY_EXPORT = "__moxzi_empty_memory"
@@ -76,7 +76,7 @@ class PreparedModule:
 def prepare(wasm: bytes, max_memory_pages: int | None = None) -> PreparedModule:
     """Export every defined global, the start function, the dirty-page map and the growth cap; drop the
     start section; make every write to memory 0 mark the map and every growth of it respect the cap
-    (`wasm_dirty`). With ``max_memory_pages``, memory 0 (if
+    (`dirty`). With ``max_memory_pages``, memory 0 (if
     the module defines it) may grow to that many 64 KiB pages at most: its memory.grow answers -1
     beyond, as for the module's own maximum."""
     wasm = bytes(wasm)

@@ -14,10 +14,10 @@ import wasmtime
 from wasmtime import _bindings
 from wasmtime import _ffi as ffi
 
-from .wasm_dirty import PAGE_BITS
-from .wasm_globals import Globals
-from .wasm_shadow import Shadow
-from .wasm_stable import StableParts
+from .dirty import PAGE_BITS
+from .globals import Globals
+from .shadow import Shadow
+from .stable import StableParts
 
 PAGE = 1 << PAGE_BITS  # granularity of change tracking (the OS page, not wasm's 64 KiB page)
 _WORDS = PAGE // 8
@@ -29,8 +29,8 @@ _BYTEWISE_MARKS = 1 << 16
 # wasmtime's C functions for a memory's size and address, given the memory's address as a plain int:
 # ctypes then converts next to nothing, a third of the time of wasmtime-py's Memory.data_len and
 # data_ptr, which each message calls a few dozen times (the store's context still comes from
-# wasmtime-py, which refuses a closed store). wasmtime is pinned for this and wasm_globals.py. Called
-# holding the GIL, as wasm_globals' are.
+# wasmtime-py, which refuses a closed store). wasmtime is pinned for this and globals.py. Called
+# holding the GIL, as globals.py' are.
 _MEMORY = ctypes.POINTER(ffi.wasmtime_context_t), ctypes.c_void_p
 _data_size = ctypes.cast(_bindings._wasmtime_memory_data_size, ctypes.PYFUNCTYPE(ctypes.c_size_t, *_MEMORY))
 _data = ctypes.cast(_bindings._wasmtime_memory_data, ctypes.PYFUNCTYPE(ctypes.c_void_p, *_MEMORY))
@@ -42,10 +42,10 @@ class TrackedMemory:
     bytes of its stable memory (`StableMemory`).
 
     The module marks each 4 KiB page it writes in its dirty-page map (a second memory, see
-    `wasm_dirty`; the stable memory's: `wasm_stable`), and `write` marks the pages the host writes.
+    `dirty`; the stable memory's: `stable`), and `write` marks the pages the host writes.
     Commit copies the marked pages into the shadow, rollback copies them back from it; both clear the
     map. Either costs what the message wrote, plus a scan of the map (one byte per page), in one call
-    into wasm: the shadow is a memory of `wasm_shadow`'s module, in the same store. Pages the memory
+    into wasm: the shadow is a memory of `shadow`'s module, in the same store. Pages the memory
     grew by are zero until written, so only the written ones are copied; a rolled-back message's
     growth goes back to the OS (the memory keeps its size, as wasm memory cannot shrink, but not the
     RAM).
@@ -264,7 +264,7 @@ class _Bytes:
 
 
 class StableMemory:
-    """An actor instance's stable memory, as transactions: the stable module's wasm memory (`wasm_stable`:
+    """An actor instance's stable memory, as transactions: the stable module's wasm memory (`stable`:
     the actor's stable reads and writes run there, in wasm), tracked like the main memory, and its size
     in 64 KiB pages, which that module keeps in a global because the wasm memory cannot shrink: a
     rolled-back growth leaves zeroed pages beyond the size, which the next growth reuses.

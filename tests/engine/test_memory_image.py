@@ -8,10 +8,10 @@ import pytest
 import zstandard
 from kit.host import query, spec, update
 
-from moxzi_core.runtime import memory_image
+from moxzi_core.runtime.engine import memory_image
+from moxzi_core.runtime.engine.memory import PAGE
 from moxzi_core.runtime.host import Host
 from moxzi_core.runtime.journal import Delta, Journal
-from moxzi_core.runtime.memory import PAGE
 from moxzi_core.store import Batch, MemoryStore, StoreError
 
 CHUNK = memory_image.CHUNK

@@ -4,7 +4,7 @@ instead of a dozen numpy operations (six changed pages of letters.mo's heap: 21 
 callback's two commits, on a busy machine: 92-133 -> 40-46 µs of CPU).
 
 Per tracked memory (an actor's main memory, its stable memory's bytes), one instance, given the memory
-and its dirty-page map (`wasm_dirty`: a byte per 4 KiB page, nonzero = written since the last commit or
+and its dirty-page map (`dirty`: a byte per 4 KiB page, nonzero = written since the last commit or
 rollback). It holds:
 
 - ``shadow``: a memory of the same address type holding the committed contents; it grows (zero) as the
@@ -35,8 +35,8 @@ from __future__ import annotations
 
 import wasmtime
 
-from .wasm_calls import WasmCalls
-from .wasm_own import compiled
+from .calls import WasmCalls
+from .own import compiled
 
 PAGE = 4096
 

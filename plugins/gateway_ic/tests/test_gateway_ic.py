@@ -27,8 +27,8 @@ from moxzi_gateway_ic.system_canisters import CYCLES_LEDGER, CYCLES_MINTING, FEE
 from moxzi_core.billing import DefaultPrices, Ledger
 from moxzi_core.candid import TEXT, Principal, Some, decode_args, encode_args, resolve
 from moxzi_core.received import Received
+from moxzi_core.runtime.engine import Limits
 from moxzi_core.runtime.host import ActorSpec, Host, HostConfig, actor_principal
-from moxzi_core.runtime.instance import Limits
 from moxzi_core.runtime.management.interface import SERVICE as MANAGEMENT_SERVICE
 from moxzi_core.signatures import Refused, hash_of_map
 from moxzi_core.store import MemoryStore

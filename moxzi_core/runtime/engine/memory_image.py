@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import zstandard
 
-from ..store import StoreError
+from ...store import StoreError
 from .memory import PAGE
 
 CHUNK = 1 << 16

@@ -3,7 +3,7 @@ import re
 import pytest
 import wasmtime
 
-from moxzi_core.runtime.wasm_rewrite import (
+from moxzi_core.runtime.engine.rewrite import (
     DIRTY_PAGES_EXPORT,
     EMPTY_MEMORY_EXPORT,
     GLOBAL_EXPORT_PREFIX,

@@ -8,14 +8,14 @@ Per actor instance, in its store, three instances:
   ``call_indirect`` through its table (the stable functions need the actor's memory, which exists only
   once the actor is instantiated, and the actor needs its imports before that);
 - the actor's module;
-- the *stable module*, given the actor's memory and dirty-page map (`wasm_dirty`): it holds the stable
+- the *stable module*, given the actor's memory and dirty-page map (`dirty`): it holds the stable
   memory, its own dirty-page map and the stable memory's size in 64 KiB pages (a global: wasm memory
   cannot shrink, and a rolled-back ``stable64_grow`` must). `attach` puts its functions in the
   forwarder's table.
 
 The functions check bounds as the IC does (stable memory first, then the actor's memory) and trap with
 the IC's words through one host function; ``stable64_grow`` answers -1 past the limit, and past the
-actor's growth cap (`wasm_rewrite`: the pages its main memory may reach in this message), which each
+actor's growth cap (`rewrite`: the pages its main memory may reach in this message), which each
 stable growth lowers by the pages it took, so that the two memories together grow by no more than the
 cap allowed the main memory alone. A read marks the
 pages it writes in the actor's memory, a write those of the stable memory, so that commits, rollbacks,
@@ -30,9 +30,9 @@ from dataclasses import dataclass
 
 import wasmtime
 
-from .traps import ActorTrap
-from .wasm_calls import WasmCalls
-from .wasm_own import compiled
+from ..traps import ActorTrap
+from .calls import WasmCalls
+from .own import compiled
 
 # The IC's types for these imports (the same in both persistence modes).
 _I64 = wasmtime.ValType.i64()

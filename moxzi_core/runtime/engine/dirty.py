@@ -1,6 +1,6 @@
 """Make a function body record what it writes: every write to memory 0 marks its 4 KiB pages.
 
-The marks go to a dirty-page map, a second linear memory the rewriter adds (`wasm_rewrite.prepare`):
+The marks go to a dirty-page map, a second linear memory the rewriter adds (`rewrite.prepare`):
 one byte per 4 KiB page of memory 0, nonzero = written since the host last cleared it. The map grows
 with memory 0, so the page number of any address memory 0 has is an index into the map. It is a
 32-bit memory even beside a memory64 heap (4 GiB of marks cover 16 TiB), which lets wasmtime check
@@ -27,7 +27,7 @@ would miss. Instructions that name a memory other than 0 are refused for the sam
 
 from typing import Protocol
 
-from .. import leb128
+from ... import leb128
 
 PAGE_BITS = 12  # 4 KiB: the host's page of change tracking
 # A 64 KiB page of the map holds 65536 marks of 4 KiB each: it covers 4096 pages of memory 0.
@@ -124,7 +124,7 @@ _BULK_INDICES = {
 
 
 class Reader(Protocol):
-    """What this module needs of `wasm_rewrite`'s reader, bounded to one function body."""
+    """What this module needs of `rewrite`'s reader, bounded to one function body."""
 
     data: bytes
     pos: int

@@ -9,7 +9,7 @@ raw values, and a host function is one ctypes callback that unpacks its raw argu
 here: a host function's when it is defined, a function called into on its first call (wasmtime keeps
 a store's functions until the store goes, so one checked stays what it was). Errors read as
 wasmtime-py's do: what a host function raises is raised again from the call into wasm that ran it, a
-trap is a ``wasmtime.Trap``. Like ``wasm_globals``, this leans on wasmtime-py's ``_ffi`` and
+trap is a ``wasmtime.Trap``. Like ``globals``, this leans on wasmtime-py's ``_ffi`` and
 ``_bindings``, which is why wasmtime is pinned.
 """
 
@@ -27,7 +27,7 @@ from wasmtime import _ffi as ffi
 _Number = ctypes.c_int32 | ctypes.c_int64 | ctypes.c_float | ctypes.c_double
 _RAW = ctypes.sizeof(ffi.wasmtime_val_raw_t)  # one slot of a raw argument/result array
 _FUNC = ctypes.sizeof(ffi.wasmtime_func_t)  # a function's handle: its store's id, its index there
-_SLOTS = 2  # the most arguments, and results, a call into wasm passes (`wasm_shadow`'s: two of each)
+_SLOTS = 2  # the most arguments, and results, a call into wasm passes (`shadow`'s: two of each)
 # The struct code and ctypes type of a raw value, by value type (ctypes wraps an int into the type's
 # range, as wasmtime-py's Val does)
 _KINDS: dict[str, tuple[str, type[_Number]]] = {
@@ -40,7 +40,7 @@ _P = ctypes.c_void_p
 _HOST = ctypes.CFUNCTYPE(ctypes.c_size_t, _P, _P, _P, ctypes.c_size_t)  # (env, caller, raw values, count) -> trap
 _FINALIZE = ctypes.CFUNCTYPE(None, _P)
 # The C functions, given plain addresses so ctypes converts no argument. All but the call into wasm are
-# called holding the GIL (PYFUNCTYPE), as wasm_globals' are: they return in well under a microsecond,
+# called holding the GIL (PYFUNCTYPE), as globals.py' are: they return in well under a microsecond,
 # and one that let go of it would let a thread beside take it for up to the switch interval. The wasm
 # runs without it (other actors and the HTTP server keep going), and its host functions take it back.
 _define = ctypes.cast(

@@ -1,4 +1,4 @@
-"""The committed copy of a tracked memory, kept in wasm (`runtime/wasm_shadow.py`), as TrackedMemory uses it:
+"""The committed copy of a tracked memory, kept in wasm (`runtime/engine/shadow.py`), as TrackedMemory uses it:
 what a commit lists, what a rollback puts back, and that neither touches the actor's fuel or is cut short
 by the host stopping."""
 
@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 import wasmtime
 
-from moxzi_core.runtime.instance import new_engine, new_store
-from moxzi_core.runtime.memory import PAGE, TrackedMemory
+from moxzi_core.runtime.engine.instance import new_engine, new_store
+from moxzi_core.runtime.engine.memory import PAGE, TrackedMemory
 
 
 @pytest.fixture(params=[False, True], ids=["memory32", "memory64"])

@@ -1,4 +1,4 @@
-"""moxzid's own wasm modules (`wasm_stable`'s, `wasm_shadow`'s), written as WAT and each compiled once per
+"""moxzid's own wasm modules (`stable`'s, `shadow`'s), written as WAT and each compiled once per
 engine: every actor instance instantiates them in its store."""
 
 from __future__ import annotations

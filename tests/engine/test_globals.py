@@ -1,11 +1,11 @@
-"""An instance's globals read and written in one go (moxzi_core/runtime/wasm_globals.py): every
+"""An instance's globals read and written in one go (moxzi_core/runtime/engine/globals.py): every
 numeric kind keeps its value, in order, beside a global of another kind (wasmtime-py's way)."""
 
 import math
 
 import wasmtime
 
-from moxzi_core.runtime.wasm_globals import Globals
+from moxzi_core.runtime.engine.globals import Globals
 
 KINDS = ("i32", "i64", "f32", "f64")
 

@@ -1,4 +1,4 @@
-"""Calls into wasm and out to host functions through wasmtime's unchecked C API (`wasm_calls`): the
+"""Calls into wasm and out to host functions through wasmtime's unchecked C API (`engine.calls`): the
 values each way, what a host function raises, traps, a table's functions, and the callbacks' lifetime."""
 
 import gc
@@ -6,8 +6,8 @@ import gc
 import pytest
 import wasmtime
 
-from moxzi_core.runtime import wasm_calls
-from moxzi_core.runtime.wasm_calls import WasmCalls
+from moxzi_core.runtime.engine import calls as wasm_calls
+from moxzi_core.runtime.engine.calls import WasmCalls
 
 WAT = """(module
   (import "m" "pass" (func $pass (param i32 i64 f32 f64) (result i32)))

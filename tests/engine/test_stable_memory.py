@@ -1,4 +1,4 @@
-"""Stable memory, whose ``ic0.stable64_*`` functions run in wasm (`wasm_stable`): the IC's bounds, trap
+"""Stable memory, whose ``ic0.stable64_*`` functions run in wasm (`engine.stable`): the IC's bounds, trap
 messages and growth limit, a charge by the byte, transactions (commit, rollback, query replicas), and a
 Motoko actor's stable memory through traps, queries, upgrades, restarts and kill -9, in both
 persistence modes."""
@@ -17,12 +17,12 @@ from kit.daemon import project, running_moxzid
 from kit.host import spec, started, update
 
 from moxzi_core.candid import NAT, NAT64, decode_args, encode_args
+from moxzi_core.runtime.engine.instance import Instance, Limits, UnsupportedModule, new_engine
+from moxzi_core.runtime.engine.memory import PAGE, StableMemory
+from moxzi_core.runtime.engine.rewrite import prepare
 from moxzi_core.runtime.host import Host
-from moxzi_core.runtime.instance import Instance, Limits, UnsupportedModule, new_engine
-from moxzi_core.runtime.memory import PAGE, StableMemory
 from moxzi_core.runtime.messages import Reject
 from moxzi_core.runtime.query_replicas import NoReplica, Replicas
-from moxzi_core.runtime.wasm_rewrite import prepare
 from moxzi_core.store import MemoryStore
 
 MODES = pytest.mark.parametrize("memory64", [False, True], ids=["32-bit", "memory64"])

@@ -14,16 +14,16 @@ from typing import TypeVar
 import numpy as np
 import wasmtime
 
-from . import memory_image
-from .canister import Canister
+from ..canister import Canister
+from ..system_api import Execution, SystemApi
+from ..traps import ActorTrap
+from .calls import WasmCalls
+from .globals import Globals
 from .memory import StableMemory, TrackedMemory
-from .system_api import Execution, SystemApi
-from .traps import ActorTrap
-from .wasm_calls import WasmCalls
-from .wasm_globals import Globals
-from .wasm_rewrite import DIRTY_PAGES_EXPORT, GROW_CAP_EXPORT, START_EXPORT, PreparedModule
-from .wasm_stable import FUNCTION_TYPES as STABLE_FUNCTIONS
-from .wasm_stable import StableFunctions
+from .memory_image import Packer
+from .rewrite import DIRTY_PAGES_EXPORT, GROW_CAP_EXPORT, START_EXPORT, PreparedModule
+from .stable import FUNCTION_TYPES as STABLE_FUNCTIONS
+from .stable import StableFunctions
 
 EMPTY_ARGS = b"DIDL\x00\x00"  # Candid encoding of no arguments
 GROW_REFUSED = "Cannot grow memory"  # how Motoko's runtime traps when memory.grow fails
@@ -56,7 +56,7 @@ def new_engine() -> wasmtime.Engine:
     config.wasm_memory64 = True
     config.wasm_bulk_memory = True
     config.wasm_multi_value = True
-    config.wasm_multi_memory = True  # the dirty-page map is a second memory (wasm_dirty)
+    config.wasm_multi_memory = True  # the dirty-page map is a second memory (dirty)
     config.consume_fuel = True
     config.epoch_interruption = True
     config.cache = True
@@ -129,7 +129,7 @@ class Instance:
         # which costs fuel.
         self._store = new_store(engine, limits.instructions_per_message)
         # wasmtime limits each memory of the store alike; the main memory's limit is its maximum
-        # (`wasm_rewrite.prepare`), this bounds the stable memory too.
+        # (`rewrite.prepare`), this bounds the stable memory too.
         self._store.set_limits(memory_size=max(limits.memory_bytes, limits.stable_memory_pages * StableMemory.PAGE))
         self.api = SystemApi(self, log)
         self._calls = WasmCalls(self._store)
@@ -168,8 +168,8 @@ class Instance:
         # What packs the memories for the store (none for a replica, which writes no snapshot): the main
         # memory over its image as instantiated (its data segments, up to the last non-zero byte);
         # ``compress``: False for a store that keeps its values in memory (`Store.in_memory`).
-        self.memory_packer = memory_image.Packer(b"" if replica else self.memory.image().rstrip(b"\0"), compress)
-        self.stable_packer = memory_image.Packer(compress=compress)
+        self.memory_packer = Packer(b"" if replica else self.memory.image().rstrip(b"\0"), compress)
+        self.stable_packer = Packer(compress=compress)
         self.stable = StableMemory(
             self._store,
             stable_functions.attach(memory, dirty_map, grow_cap, prepared.memory64, limits.stable_memory_pages),

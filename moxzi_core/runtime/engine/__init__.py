@@ -1,0 +1,26 @@
+"""The engine: how a wasm module is prepared for hosting, instantiated on wasmtime, called through its C
+API, its dirty pages tracked and its memories packed for the store. The rest of moxzid reaches it only
+through the names below (tests/test_layout.py keeps it so); what an actor, a message or a call context
+is, the engine does not know. It links the ``ic0`` functions (`runtime.system_api`) into each instance
+and raises `runtime.traps.ActorTrap`, the two seams it shares with the host."""
+
+from . import memory_image
+from .instance import EMPTY_ARGS, Instance, Interrupted, Limits, UnsupportedModule, new_engine, new_store
+from .memory import PAGE
+from .rewrite import PreparedModule, prepare
+from .stable import FUNCTION_TYPES as STABLE_FUNCTIONS
+
+__all__ = [
+    "EMPTY_ARGS",
+    "PAGE",
+    "Instance",
+    "Interrupted",
+    "Limits",
+    "PreparedModule",
+    "STABLE_FUNCTIONS",
+    "UnsupportedModule",
+    "memory_image",
+    "new_engine",
+    "new_store",
+    "prepare",
+]
