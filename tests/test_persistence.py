@@ -13,7 +13,7 @@ from moxzi_core.candid import NAT, PRINCIPAL, TEXT, Principal, Vec
 from moxzi_core.runtime.engine import Limits
 from moxzi_core.runtime.host import Host, HostConfig, actor_principal
 from moxzi_core.runtime.journal import Journal
-from moxzi_core.runtime.messages import Call, to_record
+from moxzi_core.runtime.messages import Call, FromActor, FromOutside, to_record
 from moxzi_core.settings import Settings
 from moxzi_core.store import Batch, MemoryStore, StoreError
 
@@ -67,8 +67,8 @@ async def test_recorded_messages_that_never_ran_run_at_start_up():
     await first.stop()
     # As if moxzid died right after recording two calls: one from outside, one from actor b.
     batch = Batch()
-    Journal.record(batch, "a", 0, to_record(Call("inc", NO_ARGS, b"\x04", ["ingress", "gone"])))
-    Journal.record(batch, "a", 1, to_record(Call("inc", NO_ARGS, actor_principal("b"), ["actor", "b", 99])))
+    Journal.record(batch, "a", 0, to_record(Call("inc", NO_ARGS, b"\x04", FromOutside("gone"))))
+    Journal.record(batch, "a", 1, to_record(Call("inc", NO_ARGS, actor_principal("b"), FromActor("b", 99))))
     store.commit(batch)
 
     second = await restarted(store, spec("a"), spec("b"))

@@ -24,7 +24,20 @@ from .canister import RUNNING, STOPPED, STOPPING, Canister
 from .contexts import CallContexts
 from .engine import EMPTY_ARGS, Instance, Interrupted
 from .journal import Delta
-from .messages import ANONYMOUS, MANAGEMENT, Call, Manage, Origin, Outcome, Reject, Response, Upgrade
+from .messages import (
+    ANONYMOUS,
+    MANAGEMENT,
+    Call,
+    FromActor,
+    FromOutside,
+    FromSystem,
+    Manage,
+    Origin,
+    Outcome,
+    Reject,
+    Response,
+    Upgrade,
+)
 from .query_replicas import Replicas
 from .services import Services
 from .system_api import Execution
@@ -271,7 +284,7 @@ class Actor:
         from outside wait in the inbox and run after the upgrade."""
         if isinstance(message, Response) or (isinstance(message, Call) and message.caller == self.principal):
             return False
-        if isinstance(message, Call) and message.origin[0] == "actor":
+        if isinstance(message, Call) and isinstance(message.origin, FromActor):
             self.turn = self._new_turn()
             self.turn.answer(
                 message.origin,
@@ -339,7 +352,7 @@ class Actor:
                 Reject.CANISTER_ERROR,
                 f"{self.name}.{call.method} is a composite query: it cannot be called as an update or from an update",
             )
-        if call.origin[0] == "ingress" and not self.services.queries.accepts(self._code, call):
+        if isinstance(call.origin, FromOutside) and not self.services.queries.accepts(self._code, call):
             return Outcome.reject(
                 Reject.CANISTER_REJECT, f"actor {self.name} did not accept the message ({call.method})"
             )
@@ -352,7 +365,7 @@ class Actor:
 
     def _run_task(self, export: str) -> None:
         """Run a system task: no caller waits for it; what it calls answers to its own callbacks."""
-        context_id = self._calls.begin(MANAGEMENT, ["system"])
+        context_id = self._calls.begin(MANAGEMENT, FromSystem())
         self._execute(context_id, Execution("T", caller=MANAGEMENT, balance=self.turn.balance()), export=export)
         self._close_if_done(context_id)
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .messages import Origin, origin_of, origin_record
+
 MAX_CONTROLLERS = 10  # as on the IC (also the most allowed viewers of a visibility setting)
 MAX_CHUNKS = 100  # a chunk store holds at most this many chunks: the IC's 100 MiB of 1 MiB chunks
 MAX_CHUNK_BYTES = 1024 * 1024  # one chunk, as on the IC
@@ -42,7 +44,7 @@ class Canister:
     version: int = 0  # ic0.canister_version: counts completed updates, installs and settings changes
     settings: dict = field(default_factory=lambda: dict(DEFAULT_SETTINGS))
     created: bool = False  # made by create_canister (else: named in the manifest)
-    stop_waiters: list = field(default_factory=list)  # origins of stop_canister calls not yet answered
+    stop_waiters: list[Origin] = field(default_factory=list)  # of stop_canister calls not yet answered
     certified_data: bytes = b""  # ic0.certified_data_set's last completed value
     # The chunk store (upload_chunk): each chunk's sha256 and size; the bytes lie in the journal,
     # written in the same batch as this record.
@@ -93,7 +95,7 @@ class Canister:
             self.version,
             self.settings,
             self.created,
-            self.stop_waiters,
+            [origin_record(origin) for origin in self.stop_waiters],
             self.certified_data,
             [[digest, size] for digest, size in self.chunks.items()],
             self.history,
@@ -115,7 +117,7 @@ class Canister:
             version,
             {**DEFAULT_SETTINGS, **settings},
             created,
-            list(waiters),
+            [origin_of(origin) for origin in waiters],
             certified,
             {digest: size for digest, size in chunks},
             [list(entry) for entry in history],

@@ -7,7 +7,7 @@ import logging
 from collections import Counter
 from dataclasses import dataclass
 
-from .messages import Origin, Outcome, Reject
+from .messages import FromSystem, Origin, Outcome, Reject, origin_of, origin_record
 from .system_api import OutgoingCall
 
 log = logging.getLogger("moxzid")
@@ -73,7 +73,7 @@ class CallContexts:
         del self.open[context_id]
         if context.responded:
             return None
-        if context.origin[0] == "system":
+        if isinstance(context.origin, FromSystem):
             if context.last_trap:
                 log.warning("actor %s: system task trapped: %s", actor, context.last_trap)
             return None
@@ -96,7 +96,7 @@ class CallContexts:
         return {
             "ids": self._ids,
             "contexts": {
-                cid: [c.caller, c.origin, c.outstanding, c.responded, c.last_trap, c.deadline, c.cycles]
+                cid: [c.caller, origin_record(c.origin), c.outstanding, c.responded, c.last_trap, c.deadline, c.cycles]
                 for cid, c in self.open.items()
             },
             "callbacks": {
@@ -117,7 +117,9 @@ class CallContexts:
     def restore(self, state: dict) -> None:
         """Take back what ``record`` wrote."""
         self._ids = state["ids"]
-        self.open = {cid: Context(*fields) for cid, fields in state["contexts"].items()}
+        self.open = {
+            cid: Context(caller, origin_of(origin), *rest) for cid, (caller, origin, *rest) in state["contexts"].items()
+        }
         self.callbacks = {
             cb: (
                 cid,

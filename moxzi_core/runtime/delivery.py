@@ -25,6 +25,8 @@ from .journal import Delta, Journal
 from .messages import (
     MANAGEMENT,
     Call,
+    FromActor,
+    FromOutside,
     Origin,
     Outcome,
     Reject,
@@ -93,20 +95,22 @@ class Delivery:
         """``actor``'s inbox, whose next message goes at ``next_seq``."""
         self._next_seq[actor.name] = next_seq
 
-    async def answered(self, send: Callable[[Origin], Awaitable[None] | None]) -> Outcome:
+    async def answered(self, send: Callable[[FromOutside], Awaitable[None] | None]) -> Outcome:
         """The answer to a caller outside: ``send(origin)`` records its call, whose answer goes to
         ``origin``; this waits for it."""
         request = secrets.token_hex(8)
         answer = self._waiting[request] = self.loop.create_future()
         try:
-            sent = send(["ingress", request])
+            sent = send(FromOutside(request))
             if inspect.isawaitable(sent):
                 await sent
             return await answer
         finally:
             del self._waiting[request]
 
-    async def ingress(self, actor: Actor, message: Callable[[Origin], object], batch: Batch | None = None) -> Outcome:
+    async def ingress(
+        self, actor: Actor, message: Callable[[FromOutside], object], batch: Batch | None = None
+    ) -> Outcome:
         """Record a message from outside in ``actor``'s inbox (with ``batch``), and wait for its answer."""
         return await self.answered(lambda origin: self.deliver(batch or Batch(), [(actor, message(origin))]))
 
@@ -132,8 +136,8 @@ class Delivery:
         assert self.replays is not None, "started"
         messages = [(seq, from_record(record)) for seq, record in inbox]
         for origin in actor.open_origins() + [m.origin for _, m in messages if isinstance(m, Call)]:
-            if origin[0] == "ingress" and len(origin) == 4:  # a keyed call, to run or answer again
-                self.replays.resume(origin[2], origin[3])
+            if isinstance(origin, FromOutside) and origin.key is not None:  # a keyed call, to run or answer again
+                self.replays.resume(origin.key, origin.fingerprint)
         for seq, message in messages:
             self.post(actor, seq, message)
         for callback, (method, data, cycles) in pending:
@@ -178,11 +182,11 @@ class Delivery:
     def answer(self, batch: Batch, origin: Origin, outcome: Outcome) -> None:
         """Commit ``batch`` with ``outcome`` for ``origin``: a response in the calling actor's inbox,
         or (after a flush) the answer to a caller outside."""
-        if origin[0] == "actor":
-            self.deliver(batch, [(self._roster.named(origin[1]), response_to(origin, outcome))])
+        if isinstance(origin, FromActor):
+            self.deliver(batch, [(self._roster.named(origin.actor), response_to(origin, outcome))])
             return
         self.commit(batch)
-        future = self._waiting.get(origin[1])
+        future = self._waiting.get(origin.request) if isinstance(origin, FromOutside) else None
         if future is not None:
             self._store.flush()
             future.set_result(outcome)
@@ -229,14 +233,14 @@ class Delivery:
         messages: list[tuple[Actor, object]] = []
         outside, keyed = [], []
         for origin, outcome in answers:
-            if origin[0] == "ingress":
-                outside.append((origin[1], outcome))
-                if len(origin) == 4:  # its outcome is kept for retries, with the call's completion
+            if isinstance(origin, FromOutside):
+                outside.append((origin.request, outcome))
+                if origin.key is not None:  # its outcome is kept for retries, with the call's completion
                     assert self.replays is not None, "the host is started"
-                    self.replays.record(batch, origin[2], outcome)
-                    keyed.append((origin[2], outcome))
-            elif origin[0] == "actor":
-                messages.append((self._roster.named(origin[1]), response_to(origin, outcome)))
+                    self.replays.record(batch, origin.key, outcome)
+                    keyed.append((origin.key, outcome))
+            elif isinstance(origin, FromActor):
+                messages.append((self._roster.named(origin.actor), response_to(origin, outcome)))
         system = self._route(batch, actor, calls, messages)
         self.deliver(batch, messages)
         for callback, call in calls:
@@ -293,7 +297,7 @@ class Delivery:
             if target is None:
                 messages.append((actor, Response(callback, Outcome.no_route(call.callee, call.cycles))))
                 continue
-            origin = ["actor", actor.name, callback]
+            origin = FromActor(actor.name, callback)
             messages.append(
                 (target, Call(call.method, bytes(call.data), actor.principal, origin, call.deadline or 0, call.cycles))
             )

@@ -17,7 +17,7 @@ import asyncio
 import hashlib
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from .. import errors
@@ -38,7 +38,7 @@ from .management.ids import CanisterIds, Randomness
 from .management.interface import MANAGEMENT_NAME, settings_change
 from .management.request import Manager, Request
 from .memory_budget import MemoryBudget, default_total_mb
-from .messages import ANONYMOUS, Call, Origin, Outcome, Reject, Upgrade, response_to
+from .messages import ANONYMOUS, Call, FromActor, FromOutside, Origin, Outcome, Reject, Upgrade, response_to
 from .modules import Interfaces, Modules, check_stable_variables, interface, prepared_with_interface
 from .queries import Certifier, Queries
 from .roster import Roster
@@ -362,7 +362,7 @@ class Host:
             replays.release(keyed)
             return full
         return await self._delivery.ingress(
-            actor, lambda origin: Call(method, arg, caller, [*origin, keyed, fingerprint])
+            actor, lambda origin: Call(method, arg, caller, replace(origin, key=keyed, fingerprint=fingerprint))
         )
 
     def _queue_full(self, actor: Actor, size: int) -> Outcome | None:
@@ -374,7 +374,7 @@ class Host:
     def _room_for(self, request: Request, actor: Actor, size: int) -> Outcome | None:
         """For a management call from outside, what ``_queue_full`` says; a call from an actor is not
         bounded so."""
-        return self._queue_full(actor, size) if request.origin[0] == "ingress" else None
+        return self._queue_full(actor, size) if isinstance(request.origin, FromOutside) else None
 
     async def upgrade(self, name: str, wasm: bytes) -> None:
         """Replace actor ``name``'s code keeping its state, or raise UpgradeRefused and change nothing."""
@@ -441,7 +441,7 @@ class Host:
             return
         target, message = result
         # Checked again as it is recorded: other calls may have come in while its module compiled.
-        full = self._queue_full(target, message.size) if origin[0] == "ingress" else None
+        full = self._queue_full(target, message.size) if isinstance(origin, FromOutside) else None
         if full is not None:  # refused before it is recorded: nothing of it (a module added) is kept
             if "module" in message.detail:
                 self._drop_compiled(message.detail["module"])
@@ -458,7 +458,7 @@ class Host:
         and is answered on this thread: ``Schedule.submit``); the rest run on the event loop.
         ``started``: the call was started before the commit (``SystemCalls.start_early``): only its
         answer waits."""
-        origin = ["actor", actor.name, callback] + ([cycles] if cycles else [])
+        origin = FromActor(actor.name, callback, cycles)
 
         def answer(batch: Batch, outcome: Outcome) -> None:
             self._delivery.drop_pending(batch, actor, callback)
@@ -475,13 +475,13 @@ class Host:
         ):
             self._delivery.loop.call_soon_threadsafe(self._call_on_loop, actor, origin, method_name, data, answer)
 
-    def _call_on_loop(self, actor: Actor, origin: Origin, method_name: str, data: bytes, answer) -> None:
+    def _call_on_loop(self, actor: Actor, origin: FromActor, method_name: str, data: bytes, answer) -> None:
         loop = self._delivery.loop
         if method_name in management.METHODS:
             batch = Batch()
-            self._delivery.drop_pending(batch, actor, origin[2])
+            self._delivery.drop_pending(batch, actor, origin.callback)
             managed = loop.create_task(self._manage(actor.principal, origin, method_name, data, batch))
-            managed.add_done_callback(lambda _: self._delivery.system_answered(actor.name, origin[2]))
+            managed.add_done_callback(lambda _: self._delivery.system_answered(actor.name, origin.callback))
             return
 
         loop.create_task(self._system.call(actor.name, actor.principal, method_name, data, answer))

@@ -85,11 +85,57 @@ class Outcome:
         return cls.reject(Reject.CANISTER_REJECT, data.decode("utf-8", "replace"))
 
 
-# Who waits for a call's answer: ["ingress", request id] (outside: HTTP; a keyed call adds its key and
-# fingerprint, replays.py), ["actor", name, callback id], or ["system"] (the actor's own timer: nobody).
-# An actor's call to the management canister carrying cycles has them as a fourth element: they go back
-# with the answer (`response_to`) unless the method took them (create_canister, deposit_cycles).
-Origin = list
+@dataclass(frozen=True)
+class FromOutside:
+    """A client's call over HTTP: its answer goes to the request waiting under ``request``. A keyed call
+    (`replays`) also names its ``key`` and its argument's ``fingerprint``: its outcome is kept for
+    retries."""
+
+    request: str
+    key: bytes | None = None
+    fingerprint: bytes = b""
+
+
+@dataclass(frozen=True)
+class FromActor:
+    """An actor's call: its answer goes to ``actor``'s ``callback``. A call to the management canister may
+    carry ``cycles``: they go back with the answer (`response_to`) unless the method took them
+    (create_canister, deposit_cycles)."""
+
+    actor: str
+    callback: int
+    cycles: int = 0
+
+
+@dataclass(frozen=True)
+class FromSystem:
+    """The actor's own timer, heartbeat or hook: nobody waits for its answer."""
+
+
+# Who waits for a call's answer.
+Origin = FromOutside | FromActor | FromSystem
+
+
+def origin_record(origin: Origin) -> list:
+    """``origin`` as the journal keeps it: ["ingress", request(, key, fingerprint)], ["actor", name,
+    callback(, cycles)] or ["system"]."""
+    if isinstance(origin, FromOutside):
+        return ["ingress", origin.request] + ([origin.key, origin.fingerprint] if origin.key is not None else [])
+    if isinstance(origin, FromActor):
+        return ["actor", origin.actor, origin.callback] + ([origin.cycles] if origin.cycles else [])
+    return ["system"]
+
+
+def origin_of(record: list) -> Origin:
+    """What ``origin_record`` wrote, as an origin again."""
+    kind, *fields = record
+    if kind == "ingress":
+        return FromOutside(*fields)
+    if kind == "actor":
+        return FromActor(*fields)
+    if kind == "system":
+        return FromSystem()
+    raise ValueError(f"unknown origin kind {kind!r}")
 
 
 @dataclass
@@ -137,9 +183,9 @@ def from_outside(message) -> int | None:
     actor) holds in the inbox, counted against ``--max-queued-mb`` (`inbox_bounds`): an update call's
     argument; a management call's argument and any module put together for it (``Manage.size``).
     None for any other message (from an actor, a response, an operator's upgrade)."""
-    if isinstance(message, Call) and message.origin[0] == "ingress":
+    if isinstance(message, Call) and isinstance(message.origin, FromOutside):
         return len(message.arg)
-    if isinstance(message, Manage) and message.origin[0] == "ingress":
+    if isinstance(message, Manage) and isinstance(message.origin, FromOutside):
         return message.size
     return None
 
@@ -148,30 +194,33 @@ def to_record(message) -> list:
     """A message as plain data for the journal."""
     if isinstance(message, Call):
         m = message
-        return ["call", m.method, m.arg, m.caller, m.origin, m.deadline, m.cycles]
+        return ["call", m.method, m.arg, m.caller, origin_record(m.origin), m.deadline, m.cycles]
     if isinstance(message, Response):
         o = message.outcome
         return ["response", message.callback, o.reply, o.reject_code, o.reject_message, o.refund]
     if isinstance(message, Manage):
-        return ["manage", message.op, message.detail, message.caller, message.origin, message.size]
-    return ["upgrade", message.module, message.origin]
+        return ["manage", message.op, message.detail, message.caller, origin_record(message.origin), message.size]
+    return ["upgrade", message.module, origin_record(message.origin)]
 
 
 def from_record(record: list):
     kind, *fields = record
     if kind == "call":
-        return Call(*fields)
+        method, arg, caller, origin, *rest = fields
+        return Call(method, arg, caller, origin_of(origin), *rest)
     if kind == "response":
         callback, reply, code, text, refund = fields
         return Response(callback, Outcome(reply, code, text, refund=refund))
     if kind == "upgrade":
-        return Upgrade(*fields)
+        module, origin = fields
+        return Upgrade(module, origin_of(origin))
     if kind == "manage":
-        return Manage(*fields)
+        op, detail, caller, origin, *rest = fields
+        return Manage(op, detail, caller, origin_of(origin), *rest)
     raise ValueError(f"unknown message kind {kind!r}")
 
 
-def response_to(origin: Origin, outcome: Outcome) -> Response:
+def response_to(origin: FromActor, outcome: Outcome) -> Response:
     """The Response that answers an actor's ``origin``: the cycles the origin carries come back with it."""
-    refund = outcome.refund + (origin[3] if len(origin) > 3 else 0)
-    return Response(origin[2], replace(outcome, refund=refund) if refund != outcome.refund else outcome)
+    refund = outcome.refund + origin.cycles
+    return Response(origin.callback, replace(outcome, refund=refund) if refund != outcome.refund else outcome)

@@ -15,13 +15,13 @@ other; an outside caller through ``Host.call(MANAGEMENT_NAME, method, arg, calle
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ...store import Batch
 from ..actor import Actor
 from ..canister import Canister
-from ..messages import Manage, Origin, Outcome, Reject
+from ..messages import FromActor, Manage, Origin, Outcome, Reject
 from . import canisters, code, snapshots
 from .interface import BadArgument, arguments
 from .request import Manager, Request
@@ -83,7 +83,7 @@ async def take(manager: Manager, caller: bytes, origin: Origin, method: str, arg
     ``batch``. The cycles an actor's ``origin`` carries go back with the answer unless the method takes
     them (then the Outcome's origin drops them: see ``answer_to``)."""
     row = METHODS[method]
-    cycles = origin[3] if origin[0] == "actor" and len(origin) > 3 else 0
+    cycles = origin.cycles if isinstance(origin, FromActor) else 0
     try:
         values = arguments(method, arg)
         request = Request(method, caller, origin, arg, values[0] if values else {}, batch, cycles)
@@ -107,8 +107,8 @@ async def take(manager: Manager, caller: bytes, origin: Origin, method: str, arg
 def answer_to(origin: Origin, method: str, outcome: Outcome) -> Origin:
     """Where ``method``'s ``outcome`` goes: ``origin``, less the cycles it carries if the method took
     them (a reply of a method that keeps them: nothing goes back)."""
-    if len(origin) > 3 and METHODS[method].takes_cycles and outcome.reply is not None:
-        return origin[:3]
+    if isinstance(origin, FromActor) and METHODS[method].takes_cycles and outcome.reply is not None:
+        return replace(origin, cycles=0)
     return origin
 
 

@@ -7,7 +7,7 @@ from ...billing import MAX_BALANCE
 from ...candid import Principal, Some
 from ..actor import Actor
 from ..canister import RUNNING, STOPPED, STOPPING
-from ..messages import Manage, Outcome, Reject
+from ..messages import FromActor, Manage, Outcome, Reject
 from .history import change_origin, info_record, record_controllers_change
 from .interface import BadArgument, reply, settings_change, status_record
 from .request import Manager, Request
@@ -42,7 +42,7 @@ def _opening_balance(manager: Manager, request: Request) -> int | None:
     (creation never mints: the admin gives cycles, ``POST /cycles/ACTOR``), and
     provisional_create_canister_with_cycles naming an amount is refused; when it does not charge, the
     amount named, else None (what every actor starts with, ``--cycles``)."""
-    if request.origin[0] == "actor":
+    if isinstance(request.origin, FromActor):
         return request.cycles
     method = request.method
     amount = request.argument.get("amount") if method == "provisional_create_canister_with_cycles" else None
@@ -83,7 +83,7 @@ def provisional_top_up_canister(manager: Manager, request: Request, target: Acto
 
 def canister_info(manager: Manager, request: Request, target: Actor) -> Outcome:
     """Any canister may read any canister's history; callers outside none, as on the IC."""
-    if request.origin[0] != "actor":
+    if not isinstance(request.origin, FromActor):
         return Outcome.reject(Reject.CANISTER_REJECT, "canister_info can be called by canisters only")
     answer = info_record(target.canister, target.module, request.argument["num_requested_changes"])
     return Outcome(reply(request.method, answer))
