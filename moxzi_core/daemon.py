@@ -41,6 +41,7 @@ from .events import Events, LogHandler
 from .hookspecs import Gateway
 from .manifest import ManifestError, load_manifest
 from .progress import log_progress
+from .registry import Registry
 from .runtime.host import Host, actor_principal
 from .runtime.settings import host_config
 from .settings import Setting, Settings, SettingsError
@@ -174,7 +175,7 @@ def _parser(declared: list[Setting]) -> argparse.ArgumentParser:
     return parser
 
 
-def _compact(settings: Settings, registry: plugins.Registry, loaded) -> int:
+def _compact(settings: Settings, registry: Registry, loaded) -> int:
     """``moxzid compact -s DIR``: the exit status (1 when the store refuses: in use, corrupt, no room)."""
     if settings.state is None:
         raise StartupError("compact: give -s DIR, the state directory to compact")
@@ -233,7 +234,7 @@ def _world(device: Device) -> list[str]:
     return [] if group is None else [f"rank {r} of {group.world}: {m}" for r, m in enumerate(group.members)]
 
 
-def _device(settings: Settings, registry: plugins.Registry) -> Device:
+def _device(settings: Settings, registry: Registry) -> Device:
     """The device for --device: with --device-world above 1, rank 0 of its group, formed (with ranks
     1..N-1 started here unless --device-rendezvous says the others come from elsewhere)."""
     device_settings.check(settings)
@@ -256,7 +257,7 @@ def _device(settings: Settings, registry: plugins.Registry) -> Device:
     )
 
 
-def _device_worker(settings: Settings, registry: plugins.Registry, rank: int) -> int:
+def _device_worker(settings: Settings, registry: Registry, rank: int) -> int:
     """``moxzid device-worker RANK``: rank RANK of a device group until rank 0 stops; the exit status."""
     if settings.device is None or settings.device_rendezvous is None or not 1 <= rank < settings.device_world:
         raise StartupError(
@@ -292,7 +293,7 @@ def _kernels_by_provider(device: Device) -> dict[str, list[str]]:
     return by_provider
 
 
-def _store_opener(settings: Settings, registry: plugins.Registry, loaded) -> Callable[[], Store]:
+def _store_opener(settings: Settings, registry: Registry, loaded) -> Callable[[], Store]:
     """What opens the store: a memory store without -s, else the one store a loaded plugin registers,
     on the -s directory."""
     if settings.state is None:
@@ -309,7 +310,7 @@ def _store_opener(settings: Settings, registry: plugins.Registry, loaded) -> Cal
     return functools.partial(next(iter(registry.stores.values())), settings.state)
 
 
-def _open_device(settings: Settings, registry: plugins.Registry, resources: contextlib.ExitStack) -> Device | None:
+def _open_device(settings: Settings, registry: Registry, resources: contextlib.ExitStack) -> Device | None:
     """The device for --device (closed when ``resources`` closes), or None without it."""
     if settings.device is None:
         device_settings.check(settings)
@@ -321,7 +322,7 @@ def _open_device(settings: Settings, registry: plugins.Registry, resources: cont
 
 async def _serve(
     settings: Settings,
-    registry: plugins.Registry,
+    registry: Registry,
     specs,
     store: Store,
     device: Device | None,
@@ -346,7 +347,7 @@ async def _serve(
 
 async def _serve_with(
     settings: Settings,
-    registry: plugins.Registry,
+    registry: Registry,
     specs,
     store: Store,
     device: Device | None,

@@ -23,10 +23,9 @@ A plugin implements a hook by defining a function of the same name decorated wit
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict, Unpack
 
 import pluggy
 
@@ -35,7 +34,7 @@ if TYPE_CHECKING:  # the hook specs name these types; importing them here would 
     from .device.backend import Backend
     from .device.ops import Kernel, Op
     from .device.transfer import Transport
-    from .runtime.host import Host
+    from .host_api import GatewayHost
     from .settings import Setting, Settings
     from .store import Store
 
@@ -61,62 +60,37 @@ class KernelRegister(Protocol):
     def __call__(self, kernel: Kernel, /) -> None: ...
 
 
+class BackendOptions(TypedDict, total=False):
+    """What a backend factory declares it takes besides the ``--device`` spec (``register_backends``):
+    ``settings``, its plugin's settings (``make(spec, settings=Settings)``); ``ranks``, it can span ranks
+    (``make(spec, ranks=Ranks)``); ``specs``, what lists the ``--device`` values it serves on this
+    machine. Each is absent (False, None) unless given."""
+
+    settings: bool
+    ranks: bool
+    specs: Callable[[], list[str]]
+
+
 class BackendRegister(Protocol):
-    def __call__(
-        self,
-        name: str,
-        factory: Callable[..., Backend],
-        /,
-        *,
-        settings: bool = False,
-        ranks: bool = False,
-        specs: Callable[[], list[str]] | None = None,
-    ) -> None: ...
-
-
-@dataclass(frozen=True)
-class BackendFactory:
-    """A registered backend factory with what it declared it takes besides the ``--device`` spec:
-    ``settings`` (its plugin's settings: ``make(spec, settings=Settings)``) and ``ranks`` (it can
-    span ranks: ``make(spec, ranks=Ranks)``), and ``specs``, what lists the ``--device`` values it
-    serves on this machine, if it can. Called with the spec alone, it makes a backend with its
-    plugin's defaults on one rank."""
-
-    make: Callable[..., Backend]
-    settings: bool = False
-    ranks: bool = False
-    specs: Callable[[], list[str]] | None = None
-
-    def __call__(self, spec: str, **options: Any) -> Backend:
-        return self.make(spec, **options)
+    def __call__(self, name: str, factory: Callable[..., Backend], /, **options: Unpack[BackendOptions]) -> None: ...
 
 
 class StoreRegister(Protocol):
     def __call__(self, name: str, opener: Callable[[Path], Store], /) -> None: ...
 
 
-class GatewayRegister(Protocol):
-    def __call__(
-        self,
-        name: str,
-        factory: Callable[[Host, Settings], Gateway],
-        /,
-        *,
-        check: Callable[[Settings], None] | None = None,
-    ) -> None: ...
-
-
-@dataclass(frozen=True)
-class GatewayFactory:
-    """A registered gateway factory, ``make(host, settings)``, and its ``check(settings)``, if it
-    declared one: called before the store, the device and the actors load, it raises
+class GatewayOptions(TypedDict, total=False):
+    """What a gateway may register besides its factory (``register_gateways``): ``check(settings)``,
+    called before the store, the device and the actors load, raises
     ``moxzi_core.settings.SettingsError`` for settings the gateway could not serve (an address in use)."""
 
-    make: Callable[[Host, Settings], Gateway]
-    check: Callable[[Settings], None] | None = None
+    check: Callable[[Settings], None]
 
-    def __call__(self, host: Host, settings: Settings) -> Gateway:
-        return self.make(host, settings)
+
+class GatewayRegister(Protocol):
+    def __call__(
+        self, name: str, factory: Callable[[GatewayHost, Settings], Gateway], /, **options: Unpack[GatewayOptions]
+    ) -> None: ...
 
 
 class HookspecRegister(Protocol):
@@ -180,7 +154,7 @@ def register_backends(register: BackendRegister) -> None:
     it serves on this machine, named in the error for a family no plugin registers.
 
     :param register: takes the family name, the factory and what it takes; the registry keeps them
-        as a ``BackendFactory``."""
+        as a ``moxzi_core.registry.BackendFactory``."""
 
 
 @hookspec
@@ -215,7 +189,7 @@ def register_gateways(register: GatewayRegister, added: Added) -> None:
     could not serve.
 
     :param register: takes the gateway's name and its factory; ``host`` is a running
-        ``moxzi_core.runtime.host.Host``, ``settings`` the ``moxzi_core.settings.Settings``.
+        ``moxzi_core.host_api.GatewayHost``, ``settings`` the ``moxzi_core.settings.Settings``.
     :param added: what the hooks plugins added (``register_hookspecs``) collected, by hook name (the
         http gateway mounts ``added["register_http_apps"]``); an implementation that needs none of it
         leaves the parameter out."""

@@ -16,23 +16,19 @@ import os
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from types import MappingProxyType, ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 import pluggy
 
 from . import hookspecs
+from .registry import BackendFactory, GatewayFactory, Registry
 from .settings import CORE_SETTINGS, Setting
 
 if TYPE_CHECKING:
-    from .billing import PriceList
     from .device.backend import Backend
     from .device.ops import Kernel, Op
-    from .device.transfer import Transport
-    from .settings import Settings
-    from .store import Store
 
 ENTRY_POINT_GROUP = "moxzi"
 CORE_DISTRIBUTION = "moxzi"
@@ -69,24 +65,6 @@ def installed_plugins() -> dict[str, InstalledPlugin]:
 
 
 @dataclass
-class Registry:
-    """What the loaded plugins registered, by hook, each entry remembering which plugin gave it."""
-
-    settings: list[Setting] = field(default_factory=lambda: list(CORE_SETTINGS))
-    ops: dict[str, Op] = field(default_factory=dict)
-    kernels: list[Kernel] = field(default_factory=list)
-    backends: dict[str, hookspecs.BackendFactory] = field(default_factory=dict)
-    stores: dict[str, Callable[[Path], Store]] = field(default_factory=dict)
-    gateways: dict[str, hookspecs.GatewayFactory] = field(default_factory=dict)
-    # What plugins registered through the hooks plugins added (register_hookspecs), by hook, by name.
-    added: dict[str, dict[str, Any]] = field(default_factory=dict)
-    transports: dict[str, Callable[[Settings], Transport]] = field(default_factory=dict)
-    billing: dict[str, Callable[[Settings], PriceList]] = field(default_factory=dict)
-    provided_by: dict[tuple[str, str], str] = field(default_factory=dict)  # (kind, name) -> plugin name
-    skipped: dict[str, str] = field(default_factory=dict)  # installed plugin -> why it did not load
-
-
-@dataclass
 class _Collector:
     """The ``register`` callables handed to one plugin's hooks."""
 
@@ -118,22 +96,16 @@ class _Collector:
         self.registry.kernels.append(kernel)
 
     def backend(
-        self,
-        name: str,
-        factory: Callable[..., Backend],
-        *,
-        settings: bool = False,
-        ranks: bool = False,
-        specs: Callable[[], list[str]] | None = None,
+        self, name: str, factory: Callable[..., Backend], /, **options: Unpack[hookspecs.BackendOptions]
     ) -> None:
         self._claim("backend", name)
-        self.registry.backends[name] = hookspecs.BackendFactory(factory, settings, ranks, specs)
+        self.registry.backends[name] = BackendFactory(factory, options)
 
     def gateway(
-        self, name: str, factory: Callable[..., hookspecs.Gateway], *, check: Callable[[Settings], None] | None = None
+        self, name: str, factory: Callable[..., hookspecs.Gateway], /, **options: Unpack[hookspecs.GatewayOptions]
     ) -> None:
         self._claim("gateway", name)
-        self.registry.gateways[name] = hookspecs.GatewayFactory(factory, check)
+        self.registry.gateways[name] = GatewayFactory(factory, options)
 
     def keyed(self, kind: str, table: dict, replace: bool = False) -> Callable[[str, Any], None]:
         def register(name: str, obj: Any) -> None:

@@ -10,6 +10,7 @@ from kit.http import request as http
 
 from moxzi_core import billing, plugins
 from moxzi_core.billing import MAX_BALANCE, DefaultPrices, Ledger, NotCharging, TooManyCycles, choose_prices
+from moxzi_core.registry import Registry
 from moxzi_core.settings import Settings
 from moxzi_core.store import Batch, MemoryStore
 
@@ -234,12 +235,12 @@ def test_log_lines_summarize_and_say_when_an_actor_runs_out(caplog):
 
 # --- choosing the price list -----------------------------------------------------------------------
 def test_without_a_billing_plugin_the_default_prices_apply():
-    prices = choose_prices(plugins.Registry(), SETTINGS.replace(device_cycles_per_ms=42))
+    prices = choose_prices(Registry(), SETTINGS.replace(device_cycles_per_ms=42))
     assert isinstance(prices, DefaultPrices) and prices.price("device_ms", 2) == 84
 
 
 def test_the_last_registered_price_list_wins():
-    registry = plugins.Registry(
+    registry = Registry(
         billing={
             "first": lambda config: DefaultPrices(1),
             "second": lambda config: DefaultPrices(config.device_cycles_per_ms * 3),

@@ -32,7 +32,7 @@ from .schedule import TimeLimit, checkpoint
 from .service import Device
 
 if TYPE_CHECKING:
-    from ..hookspecs import BackendFactory
+    from ..registry import BackendFactory
     from ..settings import Settings
 
 __all__ = [
@@ -69,7 +69,7 @@ __all__ = [
 
 
 class _HasBackends(Protocol):
-    """What ``open_device`` reads of ``moxzi_core.plugins.Registry``."""
+    """What ``open_device`` reads of ``moxzi_core.registry.Registry``."""
 
     backends: dict[str, BackendFactory]
     ops: dict[str, Op]

@@ -40,6 +40,7 @@ from typing import Any, BinaryIO, Protocol
 
 from ..billing import Purse
 from ..events import Events
+from ..readouts import Readouts
 from ..store import Batch, StoreError
 from .journal import Attachment, Journal, Spool, TemporarySpool
 from .messages import Outcome, Reject
@@ -48,20 +49,9 @@ from .system_methods import Gate, Staged, SystemMethod, Threaded
 log = logging.getLogger("moxzid")
 
 
-class ByteBudget(Protocol):
-    """The bytes each caller may hold in a system state, and all callers together."""
-
-    @property
-    def actor_bytes(self) -> int: ...
-
-    @property
-    def total_bytes(self) -> int: ...
-
-
-class SystemState(Protocol):
+class SystemState(Readouts, Protocol):
     """What owns the state system methods change (the device), so it can be copied and put back, and
-    what it says of itself to those who show it (the console: ``Host.system_state``). Its read-outs
-    are read without waiting for a call under way."""
+    what it says of itself to those who show it (`readouts.Readouts`, ``Host.system_state``)."""
 
     def snapshot(self, out: BinaryIO) -> None:
         """Write a copy of the state to ``out``."""
@@ -77,23 +67,6 @@ class SystemState(Protocol):
     def identity(self) -> str:
         """What else decides the state the recorded calls rebuild (the device's seed), in words; a
         store's record is only re-run on a state of the same identity."""
-
-    @property
-    def runs_on(self) -> str:
-        """What it runs on, in words (the device's backend: ``torch:cpu``)."""
-
-    @property
-    def budget(self) -> ByteBudget:
-        """The bytes each caller, and all together, may hold."""
-
-    def usage(self) -> dict[str, dict]:
-        """What each caller holds, by actor name (the device: ``Device.usage``)."""
-
-    def transfers(self) -> dict[str, list[dict]]:
-        """What is moving between machines now: ``exports`` and ``fetches`` (``Device.transfers``)."""
-
-    def op_seconds(self) -> dict[str, tuple[int, float]]:
-        """By op: (kernel calls, seconds in them) since it opened (``Device.op_seconds``)."""
 
 
 @dataclass(frozen=True)

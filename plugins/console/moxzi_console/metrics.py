@@ -29,10 +29,10 @@ from typing import TYPE_CHECKING
 from .watch import BUCKETS, Histogram, Watch
 
 if TYPE_CHECKING:
-    from moxzi_core.runtime.host import Host
+    from moxzi_core.host_api import GatewayHost
 
 
-def render(watch: Watch, host: Host) -> str:
+def render(watch: Watch, host: GatewayHost) -> str:
     out: list[str] = []
 
     def family(name: str, kind: str, help_text: str, samples) -> None:
@@ -220,12 +220,12 @@ def render(watch: Watch, host: Host) -> str:
     return "\n".join(out) + "\n"
 
 
-def device_usage(host: Host) -> dict | None:
+def device_usage(host: GatewayHost) -> dict | None:
     """What each actor holds on the device (``Device.usage``), or None without a device."""
     return None if host.system_state is None else host.system_state.usage()
 
 
-def device_transfers(host: Host) -> dict | None:
+def device_transfers(host: GatewayHost) -> dict | None:
     """The device's live exports and fetches in flight (``Device.transfers``), or None without a device."""
     return None if host.system_state is None else host.system_state.transfers()
 

@@ -17,8 +17,8 @@ from aiohttp import web
 
 from moxzi_core.candid import Principal
 from moxzi_core.errors import MoxziError
+from moxzi_core.host_api import GatewayHost
 from moxzi_core.received import Received
-from moxzi_core.runtime.host import Host
 from moxzi_core.signatures import Refused
 from moxzi_core.signed_http import Signed, read
 
@@ -40,7 +40,7 @@ class TooManySigned(MoxziError):
 class Controllers:
     """The check of requests signed by ``host``'s actors' controllers, with the ids of those let through."""
 
-    def __init__(self, host: Host):
+    def __init__(self, host: GatewayHost):
         self.host = host
 
     @cached_property

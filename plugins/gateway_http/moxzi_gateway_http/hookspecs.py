@@ -21,10 +21,10 @@ from moxzi_core.hookspecs import hookspec
 if TYPE_CHECKING:
     from aiohttp import web
 
-    from moxzi_core.runtime.host import Host
+    from moxzi_core.host_api import GatewayHost
     from moxzi_core.settings import Settings
 
-HttpAppFactory = Callable[["Host", "Settings"], "web.Application"]
+HttpAppFactory = Callable[["GatewayHost", "Settings"], "web.Application"]
 
 
 class HttpAppRegister(Protocol):

@@ -49,7 +49,7 @@ from aiohttp import web
 
 from moxzi_core.candid import CandidError, Principal
 from moxzi_core.errors import MoxziError, UnknownMethod
-from moxzi_core.runtime.host import Host
+from moxzi_core.host_api import GatewayHost
 from moxzi_core.runtime.inbox_bounds import CallsPerClient
 from moxzi_core.runtime.messages import Reject
 from moxzi_core.signed_http import is_signed
@@ -85,7 +85,7 @@ STATUSES: dict[int, int] = {
 # one after another, or a handful at once, needs.
 CALLS_PER_CLIENT = 128
 MAX_PRINCIPAL_BYTES = 29  # the IC's bound on a principal's length
-HOST = web.AppKey("host", Host)
+HOST = web.AppKey("host", GatewayHost)
 BODY_SECS = web.AppKey("body_secs", float)
 ADMIN = web.AppKey("admin", AdminToken)
 CONTROLLERS = web.AppKey("controllers", Controllers)
@@ -369,6 +369,8 @@ async def _add_cycles(request: web.Request) -> web.Response:
         return _error(
             400, f'cycles for {actor}: the body must be {{"add": N}} with N a whole number > 0, got {show(value)}'
         )
+    if host.ledger is None:  # a host made without one (in a test), never moxzid's
+        return _error(409, f"cycles for {actor}: this host keeps no cycles")
     host.ledger.add(actor, cycles)
     return _json(_account(host.ledger, actor))
 

@@ -25,7 +25,7 @@ from aiohttp import web
 from moxzi_core.device import Device, DeviceError
 from moxzi_core.device import weights as device_weights
 from moxzi_core.errors import MessageTooLarge, MoxziError
-from moxzi_core.runtime.host import Host
+from moxzi_core.host_api import GatewayHost
 from moxzi_core.runtime.messages import Outcome
 
 from .controllers import BadSignature
@@ -50,13 +50,13 @@ class WeightsConflict(MoxziError):
     status = 409
 
 
-def _device(host: Host) -> Device:
+def _device(host: GatewayHost) -> Device:
     if not isinstance(host.system_state, Device):
         raise NoDevice("moxzid has no tensor device: start it with --device to export or import weights")
     return host.system_state
 
 
-async def export(request: web.Request, host: Host, actor: str) -> web.StreamResponse:
+async def export(request: web.Request, host: GatewayHost, actor: str) -> web.StreamResponse:
     device = _device(host)
     prefix = request.query.get("prefix", "")
     publications = request.query.get("publications", "") in ("1", "true", "yes")
@@ -85,7 +85,7 @@ async def export(request: web.Request, host: Host, actor: str) -> web.StreamResp
 
 
 async def import_(
-    request: web.Request, host: Host, actor: str, body_secs: float, signed_sha256: bytes | None = None
+    request: web.Request, host: GatewayHost, actor: str, body_secs: float, signed_sha256: bytes | None = None
 ) -> tuple[list[str], Outcome]:
     """The parameters the file sets (prefix + name) and the outcome of the import. ``signed_sha256``:
     the hash a signed request said its body has; a body with another is refused (401) once it has

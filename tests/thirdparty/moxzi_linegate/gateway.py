@@ -4,7 +4,7 @@ import asyncio
 import logging
 
 from moxzi_core.errors import MoxziError
-from moxzi_core.runtime.host import Host
+from moxzi_core.host_api import GatewayHost
 from moxzi_core.settings import Settings
 
 log = logging.getLogger("moxzi.linegate")
@@ -14,7 +14,7 @@ MAX_LINE = 1024
 
 
 class LineGateway:
-    def __init__(self, host: Host, settings: Settings):
+    def __init__(self, host: GatewayHost, settings: Settings):
         self._host, self._listen = host, settings.line_listen
         self._server: asyncio.Server | None = None
 
