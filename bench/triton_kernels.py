@@ -29,7 +29,7 @@ import torch.nn.functional as F
 if not torch.cuda.is_available():
     sys.exit(
         "bench/triton_kernels.py needs a CUDA GPU: torch sees none (the Triton kernels are tested on the "
-        "CPU, in Triton's interpreter, by tests/test_device_triton.py; they are not benchmarked there)"
+        "CPU, in Triton's interpreter, by plugins/device_triton/tests/test_device_triton.py; they are not benchmarked there)"
     )
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "plugins" / "device_triton"))

@@ -2,7 +2,7 @@
 --max-queued-mb of their bytes, all actors' inboxes --total-queued-mb, and a client (a remote address)
 has at most --http-max-calls-per-client calls in flight; past any the call is refused before it runs
 (an upload before it is compiled), naming the flag, every call accepted completes, and the other
-clients and actors are served meanwhile. (The IC interface's bound per sender: tests/test_gateway_ic.py.)
+clients and actors are served meanwhile. (The IC interface's bound per sender: plugins/gateway_ic/tests/test_gateway_ic.py.)
 
 Actor ``a`` is held busy by ``spin``, which loops until its instruction limit (about a second here), so
 the calls sent meanwhile wait in its inbox."""

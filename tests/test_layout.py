@@ -107,7 +107,7 @@ def _sources() -> list[Path]:
         path
         for folder in (CORE, ROOT / "plugins")
         for path in folder.rglob("*.py")
-        if "node_modules" not in path.parts and ".egg-info" not in str(path)
+        if "node_modules" not in path.parts and "tests" not in path.parts and ".egg-info" not in str(path)
     ]
 
 
@@ -150,7 +150,8 @@ def _importers_of_engine_parts() -> list[str]:
     (face,) = [
         ast.literal_eval(n.value) for n in init.body if isinstance(n, ast.Assign) and n.targets[0].id == "__all__"
     ]
-    outside = [p for p in _sources() + list((ROOT / "tests").rglob("*.py")) if "engine" not in p.parts]
+    tests = [p for p in (ROOT / "tests").rglob("*.py")] + list((ROOT / "plugins").glob("*/tests/*.py"))
+    outside = [p for p in _sources() + tests if "engine" not in p.parts]
     found = []
     for path in outside:
         for module in _imported(_module_name(path), path, modules):

@@ -11,5 +11,6 @@ from ``kit`` only (never from each other).
 - ``kit.candid_random``: random Candid types and values, for property tests.
 - ``kit.candid_suite``: the official Candid test suite's assertions (tests/data/candid-suite).
 - ``kit.gateway``: the http gateway in the test process, serving a ``Host`` (``serving``, ``post``).
+- ``kit.fixtures``: the fixtures and hooks (pytest's) every conftest.py takes.
 - ``kit.memory``: the test process's resident memory, now and at its peak (``resident_mib``, ``reset_peak``).
 """

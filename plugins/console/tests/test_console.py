@@ -33,7 +33,7 @@ from moxzi_core.settings import Address, Settings
 from moxzi_core.store import MemoryStore
 from moxzi_gateway_http.transport import HttpTransport
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = [
     "--headless",

@@ -42,7 +42,7 @@ if "triton" in sys.modules and os.environ.get("TRITON_INTERPRET") != "1":
     # triton.language defines its own @triton.jit helpers (tl.cdiv, tl.sum, ...) when first imported
     raise RuntimeError("triton was imported before tests/test_device_triton.py could set TRITON_INTERPRET=1")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 PLUGIN = ROOT / "plugins" / "device_triton"
 
 _before = os.environ.get("TRITON_INTERPRET")

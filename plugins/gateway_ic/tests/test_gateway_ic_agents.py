@@ -18,7 +18,7 @@ from moxzi_core.candid import Principal
 from moxzi_core.runtime.host import actor_principal
 from moxzi_core.signatures import self_authenticating
 
-AGENTS = Path(__file__).parent / "ic_js"
+AGENTS = Path(__file__).resolve().parents[3] / "tests" / "ic_js"
 pytestmark = pytest.mark.slow
 
 
