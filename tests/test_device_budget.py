@@ -282,7 +282,8 @@ async def test_a_restart_recounts_from_the_record_whatever_the_budget_now(regist
     # 2 x 8 KiB of parameters and 32 KiB of AdamW moments were admitted once: re-run, they come back
     # even under a budget they no longer fit, and the next run is refused.
     async with paying_learner(registry, store, 10**15, DeviceBudget(KB, 1 << 30)) as (host, device, ledger):
-        assert device.holdings.by_caller == held == {host.info("learner").principal.bytes: 48 * KB}
+        assert device.holdings.by_caller == held
+        assert held[host.info("learner").principal.bytes] > 48 * KB  # the data, and the names beside it
         outcome = await learn(host, 1)
         assert "moxzi_device_run: the actor would hold" in outcome.reject_message
         assert "its budget is 1024 (--device-actor-mb)" in outcome.reject_message
@@ -416,3 +417,21 @@ def test_usage_names_a_few_optimizers_and_counts_the_rest(registry):
 def _sgd(name, names):
     spec = {"name": name, "params": names, "lr": 0.1, "beta1": 0.0, "beta2": 0.0, "eps": 1e-8, "weight_decay": 0.0}
     return {**spec, "kind": Some({"sgd": None})}
+
+
+def test_readers_a_publication_names_count_and_steps_go_with_their_optimizer(registry):
+    d = opened(registry, 1024, 1024)
+    params(d, A, w=[1])
+    readers = [Principal(bytes([i]) * 29) for i in range(100)]
+    d.request("publish", A, {"names": ["w"], "prefix": "p/", "readers": Some({"principals": readers})})
+    assert counted(d, A) == held("w", 1) + held("p/w", 1) + 100 * (ENTRY_BYTES + 29)
+    usage = d.usage()[d.name_of(A)]
+    assert (len(usage["readers"]), usage["reader_count"]) == (8, 100)
+    square = [{"param": "w"}, {"mul": {"a": 0, "b": 0}}, {"mean": {"x": 1, "dim": None}}]
+    for name in ("a", "b"):  # an optimizer's steps are kept with it, and go when it is deleted
+        d.request("optimizer", A, _sgd(name, ["w"]))
+        d.request("run", A, run_arg(square, train=training(2, name)))
+        assert d.usage()[d.name_of(A)]["steps"] == {name: 1}
+        d.request("delete", A, [{"kind": {"optimizer": None}, "name": name}])
+    assert d.usage()[d.name_of(A)]["steps"] == {}
+    d.close()
