@@ -193,6 +193,8 @@ def test_defaults_given_explicitly_are_accepted(garbage_actor):
         "64",
         "--device-actor-mb",
         "8192",
+        "--device-actor-entries",
+        "100000",
         "--device-total-mb",
         "32768",
         "--device-call-secs",

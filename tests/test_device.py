@@ -32,7 +32,9 @@ from kit.device import (
 
 from moxzi_core import device, plugins
 from moxzi_core.candid import NAT, Principal, Some, decode_args, encode_args, parse_did
+from moxzi_core.device.budget import entry_bytes
 from moxzi_core.device.interface import builtin_payloads, interface
+from moxzi_core.device.ops import Meta
 from moxzi_core.runtime.journal import Journal
 from moxzi_core.runtime.system_calls import CheckpointPolicy
 from moxzi_core.store import MemoryStore
@@ -302,13 +304,15 @@ def test_limits(registry):
 
 
 def test_a_run_whose_results_would_pass_the_budget_is_refused_before_it_runs(registry):
-    d = device.open_device(registry, "torch:cpu", budget=device.DeviceBudget(actor_bytes=13_119))
+    v = entry_bytes("v", Meta((40,)))  # 160 bytes of data, and what keeping it by name costs
+    d = device.open_device(registry, "torch:cpu", budget=device.DeviceBudget(actor_bytes=v + 12_959))
     d.request("params", A, [{"name": "v", "shape": [40], "init": {"ones": None}}])
     square = [{"param": "v"}, {"reshape": {"x": 0, "shape": [40, 1]}}, {"mul": {"a": 1, "b": 0}}]
     twice = run_arg([*square, {"mul": {"a": 2, "b": 2}}], tensors=[3])  # v (held already), then 160 + 6400 + 6400 bytes
-    assert rejected(d, A, "run", twice) == (  # 160 bytes of v held (read in place), and the run's 12960
-        "moxzi_device_run: the actor would hold 13120 bytes on the device (160 now and 12960 more while "
-        "it runs); its budget is 13119 (--device-actor-mb): delete what it no longer needs"
+    assert rejected(d, A, "run", twice) == (  # v held (read in place), and the run's 12960
+        f"moxzi_device_run: the actor would hold {v + 12960} bytes on the device ({v} now and 12960 more while "
+        f"it runs); its budget is {v + 12959} (--device-actor-mb): delete what it no longer needs (it holds, in "
+        f"bytes: parameters {v})"
     )
     once = run_arg(square, tensors=[2])
     assert d.request("run", A, once)["shapes"] == [[40, 40]]

@@ -17,6 +17,8 @@ from kit.http import request
 from moxzi_core.billing import DefaultPrices, Ledger, Purse
 from moxzi_core.candid import FLOAT64, NAT, Principal, Some, Vec, encode_args
 from moxzi_core.device import DeviceBudget, DeviceError, DeviceLimits, open_device
+from moxzi_core.device.budget import ENTRY_BYTES, TENSOR_BYTES, entry_bytes, optimizer_bytes, publication_bytes
+from moxzi_core.device.ops import Meta
 from moxzi_core.store import MemoryStore
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
@@ -48,19 +50,33 @@ def counted(d, caller) -> int:
     return d.holdings.by_caller.get(caller, 0)
 
 
+def held(name, *shape) -> int:
+    """What a float32 parameter or stored tensor ``name`` of ``shape`` counts (budget.entry_bytes)."""
+    return entry_bytes(name, Meta(shape))
+
+
+def adamw(name, **shapes) -> int:
+    """What an AdamW optimizer ``name`` over parameters of these shapes counts (budget.optimizer_bytes)."""
+    return optimizer_bytes(name, "adamw", {}, [(p, Meta(tuple(s))) for p, s in shapes.items()])
+
+
 def test_an_actor_past_its_budget_is_refused_and_nothing_changes(registry):
-    d = opened(registry, 16, 1024)
+    d = opened(registry, 32, 1024)
     params(d, A, w=[1024])  # 4 KiB
     optimizer(d, A, "adam", ["w"])  # AdamW's two moments, counted from the start: 8 KiB
-    assert counted(d, A) == 12 * KB == d.usage()[d.name_of(A)]["counted"]
+    now = held("w", 1024) + adamw("adam", w=[1024])
+    assert counted(d, A) == now == d.usage()[d.name_of(A)]["counted"]
+    fits = (32 * KB - now - held("v", 0)) // 4  # the most floats a parameter v may have
     before, listed = snapshot(d), d.request("list", A)
-    assert rejected(d, A, "params", [{"name": "v", "shape": [1025], "init": {"ones": None}}]) == (
-        "moxzi_device_params: the actor would hold 16388 bytes on the device (12288 now and 4100 more after "
-        "it); its budget is 16384 (--device-actor-mb): delete what it no longer needs"
+    more = held("v", fits + 1)
+    assert rejected(d, A, "params", [{"name": "v", "shape": [fits + 1], "init": {"ones": None}}]) == (
+        f"moxzi_device_params: the actor would hold {now + more} bytes on the device ({now} now and {more} more "
+        "after it); its budget is 32768 (--device-actor-mb): delete what it no longer needs (it holds, in bytes: "
+        f"parameters {held('w', 1024)}, optimizers {adamw('adam', w=[1024])})"
     )
-    assert snapshot(d) == before and d.request("list", A) == listed and counted(d, A) == 12 * KB
-    params(d, A, v=[1024])  # exactly the budget
-    assert counted(d, A) == 16 * KB
+    assert snapshot(d) == before and d.request("list", A) == listed and counted(d, A) == now
+    params(d, A, v=[fits])
+    assert 32 * KB - 4 < counted(d, A) <= 32 * KB
     params(d, A, w=[1024])  # replacing with the same shape adds nothing
     d.close()
 
@@ -69,13 +85,14 @@ def test_publications_count_against_their_publisher_and_stored_tensors_against_t
     d = opened(registry, 16, 1024)
     params(d, A, w=[1024])
     d.request("publish", A, {"names": ["w"], "prefix": "pub/", "readers": Some({"anyone": None})})
-    assert counted(d, A) == 8 * KB  # the parameter and its copy
+    copy = publication_bytes("pub/w", Meta((1024,)), "anyone")
+    assert counted(d, A) == held("w", 1024) + copy  # the parameter and its copy
     twice = run_arg([{"shared": {"owner": Principal(A), "name": "pub/w"}}, {"scale": {"x": 0, "by": 2.0}}])
     twice["program"].append({"store": {"x": 1, "name": "twice"}})
     d.request("run", B, twice)  # B reads A's publication: only what B stores counts against B
-    assert (counted(d, A), counted(d, B)) == (8 * KB, 4 * KB)
+    assert (counted(d, A), counted(d, B)) == (held("w", 1024) + copy, held("twice", 1024))
     d.request("run", B, twice)  # storing again under the same name replaces it
-    assert counted(d, B) == 4 * KB
+    assert counted(d, B) == held("twice", 1024)
     d.close()
 
 
@@ -83,17 +100,18 @@ def test_the_total_budget_refuses_an_actor_while_others_hold_bytes_and_deleting_
     d = opened(registry, 64, 48)
     params(d, A, big=[10 * KB])  # 40 KiB
     params(d, B, small=[KB])  # 4 KiB: 44 of 48 KiB in all
+    now, b = held("big", 10 * KB) + held("small", KB), held("small", KB)
     assert rejected(d, B, "params", [{"name": "more", "shape": [2 * KB], "init": {"zeros": None}}]) == (
-        "moxzi_device_params: the device would hold 53248 bytes for all actors (45056 now, this actor 4096); "
-        "its budget is 49152 (--device-total-mb)"
+        f"moxzi_device_params: the device would hold {now + held('more', 2 * KB)} bytes for all actors ({now} now, "
+        f"this actor {b}); its budget is 49152 (--device-total-mb) (it holds, in bytes: parameters {b})"
     )
     # Meanwhile A is served: it reads, replaces in place, and gives bytes back.
     assert read(d, A, {"param": "big"})[0].sum() == 10 * KB
     params(d, A, big=[10 * KB])
     d.request("delete", A, [{"kind": {"param": None}, "name": "big"}])
-    assert (counted(d, A), d.holdings.total) == (0, 4 * KB)
+    assert (counted(d, A), d.holdings.total) == (0, b)
     params(d, B, more=[2 * KB])  # now it fits
-    assert counted(d, B) == 12 * KB
+    assert counted(d, B) == b + held("more", 2 * KB)
     d.close()
 
 
@@ -105,14 +123,16 @@ def test_a_run_whose_peak_would_pass_the_budget_is_refused_before_it_runs(regist
     train = training(2, "sgd")
     before, weights = snapshot(d), read(d, A, {"param": "w"})[0]
     # w's gradient (16 KiB), w * w and the mean (16 KiB + 4 bytes) with theirs, beside the 16 KiB held
+    now, sgd = held("w", 64, 64), optimizer_bytes("sgd", "sgd", {}, [("w", Meta((64, 64)))])
     assert rejected(d, A, "run", run_arg(square, train=train)) == (
-        "moxzi_device_run: the actor would hold 65544 bytes on the device (16384 now and 49160 more while it "
-        "runs); its budget is 65536 (--device-actor-mb): delete what it no longer needs"
+        f"moxzi_device_run: the actor would hold {now + sgd + 49160} bytes on the device ({now + sgd} now and "
+        "49160 more while it runs); its budget is 65536 (--device-actor-mb): delete what it no longer needs "
+        f"(it holds, in bytes: parameters {now}, optimizers {sgd})"
     )
     assert snapshot(d) == before and (read(d, A, {"param": "w"})[0] == weights).all()
     assert d.usage()[d.name_of(A)]["steps"] == {}
     d.request("run", A, run_arg(square, tensors=[2]))  # without training it fits: 16 KiB more
-    assert counted(d, A) == 16 * KB  # what a run holds while it runs is given back after it
+    assert counted(d, A) == now + sgd  # what a run holds while it runs is given back after it
     d.close()
 
 
@@ -137,8 +157,9 @@ def test_what_an_actor_holds_stays_its_fresh_count_through_runs_that_skip_counti
     for method, arg in calls:
         d.request(method, A, arg)
         assert counted(d, A) == d.counted(A), method
-        seen.append(counted(d, A) // KB)
-    assert seen == [3, 4, 4, 7, 7, 6, 6]
+        seen.append(counted(d, A))
+    small, big, sq = held("w", 256) + adamw("adam", w=[256]), held("w", 512) + adamw("adam", w=[512]), held("sq", 256)
+    assert seen == [small, small + sq, small + sq, big + sq, big + sq, big, big]
     d.close()
 
 
@@ -147,11 +168,15 @@ def test_optimizer_state_is_counted_at_its_most_and_follows_its_parameters(regis
     params(d, A, w=[256])  # 1 KiB
     optimizer(d, A, "adam", ["w"])
     optimizer(d, A, "momentum", ["w"], kind="sgd", beta1=0.9)
-    assert counted(d, A) == (1 + 2 + 1) * KB
+
+    def momentum(*shape):
+        return optimizer_bytes("momentum", "sgd", {"beta1": 0.9}, [("w", Meta(shape))] if shape else [])
+
+    assert counted(d, A) == held("w", 256) + adamw("adam", w=[256]) + momentum(256)
     params(d, A, w=[512])  # a bigger w: both optimizers' state grows with it
-    assert counted(d, A) == (2 + 4 + 2) * KB
+    assert counted(d, A) == held("w", 512) + adamw("adam", w=[512]) + momentum(512)
     d.request("delete", A, [{"kind": {"param": None}, "name": "w"}])  # optimizers keep no state for it
-    assert counted(d, A) == 0
+    assert counted(d, A) == adamw("adam") + momentum()
     d.close()
 
 
@@ -163,10 +188,11 @@ def test_what_each_actor_holds_is_counted_from_the_device_after_a_restore(regist
     copy = snapshot(d)
     again = opened(registry, 1, 1024)  # a smaller budget: what is held comes back all the same
     again.restore(io.BytesIO(copy))
-    assert again.holdings.by_caller == d.holdings.by_caller == {A: 4 * KB}
-    assert again.holdings.total == 4 * KB
+    now = held("w", 256) + adamw("adam", w=[256]) + publication_bytes("p/w", Meta((256,)), None)
+    assert again.holdings.by_caller == d.holdings.by_caller == {A: now}
+    assert again.holdings.total == now
     assert rejected(again, A, "params", [{"name": "v", "shape": [1], "init": {"ones": None}}]).startswith(
-        "moxzi_device_params: the actor would hold 4100 bytes"
+        f"moxzi_device_params: the actor would hold {now + held('v', 1)} bytes"
     )
     again.request("delete", A, [{"kind": {"publication": None}, "name": "p/w"}])  # freeing always works
     d.close()
@@ -256,7 +282,8 @@ async def test_a_restart_recounts_from_the_record_whatever_the_budget_now(regist
     # 2 x 8 KiB of parameters and 32 KiB of AdamW moments were admitted once: re-run, they come back
     # even under a budget they no longer fit, and the next run is refused.
     async with paying_learner(registry, store, 10**15, DeviceBudget(KB, 1 << 30)) as (host, device, ledger):
-        assert device.holdings.by_caller == held == {host.info("learner").principal.bytes: 48 * KB}
+        assert device.holdings.by_caller == held
+        assert held[host.info("learner").principal.bytes] > 48 * KB  # the data, and the names beside it
         outcome = await learn(host, 1)
         assert "moxzi_device_run: the actor would hold" in outcome.reject_message
         assert "its budget is 1024 (--device-actor-mb)" in outcome.reject_message
@@ -321,6 +348,90 @@ async def test_what_a_call_under_way_may_add_counts_against_the_others_while_it_
         assert "the device would hold" in refused.reject_message and "(--device-total-mb)" in refused.reject_message
         assert (await running).reply is not None
         assert (await methods["moxzi_device_params"](B, more)).reply is not None  # A's run gave its bytes back
-        assert d.holdings.total == 24 << 20 and d.holdings.running == {}
+        assert d.holdings.total == held("w", 1024, 1024) + held("v", 5 << 20) and d.holdings.running == {}
     finally:
         d.close()
+
+
+# --- what the device keeps besides tensors' data -----------------------------------------------------
+def test_names_and_optimizers_over_empty_parameters_count_and_are_refused_past_the_budget(registry):
+    # Finding 1 of issue 37: zero-element parameters with long names and optimizers over all of them
+    # held memory the budget never saw.
+    d = opened(registry, 1024, 1 << 20)
+    names = [f"p{i:04d}".ljust(250, "x") for i in range(200)]
+    d.request("params", A, [{"name": n, "shape": [0], "init": {"zeros": None}} for n in names])
+    with_params = counted(d, A)
+    assert with_params >= 200 * (250 + ENTRY_BYTES + TENSOR_BYTES)
+    optimizer(d, A, "first", names, kind="sgd", beta1=0.0)  # no state: its list of names still counts
+    assert counted(d, A) - with_params >= 200 * (250 + ENTRY_BYTES)
+    before = snapshot(d)
+    made = 1
+    while True:
+        try:
+            optimizer(d, A, f"more{made}", names, kind="sgd", beta1=0.0)
+        except DeviceError as refused:
+            message = str(refused)
+            break
+        made += 1
+        assert made < 20, "optimizers over named parameters are never refused"
+    assert "its budget is 1048576 (--device-actor-mb)" in message
+    assert "(it holds, in bytes: parameters " in message and ", optimizers " in message
+    assert counted(d, A) <= 1024 * KB and counted(d, A) == d.counted(A)
+    assert len(d.spaces[A].optimizers) == made  # the refused one left nothing behind
+    d.request("delete", A, [{"kind": {"optimizer": None}, "name": "first"}])
+    assert snapshot(d) != before and counted(d, A) == d.counted(A)
+    d.close()
+
+
+def test_the_entries_limit_counts_optimizers_and_the_parameters_they_are_over(registry):
+    d = open_device(registry, "torch:cpu", limits=DeviceLimits(max_entries=10))
+    params(d, A, a=[1], b=[1], c=[1])  # 3 entries
+    optimizer(d, A, "one", ["a", "b", "c"])  # 4 more: 7
+    assert rejected(d, A, "optimizer", _sgd("two", ["a", "b", "c"])) == (
+        "moxzi_device_optimizer: the space would hold 11 entries; the limit is 10 (--device-actor-entries)"
+    )
+    d.request("optimizer", A, _sgd("two", ["a", "b"]))  # 10: exactly the limit
+    assert sorted(d.spaces[A].optimizers) == ["one", "two"]
+    d.close()
+
+
+def test_a_runs_integer_inputs_count_as_the_backend_holds_them(registry):
+    # Finding 7 of issue 37: torch holds integer inputs as int64, 8 bytes an element whatever the dtype
+    d = opened(registry, 64, 1024)
+    ids = {"data": bytes(16 * KB), "elem": {"u8": None}, "shape": [16 * KB]}  # 16 KiB sent, 128 KiB held
+    message = rejected(d, A, "run", run_arg([{"input": 0}], inputs=[ids], tensors=[0]))
+    assert f"and {16 * KB * 8} more while it runs" in message and "(--device-actor-mb)" in message
+    d.close()
+
+
+def test_usage_names_a_few_optimizers_and_counts_the_rest(registry):
+    d = opened(registry, 1024, 1024)
+    params(d, A, w=[1])
+    for i in range(20):
+        d.request("optimizer", A, _sgd(f"o{i:02d}", ["w"]))
+    usage = d.usage()[d.name_of(A)]
+    assert usage["optimizers"] == [f"o{i:02d}" for i in range(8)] and usage["optimizer_count"] == 20
+    d.close()
+
+
+def _sgd(name, names):
+    spec = {"name": name, "params": names, "lr": 0.1, "beta1": 0.0, "beta2": 0.0, "eps": 1e-8, "weight_decay": 0.0}
+    return {**spec, "kind": Some({"sgd": None})}
+
+
+def test_readers_a_publication_names_count_and_steps_go_with_their_optimizer(registry):
+    d = opened(registry, 1024, 1024)
+    params(d, A, w=[1])
+    readers = [Principal(bytes([i]) * 29) for i in range(100)]
+    d.request("publish", A, {"names": ["w"], "prefix": "p/", "readers": Some({"principals": readers})})
+    assert counted(d, A) == held("w", 1) + held("p/w", 1) + 100 * (ENTRY_BYTES + 29)
+    usage = d.usage()[d.name_of(A)]
+    assert (len(usage["readers"]), usage["reader_count"]) == (8, 100)
+    square = [{"param": "w"}, {"mul": {"a": 0, "b": 0}}, {"mean": {"x": 1, "dim": None}}]
+    for name in ("a", "b"):  # an optimizer's steps are kept with it, and go when it is deleted
+        d.request("optimizer", A, _sgd(name, ["w"]))
+        d.request("run", A, run_arg(square, train=training(2, name)))
+        assert d.usage()[d.name_of(A)]["steps"] == {name: 1}
+        d.request("delete", A, [{"kind": {"optimizer": None}, "name": name}])
+    assert d.usage()[d.name_of(A)]["steps"] == {}
+    d.close()

@@ -17,6 +17,8 @@ from kit.device import LETTERS, adamw, letters_params, probe, read, run_arg, sna
 
 from moxzi_core import device, plugins, settings
 from moxzi_core.candid import Some
+from moxzi_core.device.budget import entry_bytes, tensor_bytes
+from moxzi_core.device.ops import Meta
 from moxzi_device_torch import TorchBackend, capturable, graphs
 from moxzi_device_torch.static import MAX_FORMS, StaticPlans
 
@@ -331,7 +333,8 @@ def test_a_static_form_counts_against_its_callers_budget(registry):
         d.request("run", A, arg)
     assert (usage(d)["kept"], usage(d)["kept_bytes"]) == (MAX_FORMS, MAX_FORMS * FORWARD_FORM)
     assert usage(d)["counted"] == held + MAX_FORMS * FORWARD_FORM
-    assert usage(d)["bytes"] == held + MAX_FORMS * FORWARD_FORM  # (AdamW holds both its moments by now)
+    data = sum(tensor_bytes(m) for _, m in d.spaces[A].params.values())
+    assert usage(d)["bytes"] == 3 * data + MAX_FORMS * FORWARD_FORM  # the parameters and AdamW's moments by now
     copy = snapshot(d)
     d.request("params", A, [{"name": "embed", "shape": [256, 16], "init": {"zeros": None}}])
     assert (usage(d)["kept"], usage(d)["counted"]) == (0, held)  # every form read embed
@@ -386,8 +389,9 @@ def test_what_static_forms_hold_gives_way_to_a_call(registry, whose):
         d.request("run", A, letters(text, training(9, "adam")))
     assert usage(d)["kept_bytes"] == STEP_FORM
     caller = A if whose == "actor" else b"actor-b\x01"
-    more = 4 * (peak // 4 + 1)  # float32: fits beside what A held, not beside its form too
-    d.request("params", caller, [{"name": "bias", "shape": [more // 4], "init": {"zeros": None}}])
+    floats = (peak - entry_bytes("bias", Meta((0,)))) // 4 + 1  # fits beside what A held, not beside its form too
+    more = entry_bytes("bias", Meta((floats,)))
+    d.request("params", caller, [{"name": "bias", "shape": [floats], "init": {"zeros": None}}])
     assert (usage(d)["kept"], d.holdings.by_caller[A] + d.holdings.by_caller.get(b"actor-b\x01", 0)) == (0, held + more)
     with pytest.raises(device.DeviceError, match="its budget is"):
         d.request("params", caller, [{"name": "more", "shape": [STEP_FORM], "init": {"zeros": None}}])

@@ -16,7 +16,9 @@ from kit.device import read, run_arg
 
 from moxzi_core import device
 from moxzi_core.candid import Some
+from moxzi_core.device.budget import entry_bytes
 from moxzi_core.device.interface import IMPORTED
+from moxzi_core.device.ops import Meta
 from moxzi_core.runtime.journal import Attachment
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -116,11 +118,13 @@ def test_twenty_shakespeare_steps_split_6_6_equal_one_device_on_12(registry):
 
 
 def test_rank_0_alone_admits_calls_and_the_others_never_see_a_refused_one(registry):
-    dev = two_ranks(registry, device.DeviceBudget(actor_bytes=64))  # rank 1 has the default, 8 GiB
+    whole = entry_bytes("w", Meta((16,)))
+    dev = two_ranks(registry, device.DeviceBudget(actor_bytes=whole))  # rank 1 has the default, 8 GiB
     w = [{"name": "w", "shape": [16], "init": {"ones": None}}]
     try:
-        dev.request("params", b"a\x01", w)  # 64 bytes: the whole budget
-        with pytest.raises(device.DeviceError, match="the actor would hold 68 bytes on the device"):
+        dev.request("params", b"a\x01", w)  # the whole budget
+        more = whole + entry_bytes("v", Meta((1,)))
+        with pytest.raises(device.DeviceError, match=f"the actor would hold {more} bytes on the device"):
             dev.request("params", b"a\x01", [{"name": "v", "shape": [1], "init": {"ones": None}}])
         dev.request("params", b"a\x01", w)  # the ranks still agree, call by call
         assert dev.group.broken is None and [e["name"] for e in dev.request("list", b"a\x01")] == ["w"]

@@ -8,7 +8,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .ops import DeviceError
-from .space import Space
 
 # What a backend does per millisecond at least, in element operations (Op.cost): a call's device time
 # is expected to be at most its work over this, and that time's price is what it reserves of its
@@ -23,7 +22,7 @@ class DeviceLimits:
     max_input_bytes: int = 256 << 20  # all inputs of one run together
     max_ops: int = 20_000  # per program
     max_name_bytes: int = 256
-    max_entries: int = 100_000  # params + stored + publications of one actor
+    max_entries: int = 100_000  # of one actor (--device-actor-entries): see budget.entries
     max_exports: int = 256  # live exports of one actor
     max_fetch_bytes: int = 4 << 30  # one fetch's download
     fetch_seconds: float = 600.0  # one fetch's download, start to end
@@ -44,8 +43,9 @@ class DeviceLimits:
             raise DeviceError(f"{what}: {math.prod(shape)} elements; the limit is {self.max_elements}")
         return shape
 
-    def room(self, space: Space, adding: int) -> None:
-        """Raises unless ``space`` can hold ``adding`` more parameters and stored tensors."""
-        held = len(space.params) + len(space.stored) + adding
-        if held > self.max_entries:
-            raise DeviceError(f"the space would hold {held} tensors; the limit is {self.max_entries}")
+    def room(self, held: int, adding: int) -> None:
+        """Raises unless an actor holding ``held`` entries (``budget.entries``) can hold ``adding`` more."""
+        if adding > 0 and held + adding > self.max_entries:
+            raise DeviceError(
+                f"the space would hold {held + adding} entries; the limit is {self.max_entries} (--device-actor-entries)"
+            )

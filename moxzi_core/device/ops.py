@@ -30,7 +30,8 @@ from ..candid import CandidType, Some
 
 FLOAT = "f32"
 INTS = ("u8", "i32", "i64")
-ELEM_SIZES = {"u8": 1, "i32": 4, "i64": 8, "f32": 4}
+ELEM_SIZES = {"u8": 1, "i32": 4, "i64": 8, "f32": 4}  # as sent and saved
+HELD_SIZES = {"u8": 8, "i32": 8, "i64": 8, "f32": 4}  # as a backend holds them: integers as int64 (Backend.tensor)
 
 
 class DeviceError(Exception):

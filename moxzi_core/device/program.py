@@ -13,7 +13,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
-from .ops import ELEM_SIZES, FLOAT, SOURCES, Check, DeviceError, Meta, Op, Source
+from .ops import FLOAT, HELD_SIZES, SOURCES, Check, DeviceError, Meta, Op, Source
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,9 @@ class Plan:
     stores: tuple[tuple[int, str], ...]  # (register, name), in program order
     rows: tuple = ()  # with split inputs, each value's kind (rows.py): how it is split across ranks
     batch: int = 0  # with split inputs, the whole batch's rows
-    peak_bytes: int = 0  # what a run holds at most: its inputs, and its results (with gradients when it trains)
+    peak_bytes: int = (
+        0  # what a run holds at most: its inputs, and its results (with gradients when it trains), as held
+    )
     work: int = 0  # element operations its steps do (Op.cost; three times over when it trains)
 
     def slot(self, register: int) -> int:
@@ -115,12 +117,13 @@ def check(
     held = 0
     for r in needed:
         ((name, _),) = program[r].items()
-        size = metas[r].numel * ELEM_SIZES[metas[r].dtype]
+        size = metas[r].numel * HELD_SIZES[metas[r].dtype]
         if name not in SOURCES:
             held += size * (2 if trains else 1)  # its gradient beside it
         elif trains and name == "param":
             held += size  # the parameter is held already; its gradient is not
-    inputs = sum(m.numel * ELEM_SIZES[m.dtype] for src, m in zip(sources, source_metas) if src.kind == "input")
+    # as the backend holds them: a u8 input's element takes 8 bytes (ops.HELD_SIZES)
+    inputs = sum(m.numel * HELD_SIZES[m.dtype] for src, m in zip(sources, source_metas) if src.kind == "input")
     work = 0
     for r in needed:
         ((name, _),) = program[r].items()

@@ -36,6 +36,10 @@ from .transfer import Transport
 
 log = logging.getLogger("moxzid.device")
 
+# ``usage`` names at most this many of an actor's optimizers (with their steps) and of its publications'
+# readers, the first in sorted order, and counts them all: a read-out stays bounded whatever an actor makes.
+NAMED = 8
+
 
 class Device(DeviceState):
     """The tensor device on one backend, with the ops it can run: its calls, read-outs and copies."""
@@ -62,8 +66,10 @@ class Device(DeviceState):
         actors or principals they name, sorted), the ``bytes`` they hold together (optimizers' state
         included: ``optimizer_bytes`` of them, and what the backend keeps between its runs: ``kept`` things,
         ``kept_bytes``, see ``kept.py``), ``counted``, the bytes counted against its budget (its
-        optimizers' state at the most it can hold, see ``budget.py``), and ``steps`` by optimizer. Read
-        without waiting for a running call (a call in progress may or may not be counted)."""
+        optimizers' state at the most it can hold, and what keeping each name costs, see ``budget.py``),
+        and ``steps`` by optimizer. ``optimizers``, ``readers`` and ``steps`` name at most ``NAMED``
+        each (``optimizer_count``, ``reader_count``: how many there are). Read without waiting for a
+        running call (a call in progress may or may not be counted)."""
 
         held: dict[str, dict] = {}
 
@@ -76,20 +82,26 @@ class Device(DeviceState):
                     "stored": 0,
                     "publications": 0,
                     "readers": [],
+                    "reader_count": 0,
                     "bytes": 0,
                     "counted": self.holdings.by_caller.get(caller, 0),
                     "steps": {},
+                    "optimizer_count": 0,
                 },
             )
 
         for caller, space in list(self.spaces.items()):
             params, stored = list(space.params.values()), list(space.stored.values())
-            optimizer_bytes = sum(getattr(e.state, "held_bytes", lambda: 0)() for e in list(space.optimizers.values()))
+            optimizers = dict(space.optimizers)
+            optimizer_bytes = sum(getattr(e.state, "held_bytes", lambda: 0)() for e in optimizers.values())
+            shown = sorted(optimizers)[:NAMED]
             kept = list(space.kept.values())
             kept_bytes = sum(k.bytes for k in kept)
             entry(caller).update(
                 params=len(params),
-                optimizers=sorted(space.optimizers),
+                optimizers=shown,
+                optimizer_count=len(optimizers),
+                steps={name: optimizers[name].steps for name in shown if optimizers[name].steps},
                 stored=len(stored),
                 bytes=sum(tensor_bytes(m) for _, m in params + stored) + optimizer_bytes + kept_bytes,
                 optimizer_bytes=optimizer_bytes,
@@ -105,10 +117,8 @@ class Device(DeviceState):
                 named.add("anyone")
             elif isinstance(publication.readers, frozenset):
                 named.update(self.name_of(reader) for reader in publication.readers)
-        for owner, named in readers.items():
-            entry(owner)["readers"] = sorted(named)
-        for (caller, optimizer), steps in list(self.steps.items()):
-            entry(caller)["steps"][optimizer] = steps
+        for owner, names in readers.items():
+            entry(owner).update(readers=sorted(names)[:NAMED], reader_count=len(names))
         return held
 
     def transfers(self) -> dict[str, list[dict]]:

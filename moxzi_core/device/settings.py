@@ -35,7 +35,7 @@ SETTINGS = (
         "device-actor-mb",
         "count",
         "device memory each actor may hold: its parameters, optimizers' state, stored tensors and "
-        "publications, and a run's results while it runs; a call that would pass it is refused before it "
+        "publications with what keeping their names costs, and a run's inputs and results while it runs; a call that would pass it is refused before it "
         f"changes anything (default {ACTOR_MB})",
         default=ACTOR_MB,
         metavar="MB",
@@ -47,6 +47,16 @@ SETTINGS = (
         f"device memory all actors together may hold, counted as --device-actor-mb is (default {TOTAL_MB})",
         default=TOTAL_MB,
         metavar="MB",
+        check=at_least(1, "the device's actors could hold nothing"),
+    ),
+    Setting(
+        "device-actor-entries",
+        "count",
+        "entries each actor may hold on the device: its parameters, stored tensors, optimizers and each "
+        "parameter they are over, publications and each reader they name; a call that would pass it is "
+        f"refused before it changes anything (default {DeviceLimits.max_entries})",
+        default=DeviceLimits.max_entries,
+        metavar="N",
         check=at_least(1, "the device's actors could hold nothing"),
     ),
     Setting(
@@ -141,7 +151,7 @@ def device_budget(settings: Settings) -> DeviceBudget:
 
 
 def device_limits(settings: Settings) -> DeviceLimits:
-    return DeviceLimits(call_seconds=settings.device_call_secs or None)
+    return DeviceLimits(max_entries=settings.device_actor_entries, call_seconds=settings.device_call_secs or None)
 
 
 def checkpoint_policy(settings: Settings) -> CheckpointPolicy | None:

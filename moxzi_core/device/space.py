@@ -26,6 +26,7 @@ class OptimizerEntry:
     lr: float
     hyper: dict  # beta1, beta2, eps, weight_decay
     state: Optimizer
+    steps: int = 0  # training steps taken since the device opened (under this name, replaced or not)
 
 
 @dataclass

@@ -20,7 +20,7 @@ from ..candid import Decoder, Encoder, FuncType, Principal, Record
 from ..candid.types import resolve
 from ..events import Events
 from .backend import Backend
-from .budget import DeviceBudget, Holdings, OverBudget, counted_bytes, tensor_bytes
+from .budget import DeviceBudget, Holdings, OverBudget, counted_bytes, entries, held_bytes, publication_bytes
 from .interface import METHOD_PREFIX, method_types
 from .kernels import choose_kernels
 from .limits import WORK_PER_MS, DeviceLimits
@@ -71,7 +71,6 @@ class DeviceState:
         self.plans = PlanCache(256)  # generation alone uses one plan per context length
         self.world = 1  # ranks the device's runs are split across (ranks.py)
         self.schedule = Schedule()
-        self.steps: dict[tuple[bytes, str], int] = {}  # training steps by (caller, optimizer)
         self.events: Events | None = None  # see Device.watch
         self.names: dict[bytes, str] = {}  # principal -> actor name, for events and usage
         self.exports = Exports(backend.save, limits.max_exports)  # served by a transport
@@ -110,7 +109,9 @@ class DeviceState:
             return self.holdings.admit(self.budget, caller, during, after)
         except OverBudget as over:
             if not (self._drop_kept([caller]) or (over.total and self._drop_kept(list(self.spaces)))):
-                raise
+                held = held_bytes(self.spaces.get(caller) or Space(), self._owned(caller))
+                holds = ", ".join(f"{what} {n}" for what, n in held.items() if n) or "nothing"
+                raise OverBudget(f"{over} (it holds, in bytes: {holds})", over.total) from None
         return self._admit_bytes(caller, during, after)
 
     def _drop_kept(self, callers: list[bytes]) -> bool:
@@ -141,16 +142,20 @@ class DeviceState:
 
     def counted(self, caller: bytes) -> int:
         """The bytes ``caller`` holds, counted from its space and publications (budget.py)."""
-        space = self.spaces.get(caller) or Space()
-        return counted_bytes(space, (p for (owner, _), p in self.publications.items() if owner == caller))
+        return counted_bytes(self.spaces.get(caller) or Space(), self._owned(caller))
+
+    def _owned(self, caller: bytes) -> list[tuple[str, Publication]]:
+        return [(name, p) for (owner, name), p in self.publications.items() if owner == caller]
 
     def publication_bytes(self, caller: bytes, name: str) -> int:
         """The bytes of ``caller``'s publication ``name`` (0 when it has none)."""
         found = self.publications.get((caller, name))
-        return 0 if found is None else tensor_bytes(found.meta)
+        return 0 if found is None else publication_bytes(name, found.meta, found.readers)
 
-    def publications_of(self, caller: bytes) -> int:
-        return sum(1 for owner, _ in self.publications if owner == caller)
+    def room(self, caller: bytes, space: Space, adding: int) -> None:
+        """Raises unless ``caller`` (whose space is ``space``) can hold ``adding`` more entries
+        (``budget.entries``, ``DeviceLimits.max_entries``)."""
+        self.limits.room(entries(space, (p for _, p in self._owned(caller))), adding)
 
     def source(self, caller: bytes, space: Space, inputs: list[tuple[Any, Meta]], src: Source) -> tuple[Any, Meta]:
         """A source's value (a backend tensor, or input bytes) and type; raises if there is none."""
@@ -178,8 +183,8 @@ class DeviceState:
 
     def trained(self, caller: bytes, optimizer: str, loss: Any, seconds: float) -> None:
         """Count a training step of ``caller``'s ``optimizer`` and publish its ``train`` event."""
-        key = (caller, optimizer)
-        self.steps[key] = step = self.steps.get(key, 0) + 1
+        entry = self.spaces[caller].optimizers[optimizer]
+        entry.steps = step = entry.steps + 1
         if self.events is not None:
             self.events.publish(
                 "train",

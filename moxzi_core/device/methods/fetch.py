@@ -13,7 +13,7 @@ from typing import Any
 from ...candid import DEFAULT_BUDGET, CandidError, decode_args
 from ...runtime.journal import Attachment, Spool, TemporarySpool
 from ...runtime.messages import Outcome, Reject
-from ..budget import tensor_bytes
+from ..budget import publication_bytes, tensor_bytes
 from ..interface import FETCH, FETCHED
 from ..ops import FLOAT, DeviceError, Meta
 from ..schedule import checkpoint
@@ -68,13 +68,14 @@ def fetched(device: DeviceState, caller: bytes, space: Space, attached: Attachme
         full = device.limits.name("publication", export.prefix + name)
         device.limits.shape(f"publication {full!r}", meta.shape)
         names.append(full)
-    fresh = sum((caller, full) not in device.publications for full in names)
-    device.limits.room(space, fresh + device.publications_of(caller))
+    device.room(caller, space, sum((caller, full) not in device.publications for full in names))
     incoming = {full: meta for full, (_, meta) in zip(names, export.described)}
     device.admit(
         caller,
         during=sum(tensor_bytes(m) for m in incoming.values()),
-        after=sum(tensor_bytes(m) - device.publication_bytes(caller, full) for full, m in incoming.items()),
+        after=sum(
+            publication_bytes(full, m, None) - device.publication_bytes(caller, full) for full, m in incoming.items()
+        ),
         work=sum(m.numel for m in incoming.values()),
     )
 

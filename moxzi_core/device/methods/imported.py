@@ -8,7 +8,7 @@ import io
 from typing import cast
 
 from ...runtime.journal import Attachment
-from ..budget import tensor_bytes
+from ..budget import entry_bytes, tensor_bytes
 from ..ops import DeviceError, Meta
 from ..schedule import checkpoint
 from ..space import Space
@@ -41,11 +41,11 @@ def imported(device: DeviceState, caller: bytes, space: Space, attachment: Attac
         if t.dtype not in FLOAT_DTYPES:
             raise DeviceError(f"tensor {t.name!r} is {t.dtype}; import reads {', '.join(FLOAT_DTYPES)}")
         incoming[name] = (t, meta)
-    device.limits.room(space, sum(n not in space.params for n in incoming))
+    device.room(caller, space, sum(n not in space.params for n in incoming))
     device.admit(
         caller,
         during=sum(tensor_bytes(m) for _, m in incoming.values()),
-        after=sum(tensor_bytes(m) for n, (_, m) in incoming.items() if n not in space.params),
+        after=sum(entry_bytes(n, m) for n, (_, m) in incoming.items() if n not in space.params),
         work=sum(m.numel for _, m in incoming.values()),
     )
     made = {}

@@ -3,7 +3,7 @@ its parameters (every sum computed from the values before the call, then assigne
 
 from __future__ import annotations
 
-from ..budget import tensor_bytes
+from ..budget import entry_bytes, tensor_bytes
 from ..ops import DeviceError, Source, unwrap
 from ..space import Space
 from ..state import DeviceState
@@ -33,12 +33,12 @@ def mix(device: DeviceState, caller: bytes, space: Space, mixes: list[dict]):
             raise DeviceError(f"mix into {into!r}: it is {space.params[into][1]} but the terms are {shape}")
         assert shape is not None  # there are terms
         planned.append((into, terms, shape))
-    device.limits.room(space, len({i for i, _, _ in planned} - set(space.params)))
+    device.room(caller, space, len({i for i, _, _ in planned} - set(space.params)))
     created = {into: shape for into, _, shape in planned if into not in space.params}
     device.admit(
         caller,
         during=sum(tensor_bytes(shape) for _, _, shape in planned),
-        after=sum(tensor_bytes(shape) for shape in created.values()),
+        after=sum(entry_bytes(into, shape) for into, shape in created.items()),
         work=sum(shape.numel * len(terms) for _, terms, shape in planned),
     )
     sums = [(into, device.backend.weighted_sum(terms), shape) for into, terms, shape in planned]

@@ -23,10 +23,16 @@ def optimizer(device: DeviceState, caller: bytes, space: Space, spec: dict):
             raise DeviceError(f"optimizer {name!r}: {k} is {v}; expected a finite number >= 0")
     params = list(dict.fromkeys(spec["params"]))
     old = space.optimizers.get(name)
+    device.room(caller, space, 1 + len(params) - (0 if old is None else 1 + len(old.params)))
     device.admit(
         caller,
-        after=optimizer_bytes(kind, hyper, (space.params[p][1] for p in params))
-        - (0 if old is None else optimizer_bytes(old.kind, old.hyper, (space.params[p][1] for p in old.params))),
+        after=optimizer_bytes(name, kind, hyper, ((p, space.params[p][1]) for p in params))
+        - (
+            0
+            if old is None
+            else optimizer_bytes(name, old.kind, old.hyper, ((p, space.params[p][1]) for p in old.params))
+        ),
     )
-    space.optimizers[name] = OptimizerEntry(kind, params, spec["lr"], hyper, device.kernels[f"optimizer:{kind}"](hyper))
+    state = device.kernels[f"optimizer:{kind}"](hyper)
+    space.optimizers[name] = OptimizerEntry(kind, params, spec["lr"], hyper, state, 0 if old is None else old.steps)
     return None, True

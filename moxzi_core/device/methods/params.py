@@ -30,7 +30,7 @@ def params(device: DeviceState, caller: bytes, space: Space, specs: list[dict]):
         ):
             raise DeviceError(f"parameter {name!r}: uniform needs finite low <= high, got {value}")
         made[name] = (shape, spec["init"])
-    device.limits.room(space, sum(n not in space.params for n in made))
+    device.room(caller, space, sum(n not in space.params for n in made))
     replaced = Space({**space.params, **{n: (None, Meta(shape)) for n, (shape, _) in made.items()}}, space.optimizers)
     device.admit(
         caller,

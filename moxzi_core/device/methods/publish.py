@@ -3,7 +3,7 @@ name, that the readers it names may read (``shared`` sources, ``mix`` terms)."""
 
 from __future__ import annotations
 
-from ..budget import tensor_bytes
+from ..budget import publication_bytes
 from ..ops import DeviceError, unwrap
 from ..space import Publication, Space, readers_from_candid
 from ..state import DeviceState
@@ -16,12 +16,22 @@ def publish(device: DeviceState, caller: bytes, space: Space, spec: dict):
     readers = readers_from_candid(unwrap(spec["readers"]))
     for n in spec["names"]:
         device.limits.name("publication", spec["prefix"] + n)
-    fresh = sum((caller, spec["prefix"] + n) not in device.publications for n in spec["names"])
-    device.limits.room(space, fresh + device.publications_of(caller))
     copies = {spec["prefix"] + n: space.params[n][1] for n in spec["names"]}
+    named = len(readers) if isinstance(readers, frozenset) else 0
+    replaced = [device.publications.get((caller, full)) for full in copies]
+    device.room(
+        caller,
+        space,
+        sum(
+            1 + named - (0 if r is None else 1 + (len(r.readers) if isinstance(r.readers, frozenset) else 0))
+            for r in replaced
+        ),
+    )
     device.admit(
         caller,
-        after=sum(tensor_bytes(m) - device.publication_bytes(caller, full) for full, m in copies.items()),
+        after=sum(
+            publication_bytes(full, m, readers) - device.publication_bytes(caller, full) for full, m in copies.items()
+        ),
         work=sum(m.numel for m in copies.values()),
     )
     for n in spec["names"]:

@@ -8,7 +8,7 @@ import math
 from typing import Any
 
 from ..backend import TrainGroup, TrainStep
-from ..budget import tensor_bytes
+from ..budget import entry_bytes
 from ..kept import Keeping
 from ..ops import ELEM_SIZES, DeviceError, Meta, unwrap
 from ..program import Plan, check
@@ -55,10 +55,10 @@ def run(device: DeviceState, caller: bytes, space: Space, spec: dict):
     step = None if train is None else _train_step(space, plan, train)
     after = 0  # what its stores add once it is done
     if plan.stores:
-        device.limits.room(space, len({name for _, name in plan.stores} - set(space.stored)))
+        device.room(caller, space, len({name for _, name in plan.stores} - set(space.stored)))
         last_store = {name: r for r, name in plan.stores}  # a name stored twice keeps the later value
         after = sum(
-            tensor_bytes(plan.metas[r]) - (tensor_bytes(space.stored[n][1]) if n in space.stored else 0)
+            entry_bytes(n, plan.metas[r]) - (entry_bytes(n, space.stored[n][1]) if n in space.stored else 0)
             for n, r in last_store.items()
         )
     device.admit(caller, during=plan.peak_bytes, after=after, work=plan.work)

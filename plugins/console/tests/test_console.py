@@ -150,7 +150,11 @@ async def test_metrics_show_device_memory_and_live_exports(dev):
         await transport.stop()
     assert metrics["moxzi_device_bytes"] == {(("actor", "alpha"),): 256, (("actor", "beta"),): 256}
     assert metrics["moxzi_device_memory_bytes"] == {(): 512}
-    assert metrics["moxzi_device_counted_bytes"] == metrics["moxzi_device_bytes"]  # no optimizer
+    # beside the data, what keeping each name costs (budget.py)
+    assert metrics["moxzi_device_counted_bytes"] == {
+        (("actor", n),): dev.counted(c) for c, n in ((b"a", "alpha"), (b"b", "beta"))
+    }
+    assert dev.counted(b"a") > 256
     assert metrics["moxzi_device_budget_bytes"] == {
         (("scope", "actor"),): dev.budget.actor_bytes,
         (("scope", "total"),): dev.budget.total_bytes,

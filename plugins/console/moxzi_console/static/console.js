@@ -19,6 +19,8 @@ const el = (tag, attrs = {}, ...children) => {
 };
 const bytes = (n) => n >= 2 ** 30 ? (n / 2 ** 30).toFixed(1) + " GiB" : n >= 2 ** 20 ? (n / 2 ** 20).toFixed(1) + " MiB"
   : n >= 1024 ? (n / 1024).toFixed(1) + " KiB" : n + " B";
+// A usage read-out names a few of an actor's optimizers or readers (Device.usage) and counts them all.
+const named = (names, count) => (names.join(", ") || "—") + (count > names.length ? ` (+${count - names.length} more)` : "");
 
 // --- actors and device tables ---------------------------------------------------------------
 function renderActors(actors) {
@@ -32,8 +34,8 @@ function renderActors(actors) {
   const held = actors.filter((a) => a.device);
   $("#device-table tbody").replaceChildren(...held.map((a) => el("tr", {},
     el("td", {}, a.name), el("td", { class: "num" }, String(a.device.params)),
-    el("td", {}, a.device.optimizers.join(", ") || "—"), el("td", { class: "num" }, String(a.device.stored)),
-    el("td", { class: "num" }, String(a.device.publications)), el("td", {}, a.device.readers.join(", ") || "—"),
+    el("td", {}, named(a.device.optimizers, a.device.optimizer_count)), el("td", { class: "num" }, String(a.device.stored)),
+    el("td", { class: "num" }, String(a.device.publications)), el("td", {}, named(a.device.readers, a.device.reader_count)),
     el("td", { class: "num" }, bytes(a.device.bytes)),
     el("td", {}, Object.entries(a.device.steps).map(([o, n]) => `${o}: ${n}`).join(", ") || "—"),
     // The http gateway's admin route: open on a loopback address, else it asks for the admin token.
