@@ -74,7 +74,7 @@ class Layout:
 def read_layout(file: BinaryIO, size: int, *, max_tensors: int, max_name_bytes: int, max_dims: int) -> Layout:
     """The layout of the safetensors file of ``size`` bytes that ``file`` reads from its first byte.
     Its cost grows with the header's length alone (at most MAX_HEADER_BYTES: a 100,000-tensor header,
-    about 7 MB, takes about a second)."""
+    about 7 MB, takes 1 to 2 s)."""
     if size < 8:
         raise WeightsFileError(f"{size} bytes: a safetensors file starts with an 8-byte header length")
     length = int.from_bytes(file.read(8), "little")
