@@ -2,7 +2,9 @@
 malformed request is a 4xx with a message, a flood of connections past the open-file limit is shed,
 and neither leaves a traceback in moxzid's log. (Malformed weights files: tests/test_weights.py.)"""
 
+import asyncio
 import base64
+import errno
 import resource
 import socket
 import time
@@ -13,6 +15,7 @@ from kit.daemon import project, running_moxzid
 from kit.http import request
 
 from moxzi_core.candid import Principal
+from moxzi_core.daemon import OutOfFiles
 from moxzi_core.runtime.host import actor_principal
 from moxzi_gateway_http.listener import ACCEPT_BACKLOG, RESERVED_FILES
 
@@ -93,3 +96,21 @@ def test_connections_past_the_open_file_limit_are_shed_quietly(tmp_path):
             time.sleep(0.2)
     log = daemon.log.read_text()
     assert "Traceback" not in log and log.count("out of open files") <= 1 and len(log) < 4000, log
+
+
+def test_accepts_that_fail_for_want_of_files_are_one_warning_a_minute(caplog):
+    """asyncio reports each failed accept (up to a backlog of them at a time) with a traceback;
+    moxzid's handler turns a flood of them into one line, and leaves other reports to asyncio."""
+    loop = asyncio.new_event_loop()
+    try:
+        handler = OutOfFiles()
+        failed = {"message": OutOfFiles.MESSAGE, "exception": OSError(errno.EMFILE, "Too many open files")}
+        for _ in range(1000):
+            handler.handle(loop, failed)
+        handler.handle(loop, {"message": "something else", "exception": ValueError("kept")})
+    finally:
+        loop.close()
+    warnings = [r for r in caplog.records if r.getMessage().startswith("out of open files")]
+    assert len(warnings) == 1 and "1 connection(s) not accepted" in warnings[0].getMessage()
+    assert not warnings[0].exc_info
+    assert any(r.getMessage() == "something else" and r.exc_info for r in caplog.records)  # asyncio's
