@@ -19,8 +19,11 @@ import contextlib
 import functools
 import gc
 import logging
+import math
+import resource
 import signal
 import sys
+import time
 from collections.abc import Callable
 
 from . import __version__, plugins
@@ -53,6 +56,36 @@ USAGE_ERROR = 2
 # How often a thread running Python hands the GIL to another that waits (Python's default is 5 ms): the
 # event loop waits at most this long behind another thread's Python work (a system method's, a query's).
 GIL_SWITCH_SECONDS = 0.0005
+
+
+class OutOfFiles:
+    """The event loop's exception handler: asyncio logs each ``accept`` that fails for want of open
+    files (EMFILE) with a traceback, up to a listen backlog of them at a time, and stops accepting on
+    that socket for a second; a client opening connections fast would fill the log with them. This logs
+    one warning a minute at most, with the count since the last, and leaves every other exception
+    to asyncio's handler."""
+
+    MESSAGE = "socket.accept() out of system resource"  # asyncio's, for EMFILE, ENFILE, ENOBUFS, ENOMEM
+
+    def __init__(self, every_seconds: float = 60.0):
+        self._every, self._last, self._missed = every_seconds, -math.inf, 0
+
+    def handle(self, loop: asyncio.AbstractEventLoop, context: dict) -> None:
+        if context.get("message") != self.MESSAGE:
+            loop.default_exception_handler(context)
+            return
+        self._missed += 1
+        now = time.monotonic()
+        if now - self._last >= self._every:
+            soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+            log.warning(
+                "out of open files (the limit is %d): %d connection(s) not accepted (%s); accepting again "
+                "in a second (raise `ulimit -n`, or lower the connection caps)",
+                soft,
+                self._missed,
+                context.get("exception"),
+            )
+            self._last, self._missed = now, 0
 
 
 class StartupError(Exception):
@@ -334,6 +367,7 @@ async def _serve(
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
+    loop.set_exception_handler(OutOfFiles().handle)
     events = Events()
     log_handler = LogHandler(events)
     logging.getLogger().addHandler(log_handler)

@@ -39,6 +39,7 @@ SCHEME = "IC-Signature"
 DOMAIN = b"\x12moxzi-http-request"  # the length of the name first, as the IC's separators are
 EXPIRY_NS = 4 * 60 * 10**9  # how far ahead moxzi sets the expiry: within the window, with room for skew
 FIELDS = ("sender_pubkey", "sender_sig", "ingress_expiry", "nonce", "body_sha256")
+EXPIRY_DIGITS = 20  # a u64 of nanoseconds, as an IC request's ingress_expiry
 EMPTY_SHA256 = hashlib.sha256(b"").digest()
 
 
@@ -132,11 +133,15 @@ def read(
     pubkey, signature, nonce, body_sha256 = (
         _unb64(fields[name], name) for name in ("sender_pubkey", "sender_sig", "nonce", "body_sha256")
     )
-    if not fields["ingress_expiry"].isdigit():
-        raise Refused(f"{SCHEME}: ingress_expiry must be nanoseconds since 1970, not {fields['ingress_expiry'][:40]!r}")
+    expiry_text = fields["ingress_expiry"]
+    if not (expiry_text.isascii() and expiry_text.isdigit() and len(expiry_text) <= EXPIRY_DIGITS):
+        raise Refused(
+            f"{SCHEME}: ingress_expiry must be nanoseconds since 1970 (at most {EXPIRY_DIGITS} digits 0-9), "
+            f"not {expiry_text[:40]!r}"
+        )
     if len(body_sha256) != 32:
         raise Refused(f"{SCHEME}: body_sha256 must be 32 bytes, not {len(body_sha256)}")
-    expiry = int(fields["ingress_expiry"])
+    expiry = int(expiry_text)
     check_expiry(expiry, time.time_ns() if now_ns is None else now_ns)
     sender = self_authenticating(pubkey)
     request_id = hash_of_map(content(method, path, query, body_sha256, body_bytes, sender, expiry, nonce))

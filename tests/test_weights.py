@@ -3,9 +3,11 @@
 what the device computes, import into another actor giving the same file back, malformed files and
 shape mismatches refused with nothing changed, and an import surviving kill -9."""
 
+import asyncio
 import io
 import json
 import math
+import os
 import sys
 from pathlib import Path
 
@@ -13,9 +15,12 @@ import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
+from aiohttp import ClientSession
+from aiohttp.test_utils import TestServer
 from kit.actorbuild import example_actor
 from kit.daemon import moxzi, running_moxzid
 from kit.device import LETTERS, learner_host, run_arg
+from kit.held import HeldElsewhere
 from kit.host import update
 from safetensors.torch import load_file, save_file
 
@@ -26,13 +31,15 @@ from moxzi_core.device import weights
 from moxzi_core.device.weights_file import WeightsFileError, float32_values, read_layout, write
 from moxzi_core.runtime.host import ActorSpec
 from moxzi_core.store import MemoryStore
+from moxzi_gateway_http import weights as gateway_weights
+from moxzi_gateway_http.routes import build_app
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 import device_step  # noqa: E402  (the Shakespeare model in plain PyTorch)
 
 PHRASE = b"hello moxzi, hello actors, hello tensors on a device. hello again"
-LIMITS = {"max_tensors": 100, "max_name_bytes": 64}
+LIMITS = {"max_tensors": 100, "max_name_bytes": 64, "max_dims": 8}
 
 
 def layout_of(data: bytes):
@@ -254,3 +261,27 @@ def test_the_cli_says_when_moxzid_is_not_there(tmp_path):
     done = moxzi("weights", "export", "letters", "-o", str(tmp_path / "x.safetensors"), "--url", "http://127.0.0.1:9")
     assert done.returncode == 1 and "moxzid did not answer" in done.stderr
     assert not (tmp_path / "x.safetensors").exists()
+
+
+async def test_a_hostile_header_is_a_400_read_off_the_event_loop(registry, monkeypatch, tmp_path, caplog):
+    """A header nested 100,000 deep is a 400, no traceback logged; a 100,001-tensor one (about a second
+    to read) is read in a codec process while the gateway serves other requests, then refused."""
+
+    many = {f"t{i}": {"dtype": "U8", "shape": [1], "data_offsets": [i, i + 1]} for i in range(100_001)}
+    deep = b"[" * 100_000 + b"]" * 100_000
+    held = HeldElsewhere(tmp_path, weights.layout)
+    monkeypatch.setattr(gateway_weights, "layout", held)
+    async with learner_host(registry, MemoryStore()) as (host, _):
+        async with TestServer(build_app(host, 64 << 20, 60.0)) as server, ClientSession(server.make_url("")) as http:
+            async with http.put("/weights/learner", data=len(deep).to_bytes(8, "little") + deep) as response:
+                assert response.status == 400, await response.text()
+                assert "the header is JSON nested too deeply" in (await response.json())["error"]
+            importing = asyncio.create_task(http.put("/weights/learner", data=safetensors_file(many, bytes(100_001))))
+            assert await asyncio.to_thread(held.started) not in (None, os.getpid())
+            async with http.get("/actors") as response:  # served while the header is read
+                assert response.status == 200
+            assert not importing.done()
+            held.release()
+            async with await importing as response:
+                assert response.status == 400 and "100001 tensors; the limit is 100000" in await response.text()
+    assert not [record for record in caplog.records if record.exc_info]

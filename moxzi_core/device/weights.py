@@ -21,6 +21,7 @@ from .weights_file import write as write_weights
 __all__ = ["IMPORTED", "MAX_HEADER_BYTES", "WeightsFileError", "export", "layout"]
 
 if TYPE_CHECKING:
+    from .limits import DeviceLimits
     from .state import DeviceState
 
 PUBLICATIONS = "moxzi.publications"  # metadata: which tensors are publications (comma-separated)
@@ -59,6 +60,9 @@ def _export(device: DeviceState, caller: bytes, out: BinaryIO, prefix: str, publ
         return len(tensors)
 
 
-def layout(device: DeviceState, file: BinaryIO, size: int) -> Layout:
-    """The layout of a safetensors file within the device's limits (``WeightsFileError`` if not)."""
-    return read_layout(file, size, max_tensors=device.limits.max_entries, max_name_bytes=device.limits.max_name_bytes)
+def layout(limits: DeviceLimits, file: BinaryIO, size: int) -> Layout:
+    """The layout of a safetensors file within a device's ``limits`` (``WeightsFileError`` if not): a
+    function of picklable values, so that it can run in another process."""
+    return read_layout(
+        file, size, max_tensors=limits.max_entries, max_name_bytes=limits.max_name_bytes, max_dims=limits.max_dims
+    )

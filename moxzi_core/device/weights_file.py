@@ -71,8 +71,10 @@ class Layout:
     size: int  # of the whole file
 
 
-def read_layout(file: BinaryIO, size: int, *, max_tensors: int, max_name_bytes: int) -> Layout:
-    """The layout of the safetensors file of ``size`` bytes that ``file`` reads from its first byte."""
+def read_layout(file: BinaryIO, size: int, *, max_tensors: int, max_name_bytes: int, max_dims: int) -> Layout:
+    """The layout of the safetensors file of ``size`` bytes that ``file`` reads from its first byte.
+    Its cost grows with the header's length alone (at most MAX_HEADER_BYTES: a 100,000-tensor header,
+    about 7 MB, takes 1 to 2 s)."""
     if size < 8:
         raise WeightsFileError(f"{size} bytes: a safetensors file starts with an 8-byte header length")
     length = int.from_bytes(file.read(8), "little")
@@ -83,8 +85,10 @@ def read_layout(file: BinaryIO, size: int, *, max_tensors: int, max_name_bytes: 
         )
     try:
         header = json.loads(file.read(length).decode())
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+    except ValueError as error:  # not UTF-8, not JSON, a number past Python's 4,300 digits
         raise WeightsFileError(f"the header is not JSON: {error}") from None
+    except RecursionError:
+        raise WeightsFileError("the header is JSON nested too deeply") from None
     if not isinstance(header, dict):
         raise WeightsFileError("the header is not a JSON object")
     metadata = header.pop(METADATA, {})
@@ -93,7 +97,9 @@ def read_layout(file: BinaryIO, size: int, *, max_tensors: int, max_name_bytes: 
     if len(header) > max_tensors:
         raise WeightsFileError(f"{len(header)} tensors; the limit is {max_tensors}")
     start = 8 + length
-    tensors = sorted((_tensor(name, entry, start, max_name_bytes) for name, entry in header.items()), key=_place)
+    tensors = sorted(
+        (_tensor(name, entry, start, max_name_bytes, max_dims) for name, entry in header.items()), key=_place
+    )
     at = start
     for t in tensors:
         if t.begin != at:
@@ -109,7 +115,7 @@ def _place(t: Tensor) -> tuple[int, int]:
     return t.begin, t.end
 
 
-def _tensor(name: str, entry, start: int, max_name_bytes: int) -> Tensor:
+def _tensor(name: str, entry, start: int, max_name_bytes: int, max_dims: int) -> Tensor:
     if not name or len(name.encode()) > max_name_bytes:
         raise WeightsFileError(f"tensor {name[:80]!r}: a name must be 1 to {max_name_bytes} bytes")
     if not isinstance(entry, dict):
@@ -118,7 +124,9 @@ def _tensor(name: str, entry, start: int, max_name_bytes: int) -> Tensor:
     if dtype not in DTYPE_BYTES:
         raise WeightsFileError(f"tensor {name!r}: unknown dtype {dtype!r} (safetensors has {', '.join(DTYPE_BYTES)})")
     if not isinstance(shape, list) or not all(type(d) is int and d >= 0 for d in shape):
-        raise WeightsFileError(f"tensor {name!r}: shape {shape!r} is not a list of sizes")
+        raise WeightsFileError(f"tensor {name!r}: shape {shape!r:.80} is not a list of sizes")
+    if len(shape) > max_dims:  # (before their product, whose cost grows with their number and size)
+        raise WeightsFileError(f"tensor {name!r}: {len(shape)} dims; the limit is {max_dims}")
     if not (isinstance(offsets, list) and len(offsets) == 2 and all(type(o) is int and o >= 0 for o in offsets)):
         raise WeightsFileError(f"tensor {name!r}: data_offsets {offsets!r} is not [begin, end]")
     begin, end = offsets

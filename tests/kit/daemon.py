@@ -80,10 +80,16 @@ def moxzi(*args: str, cwd=None, input: str | None = None, timeout: float = 300) 
 
 @contextlib.contextmanager
 def running_moxzid(
-    *args, cwd: Path, plugins: str = "http", third_party: bool = False, serving: str = r"serving on (http://\S+)"
+    *args,
+    cwd: Path,
+    plugins: str = "http",
+    third_party: bool = False,
+    serving: str = r"serving on (http://\S+)",
+    preexec_fn=None,
 ):
     """moxzid started with ``args`` (and ``--plugins PLUGINS --listen 127.0.0.1:0``), once its log shows
-    ``serving`` (its first group is the Daemon's url); killed at exit if still running."""
+    ``serving`` (its first group is the Daemon's url); killed at exit if still running. ``preexec_fn``
+    runs in the child before moxzid does (to set its resource limits)."""
     log = cwd / "moxzid.log"
     listen = ["--listen", "127.0.0.1:0"] if "http" in plugins.split(",") else []
     with log.open("w") as stderr:
@@ -93,6 +99,7 @@ def running_moxzid(
             stdout=subprocess.DEVNULL,
             stderr=stderr,
             env=moxzid_env(third_party),
+            preexec_fn=preexec_fn,
         )
     try:
         deadline = time.monotonic() + 60

@@ -25,7 +25,7 @@ def imported(device: DeviceState, caller: bytes, space: Space, attachment: Attac
     prefix = attachment.head.decode()
     file = attachment.open()
     try:
-        found = layout(device, file, attachment.size)
+        found = layout(device.limits, file, attachment.size)
     except WeightsFileError as error:
         raise DeviceError(f"not a safetensors file moxzi reads: {error}") from None
     incoming: dict[str, tuple[Tensor, Meta]] = {}

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 
 from moxzi_core.settings import Address, Settings
 
@@ -34,6 +35,10 @@ STOP_GRACE_SECONDS = 5.0
 LINGER_SECONDS = 1.0
 # Open files the rest of moxzid needs beside HTTP connections (store, device, logs, actors' modules).
 RESERVED_FILES = 128
+# Connections a listener accepts in one turn of the event loop (and its listen queue): each holds an
+# open file before it is counted against a cap, and one past the cap until its 503 is written (a
+# turn later), so two turns' worth are kept free of the caps for each listener.
+ACCEPT_BACKLOG = 100
 
 
 @dataclass(frozen=True)
@@ -48,13 +53,16 @@ class Caps:
 
 def caps(settings: Settings) -> Caps:
     """The caps the flags ask for, lowered together (each in proportion, at least 1) so that their sum
-    leaves RESERVED_FILES of the open-file limit; the same answer for every caller."""
+    leaves RESERVED_FILES of the open-file limit, and two accept backlogs a listener; the same answer
+    for every caller."""
     wanted = Caps(settings.http_max_connections, settings.http_max_streams, settings.device_max_connections)
     counted = wanted.connections + wanted.streams + (wanted.device_connections if settings.device_listen else 0)
+    listeners = 2 if settings.device_listen else 1
     soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft == resource.RLIM_INFINITY or counted <= soft - RESERVED_FILES:
+    room = soft - RESERVED_FILES - 2 * ACCEPT_BACKLOG * listeners
+    if soft == resource.RLIM_INFINITY or counted <= room:
         return wanted
-    share = max(1, soft - RESERVED_FILES) / counted
+    share = max(1, room) / counted
     return Caps(*(max(1, int(n * share)) for n in (wanted.connections, wanted.streams, wanted.device_connections)))
 
 
@@ -112,6 +120,7 @@ class Listener:
             shutdown_timeout=STOP_GRACE_SECONDS,
             keepalive_timeout=self._idle_secs,
             lingering_time=LINGER_SECONDS,
+            logger=REQUEST_LOG,
         )
         await runner.setup()
         server = runner.server
@@ -126,7 +135,7 @@ class Listener:
 
         try:
             self._server = await asyncio.get_running_loop().create_server(
-                accept, self._wanted.host, self._wanted.port, reuse_address=True
+                accept, self._wanted.host, self._wanted.port, reuse_address=True, backlog=ACCEPT_BACKLOG
             )
         except OSError:
             await runner.cleanup()
@@ -144,6 +153,22 @@ class Listener:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+
+
+class _RequestLog(logging.LoggerAdapter):
+    """aiohttp's log of the requests it serves, but for a request it cannot parse (a header too large,
+    a malformed request line, a broken chunked body): that is the client's mistake, which aiohttp answers
+    400 with the reason, so it is one debug line, not an error with a traceback that any client could
+    fill the log with."""
+
+    def exception(self, msg, *args, exc_info=True, **kwargs) -> None:
+        if isinstance(exc_info, HttpProcessingError):
+            self.debug(f"{msg}: %s", *args, exc_info, **kwargs)
+        else:
+            super().exception(msg, *args, exc_info=exc_info, **kwargs)
+
+
+REQUEST_LOG = _RequestLog(logging.getLogger("aiohttp.server"))
 
 
 class _WriteDeadline(asyncio.Protocol):

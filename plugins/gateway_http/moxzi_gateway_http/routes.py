@@ -334,7 +334,9 @@ async def _import_weights(request: web.Request) -> web.Response:
     host, actor = request.app[HOST], request.match_info["actor"]
     host.info(actor)
     signed_sha256 = authorise_controller(request, actor, f"an import into {actor}")
-    names, outcome = await weights.import_(request, host, actor, request.app[BODY_SECS], signed_sha256)
+    names, outcome = await weights.import_(
+        request, host, actor, request.app[BODY_SECS], request.app[CODEC], signed_sha256
+    )
     if outcome.reply is None:
         return rejected(f"weights import into {actor}", outcome)
     return _json({"imported": names})

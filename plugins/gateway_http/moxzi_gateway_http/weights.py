@@ -24,10 +24,12 @@ from aiohttp import web
 
 from moxzi_core.device import Device, DeviceError
 from moxzi_core.device import weights as device_weights
+from moxzi_core.device.weights import layout
 from moxzi_core.errors import MessageTooLarge, MoxziError
 from moxzi_core.host_api import GatewayHost
 from moxzi_core.runtime.messages import Outcome
 
+from .codec import Codec
 from .controllers import BadSignature
 
 MAX_IMPORT_BYTES = 16 * 2**30  # a file larger than any device budget moxzid is likely to have
@@ -85,11 +87,18 @@ async def export(request: web.Request, host: GatewayHost, actor: str) -> web.Str
 
 
 async def import_(
-    request: web.Request, host: GatewayHost, actor: str, body_secs: float, signed_sha256: bytes | None = None
+    request: web.Request,
+    host: GatewayHost,
+    actor: str,
+    body_secs: float,
+    codec: Codec,
+    signed_sha256: bytes | None = None,
 ) -> tuple[list[str], Outcome]:
-    """The parameters the file sets (prefix + name) and the outcome of the import. ``signed_sha256``:
-    the hash a signed request said its body has; a body with another is refused (401) once it has
-    arrived, and nothing is imported."""
+    """The parameters the file sets (prefix + name) and the outcome of the import. The header is read
+    by ``codec`` (in a codec process when it is large: reading a 100,000-tensor header takes about a
+    second, and on the event loop every other request would wait). ``signed_sha256``: the hash a signed
+    request said its body has; a body with another is refused (401) once it has arrived, and nothing is
+    imported."""
     device = _device(host)
     prefix = request.query.get("prefix", "")
     if len(prefix.encode()) >= device.limits.max_name_bytes:
@@ -115,7 +124,7 @@ async def import_(
             break
         head += piece
     try:
-        found = device_weights.layout(device, io.BytesIO(head), size)
+        found = await codec.run(len(head), layout, device.limits, io.BytesIO(head), size)
     except device_weights.WeightsFileError as error:
         raise BadWeights(f"not a safetensors file moxzi reads: {error}") from None
     names = [prefix + t.name for t in found.tensors]

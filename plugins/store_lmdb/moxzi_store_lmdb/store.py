@@ -159,7 +159,9 @@ class LmdbStore(Store):
         data, copy = self._directory / DATA_FILE, self._directory / COMPACTING_FILE
         before = data.stat().st_size
         try:
-            with open(copy, "wb") as file:
+            # 0600 from its creation, whatever the umask: it becomes data.mdb (the store removed any older copy
+            # as it opened).
+            with open(os.open(copy, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE), "wb") as file:
                 self._env.copyfd(file.fileno(), compact=True)
                 os.fsync(file.fileno())
         except (OSError, lmdb.Error) as exc:

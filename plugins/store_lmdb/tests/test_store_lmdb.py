@@ -507,3 +507,19 @@ def test_the_state_directory_and_its_files_are_private(tmp_path):
         assert _modes(old_store) == {"": 0o700} | {name: 0o600 for name in _modes(old_store) if name}
     finally:
         os.umask(old)
+
+
+def test_the_compacted_data_file_is_private_whatever_the_umask(tmp_path):
+    """The copy ``compact`` writes becomes data.mdb: it is 0600 from its creation, as the running
+    store leaves it, not the umask's mode until the next start."""
+    directory = tmp_path / "state"
+    kept = a_store_that_freed_most_of_its_pages(directory)
+    old = os.umask(0)
+    try:
+        store = LmdbStore(directory)
+        store.compact()
+        assert _modes(directory) == {"": 0o700} | {name: 0o600 for name in _modes(directory) if name}
+        assert contents(store) == kept
+        store.close()
+    finally:
+        os.umask(old)
