@@ -5,7 +5,10 @@ controllers, with requests they sign (``Authorization: IC-Signature ...``, moxzi
 A signed request is let through when its signature holds and has not expired (401 otherwise, saying
 what is wrong), its sender is one of the actor's controllers (403 naming the sender and the actor) and
 it was not let through before: its id is kept in the store until its expiry (moxzi_core.received), so a
-captured request resent, after a restart too, is refused (401). A signature is checked wherever moxzid
+captured request resent, after a restart too, is refused (401). The ids count against the actor the
+request names, not its sender: keys cost nothing, and an actor's controllers may be changed to any
+number of them in turn, but an actor's controllers cannot crowd out another actor's (a 429 for the
+actor whose ids hold more than their share of a full table). A signature is checked wherever moxzid
 listens, loopback too: a request that brings one is judged by it.
 """
 
@@ -45,7 +48,7 @@ class Controllers:
 
     @cached_property
     def received(self) -> Received:  # read from the store at the first signed request
-        return Received(self.host.store, RECEIVED, "signed upgrade and weights requests")
+        return Received(self.host.store, RECEIVED, "signed upgrade and weights requests", key_name="actor")
 
     def admit(self, request: web.Request, actor: str, what: str) -> Signed:
         """The signed request, once its checks pass (see the module docstring); raises otherwise."""
@@ -62,7 +65,8 @@ class Controllers:
             )
         except Refused as refused:
             raise BadSignature(f"{what}: {refused}") from None
-        controllers = self.host.info(actor).controllers
+        info = self.host.info(actor)
+        controllers = info.controllers
         if signed.sender not in controllers:
             raise NotAController(
                 f"{what}: {Principal(signed.sender)} is not a controller of {actor} (its controllers: "
@@ -71,7 +75,7 @@ class Controllers:
             )
         if self.received.known(signed.id):
             raise BadSignature(f"{what}: this signed request was let through before; sign each request anew")
-        refusal = self.received.receive(signed.id, signed.expiry, signed.sender)
+        refusal = self.received.receive(signed.id, signed.expiry, info.principal.bytes)
         if refusal is not None:
             raise TooManySigned(f"{what}: {refusal}; retry once some expire")
         return signed
