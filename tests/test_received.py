@@ -71,7 +71,7 @@ async def test_an_actors_controllers_cannot_crowd_out_another_actors_signed_requ
         controllers.received = Received(host.store, RECEIVED, "signed requests", "actor", capacity=10)
 
         def request(identity: Identity, actor: str):
-            auth = signed_http.authorization(identity, "GET", f"/weights/{actor}", {})
+            auth = signed_http.authorization(identity, "GET", f"/weights/{actor}", {}, moxzid=controllers.moxzid_id)
             return make_mocked_request("GET", f"/weights/{actor}", headers={"Authorization": auth})
 
         first = request(flooders[0], "a")

@@ -2,8 +2,9 @@
 controllers, with requests they sign (``Authorization: IC-Signature ...``, moxzi_core.signed_http;
 `moxzi upgrade --identity PEM`, `moxzi weights --identity PEM`).
 
-A signed request is let through when its signature holds and has not expired (401 otherwise, saying
-what is wrong), its sender is one of the actor's controllers (403 naming the sender and the actor) and
+A signed request is let through when it is signed for this moxzid (its id, ``moxzid_id``, 16 random
+bytes made with its state, is in what is signed, and every answer says it: ``signed_http.ID_HEADER``),
+its signature holds and has not expired (401 otherwise, saying what is wrong), its sender is one of the actor's controllers (403 naming the sender and the actor) and
 it was not let through before: its id is kept in the store until its expiry (moxzi_core.received), so a
 captured request resent, after a restart too, is refused (401). The ids count against the actor the
 request names, not its sender: keys cost nothing, and an actor's controllers may be changed to any
@@ -14,6 +15,7 @@ listens, loopback too: a request that brings one is judged by it.
 
 from __future__ import annotations
 
+import secrets
 from functools import cached_property
 
 from aiohttp import web
@@ -24,8 +26,10 @@ from moxzi_core.received import Received
 from moxzi_core.runtime.host import Host
 from moxzi_core.signatures import Refused
 from moxzi_core.signed_http import Signed, read
+from moxzi_core.store import Batch
 
 RECEIVED = b"http/signed/"  # where the store keeps the signed requests let through, until they expire
+MOXZID_ID = b"http/moxzid-id"  # where it keeps this moxzid's id
 
 
 class BadSignature(MoxziError):
@@ -45,6 +49,7 @@ class Controllers:
 
     def __init__(self, host: Host):
         self.host = host
+        self.moxzid_id = host.store.get(MOXZID_ID) or _new_id(host)
 
     @cached_property
     def received(self) -> Received:  # read from the store at the first signed request
@@ -62,6 +67,7 @@ class Controllers:
                 request.path,
                 dict(query),
                 request.content_length or 0,
+                moxzid=self.moxzid_id,
             )
         except Refused as refused:
             raise BadSignature(f"{what}: {refused}") from None
@@ -79,3 +85,13 @@ class Controllers:
         if refusal is not None:
             raise TooManySigned(f"{what}: {refusal}; retry once some expire")
         return signed
+
+
+def _new_id(host: Host) -> bytes:
+    """A new moxzid's id, kept with its state (without ``-s``, its state and its id last until it stops)."""
+    made = secrets.token_bytes(16)
+    batch = Batch()
+    batch.put(MOXZID_ID, made)
+    host.store.commit(batch)
+    host.store.flush()
+    return made
