@@ -49,7 +49,10 @@ class Controllers:
 
     def __init__(self, host: Host):
         self.host = host
-        self.moxzid_id = host.store.get(MOXZID_ID) or _new_id(host)
+
+    @cached_property
+    def moxzid_id(self) -> bytes:  # read (or made) at the first answer
+        return self.host.store.get(MOXZID_ID) or _new_id(self.host)
 
     @cached_property
     def received(self) -> Received:  # read from the store at the first signed request
