@@ -57,6 +57,7 @@ class Client:
         self.timeout = timeout
         self.token = token
         self.identity = identity
+        self._moxzid_id: bytes | None = None  # the id of the moxzid at url, which signed requests name
 
     def call(self, actor: str, method: str, *args, timeout: float | None = None) -> list:
         """Call ``method`` of ``actor`` as an update with ``args``; the list of its results."""
@@ -120,15 +121,33 @@ class Client:
         if self.identity is None:
             return {}
         path = "/" + "/".join(route)  # decoded, as the gateway sees it
+        moxzid = self._moxzid()
         if body is None:
-            return {"Authorization": signed_http.authorization(self.identity, verb, path, query)}
+            return {"Authorization": signed_http.authorization(self.identity, verb, path, query, moxzid=moxzid)}
         if isinstance(body, bytes):
             digest, size = hashlib.sha256(body).digest(), len(body)
         else:
             with open(body, "rb") as file:
                 digest = hashlib.file_digest(file, "sha256").digest()
             size = Path(body).stat().st_size
-        return {"Authorization": signed_http.authorization(self.identity, verb, path, query, digest, size)}
+        signed = signed_http.authorization(self.identity, verb, path, query, digest, size, moxzid=moxzid)
+        return {"Authorization": signed}
+
+    def _moxzid(self) -> bytes:
+        """The id of the moxzid at ``url``, which a request signed for it names (its answers say it)."""
+        if self._moxzid_id is None:
+            with self._open("HEAD", "/actors", None, None) as response:
+                said = response.headers.get(signed_http.ID_HEADER, "")
+            try:
+                self._moxzid_id = bytes.fromhex(said)
+            except ValueError:
+                self._moxzid_id = b""
+            if not self._moxzid_id:
+                raise CallError(
+                    f"{self.url} does not say which moxzid it is ({signed_http.ID_HEADER}: {said[:40]!r}), "
+                    "so no request can be signed for it"
+                )
+        return self._moxzid_id
 
     def _json(self, verb: str, path: str, body: bytes | None, timeout: float | None):
         return json.loads(self._request(verb, path, body, timeout))

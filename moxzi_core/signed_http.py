@@ -7,16 +7,20 @@ moxzid's admin token.
 The signed content is a map hashed as an IC request's content is (``signatures.hash_of_map``):
 
     {method: "GET" | "PUT" | "POST", path: "/weights/ACTOR" | "/upgrade/ACTOR", query: {name: value}, body_sha256: <32 bytes>,
-     body_bytes: n, sender: <principal>, ingress_expiry: <ns>, nonce: <bytes>}
+     body_bytes: n, sender: <principal>, ingress_expiry: <ns>, nonce: <bytes>, moxzid: <its id>}
 
 so the signature binds the route, its parameters, the body (its hash and size: the gateway checks the
 hash as the body streams in, or an upgrade's once it is read), an expiry at most 5.5 minutes ahead (as
-the IC's) and a nonce (the request id, the hash, is new for each request; the gateway lets each through
-once). The signed message is
+the IC's), a nonce (the request id, the hash, is new for each request; the gateway lets each through
+once) and the moxzid it is for: its id, 16 random bytes kept with its state, which it sends with every
+answer (``ID_HEADER``, hex), so a request signed for one moxzid is refused by any other, whatever
+actors and keys they share (an IC request names no replica; a moxzid route's actor names repeat
+across moxzids). The signed message is
 ``DOMAIN`` followed by that hash: a separator of its own, so no signature on an IC request (or on a
 delegation) is one on a moxzid route, nor the other way round. The request carries it as
 
-    Authorization: IC-Signature sender_pubkey=B64, sender_sig=B64, ingress_expiry=NS, nonce=B64, body_sha256=B64
+    Authorization: IC-Signature sender_pubkey=B64, sender_sig=B64, ingress_expiry=NS, nonce=B64, body_sha256=B64,
+        moxzid=B64
 
 (base64 with padding; ``sender_pubkey`` the key's DER, whose self-authenticating principal is the sender).
 Keys are those ``signatures.verify_key`` checks; delegations and canister signatures (Internet Identity)
@@ -38,8 +42,9 @@ from moxzi_core.signatures import Identity, Refused, check_expiry, hash_of_map, 
 SCHEME = "IC-Signature"
 DOMAIN = b"\x12moxzi-http-request"  # the length of the name first, as the IC's separators are
 EXPIRY_NS = 4 * 60 * 10**9  # how far ahead moxzi sets the expiry: within the window, with room for skew
-FIELDS = ("sender_pubkey", "sender_sig", "ingress_expiry", "nonce", "body_sha256")
+FIELDS = ("sender_pubkey", "sender_sig", "ingress_expiry", "nonce", "body_sha256", "moxzid")
 EXPIRY_DIGITS = 20  # a u64 of nanoseconds, as an IC request's ingress_expiry
+ID_HEADER = "Moxzid-Id"  # the answers' header that says which moxzid sent them (its id, hex)
 EMPTY_SHA256 = hashlib.sha256(b"").digest()
 
 
@@ -63,6 +68,7 @@ def content(
     sender: bytes,
     expiry: int,
     nonce: bytes,
+    moxzid: bytes,
 ) -> dict:
     """The map a signature signs the hash of (see the module docstring)."""
     return {
@@ -74,6 +80,7 @@ def content(
         "sender": sender,
         "ingress_expiry": expiry,
         "nonce": nonce,
+        "moxzid": moxzid,
     }
 
 
@@ -85,13 +92,16 @@ def authorization(
     body_sha256: bytes = EMPTY_SHA256,
     body_bytes: int = 0,
     now_ns: int | None = None,
+    *,
+    moxzid: bytes,
 ) -> str:
-    """The ``Authorization`` header of a request ``identity`` signs: ``method`` on ``path`` (decoded,
-    as the server sees it: ``/weights/letters``) with ``query`` and a body of ``body_bytes`` bytes whose
-    sha256 is ``body_sha256`` (none: the defaults), expiring EXPIRY_NS after ``now_ns`` (now)."""
+    """The ``Authorization`` header of a request ``identity`` signs for the moxzid whose id is
+    ``moxzid`` (what it sends as ``ID_HEADER``): ``method`` on ``path`` (decoded, as the server sees
+    it: ``/weights/letters``) with ``query`` and a body of ``body_bytes`` bytes whose sha256 is
+    ``body_sha256`` (none: the defaults), expiring EXPIRY_NS after ``now_ns`` (now)."""
     expiry = (time.time_ns() if now_ns is None else now_ns) + EXPIRY_NS
     nonce = secrets.token_bytes(16)
-    signed = content(method, path, query, body_sha256, body_bytes, identity.principal, expiry, nonce)
+    signed = content(method, path, query, body_sha256, body_bytes, identity.principal, expiry, nonce, moxzid)
     signature = identity.sign(DOMAIN + hash_of_map(signed))
     fields = {
         "sender_pubkey": _b64(identity.public_key_der),
@@ -99,6 +109,7 @@ def authorization(
         "ingress_expiry": str(expiry),
         "nonce": _b64(nonce),
         "body_sha256": _b64(body_sha256),
+        "moxzid": _b64(moxzid),
     }
     return f"{SCHEME} " + ", ".join(f"{name}={value}" for name, value in fields.items())
 
@@ -115,10 +126,13 @@ def read(
     query: Mapping[str, str],
     body_bytes: int,
     now_ns: int | None = None,
+    *,
+    moxzid: bytes,
 ) -> Signed:
     """The signed request of an ``Authorization`` header, for a request of ``method`` on ``path`` with
-    ``query`` and a body of ``body_bytes`` bytes. Raises Refused, saying what is wrong, unless the
-    header is well formed, the expiry is in the window and the signature holds."""
+    ``query`` and a body of ``body_bytes`` bytes, to the moxzid whose id is ``moxzid``. Raises
+    Refused, saying what is wrong, unless the header is well formed, is for this moxzid, the expiry is
+    in the window and the signature holds."""
     fields: dict[str, str] = {}
     for part in header.partition(" ")[2].split(","):
         name, equals, value = part.strip().partition("=")
@@ -130,9 +144,14 @@ def read(
     missing = [name for name in FIELDS if name not in fields]
     if missing:
         raise Refused(f"{SCHEME}: the header has no {', '.join(missing)}")
-    pubkey, signature, nonce, body_sha256 = (
-        _unb64(fields[name], name) for name in ("sender_pubkey", "sender_sig", "nonce", "body_sha256")
+    pubkey, signature, nonce, body_sha256, target = (
+        _unb64(fields[name], name) for name in ("sender_pubkey", "sender_sig", "nonce", "body_sha256", "moxzid")
     )
+    if target != moxzid:
+        raise Refused(
+            f"{SCHEME}: the request is signed for the moxzid whose id is {target.hex()[:64]}, and this one's is "
+            f"{moxzid.hex()} (its {ID_HEADER} header): sign it anew for this moxzid"
+        )
     expiry_text = fields["ingress_expiry"]
     if not (expiry_text.isascii() and expiry_text.isdigit() and len(expiry_text) <= EXPIRY_DIGITS):
         raise Refused(
@@ -144,7 +163,7 @@ def read(
     expiry = int(expiry_text)
     check_expiry(expiry, time.time_ns() if now_ns is None else now_ns)
     sender = self_authenticating(pubkey)
-    request_id = hash_of_map(content(method, path, query, body_sha256, body_bytes, sender, expiry, nonce))
+    request_id = hash_of_map(content(method, path, query, body_sha256, body_bytes, sender, expiry, nonce, moxzid))
     if not verify_key(pubkey, DOMAIN + request_id, signature):
         raise Refused(
             f"{SCHEME}: the signature does not verify: sender_sig is not sender_pubkey's signature of "

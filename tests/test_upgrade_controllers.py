@@ -76,17 +76,22 @@ async def test_a_controller_upgrades_a_stranger_gets_403_and_the_token_still_wor
 
 
 async def test_a_tampered_replayed_or_re_aimed_upgrade_is_refused():
+    """Re-aimed: at another route, or at another moxzid where the same key controls an actor of the same
+    name (the finding: a request signed for one moxzid installed code on a second)."""
     v1, v2 = build_actor("lab").wasm, build_actor("lab_v2").wasm
     digest = hashlib.sha256(v2).digest()
 
-    def header(path="/upgrade/lab", **changes) -> dict:
-        values = {"identity": CONTROLLER, "method": "POST", "path": path, "query": {}, **changes}
-        return {"Authorization": signed_http.authorization(**values, body_sha256=digest, body_bytes=len(v2))}
+    async with guarded() as (url, host), guarded() as (other_url, other_host), aiohttp.ClientSession() as http:
+        moxzid = await moxzid_id(http, url)
+        assert moxzid != await moxzid_id(http, other_url)  # each moxzid has its own
 
-    async with guarded() as (url, host), aiohttp.ClientSession(url) as http:
+        def header(path="/upgrade/lab", **changes) -> dict:
+            values = {"identity": CONTROLLER, "method": "POST", "path": path, "query": {}, **changes}
+            signed = signed_http.authorization(**values, body_sha256=digest, body_bytes=len(v2), moxzid=moxzid)
+            return {"Authorization": signed}
 
-        async def post(data: bytes, headers: dict, path="/upgrade/lab") -> tuple[int, str]:
-            async with http.post(path, data=data, headers=headers) as response:
+        async def post(data: bytes, headers: dict, path="/upgrade/lab", at=url) -> tuple[int, str]:
+            async with http.post(at + path, data=data, headers=headers) as response:
                 return response.status, await response.text()
 
         tampered = v1 + bytes(len(v2) - len(v1)) if len(v1) < len(v2) else v1[: len(v2)]
@@ -98,9 +103,18 @@ async def test_a_tampered_replayed_or_re_aimed_upgrade_is_refused():
         assert status == 401
         assert module_hash(host) == hashlib.sha256(v1).digest()
         once = header()
+        status, error = await post(v2, once, at=other_url)  # signed for the first moxzid
+        assert status == 401 and f"signed for the moxzid whose id is {moxzid.hex()}" in error
+        assert module_hash(other_host) == hashlib.sha256(v1).digest()
         assert await post(v2, once) == (200, "upgraded")
         status, error = await post(v2, once)  # the same signed request again
         assert status == 401 and "this signed request was let through before" in error
+
+
+async def moxzid_id(http: aiohttp.ClientSession, url: str) -> bytes:
+    """The id moxzid at ``url`` says it has, which a request signed for it names."""
+    async with http.head(url + "/actors") as response:
+        return bytes.fromhex(response.headers[signed_http.ID_HEADER])
 
 
 @pytest.mark.slow

@@ -104,14 +104,16 @@ async def test_a_tampered_replayed_or_expired_request_is_refused(registry, tmp_p
     assert len(signed) == len(tampered) and signed != tampered
     digest = hashlib.sha256(signed).digest()
 
-    def header(**changes) -> dict:
-        values = {"method": "PUT", "path": "/weights/learner", "query": {"prefix": ""}, **changes}
-        auth = signed_http.authorization(
-            values.pop("identity", CONTROLLER), **values, body_sha256=digest, body_bytes=len(signed)
-        )
-        return {"Authorization": auth}
-
     async with guarded(registry) as (url, store), aiohttp.ClientSession(url) as http:
+        async with http.head("/actors") as response:
+            moxzid = bytes.fromhex(response.headers[signed_http.ID_HEADER])
+
+        def header(**changes) -> dict:
+            values = {"method": "PUT", "path": "/weights/learner", "query": {"prefix": ""}, **changes}
+            auth = signed_http.authorization(
+                values.pop("identity", CONTROLLER), **values, body_sha256=digest, body_bytes=len(signed), moxzid=moxzid
+            )
+            return {"Authorization": auth}
 
         async def put(data: bytes, headers: dict, path="/weights/learner?prefix=") -> tuple[int, str]:
             async with http.put(path, data=data, headers=headers) as response:

@@ -157,7 +157,8 @@ class Actor:
 
     def start(self) -> None:
         self.footprint = self.memory_sizes()
-        self.services.memory_budget.hold(self.name, 0 if self.instance is None else self.instance.extent())
+        extent = 0 if self.instance is None else self.instance.extent()
+        self.services.memory_budget.hold(self.name, extent, self.canister.snapshot_bytes())
         self._thread = threading.Thread(target=self._loop, name=f"actor-{self.name}", daemon=True)
         self._thread.start()
 

@@ -54,7 +54,7 @@ class Canister:
     history: list[list] = field(default_factory=list)
     changes: int = 0
     low_memory_hook: str = "condition_not_satisfied"  # the low wasm memory hook's status (`tasks`)
-    # Its canister snapshots (take_canister_snapshot): id -> [taken at ns, total size]; their contents lie
+    # Its canister snapshots (take_canister_snapshot): id -> [taken at ns, total size, canister version]; their contents lie
     # in the journal, written in the same batch as this record. And how many it has taken in all.
     snapshots: dict[bytes, list] = field(default_factory=dict)
     snapshots_taken: int = 0
@@ -66,6 +66,11 @@ class Canister:
         canister's version now (the change's own message counted)."""
         self.history = [*self.history, [timestamp, self.version, origin, details]][-MAX_HISTORY:]
         self.changes += 1
+
+    def snapshot_bytes(self, leaving: bytes | None = None) -> int:
+        """What its snapshots hold (their total sizes), less the one ``leaving`` names: their share of
+        moxzid's memory budget (`memory_budget`)."""
+        return sum(about[1] for snapshot_id, about in self.snapshots.items() if snapshot_id != leaving)
 
     def is_controller(self, principal: bytes) -> bool:
         return principal in self.controllers

@@ -21,6 +21,11 @@ cannot: messages running at once, and pages a rolled-back growth left in the mem
 counted), which a later message may write without growing (at most the actor's budget). So the
 committed memories of all actors never pass the total by growing; while a single message runs alone,
 all actors' memory stays within the total unless its actor's memory holds such pages.
+
+An actor's canister snapshots (take_canister_snapshot) count too, each at its memories' sizes as taken
+(what it holds in the store, and in RAM where the store is memory): taking one that would pass the
+total is refused (`keep_snapshots`), deleting one frees its share, and they make the room a message may
+grow by smaller as any other share does.
 """
 
 from __future__ import annotations
@@ -42,13 +47,14 @@ class MemoryBudget:
 
     def __init__(self, total_bytes: int):
         self.total_bytes = total_bytes
-        self._held: dict[str, int] = {}
+        self._held: dict[str, int] = {}  # memories, by actor
+        self._snapshots: dict[str, int] = {}  # canister snapshots, by actor
         self._sum = 0
         self._lock = threading.Lock()
 
     @property
     def held_bytes(self) -> int:
-        """What all actors hold together now."""
+        """What all actors hold together now, their snapshots included."""
         return self._sum
 
     def admit(self, name: str, size: int) -> bool:
@@ -58,26 +64,38 @@ class MemoryBudget:
             held = self._held.get(name, 0)
             if size > held and self._sum - held + size > self.total_bytes:
                 return False
-            self._set(name, held, size)
+            self._set(self._held, name, size)
             return True
 
     def room(self, name: str, reach: int) -> int:
         """Bytes actor ``name`` may grow its memories by in a message beginning now, where it can write
-        ``reach`` bytes without growing: the total less the other actors' shares and ``reach``
-        (0 where that leaves none). Reserves nothing: messages beginning at the same time each get it."""
+        ``reach`` bytes without growing: the total less the other actors' shares, all snapshots and
+        ``reach`` (0 where that leaves none). Reserves nothing: messages beginning at the same time each get it."""
         with self._lock:
             return max(0, self.total_bytes - (self._sum - self._held.get(name, 0)) - reach)
 
-    def hold(self, name: str, size: int) -> None:
-        """Make ``size`` actor ``name``'s share whatever the total: what a restored actor holds already."""
+    def hold(self, name: str, size: int, snapshots: int) -> None:
+        """Make ``size`` actor ``name``'s share, and ``snapshots`` its snapshots', whatever the total:
+        what a restored actor holds already."""
         with self._lock:
-            self._set(name, self._held.get(name, 0), size)
+            self._set(self._held, name, size)
+            self._set(self._snapshots, name, snapshots)
+
+    def keep_snapshots(self, name: str, size: int) -> bool:
+        """Make ``size`` what actor ``name``'s snapshots hold if that keeps the total within the budget,
+        or is no more than they hold now; False, changing nothing, if not."""
+        with self._lock:
+            held = self._snapshots.get(name, 0)
+            if size > held and self._sum - held + size > self.total_bytes:
+                return False
+            self._set(self._snapshots, name, size)
+            return True
 
     def release(self, name: str) -> None:
-        """Actor ``name`` is gone (deleted): its share is free."""
+        """Actor ``name`` is gone (deleted): its share and its snapshots' are free."""
         with self._lock:
-            self._sum -= self._held.pop(name, 0)
+            self._sum -= self._held.pop(name, 0) + self._snapshots.pop(name, 0)
 
-    def _set(self, name: str, held: int, size: int) -> None:
-        self._held[name] = size
-        self._sum += size - held
+    def _set(self, shares: dict[str, int], name: str, size: int) -> None:
+        self._sum += size - shares.get(name, 0)
+        shares[name] = size

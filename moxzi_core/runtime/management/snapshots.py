@@ -2,7 +2,11 @@
 canister runs (its module, both memories, its globals and timer, its certified data),
 load_canister_snapshot puts such a copy back (the canister's version moves on, and its history records
 the load), list_canister_snapshots and delete_canister_snapshot. A canister holds at most
-``MAX_SNAPSHOTS``; taking one more replaces the one ``replace_snapshot`` names. A snapshot's id is the
+``MAX_SNAPSHOTS`` (the IC's 10); taking one more replaces the one ``replace_snapshot`` names. What
+they hold (each its memories' sizes as taken) is at most what one copy of the canister's memories may
+be (``--actor-memory-mb`` and ``--actor-stable-mb``), and counts in moxzid's total for all actors'
+memory (``--total-memory-mb``, `memory_budget`): a snapshot past either is refused before it is copied,
+as the IC refuses one for a canister or a subnet out of memory. A snapshot's id is the
 canister's count of snapshots taken (8 bytes, big-endian) and then its principal, as on the IC. The
 copies lie in the journal (`journal.Snapshot`), the list in the canister record, written together, so
 both survive restarts and crashes; deleting the canister deletes them."""
@@ -48,13 +52,17 @@ def take_canister_snapshot(actor: Actor, call: Manage) -> Outcome:
             "to replace (replace_snapshot)"
         )
     instance = actor.instance
+    size = instance.memory.size + instance.stable.kept_size  # (before its copy is made)
+    full = _past_budget(actor, size, canister.snapshot_bytes(leaving=replaced) + size)
+    if full is not None:
+        return full
     memory, stable = bytes(instance.memory.image()), bytes(instance.stable.image())
     snapshot_id = canister.snapshots_taken.to_bytes(8, "big") + actor.principal
     canister.snapshots_taken += 1
     if replaced is not None:
         del canister.snapshots[replaced]
         actor.turn.step.snapshots[replaced] = None
-    taken_at, size = time.time_ns(), len(memory) + len(stable)
+    taken_at = time.time_ns()
     canister.snapshots[snapshot_id] = [taken_at, size, canister.version]
     copy = Snapshot(actor.module, instance.state(), canister.certified_data, memory, stable)
     actor.turn.step.snapshots[snapshot_id] = copy
@@ -93,10 +101,38 @@ def list_canister_snapshots(actor: Actor, call: Manage) -> Outcome:
 
 def delete_canister_snapshot(actor: Actor, call: Manage) -> Outcome:
     snapshot_id = call.detail["snapshot_id"]
-    if actor.canister.snapshots.pop(snapshot_id, None) is None:
+    about = actor.canister.snapshots.pop(snapshot_id, None)
+    if about is None:
         return _not_found(actor, snapshot_id)
+    actor.services.memory_budget.keep_snapshots(actor.name, actor.canister.snapshot_bytes())  # (less: kept)
     actor.turn.step.snapshots[snapshot_id] = None
     return Outcome(reply("delete_canister_snapshot"))
+
+
+def _past_budget(actor: Actor, size: int, kept: int) -> Outcome | None:
+    """None, counting them, if actor's snapshots may hold ``kept`` bytes with a new one of ``size``:
+    within what one copy of its memories may be (``--actor-memory-mb`` and ``--actor-stable-mb``) and
+    within moxzid's total for all actors' memory; else the IC's reject for a canister, or a subnet, out of
+    memory, naming the budget."""
+    limits = actor.services.limits
+    own = limits.memory_bytes + (limits.stable_memory_pages << 16)  # (64 KiB pages)
+    if kept > own:
+        return Outcome.reject(
+            Reject.CANISTER_ERROR,
+            f"take_canister_snapshot of {actor.name}: canister out of memory: its snapshots would hold "
+            f"{kept >> 20} MiB with this one of {size >> 20} MiB (its heap and stable memory), more than one "
+            f"copy of its memories may ({own >> 20} MiB: moxzid --actor-memory-mb and --actor-stable-mb); "
+            "delete one, or name one to replace (replace_snapshot)",
+        )
+    budget = actor.services.memory_budget
+    if not budget.keep_snapshots(actor.name, kept):
+        return Outcome.reject(
+            Reject.SYS_TRANSIENT,
+            f"take_canister_snapshot of {actor.name}: moxzid's memory for all actors is spent: its snapshots "
+            f"would hold {kept >> 20} MiB with this one of {size >> 20} MiB, and all actors' memories and "
+            f"snapshots more than {budget.total_bytes >> 20} MiB (moxzid --total-memory-mb); nothing was taken",
+        )
+    return None
 
 
 def _record(snapshot_id: bytes, about: list) -> dict:

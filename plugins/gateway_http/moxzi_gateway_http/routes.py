@@ -52,7 +52,7 @@ from moxzi_core.errors import MoxziError, UnknownMethod
 from moxzi_core.host_api import GatewayHost
 from moxzi_core.runtime.inbox_bounds import CallsPerClient
 from moxzi_core.runtime.messages import Reject
-from moxzi_core.signed_http import is_signed
+from moxzi_core.signed_http import ID_HEADER, is_signed
 
 from . import origins, weights
 from .admin import AdminToken
@@ -120,6 +120,7 @@ def build_app(
     app[CALLS] = CallsPerClient(calls_per_client)
     app[CODEC] = Codec()
     app.on_cleanup.append(_stop_codec)
+    app.on_response_prepare.append(_say_which_moxzid)
     app.router.add_post("/call-json/{actor}/{method}", _call_json)
     app.router.add_post("/query-json/{actor}/{method}", _query_json)
     app.router.add_post("/call/{actor}/{method}", _call_text)
@@ -340,6 +341,11 @@ async def _import_weights(request: web.Request) -> web.Response:
     if outcome.reply is None:
         return rejected(f"weights import into {actor}", outcome)
     return _json({"imported": names})
+
+
+async def _say_which_moxzid(request: web.Request, response: web.StreamResponse) -> None:
+    """Every answer names the moxzid that gave it, so a client signs for it (controllers.py)."""
+    response.headers[ID_HEADER] = request.config_dict[CONTROLLERS].moxzid_id.hex()  # (mounted apps too)
 
 
 async def _actors(request: web.Request) -> web.Response:

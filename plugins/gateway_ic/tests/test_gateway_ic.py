@@ -20,18 +20,15 @@ from moxzi_gateway_ic.bls import ROOT_KEY_DER_PREFIX
 from moxzi_gateway_ic.certificates import Keys
 from moxzi_gateway_ic.hashtree import build_tree, tree_hash
 from moxzi_gateway_ic.requests import DELEGATION_DOMAIN, read_envelope
-from moxzi_gateway_ic.routes import RECEIVED
 from moxzi_gateway_ic.statuses import Statuses
 from moxzi_gateway_ic.system_canisters import CYCLES_LEDGER, CYCLES_MINTING, FEE, SERVICES
 
 from moxzi_core.billing import DefaultPrices, Ledger
 from moxzi_core.candid import TEXT, Principal, Some, decode_args, encode_args, resolve
-from moxzi_core.received import Received
 from moxzi_core.runtime.engine import Limits
 from moxzi_core.runtime.host import ActorSpec, Host, HostConfig, actor_principal
 from moxzi_core.runtime.management.interface import SERVICE as MANAGEMENT_SERVICE
 from moxzi_core.signatures import Refused, hash_of_map
-from moxzi_core.store import MemoryStore
 
 LIMIT = 64 * 1024
 GATE = Principal(actor_principal("gate")).bytes
@@ -781,20 +778,6 @@ async def test_a_management_call_must_name_the_urls_canister(ic):
     assert status == 400 and "names canister" in text and "not the URL's effective canister id" in text
     status, answer = await post(ic, f"/api/v4/canister/{Principal(GATE)}/call", envelope(fields, OWNER))
     assert status == 200 and answer["status"] == "replied"
-
-
-def test_unexpired_management_ids_are_never_forgotten_to_make_room():
-    store = MemoryStore()
-    received = Received(store, RECEIVED, "management calls", capacity=3, per_sender=2)
-    soon, later = time.time_ns() + 2 * 10**8, time.time_ns() + 60 * 10**9
-    assert received.receive(b"a", soon, b"x") is received.receive(b"b", later, b"x") is None
-    assert "this sender has made 2" in received.receive(b"c", later, b"x")  # x's share is taken
-    assert received.receive(b"c", later, b"y") is None
-    assert "keeps the ids of 3" in received.receive(b"d", later, b"z")  # refused: nothing unexpired is dropped
-    assert Received(store, RECEIVED, "management calls").known(b"b")  # kept in the store
-    time.sleep(0.3)
-    assert received.receive(b"d", later, b"x") is None and not received.known(b"a")  # "a" expired: room again
-    assert store.get(RECEIVED + b"a") is None
 
 
 @pytest.mark.slow
