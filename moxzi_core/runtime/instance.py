@@ -16,6 +16,7 @@ import wasmtime
 
 from . import memory_image
 from .canister import Canister
+from .canister_log import TRAP_PREFIX
 from .memory import StableMemory, TrackedMemory
 from .system_api import Execution, SystemApi
 from .traps import ActorTrap
@@ -241,7 +242,16 @@ class Instance:
         fuel: int,
     ) -> str | None:
         """Run an export, or a callback from the table (function index, env), in ``execution``'s
-        context (None: the start function). Returns None, or the trap message."""
+        context (None: the start function). Returns None, or the trap message, which the canister's
+        log keeps (`canister_log`)."""
+        trap = self._run(execution, export, callback, fuel)
+        if trap is not None:
+            self.api.keep_in_log(execution, TRAP_PREFIX + trap.encode())
+        return trap
+
+    def _run(
+        self, execution: Execution | None, export: str | None, callback: tuple[int, int] | None, fuel: int
+    ) -> str | None:
         self.api.execution = execution
         self._fuel_given = fuel
         self._calls.set_fuel(fuel)
