@@ -4,16 +4,25 @@ and traps of replicated executions, not of queries), its bound, its filters, who
 and that a restart keeps it and a message run again after a stop logs once."""
 
 import asyncio
+import sys
 
+import pytest
+from aiohttp.test_utils import TestServer
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ed25519
 from kit.actorbuild import build_actor
 
 from moxzi_core.candid import NAT, TEXT, Principal, Some, decode_args, encode_args
 from moxzi_core.candid.types import resolve
+from moxzi_core.client import CallError, Client
 from moxzi_core.runtime.canister_log import RECORD_OVERHEAD, CanisterLog
 from moxzi_core.runtime.host import ActorSpec, Host, HostConfig, actor_principal
 from moxzi_core.runtime.management.interface import MANAGEMENT_NAME, SERVICE
 from moxzi_core.runtime.messages import Reject
+from moxzi_core.signatures import Identity
 from moxzi_core.store import MemoryStore
+from moxzi_gateway_http.admin import AdminToken
+from moxzi_gateway_http.routes import build_app
 
 OPERATOR = bytes(range(1, 30))
 ALICE = bytes(range(2, 31))
@@ -228,3 +237,82 @@ async def test_a_restart_keeps_the_log_and_a_message_run_again_logs_once():
         assert (await logs(host))[0][-1][0] == 5
     finally:
         await host.stop()
+
+
+async def test_moxzi_logs_reads_the_http_route_by_log_visibility(tmp_path):
+    """``GET /logs/ACTOR`` behind routes that need a token: a controller's signed request, or the
+    token, read the log; unsigned or a stranger's signature, not until log_visibility is public; and
+    `moxzi logs` prints it, `--follow` new records as they come."""
+    controller = Identity(ed25519.Ed25519PrivateKey.generate())
+    stranger = Identity(ed25519.Ed25519PrivateKey.generate())
+    (tmp_path / "me.pem").write_bytes(
+        controller.key.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+        )
+    )
+    built = build_actor("logger")
+    spec = ActorSpec("logger", built.wasm, built.did, controllers=(controller.principal,))
+    host = Host([spec], HostConfig(), store=MemoryStore())
+    await host.start()
+    try:
+        async with TestServer(build_app(host, 1 << 20, 60.0, AdminToken("s3cret", "the test's token"))) as server:
+            url = str(server.make_url("")).rstrip("/")
+            await say(host, "hello")
+
+            def read(since=0, **client):
+                return [r["content"] for r in Client(url, **client).logs("logger", since)]
+
+            assert await asyncio.to_thread(read, identity=controller) == ["installed", "hello"]
+            assert await asyncio.to_thread(read, 1, token="s3cret") == ["hello"]
+            for client in ({}, {"identity": stranger}):
+                with pytest.raises(CallError) as refused:
+                    await asyncio.to_thread(read, **client)
+                assert refused.value.status == 403 and "log_visibility does not let" in str(refused.value)
+            with pytest.raises(CallError) as bad:
+                await asyncio.to_thread(Client(url)._request, "GET", "/logs/logger?since=%C2%B2", None, None)
+            assert bad.value.status == 400
+            await host.call(
+                MANAGEMENT_NAME,
+                "update_settings",
+                encode_args(list(SERVICE.methods["update_settings"].args), [settings(log_visibility={"public": None})]),
+                query=False,
+                caller=controller.principal,
+            )
+            assert await asyncio.to_thread(read) == ["installed", "hello"]
+
+            printed = await moxzi_logs("logger", "--url", url, "--identity", str(tmp_path / "me.pem"))
+            assert [line.split("]: ", 1)[1] for line in printed.splitlines()] == ["installed", "hello"]
+            assert printed.startswith("[0. 20") and printed.splitlines()[1].startswith("[1. ")
+            follower = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "moxzi_core.cli",
+                "logs",
+                "logger",
+                "--url",
+                url,
+                "-f",
+                "--interval",
+                "0.1",
+                stdout=asyncio.subprocess.PIPE,
+            )
+            try:
+                assert follower.stdout is not None
+                seen = [await asyncio.wait_for(follower.stdout.readline(), 60) for _ in range(2)]
+                await say(host, "later")
+                seen.append(await asyncio.wait_for(follower.stdout.readline(), 60))
+                assert [line.decode().split("]: ", 1)[1] for line in seen] == ["installed\n", "hello\n", "later\n"]
+            finally:
+                follower.kill()
+                await follower.wait()
+    finally:
+        await host.stop()
+
+
+async def moxzi_logs(*args: str) -> str:
+    done = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "moxzi_core.cli", "logs", *args, stdout=asyncio.subprocess.PIPE
+    )
+    out, _ = await done.communicate()
+    assert done.returncode == 0
+    return out.decode()

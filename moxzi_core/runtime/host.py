@@ -311,6 +311,10 @@ class Host:
             frozenset(key.split(" ", 1)[1] for key in sections if key.startswith("icp:private ")),
         )
 
+    def canister_log(self, name: str, viewer: bytes | None) -> list[tuple[int, int, bytes]]:
+        """Actor ``name``'s log for ``viewer`` (None: moxzid's admin), as `management.logs.visible` says."""
+        return management.logs.visible(self._actors.named(name), viewer)
+
     def name_of(self, principal: bytes) -> str | None:
         """The name of the actor with this principal (a created actor's is its principal's text)."""
         actor = self._actors.with_principal(principal)

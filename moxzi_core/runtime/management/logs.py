@@ -5,7 +5,8 @@ picks the records whose index, or whose time, lies in ``[start, end)``."""
 
 from __future__ import annotations
 
-from ...candid import Some
+from ... import errors
+from ...candid import Principal, Some
 from ..actor import Actor
 from ..messages import Outcome
 from .interface import reply
@@ -21,3 +22,12 @@ def fetch_canister_logs(target: Actor, argument: dict) -> Outcome:
         records = [entry for entry in records if bounds["start"] <= entry[field] < bounds["end"]]
     listed = [{"idx": idx, "timestamp_nanos": timestamp, "content": content} for idx, timestamp, content in records]
     return Outcome(reply("fetch_canister_logs", {"canister_log_records": listed}))
+
+
+def visible(target: Actor, viewer: bytes | None) -> list[tuple[int, int, bytes]]:
+    """``target``'s log as fetch_canister_logs gives it, (idx, time ns, content) a record, oldest first,
+    for ``viewer`` (None: moxzid's admin, who sees every log, `Host.canister_log`); raises
+    errors.NotAllowed where its log_visibility hides it from ``viewer``."""
+    if viewer is not None and not target.canister.may_see_logs(viewer):
+        raise errors.NotAllowed(f"the log of {target.name}: its log_visibility does not let {Principal(viewer)} see it")
+    return target.canister.log.records()
