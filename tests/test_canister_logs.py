@@ -166,6 +166,8 @@ async def test_only_a_query_from_outside_reaches_it():
         records, refused = await logs(host, query=False)
         assert records is None and refused.reject_code == Reject.CANISTER_REJECT
         assert "only to a query from outside" in refused.reject_message
+        from_actor = await host.call("logger", "fetchOwnLogs", encode_args([], []), query=False)
+        assert "only to a query from outside" in decode_args(from_actor.reply, [TEXT])[0]
         method = SERVICE.methods["fetch_canister_logs"]
         bad = await host.call(MANAGEMENT_NAME, "fetch_canister_logs", encode_args([NAT], [1]), query=True)
         assert bad.reply is None and "does not decode" in bad.reject_message
