@@ -1,11 +1,13 @@
-"""The `moxzi` command: build Motoko actors for moxzid, call them, upgrade them, and move their weights in
-and out."""
+"""The `moxzi` command: build Motoko actors for moxzid, call them, upgrade them, print their logs, and move
+their weights in and out."""
 
 import argparse
 import os
 import re
 import sys
+import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 from moxzi_core import __version__
@@ -118,6 +120,7 @@ def main(argv: list[str] | None = None) -> int:
 
     _add_upgrade_command(commands)
     _add_weights_commands(commands)
+    _add_logs_command(commands)
     args = parser.parse_args(argv)
     return args.run(args)
 
@@ -169,6 +172,28 @@ def _add_weights_commands(commands) -> None:
     load.set_defaults(run=_import_weights)
     for command in (export, load):
         _add_access_options(command)
+
+
+def _add_logs_command(commands) -> None:
+    logs = commands.add_parser(
+        "logs",
+        help="print what an actor printed (Debug.print) and how it trapped, as icp canister logs",
+        description=(
+            "Print ACTOR's log on a running moxzid, a line per record: [INDEX. TIME]: CONTENT, its "
+            "Debug.print lines and its traps ([TRAP]: ...) in updates, timers and installs (not in "
+            "queries), the most recent 4 KiB, as the IC keeps them (fetch_canister_logs). The actor's "
+            "log_visibility says who may read it: its controllers by default, who sign the request "
+            "with --identity; with --token, or on a loopback address, every log. Exit status: 0, 1 "
+            "when refused or moxzid did not answer, 2 for a bad key."
+        ),
+    )
+    logs.add_argument("actor", metavar="ACTOR")
+    logs.add_argument("-f", "--follow", action="store_true", help="keep printing new records until interrupted")
+    logs.add_argument(
+        "--interval", type=float, default=1.0, metavar="SECONDS", help="how often --follow asks (default 1)"
+    )
+    logs.set_defaults(run=_logs)
+    _add_access_options(logs)
 
 
 def _add_access_options(command) -> None:
@@ -282,11 +307,29 @@ def _import_weights(args: argparse.Namespace) -> int:
     return _with_access("moxzi weights import", args, import_)
 
 
+def _logs(args: argparse.Namespace) -> int:
+    def show(client: Client) -> str:
+        since = 0
+        while True:
+            for record in client.logs(args.actor, since):
+                stamp = datetime.fromtimestamp(record["timestamp_nanos"] / 1e9, UTC).isoformat(timespec="microseconds")
+                print(f"[{record['idx']}. {stamp}]: {record['content']}", flush=True)
+                since = record["idx"] + 1
+            if not args.follow:
+                return ""
+            time.sleep(args.interval)
+
+    try:
+        return _with_access("moxzi logs", args, show)
+    except KeyboardInterrupt:  # how --follow ends
+        return 0
+
+
 def _with_access(
     command: str, args: argparse.Namespace, act: Callable[[Client], str], failed: Callable[[], None] = lambda: None
 ) -> int:
-    """``act`` with the client ``args`` give (token or identity), its line printed: 0; an identity that
-    cannot be read: 2; a refused call (``failed`` runs first): 1."""
+    """``act`` with the client ``args`` give (token or identity), its line (if any) printed: 0; an
+    identity that cannot be read: 2; a refused call (``failed`` runs first): 1."""
     try:
         line = act(_access_client(args))
     except IdentityError as error:
@@ -296,7 +339,8 @@ def _with_access(
         failed()
         print(f"{command}: {error}", file=sys.stderr)
         return 1
-    print(line)
+    if line:
+        print(line)
     return 0
 
 

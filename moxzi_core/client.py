@@ -109,6 +109,16 @@ class Client:
         with open(source, "rb") as file:
             return json.loads(self._request("PUT", path, file, None, headers))["imported"]
 
+    def logs(self, actor: str, since: int = 0) -> list[dict]:
+        """``actor``'s log (what it printed and how it trapped, as fetch_canister_logs gives it) from
+        record ``since`` on: ``{"idx", "timestamp_nanos", "content"}`` each, oldest first. Signed with
+        ``identity`` when there is one: the actor's log_visibility says whom it shows the log."""
+        query = {"since": str(since)}
+        headers = self._signed("GET", ("logs", actor), query)
+        return json.loads(
+            self._request("GET", f"{_route('logs', actor)}?{urllib.parse.urlencode(query)}", None, None, headers)
+        )
+
     def actors(self) -> list[dict]:
         """Each actor's name, principal, persistence mode and methods (``GET /actors``)."""
         return self._json("GET", "/actors", None, None)

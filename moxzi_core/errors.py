@@ -35,3 +35,9 @@ class KeyReused(MoxziError):
     """A call's idempotency key came again with another call (another actor, method or argument)."""
 
     status = 409
+
+
+class NotAllowed(MoxziError):
+    """The caller may not see what it asked for (an actor's log its log_visibility hides from it)."""
+
+    status = 403

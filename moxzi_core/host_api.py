@@ -44,6 +44,10 @@ class GatewayHost(Protocol):
         """Actor ``name``'s principal, interface, mode, module hash, metadata and controllers; raises
         ``moxzi_core.errors.UnknownActor``."""
 
+    def canister_log(self, name: str, viewer: bytes | None) -> list[tuple[int, int, bytes]]:
+        """Actor ``name``'s log records (index, time in ns, content) ``viewer`` may see, as its
+        log_visibility says (None: moxzid's admin, who sees all); raises ``errors.NotAllowed`` otherwise."""
+
     def name_of(self, principal: bytes) -> str | None:
         """The name of the actor with this principal."""
 

@@ -147,16 +147,16 @@ def read(
     pubkey, signature, nonce, body_sha256, target = (
         _unb64(fields[name], name) for name in ("sender_pubkey", "sender_sig", "nonce", "body_sha256", "moxzid")
     )
-    if target != moxzid:
-        raise Refused(
-            f"{SCHEME}: the request is signed for the moxzid whose id is {target.hex()[:64]}, and this one's is "
-            f"{moxzid.hex()} (its {ID_HEADER} header): sign it anew for this moxzid"
-        )
     expiry_text = fields["ingress_expiry"]
     if not (expiry_text.isascii() and expiry_text.isdigit() and len(expiry_text) <= EXPIRY_DIGITS):
         raise Refused(
             f"{SCHEME}: ingress_expiry must be nanoseconds since 1970 (at most {EXPIRY_DIGITS} digits 0-9), "
             f"not {expiry_text[:40]!r}"
+        )
+    if target != moxzid:
+        raise Refused(
+            f"{SCHEME}: the request is signed for the moxzid whose id is {target.hex()[:64]}, and this one's is "
+            f"{moxzid.hex()} (its {ID_HEADER} header): sign it anew for this moxzid"
         )
     if len(body_sha256) != 32:
         raise Refused(f"{SCHEME}: body_sha256 must be 32 bytes, not {len(body_sha256)}")

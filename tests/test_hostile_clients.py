@@ -39,7 +39,7 @@ def test_malformed_requests_are_4xx_with_a_message_and_no_traceback(tmp_path):
     with running_moxzid("-m", project(tmp_path, "counter").name, cwd=tmp_path, plugins="http,ic") as daemon:
         url = daemon.url
         for expiry in ("9" * 5000, "²³"):  # past Python's int() digits; digits int() does not read
-            signed = f"IC-Signature sender_pubkey={B64}, sender_sig={B64}, ingress_expiry={expiry}, nonce={B64}"
+            signed = f"IC-Signature sender_pubkey={B64}, sender_sig={B64}, ingress_expiry={expiry}, nonce={B64}, moxzid={B64}"
             status, body = raw(
                 url,
                 f"POST /upgrade/counter HTTP/1.1\r\nHost: localhost\r\nAuthorization: {signed}, body_sha256={B64}".encode(),

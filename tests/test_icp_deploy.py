@@ -209,3 +209,53 @@ def test_icp_deploy_under_cycles_creates_from_the_account_the_admin_funded(tmp_p
 def _post(url: str, body: dict) -> str:
     request = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
     return urllib.request.urlopen(request).read().decode()
+
+
+LOGGING = """
+import Debug "mo:core/Debug";
+import Runtime "mo:core/Runtime";
+
+persistent actor {
+  var count : Nat = 0;
+  public func inc() : async Nat { count += 1; Debug.print("count is " # debug_show count); count };
+  public func fail() : async () { Debug.print("about to fail"); Runtime.trap("failed on purpose") };
+};
+"""
+
+
+def test_icp_canister_logs_prints_the_canisters_log_kept_across_a_kill_9(tmp_path, icp):
+    """`icp canister logs` reads fetch_canister_logs (a query to the management canister): the
+    canister's prints and its trap, for its controller and not for a stranger, the same after kill -9
+    (LMDB store); with --since-index, from that record on."""
+    icp("identity", "new", "tester", "--storage", "plaintext")
+    icp("identity", "new", "stranger", "--storage", "plaintext")
+    icp("identity", "default", "tester")
+    (icp.project / "main.mo").write_text(LOGGING)
+    home = tmp_path / "moxzid"
+    home.mkdir()
+    (home / "actors.json").write_text('{"actors": []}')
+    flags = ("-m", "actors.json", "-s", "state")
+    with running_moxzid(*flags, cwd=home, plugins="http,ic,lmdb") as daemon:
+        (icp.project / "icp.yaml").write_text(icp_yaml(daemon.url, "counter"))
+        icp("deploy")
+        assert call(icp, "counter", "inc") == "(1 : nat)" and call(icp, "counter", "inc") == "(2 : nat)"
+        failed = icp("canister", "call", "counter", "fail", "()", check=False)
+        assert failed.returncode != 0 and "failed on purpose" in failed.stdout + failed.stderr
+        printed = icp("canister", "logs", "counter").stdout
+        lines = printed.strip().splitlines()
+        assert [line.split("]: ", 1)[1] for line in lines] == [
+            "count is 1",
+            "count is 2",
+            "about to fail",
+            "[TRAP]: failed on purpose",
+        ], printed
+        assert lines[0].startswith("[0. ") and lines[3].startswith("[3. ")
+        refused = icp("canister", "logs", "counter", "--identity", "stranger", check=False)
+        assert refused.returncode != 0 and "do not let this caller see it" in refused.stderr, refused.stderr
+        daemon.process.kill()
+    with running_moxzid(*flags, cwd=home, plugins="http,ic,lmdb") as daemon:
+        (icp.project / "icp.yaml").write_text(icp_yaml(daemon.url, "counter"))
+        assert icp("canister", "logs", "counter").stdout == printed
+        assert call(icp, "counter", "inc") == "(3 : nat)"
+        since = icp("canister", "logs", "counter", "--since-index", "3").stdout.strip().splitlines()
+        assert [line.split("]: ", 1)[1] for line in since] == ["[TRAP]: failed on purpose", "count is 3"]

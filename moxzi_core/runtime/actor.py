@@ -21,6 +21,7 @@ from dataclasses import replace
 
 from . import installs, tasks
 from .canister import RUNNING, STOPPED, STOPPING, Canister
+from .canister_log import CanisterLog
 from .contexts import CallContexts
 from .engine import EMPTY_ARGS, Instance, Interrupted
 from .journal import Delta
@@ -123,14 +124,17 @@ class Actor:
                 )
         if trap is not None:
             raise RuntimeError(f"actor {self.name}: installation trapped: {trap}")
-        return Step(full=True).delta(self.instance, self._state())
+        return Step(full=True).delta(self.instance, self._state(), self.canister.log)
 
-    def restore(self, state: dict) -> None:
-        """Take back the call contexts and callbacks of a saved state (the instance restores itself)."""
+    def restore(self, state: dict, log: list | None) -> None:
+        """Take back the call contexts and callbacks of a saved state (the instance restores itself),
+        and the canister's ``log`` as saved (None: it logged nothing)."""
         if "canister" in state:  # (state records written before controllers have none: the defaults)
             self.canister = Canister.from_record(state["canister"])
             if self.instance is not None:
                 self.instance.canister = self.canister
+        if log is not None:
+            self.canister.log = CanisterLog.from_record(log)
         self._calls.restore(state)
 
     def open_origins(self) -> list[Origin]:
@@ -305,12 +309,13 @@ class Actor:
         self.footprint = self.memory_sizes()
         tasks.check_low_memory(self.canister, self.footprint[0])
         changed = seq is not None or step.memory_pages or step.stable_pages or step.full or step.calls or step.executed
+        changed = changed or self.canister.log.changed  # (a trapped task's prints and trap)
         self.services.settle(
             self,
             seq,
             step.answers,
             step.calls,
-            step.delta(self.instance, self._state()) if changed else None,
+            step.delta(self.instance, self._state(), self.canister.log) if changed else None,
             step.instructions,
             started=step.started,
             cycles=step.cycles,
@@ -472,10 +477,12 @@ class Actor:
                 new.commit()
                 self.adopt(new, module, certified_data)
         else:
+            logged_before = self.canister.log.next_idx
             installed = installs.fresh(self.services, self.turn, self.name, module, arg, caller, self.instance)
             if isinstance(installed, str):
                 return installed
             self.adopt(installed[0], module, installed[1])
+            self.canister.log.drop_before(logged_before)  # as on the IC, a reinstall empties the log
         self.turn.step.full = True
         self.canister.version += 1
         return None

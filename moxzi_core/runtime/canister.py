@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .canister_log import MAX_LOG_BYTES, CanisterLog
 from .messages import Origin, origin_of, origin_record
 
 MAX_CONTROLLERS = 10  # as on the IC (also the most allowed viewers of a visibility setting)
@@ -23,7 +24,7 @@ DEFAULT_SETTINGS = {
     "reserved_cycles_limit": 5_000_000_000_000,
     "minimum_incoming_canister_call_cycles": 0,
     "log_visibility": "controllers",
-    "log_memory_limit": 4096,
+    "log_memory_limit": MAX_LOG_BYTES,
     "snapshot_visibility": "controllers",
     "status_visibility": "controllers",
     "wasm_memory_limit": 3 * 1024**3,
@@ -58,6 +59,8 @@ class Canister:
     # in the journal, written in the same batch as this record. And how many it has taken in all.
     snapshots: dict[bytes, list] = field(default_factory=dict)
     snapshots_taken: int = 0
+    # Its log (fetch_canister_logs): kept in the store as a value of its own, not in this record.
+    log: CanisterLog = field(default_factory=CanisterLog, compare=False, repr=False)
 
     def change(self, timestamp: int, origin: list, details: list) -> None:
         """Record a change made by the management canister: ``origin`` is ["user", principal] or
@@ -84,6 +87,11 @@ class Canister:
         """Whether ``principal`` may list the canister's snapshots: a controller, or one its
         snapshot_visibility lets see them."""
         return self._visible("snapshot_visibility", principal)
+
+    def may_see_logs(self, principal: bytes) -> bool:
+        """Whether ``principal`` may fetch the canister's log: a controller, or one its log_visibility
+        lets see it."""
+        return self._visible("log_visibility", principal)
 
     def _visible(self, setting: str, principal: bytes) -> bool:
         visibility = self.settings[setting]

@@ -226,7 +226,7 @@ class Host:
             instance.memory_packer.adopt(saved.memory)
             instance.stable_packer.adopt(saved.stable)
         actor = Actor(name, principal, self._services, instance, module, Canister())
-        actor.restore(saved.state)
+        actor.restore(saved.state, saved.log)
         self._register(actor, saved.inbox[-1][0] + 1 if saved.inbox else 0)
         log.info(
             "actor %s restored: %d message(s) to run, %d system call(s) pending",
@@ -310,6 +310,10 @@ class Host:
             tuple(actor.canister.controllers),
             frozenset(key.split(" ", 1)[1] for key in sections if key.startswith("icp:private ")),
         )
+
+    def canister_log(self, name: str, viewer: bytes | None) -> list[tuple[int, int, bytes]]:
+        """Actor ``name``'s log for ``viewer`` (None: moxzid's admin), as `management.logs.visible` says."""
+        return management.logs.visible(self._actors.named(name), viewer)
 
     def name_of(self, principal: bytes) -> str | None:
         """The name of the actor with this principal (a created actor's is its principal's text)."""
@@ -428,6 +432,8 @@ class Host:
     async def _call_management(self, method: str, arg: bytes, query: bool, caller: bytes) -> Outcome:
         if method not in management.METHODS:
             raise errors.UnknownMethod(f"the management canister has no method {method!r} on this host")
+        if query and management.METHODS[method].query:
+            return management.query(self._manager, caller, method, arg)
         if query:
             raise errors.WrongMethodKind(f"{MANAGEMENT_NAME}.{method} is an update method: call it on the call route")
         return await self._delivery.answered(lambda origin: self._manage(caller, origin, method, arg, Batch()))

@@ -11,6 +11,8 @@ Every key starts with what it belongs to, so one actor's data is one prefix:
                                      past that image's end)
     actor/<name>/memory/<chunk><page>  a 4 KiB page of that chunk written since, compressed, over it
     actor/<name>/stable-memory/...   the same of stable memory (a chunk absent where it is zero)
+    actor/<name>/log                 the canister's log (fetch_canister_logs: `canister_log`), CBOR
+                                     [next index, records], written with the message that changed it
     actor/<name>/inbox/<seq>         a message recorded and not yet completed, in arrival order
     actor/<name>/pending/<callback>  a call to a system method whose answer has not arrived: CBOR
                                      [method, argument, cycles attached]
@@ -112,6 +114,7 @@ class Delta:
     chunks: dict[bytes, bytes] = field(default_factory=dict)  # chunks uploaded, by sha256
     chunks_cleared: bool = False  # clear_chunk_store: the chunks stored before go
     snapshots: dict[bytes, Snapshot | None] = field(default_factory=dict)  # taken, or deleted (None), by id
+    log: list | None = None  # the canister's log, where the message changed it (`CanisterLog.record`)
 
 
 @dataclass
@@ -153,6 +156,7 @@ class Saved:
     stable: memory_image.Stored  # over zeros
     inbox: list[tuple[int, object]]
     pending: list[tuple[int, object]]
+    log: list | None  # the canister's log (`CanisterLog.record`), None until it logged something
 
 
 class Journal:
@@ -315,6 +319,8 @@ class Journal:
                 batch.writes.update({prefix + value_name: value for value_name, value in values.items()})
         if delta.state is not None:
             batch.put(_actor(name, b"state"), cbor2.dumps(delta.state))
+        if delta.log is not None:
+            batch.put(_actor(name, b"log"), cbor2.dumps(delta.log))
 
     # --- reading -----------------------------------------------------------------------------
     def module(self, digest: bytes) -> bytes:
@@ -355,9 +361,14 @@ class Journal:
                 stable=self._image(name, _STABLE, state.get("stable_size", 0)),
                 inbox=self._entries(name, b"inbox"),
                 pending=self._entries(name, b"pending"),
+                log=self._log(name),
             )
         except (cbor2.CBORDecodeError, KeyError, ValueError, TypeError) as error:
             raise StoreError(f"{self.store.description}: the saved state of actor {name} is corrupt: {error}") from None
+
+    def _log(self, name: str) -> list | None:
+        raw = self.store.get(_actor(name, b"log"))
+        return None if raw is None else cbor2.loads(raw)
 
     def _image(self, name: str, kind: bytes, size: int) -> memory_image.Stored:
         prefix = _actor(name, kind, b"")

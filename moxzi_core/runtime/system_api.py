@@ -6,7 +6,8 @@ listed for it traps, as it would on the IC. Every function moc can import is her
 refused for importing one it does not call; the stable memory's (callable everywhere) run in wasm
 instead (`engine.stable`). The functions themselves read and write the running
 `Execution` (what this message may see and what it has produced so far); they never touch host state
-directly, so a trapped message leaves nothing behind. The cycle calls too: an Execution starts with the
+directly, so a trapped message leaves nothing behind but its lines in the canister's log (``debug_print``,
+as on the IC: `canister_log`). The cycle calls too: an Execution starts with the
 actor's balance in the ledger and what the call offers, and what it accepts, attaches to calls and
 burns reaches the ledger only when the actor settles the completed message.
 
@@ -21,6 +22,7 @@ for the work, which is nothing (it charges device time and, if priced, instructi
 from __future__ import annotations
 
 import hashlib
+import time
 import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -28,6 +30,7 @@ from typing import Protocol
 
 from ..billing import MAX_BALANCE
 from .canister import STATUS_CODES, Canister
+from .canister_log import NOT_LOGGED, TRAP_PREFIX
 from .messages import Reject
 from .traps import ActorTrap
 
@@ -553,7 +556,21 @@ class SystemApi:
         return self._instance.instructions_used()
 
     def _debug_print(self, src, size):
-        self._log(self._instance.read(src, size).decode("utf-8", "replace"))
+        content = self._instance.read(src, size)
+        self._log(content.decode("utf-8", "replace"))
+        self.keep_in_log(self.execution, content)
+
+    def keep_in_log(self, execution: Execution | None, content: bytes) -> None:
+        """Add ``content`` to the canister's log (`canister_log`) if ``execution`` (None: the start
+        function) runs replicated, at its message's time."""
+        if execution is not None and execution.context in NOT_LOGGED:
+            return
+        canister = self._instance.canister
+        canister.log.add(self._instance.now or time.time_ns(), content, canister.settings["log_memory_limit"])
+
+    def keep_trap_in_log(self, execution: Execution | None, trap: str) -> None:
+        """Add the trap message ``trap`` to the canister's log, as the IC's ``[TRAP]:`` lines."""
+        self.keep_in_log(execution, TRAP_PREFIX + trap.encode())
 
     def _trap(self, src, size):
         raise ActorTrap(self._instance.read(src, size).decode("utf-8", "replace"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .canister_log import CanisterLog
 from .engine import Instance
 from .journal import Delta, Snapshot
 from .messages import MANAGEMENT, Origin, Outcome
@@ -36,10 +37,11 @@ class Step:
     cycles: int = 0  # what it did to the balance: accepted and refunds in, attached to calls and burned out
     burned: int = 0  # cycles it burned (ic0.cycles_burn128), counted as spent
 
-    def delta(self, instance: Instance | None, state: dict | None) -> Delta:
-        """What the store must write of the actor after the message: its ``state`` record and the pages
-        of ``instance``'s memories the message changed (all of them after an install); with ``state``
-        None (no host reads the store back) only the chunks and snapshots, which later messages read."""
+    def delta(self, instance: Instance | None, state: dict | None, log: CanisterLog) -> Delta:
+        """What the store must write of the actor after the message: its ``state`` record, the pages
+        of ``instance``'s memories the message changed (all of them after an install) and its canister's
+        ``log`` if that changed; with ``state`` None (no host reads the store back) only the chunks and
+        snapshots, which later messages read."""
         if state is None:
             delta = Delta(None)
         elif instance is None:
@@ -58,6 +60,8 @@ class Step:
                 instance.stable_packer.changed(self.stable_pages, instance.stable.runs),
             )
         delta.chunks, delta.chunks_cleared, delta.snapshots = self.chunks, self.chunks_cleared, self.snapshots
+        if log.take_changed() and state is not None:
+            delta.log = log.record()
         return delta
 
 

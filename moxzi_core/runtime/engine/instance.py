@@ -241,7 +241,16 @@ class Instance:
         fuel: int,
     ) -> str | None:
         """Run an export, or a callback from the table (function index, env), in ``execution``'s
-        context (None: the start function). Returns None, or the trap message."""
+        context (None: the start function). Returns None, or the trap message, which the canister's
+        log keeps (`canister_log`)."""
+        trap = self._run(execution, export, callback, fuel)
+        if trap is not None:
+            self.api.keep_trap_in_log(execution, trap)
+        return trap
+
+    def _run(
+        self, execution: Execution | None, export: str | None, callback: tuple[int, int] | None, fuel: int
+    ) -> str | None:
         self.api.execution = execution
         self._fuel_given = fuel
         self._calls.set_fuel(fuel)

@@ -1,7 +1,7 @@
 """The management canister (``aaaaa-aa``): ``METHODS``, one row per method moxzid implements, saying
 where it runs, what it does with its argument, who may call it and whether it keeps the cycles a call
-attaches. A new method is one row here and one function (in ``canisters.py``, ``code.py`` or
-``snapshots.py``).
+attaches. A new method is one row here and one function (in ``canisters.py``, ``code.py``, ``snapshots.py``
+or ``logs.py``).
 
 Where a method runs: on the host's event loop (raw_rand, the creations, deposit_cycles,
 provisional_top_up_canister, canister_info), answered at once; or, acting on one canister, on that canister's actor (``on_target``): the host decodes the
@@ -9,7 +9,9 @@ argument into a ``Manage`` message (``decode``: a module put together and compil
 and delivers it to the actor's inbox, whose thread checks that the caller may call it and does the work
 in order with the actor's other messages (so a status sees the state the actor's messages left, and an
 install never runs beside one of them). Actors call these methods through ``ic0.call_*`` like any
-other; an outside caller through ``Host.call(MANAGEMENT_NAME, method, arg, caller=...)``.
+other; an outside caller through ``Host.call(MANAGEMENT_NAME, method, arg, caller=...)``. A ``query``
+method (fetch_canister_logs) is answered only to a query from outside, at once (`query`), as on the IC:
+a call to it, from outside or from an actor, is refused.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from ...store import Batch
 from ..actor import Actor
 from ..canister import Canister
 from ..messages import FromActor, Manage, Origin, Outcome, Reject
-from . import canisters, code, snapshots
+from . import canisters, code, logs, snapshots
 from .interface import BadArgument, arguments
 from .request import Manager, Request
 
@@ -31,7 +33,7 @@ from .request import Manager, Request
 class Method:
     """One management method. ``function`` runs it: on the host, ``(manager, request, target)`` ->
     Outcome (``target`` None for a method acting on no canister); on the target, ``(actor, call)`` ->
-    Outcome, or None when the answer comes later."""
+    Outcome, or None when the answer comes later; a query, ``(target, argument)`` -> Outcome."""
 
     function: Callable[..., Any]
     on_target: bool = False  # delivered to the target canister's actor, run on its thread
@@ -40,6 +42,7 @@ class Method:
     target: str | None = "canister_id"  # the argument's field naming the canister it acts on
     takes_cycles: bool = False  # keeps the cycles a call attaches; every other method gives them back
     may_call: Callable[[Canister, bytes], bool] = Canister.is_controller  # checked on the target's thread
+    query: bool = False  # answered to a query from outside only, on the host (its may_call checked there)
 
 
 METHODS: Mapping[str, Method] = {
@@ -74,6 +77,7 @@ METHODS: Mapping[str, Method] = {
     "delete_canister_snapshot": Method(
         snapshots.delete_canister_snapshot, on_target=True, decode=snapshots.snapshot_named
     ),
+    "fetch_canister_logs": Method(logs.fetch_canister_logs, query=True, may_call=Canister.may_see_logs),
 }
 
 
@@ -84,6 +88,12 @@ async def take(manager: Manager, caller: bytes, origin: Origin, method: str, arg
     them (then the Outcome's origin drops them: see ``answer_to``)."""
     row = METHODS[method]
     cycles = origin.cycles if isinstance(origin, FromActor) else 0
+    if row.query:
+        return Outcome.reject(
+            Reject.CANISTER_REJECT,
+            f"{method} is answered only to a query from outside (non-replicated), as on the IC: "
+            "canisters and update calls cannot call it",
+        )
     try:
         values = arguments(method, arg)
         request = Request(method, caller, origin, arg, values[0] if values else {}, batch, cycles)
@@ -102,6 +112,24 @@ async def take(manager: Manager, caller: bytes, origin: Origin, method: str, arg
         return Outcome.reject(Reject.CANISTER_ERROR, str(error))
     except canisters.CreationRefused as error:
         return Outcome.reject(Reject.SYS_TRANSIENT, str(error))
+
+
+def query(manager: Manager, caller: bytes, method: str, arg: bytes) -> Outcome:
+    """The answer to a query from ``caller`` of ``method``, a ``query`` row: at once, on the host."""
+    row = METHODS[method]
+    try:
+        (argument,) = arguments(method, arg)
+    except BadArgument as error:
+        return Outcome.reject(Reject.CANISTER_ERROR, str(error))
+    canister_id = argument[row.target]
+    target = manager.actor_with(canister_id.bytes)
+    if target is None:
+        return Outcome.reject(Reject.DESTINATION_INVALID, f"canister {canister_id} not found")
+    if not row.may_call(target.canister, caller):
+        return Outcome.reject(
+            Reject.CANISTER_REJECT, f"{method}: canister {target.name}'s settings do not let this caller see it"
+        )
+    return row.function(target, argument)
 
 
 def answer_to(origin: Origin, method: str, outcome: Outcome) -> Origin:

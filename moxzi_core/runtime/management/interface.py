@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ...candid import CandidError, FuncType, Principal, Some, decode_args, encode_args, parse_did
 from ..canister import DEFAULT_SETTINGS, MAX_CONTROLLERS, Canister
+from ..canister_log import MAX_LOG_BYTES
 
 SERVICE = parse_did((Path(__file__).parent / "management.did").read_text())
 MANAGEMENT_NAME = "aaaaa-aa"  # the management canister's principal, as text (its bytes are empty)
@@ -56,6 +57,8 @@ def settings_change(settings: dict) -> dict:
             value = kind if viewers is None else _principals(viewers, f"{name} allowed_viewers")
         elif name == "environment_variables":
             value = _environment(value)
+        elif name == "log_memory_limit" and value > MAX_LOG_BYTES:
+            raise BadArgument(f"log_memory_limit: at most {MAX_LOG_BYTES} bytes, as on the IC; got {value}")
         elif name not in DEFAULT_SETTINGS:
             continue
         change[name] = value
@@ -90,7 +93,7 @@ def status_record(
     canister: Canister, module_hash: bytes | None, memory_bytes: int, stable_bytes: int, cycles: int
 ) -> dict:
     """canister_status's answer (``canister_status_result``): ``memory_bytes`` and ``stable_bytes`` are
-    the actor's memories; the chunk store counts in its memory size, as on the IC."""
+    the actor's memories; the chunk store and the log count in its memory size, as on the IC."""
     settings = {
         **canister.settings,
         "controllers": [Principal(p) for p in canister.controllers],
@@ -107,7 +110,6 @@ def status_record(
             "custom_sections_size",
             "canister_history_size",
             "snapshots_size",
-            "log_memory_store_size",
         ),
         0,
     )
@@ -117,12 +119,13 @@ def status_record(
         "version": canister.version,
         "settings": settings,
         "module_hash": None if module_hash is None else Some(module_hash),
-        "memory_size": memory_bytes + stable_bytes + chunk_store,
+        "memory_size": memory_bytes + stable_bytes + chunk_store + canister.log.size,
         "memory_metrics": {
             **memory_metrics,
             "wasm_memory_size": memory_bytes,
             "stable_memory_size": stable_bytes,
             "wasm_chunk_store_size": chunk_store,
+            "log_memory_store_size": canister.log.size,
         },
         "cycles": max(cycles, 0),
         "reserved_cycles": 0,

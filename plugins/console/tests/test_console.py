@@ -338,6 +338,10 @@ def test_the_console_in_a_browser(daemon, browser, tmp_path):
     inc.locator("button[type=submit]").click()
     page.wait_for_function("f => f.querySelector('pre.reply.ok')", arg=inc.element_handle(), timeout=30_000)
     assert json.loads(inc.locator("pre.reply").inner_text()) == [before + 1]
+    # An open actor shows its canister log (GET /logs/ACTOR, open on loopback): counter prints nothing.
+    counter_log = page.locator('details[data-actor="counter"] pre.canister-log')
+    assert counter_log.count() == 1 and counter_log.get_attribute("class") == "canister-log"
+    assert page.request.get(daemon.url + "/logs/counter").json() == []
 
     page.locator('details[data-actor="letters"] > summary').click()
     learn = page.locator('details[data-actor="letters"] form[data-method="learn"]')

@@ -3,22 +3,25 @@
 Statuses:
 
 - 200: the call replied; the body is the JSON array of its results, or on ``/call`` and ``/query``
-  their Candid text (``/upgrade`` answers ``upgraded``).
+  their Candid text (``/upgrade`` answers ``upgraded``; ``GET /logs/ACTOR`` the actor's log records,
+  ``[{"idx", "timestamp_nanos", "content"}]``).
 - 400: the body cannot be decoded (a broken gzip or deflate stream) or is not a JSON array (nested
   too deeply included), the arguments do not match the method's Candid type (Candid text that does
   not: the message starts with the offending token's ``line:column``), or an update
   method was called on ``/query-json``; a ``/cycles/ACTOR`` body is not ``{"add": N}`` with N > 0, or would take the balance
   past the most an actor may hold (2**128 - 1); a ``/cycles-ledger/PRINCIPAL`` one names no principal,
   is not ``{"add": N}`` (with ``"subaccount"``: 64 hex digits, optionally) or would pass that bound. An ``Idempotency-Key`` header that is not 1 to 255
-  visible ASCII characters.
+  visible ASCII characters. A ``/logs/ACTOR?since=N`` whose N is not a whole number.
 - 401: ``/upgrade/ACTOR``, ``POST /cycles/ACTOR``, ``POST /cycles-ledger/PRINCIPAL`` or
   ``/weights/ACTOR`` without moxzid's admin token, where one is needed (``admin``: on a listen address
-  other than loopback); an ``/upgrade/ACTOR`` or ``/weights/ACTOR`` request signed by a key
+  other than loopback); an ``/upgrade/ACTOR``, ``/weights/ACTOR`` or ``/logs/ACTOR`` request signed by a key
   (``controllers.py``) whose signature does not hold, has expired or was let through before, or an
   upgrade or import whose body is not the one signed (nothing is upgraded or imported).
 - 403: the ``Host`` is not one of moxzid's names, or the request comes from a web page on another
   origin (``origins.py``); a signed ``/upgrade/ACTOR`` or ``/weights/ACTOR`` request whose sender is
-  not one of the actor's controllers; nothing ran.
+  not one of the actor's controllers; nothing ran. A ``GET /logs/ACTOR`` whose signer (the anonymous
+  principal, unsigned, where the admin routes are closed) the actor's log_visibility does not let see
+  its log.
 - 404: no such actor, method or route. 405: a route called with the wrong HTTP method.
 - 409: an upgrade was refused; the actor keeps its old code and state. Cycles were added (to an actor
   or a cycles-ledger account) while moxzid does not charge them (``--cycles 0``). An ``Idempotency-Key`` came again with another call (another
@@ -51,7 +54,7 @@ from moxzi_core.candid import CandidError, Principal
 from moxzi_core.errors import MoxziError, UnknownMethod
 from moxzi_core.host_api import GatewayHost
 from moxzi_core.runtime.inbox_bounds import CallsPerClient
-from moxzi_core.runtime.messages import Reject
+from moxzi_core.runtime.messages import ANONYMOUS, Reject
 from moxzi_core.signed_http import ID_HEADER, is_signed
 
 from . import origins, weights
@@ -132,6 +135,7 @@ def build_app(
     app.router.add_post("/cycles-ledger/{principal}", _fund_ledger_account)
     app.router.add_get("/weights/{actor}", _export_weights)
     app.router.add_put("/weights/{actor}", _import_weights)
+    app.router.add_get("/logs/{actor}", _logs)
     return app
 
 
@@ -183,6 +187,10 @@ class NotAuthorised(MoxziError):
 
 class BadHeader(MoxziError):
     """A request header the route reads is malformed."""
+
+
+class BadQuery(MoxziError):
+    """A query parameter the route reads is malformed."""
 
 
 # Visible ASCII, as the keys clients make (UUIDs, random tokens) are: bounded, so a key costs little.
@@ -341,6 +349,31 @@ async def _import_weights(request: web.Request) -> web.Response:
     if outcome.reply is None:
         return rejected(f"weights import into {actor}", outcome)
     return _json({"imported": names})
+
+
+async def _logs(request: web.Request) -> web.Response:
+    """The actor's log (fetch_canister_logs' records) from index ``?since=N`` on: every record for
+    whoever may use the admin routes, else for the signer of the request, or the anonymous principal
+    unsigned, as the actor's log_visibility allows (403 where it does not)."""
+    host, actor = request.app[HOST], request.match_info["actor"]
+    host.info(actor)
+    what = f"the log of {actor}"
+    since = request.query.get("since", "0")
+    if not re.fullmatch("[0-9]{1,20}", since):
+        raise BadQuery(f"{what}: since must be a record's index (a whole number), not {since[:40]!r}")
+    authorization = request.headers.get("Authorization")
+    if is_signed(authorization):
+        viewer: bytes | None = request.app[CONTROLLERS].sender(request, actor, what)
+    else:
+        viewer = None if request.app[ADMIN].allows(authorization) else ANONYMOUS
+    records = host.canister_log(actor, viewer)
+    return _json(
+        [
+            {"idx": idx, "timestamp_nanos": timestamp, "content": content.decode("utf-8", "replace")}
+            for idx, timestamp, content in records
+            if idx >= int(since)
+        ]
+    )
 
 
 async def _say_which_moxzid(request: web.Request, response: web.StreamResponse) -> None:

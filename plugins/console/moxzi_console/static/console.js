@@ -157,8 +157,34 @@ function renderMethods(actors) {
     const count = Object.keys(a.methods).length;
     const box = el("details", { class: "actor", "data-actor": a.name, open: old ? old.open : false },
       el("summary", {}, a.name, " ", el("span", { class: "count" }, `${count} method${count === 1 ? "" : "s"}`)),
-      ...Object.entries(a.methods).map(([name, m]) => methodForm(a.name, name, m)));
+      ...Object.entries(a.methods).map(([name, m]) => methodForm(a.name, name, m)), canisterLog(a.name));
+    box.ontoggle = () => readCanisterLogs().catch(() => {});
     if (old) old.replaceWith(box); else $("#methods").append(box);
+  }
+}
+
+// --- an open actor's canister log: its prints and traps (the http gateway's GET /logs/ACTOR) ----
+const canisterLogs = new Map(); // actor -> {node, since: the next record's index}
+function canisterLog(actor) {
+  const node = el("pre", { class: "canister-log" });
+  canisterLogs.set(actor, { node, since: 0 });
+  return el("div", {}, el("div", { class: "sig" }, "canister log (Debug.print, traps)"), node);
+}
+
+async function readCanisterLogs() {
+  for (const box of document.querySelectorAll("details.actor[open]")) {
+    const entry = canisterLogs.get(box.dataset.actor);
+    const answer = await fetch(`/logs/${encodeURIComponent(box.dataset.actor)}?since=${entry.since}`);
+    const result = await answer.json();
+    if (!answer.ok) { // its log_visibility hides it (off a loopback address, without a signature)
+      entry.node.className = "canister-log error"; entry.node.textContent = result.error;
+      continue;
+    }
+    entry.node.className = "canister-log";
+    for (const r of result) {
+      entry.node.append(`[${r.idx}. ${new Date(r.timestamp_nanos / 1e6).toISOString()}]: ${r.content}\n`);
+      entry.since = r.idx + 1;
+    }
   }
 }
 
@@ -251,6 +277,7 @@ async function refresh(first) {
   renderTransfers(state.transfers);
   renderCheckpoints(state.checkpoints);
   renderMethods(state.actors);
+  readCanisterLogs().catch(() => {});
   if (first) {
     const history = await (await fetch("/console/history")).json();
     history.log.forEach(addLog);
