@@ -35,3 +35,9 @@ class KeyReused(MoxziError):
     """A call's idempotency key came again with another call (another actor, method or argument)."""
 
     status = 409
+
+
+class ClockError(MoxziError):
+    """A move the host's clock refuses: backward, or on the system clock (`runtime.clock`)."""
+
+    status = 409

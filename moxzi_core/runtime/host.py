@@ -28,6 +28,7 @@ from ..store import Batch, MemoryStore, Store
 from . import management
 from .actor import Actor
 from .canister import DEFAULT_SETTINGS, Canister
+from .clock import SYSTEM, Clock
 from .delivery import Delivery
 from .inbox_bounds import MAX_QUEUED_CALLS, MAX_QUEUED_MB, TOTAL_QUEUED_MB, InboxBounds, MiB
 from .instance import Instance, Limits, UnsupportedModule
@@ -98,6 +99,7 @@ class HostConfig:
     # When the system methods' state is copied (None: calls to them are not recorded, for a store that
     # does not outlive the process).
     checkpoint: CheckpointPolicy | None = CheckpointPolicy()
+    clock: str = SYSTEM  # the host's time: the wall clock's, or a manual clock's (`clock`)
 
 
 class Host:
@@ -134,12 +136,14 @@ class Host:
             self._journal, dict(system_methods or {}), system_state, config.checkpoint, ledger, self.events
         )
         self._specs = specs
-        self._modules = Modules(limits, self._journal)
+        self.clock = Clock(config.clock, self.store)  # (a manual one reads the time the store kept)
+        self._modules = Modules(limits, self._journal, self.clock)
         self._interfaces = Interfaces()
         self._actors = Roster()
         self._delivery = Delivery(
-            self.store, self._journal, ledger, self.inboxes, self._actors, self._forget, self._call_system
+            self.store, self._journal, ledger, self.inboxes, self._actors, self._forget, self._call_system, self.clock
         )
+        self.clock.attach(lambda: self._actors, self.quiet)
         self._upgrading: dict[str, asyncio.Lock] = {}
         # Set by the plugin that holds moxzid's root key (the ic plugin, when it builds its routes):
         # then non-replicated queries get a data certificate; until then, and without one, none do.
@@ -156,6 +160,7 @@ class Host:
             self._system.start_early,
             management.on_target,
             self._journal.snapshot_of,
+            self.clock,
             self.store.read_back,
         )
         self._manager = Manager(
@@ -185,6 +190,7 @@ class Host:
         for saved in filter(None, restored):  # (read before the actor's thread runs)
             for callback, deadline in saved[0].bounded_waits():
                 self._delivery.expire_at(saved[0], callback, deadline)
+        self.clock.catch_up(actor.instance.now for actor in self._actors if actor.instance)
         for actor in self._actors:
             actor.start()
         for saved in filter(None, restored):
