@@ -41,3 +41,9 @@ class NotAllowed(MoxziError):
     """The caller may not see what it asked for (an actor's log its log_visibility hides from it)."""
 
     status = 403
+
+
+class ClockError(MoxziError):
+    """A move the host's clock refuses: backward, or on the system clock (`runtime.clock`)."""
+
+    status = 409

@@ -22,6 +22,22 @@ if TYPE_CHECKING:  # types named in signatures only: importing them here would l
     from .store import Batch, Store
 
 
+class HostClock(Protocol):
+    """The host's time: the system clock's (``mode`` "system"), or a manual one's that moves only when
+    told (``moxzid --clock manual``); moving the system clock raises ``errors.ClockError``."""
+
+    mode: str
+
+    def now_ns(self) -> int:
+        """The time now, in ns since 1970."""
+
+    async def advance(self, ns: int) -> int:
+        """Move a manual clock ``ns`` on, run every timer and heartbeat due by then; the time now."""
+
+    async def set(self, at_ns: int) -> int:
+        """Move a manual clock to ``at_ns`` (not before now), run what is due by then; the time now."""
+
+
 class GatewayHost(Protocol):
     """The running host, as a gateway sees it."""
 
@@ -31,6 +47,10 @@ class GatewayHost(Protocol):
     ledger_accounts: LedgerAccounts  # the cycles ledger's accounts (the IC interface's cycles ledger)
     # Signs actors' certified data for query answers; the IC interface sets it to its root key's.
     certifier: Certifier | None
+
+    @property
+    def clock(self) -> HostClock:
+        """What time it is for the actors, and the manual clock's moves."""
 
     @property
     def system_state(self) -> Readouts | None:

@@ -7,7 +7,8 @@
 Each test is built with ``moxzi_core.build`` (moxzi build: the npm ``motoko`` package) with the flags it
 asks for that moxzi build takes (its ``//MOC-FLAG`` lines: the collector, ``--force-gc``, ``--actor-idl``,
 ``--actor-alias``), and those the suite's run.sh adds (``--force-gc`` unless ``//MOC-NO-FORCE-GC``,
-``--incremental-gc`` for ``//INCREMENTAL-GC-ONLY``), and run with tests/kit/drun.py, which sets the canister up as drun does. Prints one line a test,
+``--incremental-gc`` for ``//INCREMENTAL-GC-ONLY``), and run with tests/kit/drun.py, which sets the canister up as drun does
+and moves a manual clock as drun does (a second after each round while a call is unanswered). Prints one line a test,
 ``NAME STATUS DETAIL``, then the counts:
 
     match     drun's output, line for line
@@ -183,7 +184,8 @@ class Sweep:
             return "nobuild", why + (f" unasked: {', '.join(unasked)}" if unasked else "")
         expected = (self.tests / "ok" / f"{name}.drun-run.ok").read_text().splitlines()
         began = time.monotonic()
-        got = await DrunRun(call_seconds=self.call_seconds).run(wasm, steps((self.work / f"{name}.mo").read_text()))
+        run = DrunRun(call_seconds=self.call_seconds, clock="manual")  # time moves as drun's (tests/kit/drun.py)
+        got = await run.run(wasm, steps((self.work / f"{name}.mo").read_text()))
         # drun's own "Ignore Diff" lines say what the suite does not compare
         got = [re.sub(r"(?i)Ignore Diff:.*", "Ignore Diff: (ignored)", line) for line in got]
         (self.out / f"{name}.got").write_text("\n".join(got) + "\n")

@@ -6,7 +6,8 @@ outputs are what drun prints for the same calls (the IC's semantics and words).
 They cover what the compiler's own drun suite (dfinity/motoko test/run-drun) found moxzid doing
 differently: cycles sent with one-way calls, bounded-wait calls whose deadline passes (across a restart
 too), the provisional top-up, composite queries calling their own actor, actor classes created with
-settings' controllers, canister_info's history, a module without memory, the low wasm memory hook; the
+settings' controllers, canister_info's history, a module without memory, the low wasm memory hook,
+timers that come due as drun's clock moves a second a round (the harness moves a manual clock so); the
 compiler flags a test's ``//MOC-FLAG`` lines ask that moxzi build passes on (a collector forced after
 every message: weak references; an actor imported by alias through its Candid file); and the copies
 scripts/drun_sweep.py makes of the suite's tests (docs/motoko-compat.md)."""
@@ -38,7 +39,7 @@ async def test_prints_what_drun_prints(name):
     built = build_actor(name, directory=DRUN_TESTS, **flags.options)
     calls = steps(source)
     assert calls, f"{name}.mo names no calls"
-    printed = await DrunRun().run(built.wasm, calls)
+    printed = await DrunRun(clock="manual").run(built.wasm, calls)  # time moves as drun's
     assert printed == (DRUN_TESTS / f"{name}.ok").read_text().splitlines()
 
 

@@ -12,7 +12,7 @@ from moxzi_core import errors
 from moxzi_core.candid import NAT, PRINCIPAL, TEXT, Principal, decode_args, encode_args
 from moxzi_core.runtime.engine import Limits
 from moxzi_core.runtime.host import actor_principal
-from moxzi_core.runtime.messages import Reject
+from moxzi_core.runtime.messages import ANONYMOUS, Reject
 
 
 @pytest.fixture
@@ -225,6 +225,17 @@ async def test_incompatible_upgrade_is_refused_and_changes_nothing(classic):
         assert await query(host, "a", "get") == [1]
         assert await update(host, "a", "inc") == [2]
         assert "inc" in host.info("a").interface.methods
+    finally:
+        await host.stop()
+
+
+async def test_upgrading_a_created_canister_without_code_is_refused():
+    host = await started(spec("a"))
+    try:
+        created = host.create_canister(ANONYMOUS, {}).to_text()
+        with pytest.raises(errors.UpgradeRefused, match="has no code to upgrade"):
+            await host.upgrade(created, build_actor("lab_v2").wasm)
+        assert host.info(created).mode == "empty"
     finally:
         await host.stop()
 

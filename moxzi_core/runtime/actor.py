@@ -19,7 +19,7 @@ import threading
 import time
 from dataclasses import replace
 
-from . import installs, tasks
+from . import clock, installs, tasks
 from .canister import RUNNING, STOPPED, STOPPING, Canister
 from .canister_log import CanisterLog
 from .contexts import CallContexts
@@ -81,12 +81,9 @@ class Actor:
         self._thread: threading.Thread | None = None
         self._stopping = False
         self.turn = self._new_turn()  # the message being handled (management's methods add to it)
-        self._next_heartbeat = 0.0  # time.monotonic() when canister_heartbeat is due
+        # What the last canister_heartbeat left (`tasks.heartbeat_ran`); whether a system task runs (`idle`)
+        self._heartbeat, self._in_task = 0.0, False
         self.footprint = (0, 0)  # (memory, stable memory) bytes after the last message: read by any thread
-
-    @property
-    def prepared(self):
-        return self.instance.prepared
 
     @property
     def _code(self) -> Instance:
@@ -172,12 +169,15 @@ class Actor:
         self._stopping = True
         self._queue.put((None, _STOP))
 
+    def idle(self) -> bool:  # (`clock.Ticking`; due first: a task clears its due only once _in_task is set)
+        return self._task_wait()[0] != 0 and not self._in_task
+
     def join(self) -> None:
         if self._thread:
             self._thread.join()
 
-    def post(self, seq: int, message) -> None:
-        """Queue a message: ``seq`` is its place in the actor's inbox."""
+    def post(self, seq: int | None, message) -> None:
+        """Queue a message: ``seq`` is its place in the actor's inbox (None: the clock's `clock.WAKE`)."""
         self._queue.put((seq, message))
 
     def bounded_waits(self) -> list[tuple[int, int]]:
@@ -190,13 +190,8 @@ class Actor:
         return callback in self._calls.callbacks
 
     def method_kind(self, method: str) -> str | None:
-        """'update', 'query', 'composite_query', or None when the actor exports no such method."""
-        if self.instance is None:
-            return None
-        for kind in ("update", "query", "composite_query"):
-            if self.instance.has_export(f"canister_{kind} {method}"):
-                return kind
-        return None
+        """What kind of method of its code ``method`` is (`Instance.method_kind`); None without code."""
+        return self.instance.method_kind(method) if self.instance else None
 
     def refusal(self) -> Outcome | None:
         """Why this actor takes no calls now (it has no code, or is stopping or stopped), if so."""
@@ -210,8 +205,8 @@ class Actor:
     def _loop(self) -> None:
         while True:
             wait, task = self._task_wait()
-            if wait == 0:
-                seq, message = None, task  # a system task is due: it goes before queued messages
+            if wait == 0:  # a system task is due: it goes before queued messages
+                seq, message, self._in_task = None, task, True
             else:
                 try:
                     seq, message = self._queue.get(timeout=wait)
@@ -219,6 +214,8 @@ class Actor:
                     continue
             if message is _STOP or self._stopping:
                 return
+            if message is clock.WAKE:
+                continue
             try:
                 self._dispatch(seq, message)
             except Interrupted:
@@ -228,6 +225,7 @@ class Actor:
                 self._fail(seq, message, error)
             finally:
                 self.turn.end()
+                self._in_task = False
 
     def _fail(self, seq: int | None, message, error: Exception) -> None:
         outcome = Outcome.reject(Reject.SYS_FATAL, f"moxzid internal error in {self.name}: {error}")
@@ -239,7 +237,7 @@ class Actor:
         """Seconds until the next system task is due (None: none is), and which (`tasks`)."""
         if self.instance is None or self._deferred or self.canister.status != RUNNING:
             return None, None
-        return tasks.next_due(self.instance, self.canister, self._next_heartbeat)
+        return tasks.next_due(self.instance, self.canister, self.services.clock, self._heartbeat)
 
     def _dispatch(self, seq: int | None, message) -> None:
         started = time.perf_counter()
@@ -249,7 +247,7 @@ class Actor:
         if message is tasks.TIMER:
             self._on_timer()
         elif message is tasks.HEARTBEAT:
-            self._next_heartbeat = time.monotonic() + tasks.HEARTBEAT_SECONDS
+            self._heartbeat = tasks.heartbeat_ran(self.services.clock)
             self._run_task("canister_heartbeat")
         elif message is tasks.LOW_MEMORY:
             self.canister.low_memory_hook = tasks.EXECUTED

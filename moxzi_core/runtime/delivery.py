@@ -12,7 +12,6 @@ import inspect
 import logging
 import secrets
 import threading
-import time
 from collections.abc import Awaitable, Callable, Mapping
 from types import MappingProxyType
 from typing import Any
@@ -20,6 +19,7 @@ from typing import Any
 from ..billing import Ledger
 from ..store import Batch, Store, StoreError
 from .actor import Actor
+from .clock import Cancellable, Clock
 from .inbox_bounds import InboxBounds
 from .journal import Delta, Journal
 from .messages import (
@@ -57,12 +57,13 @@ class Delivery:
         roster: Roster,
         forget: Callable[[Actor], None],
         call_system: Callable[[Actor, int, str, bytes, int, Gate | None], None],
+        clock: Clock,
     ):
         """``forget(actor)`` removes a deleted actor (on its thread); ``call_system(actor, callback,
         method, data, cycles, started)`` runs an actor's call to the management canister (from any
         thread), or gives the answer of one started before its message was committed."""
         self._store, self._journal, self._ledger, self._inboxes, self._roster = store, journal, ledger, inboxes, roster
-        self._forget, self._call_system = forget, call_system
+        self._forget, self._call_system, self._clock = forget, call_system, clock
         # The inbox's and pending calls' records are read only by a restart (`Journal.load`): a store
         # no host reads back gets none (~26 µs less of a letters device call's ~0.32 ms).
         self._records_messages = store.read_back
@@ -74,7 +75,7 @@ class Delivery:
         self._waiting: dict[str, asyncio.Future] = {}  # ingress request id -> its caller's future
         self._loop: asyncio.AbstractEventLoop | None = None
         self.replays: Replays | None = None  # the keyed calls' outcomes, from start()
-        self._expiries: set[asyncio.TimerHandle] = set()  # bounded-wait deadlines still to pass
+        self._expiries: set[Cancellable] = set()  # bounded-wait deadlines still to pass
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
@@ -264,7 +265,7 @@ class Delivery:
             self._call_system(actor, callback, method, data, attached, started.get(callback))
 
     def expire_at(self, actor: Actor, callback: int, deadline: int) -> None:
-        """At ``deadline`` (ns since the epoch), answer ``actor``'s bounded-wait call ``callback``
+        """At ``deadline`` (ns since the epoch, by the host's clock), answer ``actor``'s bounded-wait call ``callback``
         SYS_UNKNOWN, as the IC answers one whose deadline passes first; the actor drops whichever of
         that and the callee's answer comes second. No cycles come back with it: the callee may have
         taken them. A restart arms again the deadlines of the calls its actors still wait for."""
@@ -275,7 +276,7 @@ class Delivery:
                 expired = Outcome.reject(Reject.SYS_UNKNOWN, "Call deadline has expired.")
                 self.deliver(Batch(), [(actor, Response(callback, expired))])
 
-        handle = self.loop.call_later(max(0.0, (deadline - time.time_ns()) / 1e9), expire)
+        handle = self._clock.call_at(self.loop, deadline, expire)
         self._expiries.add(handle)
 
     def _route(

@@ -28,6 +28,7 @@ from ..store import Batch, MemoryStore, Store
 from . import management
 from .actor import Actor
 from .canister import DEFAULT_SETTINGS, Canister
+from .clock import SYSTEM, Clock
 from .delivery import Delivery
 from .engine import Instance, Limits, UnsupportedModule
 from .inbox_bounds import MAX_QUEUED_CALLS, MAX_QUEUED_MB, TOTAL_QUEUED_MB, InboxBounds, MiB
@@ -38,7 +39,7 @@ from .management.ids import CanisterIds, Randomness
 from .management.interface import MANAGEMENT_NAME, settings_change
 from .management.request import Manager, Request
 from .memory_budget import MemoryBudget, default_total_mb
-from .messages import ANONYMOUS, Call, FromActor, FromOutside, Origin, Outcome, Reject, Upgrade, response_to
+from .messages import ANONYMOUS, Call, FromActor, FromOutside, Origin, Outcome, Upgrade, response_to
 from .modules import Interfaces, Modules, check_stable_variables, interface, prepared_with_interface
 from .queries import Certifier, Queries
 from .roster import Roster
@@ -98,6 +99,7 @@ class HostConfig:
     # When the system methods' state is copied (None: calls to them are not recorded, for a store that
     # does not outlive the process).
     checkpoint: CheckpointPolicy | None = CheckpointPolicy()
+    clock: str = SYSTEM  # the host's time: the wall clock's, or a manual clock's (`clock`)
 
 
 class Host:
@@ -134,12 +136,14 @@ class Host:
             self._journal, dict(system_methods or {}), system_state, config.checkpoint, ledger, self.events
         )
         self._specs = specs
-        self._modules = Modules(limits, self._journal)
+        self.clock = Clock(config.clock, self.store)  # (a manual one reads the time the store kept)
+        self._modules = Modules(limits, self._journal, self.clock)
         self._interfaces = Interfaces()
         self._actors = Roster()
         self._delivery = Delivery(
-            self.store, self._journal, ledger, self.inboxes, self._actors, self._forget, self._call_system
+            self.store, self._journal, ledger, self.inboxes, self._actors, self._forget, self._call_system, self.clock
         )
+        self.clock.attach(lambda: self._actors, self.quiet)
         self._upgrading: dict[str, asyncio.Lock] = {}
         # Set by the plugin that holds moxzid's root key (the ic plugin, when it builds its routes):
         # then non-replicated queries get a data certificate; until then, and without one, none do.
@@ -156,6 +160,7 @@ class Host:
             self._system.start_early,
             management.on_target,
             self._journal.snapshot_of,
+            self.clock,
             self.store.read_back,
         )
         self._manager = Manager(
@@ -185,6 +190,7 @@ class Host:
         for saved in filter(None, restored):  # (read before the actor's thread runs)
             for callback, deadline in saved[0].bounded_waits():
                 self._delivery.expire_at(saved[0], callback, deadline)
+        self.clock.catch_up(actor.instance.now for actor in self._actors if actor.instance)
         for actor in self._actors:
             actor.start()
         for saved in filter(None, restored):
@@ -294,7 +300,7 @@ class Host:
 
     def info(self, name: str) -> ActorInfo:
         actor = self._actors.named(name)
-        sections = actor.prepared.custom_sections if actor.instance else {}
+        sections = actor.instance.prepared.custom_sections if actor.instance else {}
         metadata = {
             key.split(" ", 1)[1]: value
             for key, value in sections.items()
@@ -303,8 +309,8 @@ class Host:
         return ActorInfo(
             name,
             Principal(actor.principal),
-            self._interfaces.of(name, actor.module, actor.prepared if actor.instance else None),
-            actor.prepared.persistence if actor.instance else "empty",
+            self._interfaces.of(name, actor.module, actor.instance.prepared if actor.instance else None),
+            actor.instance.prepared.persistence if actor.instance else "empty",
             actor.module,
             MappingProxyType(metadata),
             tuple(actor.canister.controllers),
@@ -351,7 +357,7 @@ class Host:
         if query:
             return await self.queries.ask(actor, method, arg, caller)
         if key is None:
-            full = self._queue_full(actor, len(arg))
+            full = self.inboxes.room_for(name, len(arg))
             return full or await self._delivery.ingress(actor, lambda origin: Call(method, arg, caller, origin))
         replays = self._delivery.replays
         assert replays is not None, "the host is started"
@@ -361,7 +367,7 @@ class Host:
             return first
         if first is not None:
             return await first
-        full = self._queue_full(actor, len(arg))
+        full = self.inboxes.room_for(name, len(arg))
         if full is not None:  # it did not run: a retry with the key runs it
             replays.release(keyed)
             return full
@@ -369,25 +375,20 @@ class Host:
             actor, lambda origin: Call(method, arg, caller, replace(origin, key=keyed, fingerprint=fingerprint))
         )
 
-    def _queue_full(self, actor: Actor, size: int) -> Outcome | None:
-        """None if ``actor``'s inbox has room for one more call from outside of ``size`` bytes, else the
-        IC's reject for a full queue (SYS_TRANSIENT: nothing ran, a retry may succeed), naming the flag."""
-        refusal = self.inboxes.refusal(actor.name, size)
-        return None if refusal is None else Outcome.reject(Reject.SYS_TRANSIENT, refusal)
-
     def _room_for(self, request: Request, actor: Actor, size: int) -> Outcome | None:
-        """For a management call from outside, what ``_queue_full`` says; a call from an actor is not
-        bounded so."""
-        return self._queue_full(actor, size) if isinstance(request.origin, FromOutside) else None
+        """For a management call from outside, ``InboxBounds.room_for``; a call from an actor is not bounded so."""
+        return self.inboxes.room_for(actor.name, size) if isinstance(request.origin, FromOutside) else None
 
     async def upgrade(self, name: str, wasm: bytes) -> None:
         """Replace actor ``name``'s code keeping its state, or raise UpgradeRefused and change nothing."""
         actor = self._actors.named(name)
         async with self._upgrading.setdefault(name, asyncio.Lock()):
             digest = hashlib.sha256(wasm).digest()
+            if actor.instance is None:  # (a created canister): its first code is install_code's
+                raise errors.UpgradeRefused(f"actor {name} has no code to upgrade: install its first with install_code")
             try:
                 prepared, new_interface = await asyncio.to_thread(prepared_with_interface, wasm, name, self.limits)
-                await asyncio.to_thread(check_stable_variables, actor.prepared, prepared, name)
+                await asyncio.to_thread(check_stable_variables, actor.instance.prepared, prepared, name)
                 # Compiled only once the checks passed: a refused upload leaves nothing behind.
                 await asyncio.to_thread(self._modules.remember, digest, wasm, name, prepared)
             except (UnsupportedModule, ValueError) as error:
@@ -447,7 +448,7 @@ class Host:
             return
         target, message = result
         # Checked again as it is recorded: other calls may have come in while its module compiled.
-        full = self._queue_full(target, message.size) if isinstance(origin, FromOutside) else None
+        full = self.inboxes.room_for(target.name, message.size) if isinstance(origin, FromOutside) else None
         if full is not None:  # refused before it is recorded: nothing of it (a module added) is kept
             if "module" in message.detail:
                 self._drop_compiled(message.detail["module"])

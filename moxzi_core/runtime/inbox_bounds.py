@@ -27,6 +27,8 @@ import threading
 from collections import Counter
 from collections.abc import Hashable
 
+from .messages import Outcome, Reject
+
 MiB = 1 << 20
 # How many calls from outside an actor's inbox may hold, queued or running, by default. The IC bounds a
 # canister's input queues the same way: its DEFAULT_QUEUE_CAPACITY is 500, and a message for a full
@@ -69,10 +71,15 @@ class InboxBounds:
         """The bytes of the calls from outside all actors' inboxes hold."""
         return self._total
 
-    def refusal(self, name: str, size: int) -> str | None:
-        """None if actor ``name``'s inbox may take one more call from outside of ``size`` bytes, else
-        why not, naming the bound's flag. Called on the event loop, in the step that records the call
-        (``hold``), so no other call is taken between."""
+    def room_for(self, name: str, size: int) -> Outcome | None:
+        """None if actor ``name``'s inbox may take one more call from outside of ``size`` bytes, else the
+        IC's reject for a full queue (SYS_TRANSIENT: nothing ran, a retry may succeed), naming the bound's
+        flag. Called on the event loop, in the step that records the call (``hold``), so no other call is
+        taken between."""
+        refusal = self._refusal(name, size)
+        return None if refusal is None else Outcome.reject(Reject.SYS_TRANSIENT, refusal)
+
+    def _refusal(self, name: str, size: int) -> str | None:
         calls, held, total = self.calls(name), self.bytes(name), self._total
         if calls >= self.max_calls:
             return (

@@ -12,6 +12,7 @@ import wasmtime
 from .. import errors
 from ..build import BuildError, stable_incompatibilities
 from ..candid import Service, parse_did, service_from_sections
+from .clock import Clock
 from .engine import Instance, Limits, PreparedModule, UnsupportedModule, new_engine, prepare
 from .journal import Journal
 
@@ -23,8 +24,9 @@ class Modules:
     """The compiled modules, on one engine every actor shares. Iterating gives the sha256 of each module
     compiled now."""
 
-    def __init__(self, limits: Limits, journal: Journal):
+    def __init__(self, limits: Limits, journal: Journal, clock: Clock):
         self.engine = new_engine()
+        self._clock = clock  # what the instances' ic0.time reads
         self._limits = limits
         self._journal = journal  # where a module compiled before a restart (or dropped since) is read again
         self._compiled: dict[bytes, tuple[PreparedModule, wasmtime.Module]] = {}
@@ -72,6 +74,7 @@ class Modules:
             stable,
             replica=replica,
             compress=not self._journal.store.in_memory,
+            clock=self._clock,
         )
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..billing import Ledger
 from ..events import Events
+from .clock import Clock
 from .engine import Instance, Limits
 from .journal import Snapshot
 from .memory_budget import MemoryBudget
@@ -31,6 +32,7 @@ class Services:
     # Runs a management call on the actor it acts on, its caller's right checked (`management.on_target`).
     manage: Callable[[Any, Manage], Outcome | None]
     snapshot_of: Callable[[str, bytes], Snapshot]  # an actor's canister snapshot, by id (`journal.Journal`)
+    clock: Clock  # when the actor's timer and heartbeat are due
     # Whether a later host reads the store back (`store.Store.read_back`): else an actor's memory pages
     # and state record, which only a restart reads, are not written.
     store_read_back: bool = True

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..hookspecs import hookimpl
 from ..settings import Setting, Settings, at_least
+from .clock import MODES, SYSTEM
 from .engine import Limits
 from .host import MAX_CREATED_ACTORS, HostConfig
 from .inbox_bounds import MAX_QUEUED_CALLS, MAX_QUEUED_MB, TOTAL_QUEUED_MB, MiB
@@ -102,6 +103,16 @@ SETTINGS = (
         "from the same state (default: random bytes from the OS)",
         metavar="N",
     ),
+    Setting(
+        "clock",
+        "text",
+        "the actors' time (ic0.time, timers, heartbeats, call deadlines): 'system', the machine's clock "
+        "(default), or 'manual': it starts at a fixed instant and moves only when POST /clock moves it, "
+        "which then runs every timer and heartbeat due; a restart with -s keeps its time",
+        default=SYSTEM,
+        metavar="MODE",
+        check=lambda mode: None if mode in MODES else f"the clock is {' or '.join(MODES)}",
+    ),
 )
 
 
@@ -127,4 +138,5 @@ def host_config(settings: Settings, checkpoint: CheckpointPolicy | None) -> Host
         total_queued_bytes=settings.total_queued_mb * MiB,
         seed=settings.rand_seed,
         checkpoint=checkpoint,
+        clock=settings.clock,
     )

@@ -1,5 +1,6 @@
 """The system tasks an actor runs by itself, no caller waiting: the global timer when it comes due,
-``canister_heartbeat`` about once a round, and the low wasm memory hook.
+``canister_heartbeat`` about once a round, and the low wasm memory hook. The host's clock (`clock`)
+says when: the system clock's heartbeat runs about once a second, the manual clock's once a move.
 
 The low wasm memory hook (``canister_on_low_wasm_memory``) runs as the IC runs it: its condition is
 that the canister's free wasm memory, its ``wasm_memory_limit`` (4 GiB, wasm32's most, when the limit is
@@ -14,6 +15,7 @@ from __future__ import annotations
 import time
 
 from .canister import Canister
+from .clock import Clock
 from .engine import Instance
 
 TIMER = None  # the global timer's message
@@ -26,17 +28,28 @@ NOT_SATISFIED, READY, EXECUTED = "condition_not_satisfied", "ready", "executed"
 UNLIMITED_WASM_MEMORY = 4 * 1024**3  # what a wasm_memory_limit of 0 leaves: wasm32's whole memory
 
 
-def next_due(instance: Instance, canister: Canister, next_heartbeat: float) -> tuple[float | None, object]:
-    """Seconds until the next system task is due (None: none is), and which (TIMER, HEARTBEAT or
-    LOW_MEMORY)."""
+def next_due(instance: Instance, canister: Canister, clock: Clock, heartbeat: float) -> tuple[float | None, object]:
+    """Seconds until the next system task is due (None: none is, or only a move of the manual clock
+    makes one), and which (TIMER, HEARTBEAT or LOW_MEMORY). ``heartbeat``: what the last heartbeat
+    left (`heartbeat_ran`; 0.0 before the first)."""
     if canister.low_memory_hook == READY and instance.has_export(LOW_MEMORY_EXPORT):
         return 0.0, LOW_MEMORY
-    waits: list[tuple[float, object]] = []
+    waits: list[tuple[float | None, object]] = []
     if instance.timer:
-        waits.append((max(0.0, (instance.timer - time.time_ns()) / 1e9), TIMER))
+        waits.append((clock.seconds_until(instance.timer), TIMER))
     if instance.has_export("canister_heartbeat"):
-        waits.append((max(0.0, next_heartbeat - time.monotonic()), HEARTBEAT))
-    return min(waits, key=lambda wait: wait[0], default=(None, None))
+        if clock.manual:
+            waits.append((0.0 if clock.moves > heartbeat else None, HEARTBEAT))
+        else:
+            waits.append((max(0.0, heartbeat - time.monotonic()), HEARTBEAT))
+    due = [(wait, task) for wait, task in waits if wait is not None]
+    return min(due, key=lambda wait: wait[0], default=(None, None))
+
+
+def heartbeat_ran(clock: Clock) -> float:
+    """What a heartbeat that runs now leaves for `next_due`: when the next is due (time.monotonic()),
+    or the manual clock's moves so far (the next is due at its next move)."""
+    return float(clock.moves) if clock.manual else time.monotonic() + HEARTBEAT_SECONDS
 
 
 def low_memory(settings: dict, wasm_memory: int) -> bool:

@@ -28,6 +28,11 @@ What drun prints, and so ``run`` returns:
 Each call's prints come before its own line, and a call's line is printed only once nothing is left
 to run (no message in any inbox, no system call pending; ``settle_seconds`` at most), as drun finishes
 a round before it reports.
+
+With ``clock="manual"`` the host's clock moves as drun's (the Motoko suite's test-runner on PocketIC)
+does: while an update call is unanswered, each round (``ROUND_SECONDS`` of real time here, as moxzid has
+no rounds) is followed by a second of the clock, which runs the timers and heartbeats due
+(`moxzi_core.runtime.clock`); the suite's timer tests need it.
 Canister ids differ from drun's: the harness writes the canisters it saw created, in creation order,
 as drun's (`drun_id`), in text and in Candid bytes alike.
 """
@@ -62,6 +67,7 @@ ENHANCED_PERSISTENCE = b"icp:private enhanced-orthogonal-persistence"
 # running for good (a loop of self-calls whose caller stopped waiting), which drun runs beside the next
 # calls.
 SETTLE_SECONDS = 2.0
+ROUND_SECONDS = 0.002  # the real time a round takes with the manual clock, before the clock moves a second
 _CALL = re.compile(r"^//CALL (ingress|query) (\S+) (.*)$|^//CALL upgrade\b")
 # moxzid's words for a trap, anywhere in a line (a caller that caught the reject may print it): a
 # message's, or an install's (canister_init, canister_pre_upgrade, or the new code's start function or
@@ -194,14 +200,21 @@ class DrunRun:
     """One drun test's canister in a fresh Host; ``await run(wasm, steps)`` gives drun's output."""
 
     def __init__(
-        self, limits: Limits | None = None, call_seconds: float = CALL_SECONDS, settle_seconds: float = SETTLE_SECONDS
+        self,
+        limits: Limits | None = None,
+        call_seconds: float = CALL_SECONDS,
+        settle_seconds: float = SETTLE_SECONDS,
+        clock: str = "system",
     ):
         self.call_seconds, self.settle_seconds = call_seconds, settle_seconds
         # As moxzid's without -s: the programs' snapshots, chunks and upgrades must not need what such a
         # store leaves out (test_persistence.py has the store a restart reads).
         store = MemoryStore(read_back=False)
         self.host = Host(
-            [], HostConfig(limits or Limits(), seed=0), store=store, ledger=Ledger(store, DefaultPrices(), 0)
+            [],
+            HostConfig(limits or Limits(), seed=0, clock=clock),
+            store=store,
+            ledger=Ledger(store, DefaultPrices(), 0),
         )
         self.host.certifier = Identity(Keys.load_or_create(None))
         self._prints = _Prints()
@@ -282,14 +295,26 @@ class DrunRun:
     async def _settled(self, call) -> Outcome:
         """The call's outcome (a reject after ``call_seconds``), once nothing is left to run anywhere or
         ``settle_seconds`` passed."""
+        task = asyncio.ensure_future(call)
+        if self.host.clock.manual:
+            await self._tick_until(task)
         try:
-            outcome = await asyncio.wait_for(call, self.call_seconds)
+            outcome = await asyncio.wait_for(task, self.call_seconds)
         except TimeoutError:
             return Outcome.reject(0, f"no answer within {self.call_seconds:.0f} s")
         deadline = time.monotonic() + self.settle_seconds
         while not self.host.quiet() and time.monotonic() < deadline:
             await asyncio.sleep(0.005)
         return outcome
+
+    async def _tick_until(self, task: asyncio.Future) -> None:
+        """As drun's test-runner: until the call is answered (``call_seconds`` at most), a round, then
+        the clock a second on (its due timers and heartbeats run before the next round)."""
+        give_up = time.monotonic() + self.call_seconds
+        while not task.done() and time.monotonic() < give_up:
+            await asyncio.wait([task], timeout=ROUND_SECONDS)
+            if not task.done():
+                await self.host.clock.advance(10**9, settle=False)
 
     def _take_prints(self) -> list[str]:
         taken, self._prints.lines = self._prints.lines, []

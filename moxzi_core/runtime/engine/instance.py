@@ -6,7 +6,6 @@ of call contexts or other actors (that is `actor.py`).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TypeVar
@@ -15,6 +14,7 @@ import numpy as np
 import wasmtime
 
 from ..canister import Canister
+from ..clock import SYSTEM_CLOCK, Clock
 from ..system_api import Execution, SystemApi
 from ..traps import ActorTrap
 from .calls import WasmCalls
@@ -117,12 +117,14 @@ class Instance:
         *,
         replica: bool = False,
         compress: bool = True,
+        clock: Clock = SYSTEM_CLOCK,
     ):
         self.principal = principal
         self.replica = replica
         self.limits = limits
         self.prepared = prepared
-        self.now = 0  # this message's time, ns; strictly increasing from message to message
+        self.clock = clock
+        self.now = 0  # this message's time, ns (`Clock.message_time`)
         self.timer = 0  # the global timer's deadline, ns; 0 = inactive
         self.canister = Canister()  # the actor's controllers, status and version (its actor sets it)
         # With two memories (the dirty-page map), wasmtime evaluates data-segment offsets as code,
@@ -209,6 +211,13 @@ class Instance:
     def has_export(self, name: str) -> bool:
         return name in self._exports
 
+    def method_kind(self, method: str) -> str | None:
+        """'update', 'query', 'composite_query', or None when the module exports no such method."""
+        for kind in ("update", "query", "composite_query"):
+            if self.has_export(f"canister_{kind} {method}"):
+                return kind
+        return None
+
     # --- transactions ------------------------------------------------------------------------
     def reach(self) -> int:
         """Bytes a message can write without growing a memory: the main memory's size and the stable
@@ -221,7 +230,7 @@ class Instance:
         limits still holding (`memory_budget`; a growth past it answers -1, as one past the limits
         does); None: only their limits bound it."""
         self._saved_timer = self.timer
-        self.now = max(time.time_ns(), self.now + 1)
+        self.now = self.clock.message_time(self.now)
         self._growth = growth
         self._cap_pages = None if growth is None else (self.memory.size + growth) // _WASM_PAGE
         cap = -1 if self._cap_pages is None else self._cap_pages

@@ -11,8 +11,9 @@ Statuses:
   method was called on ``/query-json``; a ``/cycles/ACTOR`` body is not ``{"add": N}`` with N > 0, or would take the balance
   past the most an actor may hold (2**128 - 1); a ``/cycles-ledger/PRINCIPAL`` one names no principal,
   is not ``{"add": N}`` (with ``"subaccount"``: 64 hex digits, optionally) or would pass that bound. An ``Idempotency-Key`` header that is not 1 to 255
-  visible ASCII characters. A ``/logs/ACTOR?since=N`` whose N is not a whole number.
-- 401: ``/upgrade/ACTOR``, ``POST /cycles/ACTOR``, ``POST /cycles-ledger/PRINCIPAL`` or
+  visible ASCII characters. A ``/logs/ACTOR?since=N`` whose N is not a whole number. A ``POST /clock``
+  body that is not ``{"advance_ns": N}`` or ``{"set_ns": T}`` with a whole number >= 0.
+- 401: ``/upgrade/ACTOR``, ``POST /cycles/ACTOR``, ``POST /cycles-ledger/PRINCIPAL``, ``POST /clock`` or
   ``/weights/ACTOR`` without moxzid's admin token, where one is needed (``admin``: on a listen address
   other than loopback); an ``/upgrade/ACTOR``, ``/weights/ACTOR`` or ``/logs/ACTOR`` request signed by a key
   (``controllers.py``) whose signature does not hold, has expired or was let through before, or an
@@ -25,7 +26,8 @@ Statuses:
 - 404: no such actor, method or route. 405: a route called with the wrong HTTP method.
 - 409: an upgrade was refused; the actor keeps its old code and state. Cycles were added (to an actor
   or a cycles-ledger account) while moxzid does not charge them (``--cycles 0``). An ``Idempotency-Key`` came again with another call (another
-  actor, method or arguments).
+  actor, method or arguments). ``POST /clock`` would move time backward, past 2**64 - 1 ns, or the clock
+  is the system's (``--clock system``): only a manual clock moves when told.
 - 408: the request body did not arrive within ``--http-body-secs``; the connection is closed.
 - 413: the request body, or the Candid argument it encodes to, is over the size limit.
 - 429: the client (its remote address) has ``--http-max-calls-per-client`` calls and queries in flight
@@ -136,6 +138,8 @@ def build_app(
     app.router.add_get("/weights/{actor}", _export_weights)
     app.router.add_put("/weights/{actor}", _import_weights)
     app.router.add_get("/logs/{actor}", _logs)
+    app.router.add_get("/clock", _clock)
+    app.router.add_post("/clock", _move_clock)
     return app
 
 
@@ -440,6 +444,31 @@ async def _fund_ledger_account(request: web.Request) -> web.Response:
         )
     host, account = request.app[HOST], None if subaccount is None else bytes.fromhex(subaccount)
     return _json({"balance": host.ledger_accounts.credit(owner.bytes, account, cycles)})
+
+
+async def _clock(request: web.Request) -> web.Response:
+    clock = request.app[HOST].clock
+    return _json({"mode": clock.mode, "now_ns": clock.now_ns()})
+
+
+async def _move_clock(request: web.Request) -> web.Response:
+    """Move the manual clock (``moxzi_core.runtime.clock``): ``{"advance_ns": N}`` or ``{"set_ns": T}``;
+    answered once every timer and heartbeat due by then has run."""
+    authorise(request, "moving the clock")
+    value = await _read_json(request, "the clock")
+    key, ns = next(iter(value.items())) if isinstance(value, dict) and len(value) == 1 else (None, None)
+    if key not in ("advance_ns", "set_ns") or not _count(ns):
+        return _error(
+            400,
+            f'the clock: the body must be {{"advance_ns": N}} or {{"set_ns": T}} with a whole number >= 0, '
+            f"got {show(value)}",
+        )
+    clock = request.app[HOST].clock
+    return _json({"now_ns": await (clock.advance(ns) if key == "advance_ns" else clock.set(ns))})
+
+
+def _count(value) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def _whole(value) -> TypeGuard[int]:

@@ -242,7 +242,12 @@ async def guarded(host):
 
 @pytest.mark.parametrize(
     "path, body",
-    [("/upgrade/lab", b"\0asm"), ("/cycles/counter", {"add": 5}), ("/cycles-ledger/2vxsx-fae", {"add": 5})],
+    [
+        ("/upgrade/lab", b"\0asm"),
+        ("/cycles/counter", {"add": 5}),
+        ("/cycles-ledger/2vxsx-fae", {"add": 5}),
+        ("/clock", {"advance_ns": 5}),
+    ],
 )
 async def test_admin_routes_refuse_a_request_without_the_token(guarded, path, body):
     status, answer = await post(guarded, path, body)
