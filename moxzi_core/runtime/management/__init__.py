@@ -1,10 +1,10 @@
 """The management canister (``aaaaa-aa``): ``METHODS``, one row per method moxzid implements, saying
 where it runs, what it does with its argument, who may call it and whether it keeps the cycles a call
-attaches. A new method is one row here and one function (in ``canisters.py``, ``code.py`` or
-``snapshots.py``).
+attaches. A new method is one row here and one function (in ``canisters.py``, ``code.py``,
+``snapshots.py`` or ``threshold.py``).
 
 Where a method runs: on the host's event loop (raw_rand, the creations, deposit_cycles,
-provisional_top_up_canister, canister_info), answered at once; or, acting on one canister, on that canister's actor (``on_target``): the host decodes the
+provisional_top_up_canister, canister_info, the threshold keys' methods), answered at once; or, acting on one canister, on that canister's actor (``on_target``): the host decodes the
 argument into a ``Manage`` message (``decode``: a module put together and compiled, settings checked)
 and delivers it to the actor's inbox, whose thread checks that the caller may call it and does the work
 in order with the actor's other messages (so a status sees the state the actor's messages left, and an
@@ -22,7 +22,7 @@ from ...store import Batch
 from ..actor import Actor
 from ..canister import Canister
 from ..messages import Manage, Origin, Outcome, Reject
-from . import canisters, code, snapshots
+from . import canisters, code, snapshots, threshold
 from .interface import BadArgument, arguments
 from .request import Manager, Request
 
@@ -38,7 +38,9 @@ class Method:
     # For a method on the target: its Manage message, or the reject (async: it may compile a module).
     decode: Callable[[Manager, Request, Actor], Awaitable[Manage | Outcome]] | None = None
     target: str | None = "canister_id"  # the argument's field naming the canister it acts on
-    takes_cycles: bool = False  # keeps the cycles a call attaches; every other method gives them back
+    # Keeps the cycles a call attaches, less what its reply refunds (the signing methods keep their fee);
+    # every other method gives them back.
+    takes_cycles: bool = False
     may_call: Callable[[Canister, bytes], bool] = Canister.is_controller  # checked on the target's thread
 
 
@@ -74,6 +76,10 @@ METHODS: Mapping[str, Method] = {
     "delete_canister_snapshot": Method(
         snapshots.delete_canister_snapshot, on_target=True, decode=snapshots.snapshot_named
     ),
+    "ecdsa_public_key": Method(threshold.ecdsa_public_key, target=None),
+    "sign_with_ecdsa": Method(threshold.sign_with_ecdsa, target=None, takes_cycles=True),
+    "schnorr_public_key": Method(threshold.schnorr_public_key, target=None),
+    "sign_with_schnorr": Method(threshold.sign_with_schnorr, target=None, takes_cycles=True),
 }
 
 
