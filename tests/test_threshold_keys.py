@@ -139,22 +139,29 @@ async def test_schnorr_signatures_verify_bip340_bip341_and_ed25519():
         await host.stop()
 
 
-async def test_unknown_keys_and_callers_outside_are_refused():
+KEY_ID = {"curve": {"secp256k1": None}, "name": "key_1"}
+SCHNORR_KEY_ID = {"algorithm": {"ed25519": None}, "name": "key_1"}
+ARGUMENTS = {
+    "ecdsa_public_key": {"canister_id": None, "derivation_path": [], "key_id": KEY_ID},
+    "sign_with_ecdsa": {"message_hash": HASH, "derivation_path": [], "key_id": KEY_ID},
+    "schnorr_public_key": {"canister_id": None, "derivation_path": [], "key_id": SCHNORR_KEY_ID},
+    "sign_with_schnorr": {"message": b"m", "derivation_path": [], "key_id": SCHNORR_KEY_ID, "aux": None},
+}
+
+
+async def test_unknown_keys_long_paths_and_callers_outside_are_refused():
     host = await started()
     try:
         assert "no key ecdsa:secp256k1:nope here" in (await ecdsa(host, name="nope"))["err"]
         assert "no key schnorr:ed25519:nope here" in (await schnorr(host, "ed25519", b"m", name="nope"))["err"]
-        argument = {
-            "canister_id": None,
-            "derivation_path": [],
-            "key_id": {"curve": {"secp256k1": None}, "name": "key_1"},
-        }
-        types = SERVICE.methods["ecdsa_public_key"]
-        outcome = await host.call(
-            MANAGEMENT_NAME, "ecdsa_public_key", encode_args(list(types.args), [argument]), query=False
-        )
-        assert outcome.reply is None and outcome.reject_code == Reject.CANISTER_REJECT
-        assert "can be called by canisters only" in outcome.reject_message
+        assert "at most 255 components, not 256" in (await ecdsa(host, path=[b"p"] * 256))["err"]
+        assert "ok" in await ecdsa(host, path=[b"p"] * 255)
+        for method, argument in ARGUMENTS.items():
+            types = SERVICE.methods[method]
+            arg = encode_args(list(types.args), [argument])
+            outcome = await host.call(MANAGEMENT_NAME, method, arg, query=False)
+            assert outcome.reply is None and outcome.reject_code == Reject.CANISTER_REJECT
+            assert outcome.reject_message == f"{method} can be called by canisters only"
     finally:
         await host.stop()
 
@@ -171,6 +178,8 @@ async def test_signing_costs_the_ics_fee_when_moxzid_charges():
         signed = await ecdsa(host, fee=fee + 5_000)  # the fee is kept, the rest comes back
         verify_ecdsa(signed["ok"]["public_key"], HASH, signed["ok"]["signature"])
         assert before - ledger.balance("keys") == fee and ledger.spent("keys") - spent >= fee
+        short = await schnorr(host, "bip340secp256k1", b"m", name="key_1", fee=SIGNING_FEES["test_key_1"])
+        assert short["err"].endswith(f"but {SIGNING_FEES['key_1']} cycles are required")
         before = ledger.balance("keys")
         await schnorr(host, "ed25519", b"m", name="key_1", fee=SIGNING_FEES["key_1"])
         assert before - ledger.balance("keys") == SIGNING_FEES["key_1"] == 26_153_846_153

@@ -14,6 +14,7 @@ other; an outside caller through ``Host.call(MANAGEMENT_NAME, method, arg, calle
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -30,7 +31,7 @@ from .request import Manager, Request
 @dataclass(frozen=True)
 class Method:
     """One management method. ``function`` runs it: on the host, ``(manager, request, target)`` ->
-    Outcome (``target`` None for a method acting on no canister); on the target, ``(actor, call)`` ->
+    Outcome, or an awaitable of one (``target`` None for a method acting on no canister); on the target, ``(actor, call)`` ->
     Outcome, or None when the answer comes later."""
 
     function: Callable[..., Any]
@@ -103,7 +104,8 @@ async def take(manager: Manager, caller: bytes, origin: Origin, method: str, arg
             assert row.decode is not None and target is not None, f"{method} runs on its target"
             message = await row.decode(manager, request, target)
             return message if isinstance(message, Outcome) else (target, message)
-        return row.function(manager, request, target)
+        outcome = row.function(manager, request, target)
+        return await outcome if inspect.isawaitable(outcome) else outcome
     except BadArgument as error:
         return Outcome.reject(Reject.CANISTER_ERROR, str(error))
     except canisters.CreationRefused as error:

@@ -13,7 +13,9 @@ way on every run, a call made again after a crash (its answer not yet recorded) 
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+from collections.abc import Callable
 
 from ...candid import Some
 from ..messages import Outcome, Reject
@@ -33,64 +35,79 @@ class _Refused(Exception):
 
 
 # --- the methods, on the host -------------------------------------------------------------------
-def ecdsa_public_key(manager: Manager, request: Request, target: None) -> Outcome:
-    return _answer(request, lambda: _public_key(manager, request, ECDSA))
+# The arithmetic (some tens of milliseconds a call in plain Python) runs on a worker thread, so the
+# host's event loop goes on answering meanwhile.
+async def ecdsa_public_key(manager: Manager, request: Request, target: None) -> Outcome:
+    return await _answer(request, lambda: _public_key(manager, request, ECDSA))
 
 
-def schnorr_public_key(manager: Manager, request: Request, target: None) -> Outcome:
-    return _answer(request, lambda: _public_key(manager, request, _schnorr_scheme(request)))
+async def schnorr_public_key(manager: Manager, request: Request, target: None) -> Outcome:
+    return await _answer(request, lambda: _public_key(manager, request, _schnorr_scheme(request)))
 
 
-def sign_with_ecdsa(manager: Manager, request: Request, target: None) -> Outcome:
-    def sign() -> Outcome:
+async def sign_with_ecdsa(manager: Manager, request: Request, target: None) -> Outcome:
+    def signing() -> Callable[[], Outcome]:
         name = _key_name(request, ECDSA)
         message_hash = request.argument["message_hash"]
         if len(message_hash) != 32:
             raise BadArgument(f"sign_with_ecdsa: message_hash must be 32 bytes, not {len(message_hash)}")
-        fee = _fee(manager, request, name)
-        secret = _derived(manager, request, ECDSA, name, request.caller)[2]
-        signature = secp256k1.ecdsa_sign(secret, message_hash, manager.randomness.draw(request.batch))
-        return _paid(manager, request, fee, signature)
+        path, fee = _path(request, request.caller), _fee(manager, request, name)
+        randomness = manager.randomness.draw(request.batch)
 
-    return _answer(request, sign)
+        def sign() -> Outcome:
+            secret = manager.threshold_keys.derived(ECDSA, name, path)[2]
+            return _paid(manager, request, fee, secp256k1.ecdsa_sign(secret, message_hash, randomness))
+
+        return sign
+
+    return await _answer(request, signing)
 
 
-def sign_with_schnorr(manager: Manager, request: Request, target: None) -> Outcome:
-    def sign() -> Outcome:
+async def sign_with_schnorr(manager: Manager, request: Request, target: None) -> Outcome:
+    def signing() -> Callable[[], Outcome]:
         scheme = _schnorr_scheme(request)
         name = _key_name(request, scheme)
         merkle_root = _merkle_root(request.argument["aux"], scheme)
-        fee = _fee(manager, request, name)
-        secret = _derived(manager, request, scheme, name, request.caller)[2]
+        path, fee = _path(request, request.caller), _fee(manager, request, name)
         randomness, message = manager.randomness.draw(request.batch), request.argument["message"]
-        if scheme == ED25519:
-            prefix = hashlib.sha512(b"moxzi ed25519 nonce\0" + secret.to_bytes(32, "big") + randomness).digest()
-            return _paid(manager, request, fee, ed25519.sign(secret, prefix[:32], message))
-        if merkle_root is not None:
-            secret = secp256k1.taproot_secret(secret, merkle_root)
-        return _paid(manager, request, fee, secp256k1.bip340_sign(secret, message, randomness))
 
-    return _answer(request, sign)
+        def sign() -> Outcome:
+            secret = manager.threshold_keys.derived(scheme, name, path)[2]
+            if scheme == ED25519:
+                prefix = hashlib.sha512(b"moxzi ed25519 nonce\0" + secret.to_bytes(32, "big") + randomness).digest()
+                return _paid(manager, request, fee, ed25519.sign(secret, prefix[:32], message))
+            if merkle_root is not None:
+                secret = secp256k1.taproot_secret(secret, merkle_root)
+            return _paid(manager, request, fee, secp256k1.bip340_sign(secret, message, randomness))
+
+        return sign
+
+    return await _answer(request, signing)
 
 
 # --- their parts ----------------------------------------------------------------------------------
-def _answer(request: Request, answer) -> Outcome:
-    """``answer()``'s outcome for a call from a canister; the reject it raised, or the reject of a call
-    from outside."""
+async def _answer(request: Request, checked: Callable[[], Callable[[], Outcome]]) -> Outcome:
+    """The outcome of a call from a canister: ``checked()`` checks the call (on the event loop: it may
+    draw randomness and write in the call's batch) and gives the work, run on a worker thread; the
+    reject either raised, or the reject of a call from outside."""
     if request.origin[0] != "actor":
         return Outcome.reject(Reject.CANISTER_REJECT, f"{request.method} can be called by canisters only")
     try:
-        return answer()
+        return await asyncio.to_thread(checked())
     except _Refused as refusal:
         return Outcome.reject(Reject.CANISTER_REJECT, str(refusal))
 
 
-def _public_key(manager: Manager, request: Request, scheme: str) -> Outcome:
+def _public_key(manager: Manager, request: Request, scheme: str) -> Callable[[], Outcome]:
     name = _key_name(request, scheme)
     canister = request.argument["canister_id"]
-    principal = canister.value.bytes if isinstance(canister, Some) else request.caller
-    public_key, chain_code, _ = _derived(manager, request, scheme, name, principal)
-    return Outcome(reply(request.method, {"public_key": public_key, "chain_code": chain_code}))
+    path = _path(request, canister.value.bytes if isinstance(canister, Some) else request.caller)
+
+    def answer() -> Outcome:
+        public_key, chain_code, _ = manager.threshold_keys.derived(scheme, name, path)
+        return Outcome(reply(request.method, {"public_key": public_key, "chain_code": chain_code}))
+
+    return answer
 
 
 def _schnorr_scheme(request: Request) -> str:
@@ -106,13 +123,14 @@ def _key_name(request: Request, scheme: str) -> str:
     return name
 
 
-def _derived(manager: Manager, request: Request, scheme: str, name: str, principal: bytes) -> tuple[bytes, bytes, int]:
+def _path(request: Request, principal: bytes) -> list[bytes]:
+    """The whole derivation path of the call's key: the canister's principal, then the call's path."""
     path = request.argument["derivation_path"]
     if len(path) > MAX_PATH_COMPONENTS:
         raise BadArgument(
             f"{request.method}: a derivation path has at most {MAX_PATH_COMPONENTS} components, not {len(path)}"
         )
-    return manager.threshold_keys.derived(scheme, name, [principal, *path])
+    return [principal, *path]
 
 
 def _merkle_root(aux, scheme: str) -> bytes | None:

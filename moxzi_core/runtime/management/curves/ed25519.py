@@ -38,13 +38,31 @@ def add(a: Point, b: Point) -> Point:
 
 
 def multiply(k: int, point: Point = BASE) -> Point:
+    """k·point; for the base point, a sum of its precomputed doublings (a step per bit set of k)."""
     result = IDENTITY
+    if point == BASE:
+        k %= L
+        for doubling in _BASE_DOUBLINGS:
+            if k & 1:
+                result = add(result, doubling)
+            k >>= 1
+        return result
     while k:
         if k & 1:
             result = add(result, point)
         point = add(point, point)
         k >>= 1
     return result
+
+
+def _doublings(point: Point, count: int) -> list[Point]:
+    doublings = [point]
+    for _ in range(count - 1):
+        doublings.append(add(doublings[-1], doublings[-1]))
+    return doublings
+
+
+_BASE_DOUBLINGS = _doublings(BASE, 253)  # 2^i·B for each bit i of a scalar below L
 
 
 def encode(point: Point) -> bytes:

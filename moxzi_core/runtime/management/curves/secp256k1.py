@@ -3,17 +3,16 @@ IC's key derivation (a generalisation of BIP32: ``derive``), ECDSA signing, BIP3
 verifying, and BIP341's taproot tweak.
 
 ``cryptography`` signs ECDSA but neither adds points nor does BIP340, which the IC's derivation and
-``sign_with_schnorr`` need (it does multiply the generator, the costly step, for ``multiply``). Points are affine ``(x, y)`` tuples, None the point at infinity; secrets are
-ints in [1, N). Nothing here is constant-time: the secrets are a local replica's test keys, which the
-state directory holds in the clear anyway.
+``sign_with_schnorr`` need. Points are affine ``(x, y)`` tuples, None the point at infinity; inside
+``multiply`` they are Jacobian ``(X, Y, Z)`` (x = X/Z², y = Y/Z³, Z = 0 at infinity), which saves a
+modular inversion a step. Secrets are ints in [1, N). Nothing here is constant-time: the secrets are a
+local replica's test keys, which the state directory holds in the clear anyway.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-
-from cryptography.hazmat.primitives.asymmetric import ec
 
 P = 2**256 - 2**32 - 977  # the field's prime
 N = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141  # the group's order
@@ -22,37 +21,84 @@ G = (
     0x483ADA7726A3C4655DA4FBFC0E1108A8FD17B448A68554199C47D08FFB10D4B8,
 )
 Point = tuple[int, int] | None
+Jacobian = tuple[int, int, int]
+_INFINITY: Jacobian = (1, 1, 0)
 
 
 def add(a: Point, b: Point) -> Point:
-    if a is None:
-        return b
-    if b is None:
-        return a
-    if a[0] == b[0] and (a[1] + b[1]) % P == 0:
-        return None
-    if a == b:
-        slope = 3 * a[0] * a[0] * pow(2 * a[1], -1, P) % P
-    else:
-        slope = (b[1] - a[1]) * pow(b[0] - a[0], -1, P) % P
-    x = (slope * slope - a[0] - b[0]) % P
-    return x, (slope * (a[0] - x) - a[1]) % P
+    return _affine(_add(_jacobian(a), _jacobian(b)))
 
 
 def multiply(k: int, point: Point = G) -> Point:
-    if point == G:  # the common case, through OpenSSL: some 100 times faster than the loop below
-        k %= N
-        if k == 0:
-            return None
-        numbers = ec.derive_private_key(k, ec.SECP256K1()).public_key().public_numbers()
-        return numbers.x, numbers.y
-    result: Point = None
+    """k·point; for the generator, a sum of its precomputed doublings (a step per bit set of k)."""
+    k %= N
+    result = _INFINITY
+    if point == G:
+        for doubling in _G_DOUBLINGS:
+            if k & 1:
+                result = _add(result, doubling)
+            k >>= 1
+        return _affine(result)
+    addend = _jacobian(point)
     while k:
         if k & 1:
-            result = add(result, point)
-        point = add(point, point)
+            result = _add(result, addend)
+        addend = _double(addend)
         k >>= 1
-    return result
+    return _affine(result)
+
+
+def _jacobian(point: Point) -> Jacobian:
+    return _INFINITY if point is None else (point[0], point[1], 1)
+
+
+def _affine(point: Jacobian) -> Point:
+    x, y, z = point
+    if z == 0:
+        return None
+    z_inverse = pow(z, -1, P)
+    z_inverse_squared = z_inverse * z_inverse % P
+    return x * z_inverse_squared % P, y * z_inverse_squared * z_inverse % P
+
+
+def _double(point: Jacobian) -> Jacobian:
+    x, y, z = point
+    if z == 0 or y == 0:
+        return _INFINITY
+    y_squared = y * y % P
+    s = 4 * x * y_squared % P
+    m = 3 * x * x % P  # the curve's a is 0
+    x3 = (m * m - 2 * s) % P
+    return x3, (m * (s - x3) - 8 * y_squared * y_squared) % P, 2 * y * z % P
+
+
+def _add(a: Jacobian, b: Jacobian) -> Jacobian:
+    if a[2] == 0:
+        return b
+    if b[2] == 0:
+        return a
+    (x1, y1, z1), (x2, y2, z2) = a, b
+    z1_squared, z2_squared = z1 * z1 % P, z2 * z2 % P
+    u1, u2 = x1 * z2_squared % P, x2 * z1_squared % P
+    s1, s2 = y1 * z2 * z2_squared % P, y2 * z1 * z1_squared % P
+    if u1 == u2:
+        return _double(a) if s1 == s2 else _INFINITY
+    h, r = u2 - u1, s2 - s1
+    h_squared = h * h % P
+    h_cubed = h * h_squared % P
+    v = u1 * h_squared % P
+    x3 = (r * r - h_cubed - 2 * v) % P
+    return x3, (r * (v - x3) - s1 * h_cubed) % P, h * z1 * z2 % P
+
+
+def _doublings(point: Jacobian, count: int) -> list[Jacobian]:
+    doublings = [point]
+    for _ in range(count - 1):
+        doublings.append(_double(doublings[-1]))
+    return doublings
+
+
+_G_DOUBLINGS = _doublings(_jacobian(G), 256)  # 2^i·G for each bit i of a scalar
 
 
 def lift_x(x: int) -> Point:
