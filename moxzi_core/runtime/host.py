@@ -18,6 +18,7 @@ import hashlib
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from pathlib import Path
 from types import MappingProxyType
 
 from .. import errors
@@ -38,6 +39,7 @@ from .management.history import change_origin, record_creation
 from .management.ids import CanisterIds, Randomness
 from .management.interface import MANAGEMENT_NAME, settings_change
 from .management.request import Manager, Request
+from .management.threshold_keys import MasterKeys
 from .memory_budget import MemoryBudget, default_total_mb
 from .messages import ANONYMOUS, Call, FromActor, FromOutside, Origin, Outcome, Upgrade, response_to
 from .modules import Interfaces, Modules, check_stable_variables, interface, prepared_with_interface
@@ -95,7 +97,8 @@ class HostConfig:
     max_queued_calls: int = MAX_QUEUED_CALLS
     max_queued_bytes: int = MAX_QUEUED_MB * MiB
     total_queued_bytes: int = TOTAL_QUEUED_MB * MiB
-    seed: int | None = None  # makes raw_rand's bytes the same on every run
+    seed: int | None = None  # makes raw_rand's bytes (and signatures' randomness) the same on every run
+    key_dir: Path | None = None  # keeps the threshold keys' master secrets (None: new ones, in memory)
     # When the system methods' state is copied (None: calls to them are not recorded, for a store that
     # does not outlive the process).
     checkpoint: CheckpointPolicy | None = CheckpointPolicy()
@@ -171,6 +174,7 @@ class Host:
             self._journal.chunk,
             self._modules.remember,
             self._room_for,
+            MasterKeys.load_or_create(config.key_dir),
         )
         self._canister_ids = CanisterIds(self.store)
 

@@ -99,8 +99,8 @@ SETTINGS = (
     Setting(
         "rand-seed",
         "count",
-        "make the management canister's raw_rand give the same bytes on every run "
-        "from the same state (default: random bytes from the OS)",
+        "make the management canister's raw_rand give the same bytes, and its signatures the same "
+        "randomness, on every run from the same state (default: random bytes from the OS)",
         metavar="N",
     ),
     Setting(
@@ -137,6 +137,7 @@ def host_config(settings: Settings, checkpoint: CheckpointPolicy | None) -> Host
         max_queued_bytes=settings.max_queued_mb * MiB,
         total_queued_bytes=settings.total_queued_mb * MiB,
         seed=settings.rand_seed,
+        key_dir=settings.state,
         checkpoint=checkpoint,
         clock=settings.clock,
     )

@@ -1,10 +1,10 @@
 """The management canister (``aaaaa-aa``): ``METHODS``, one row per method moxzid implements, saying
 where it runs, what it does with its argument, who may call it and whether it keeps the cycles a call
-attaches. A new method is one row here and one function (in ``canisters.py``, ``code.py``, ``snapshots.py``
-or ``logs.py``).
+attaches. A new method is one row here and one function (in ``canisters.py``, ``code.py``,
+``snapshots.py``, ``logs.py`` or ``threshold.py``).
 
 Where a method runs: on the host's event loop (raw_rand, the creations, deposit_cycles,
-provisional_top_up_canister, canister_info), answered at once; or, acting on one canister, on that canister's actor (``on_target``): the host decodes the
+provisional_top_up_canister, canister_info, the threshold keys' methods), answered at once; or, acting on one canister, on that canister's actor (``on_target``): the host decodes the
 argument into a ``Manage`` message (``decode``: a module put together and compiled, settings checked)
 and delivers it to the actor's inbox, whose thread checks that the caller may call it and does the work
 in order with the actor's other messages (so a status sees the state the actor's messages left, and an
@@ -16,6 +16,7 @@ a call to it, from outside or from an actor, is refused.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -24,7 +25,7 @@ from ...store import Batch
 from ..actor import Actor
 from ..canister import Canister
 from ..messages import FromActor, Manage, Origin, Outcome, Reject
-from . import canisters, code, logs, snapshots
+from . import canisters, code, logs, snapshots, threshold
 from .interface import BadArgument, arguments
 from .request import Manager, Request
 
@@ -32,15 +33,18 @@ from .request import Manager, Request
 @dataclass(frozen=True)
 class Method:
     """One management method. ``function`` runs it: on the host, ``(manager, request, target)`` ->
-    Outcome (``target`` None for a method acting on no canister); on the target, ``(actor, call)`` ->
-    Outcome, or None when the answer comes later; a query, ``(target, argument)`` -> Outcome."""
+    Outcome, or an awaitable of one (``target`` None for a method acting on no canister); on the target,
+    ``(actor, call)`` -> Outcome, or None when the answer comes later; a query, ``(target, argument)`` ->
+    Outcome."""
 
     function: Callable[..., Any]
     on_target: bool = False  # delivered to the target canister's actor, run on its thread
     # For a method on the target: its Manage message, or the reject (async: it may compile a module).
     decode: Callable[[Manager, Request, Actor], Awaitable[Manage | Outcome]] | None = None
     target: str | None = "canister_id"  # the argument's field naming the canister it acts on
-    takes_cycles: bool = False  # keeps the cycles a call attaches; every other method gives them back
+    # Keeps the cycles a call attaches, less what its reply refunds (the signing methods keep their fee);
+    # every other method gives them back.
+    takes_cycles: bool = False
     may_call: Callable[[Canister, bytes], bool] = Canister.is_controller  # checked on the target's thread
     query: bool = False  # answered to a query from outside only, on the host (its may_call checked there)
 
@@ -78,6 +82,10 @@ METHODS: Mapping[str, Method] = {
         snapshots.delete_canister_snapshot, on_target=True, decode=snapshots.snapshot_named
     ),
     "fetch_canister_logs": Method(logs.fetch_canister_logs, query=True, may_call=Canister.may_see_logs),
+    "ecdsa_public_key": Method(threshold.ecdsa_public_key, target=None),
+    "sign_with_ecdsa": Method(threshold.sign_with_ecdsa, target=None, takes_cycles=True),
+    "schnorr_public_key": Method(threshold.schnorr_public_key, target=None),
+    "sign_with_schnorr": Method(threshold.sign_with_schnorr, target=None, takes_cycles=True),
 }
 
 
@@ -107,7 +115,8 @@ async def take(manager: Manager, caller: bytes, origin: Origin, method: str, arg
             assert row.decode is not None and target is not None, f"{method} runs on its target"
             message = await row.decode(manager, request, target)
             return message if isinstance(message, Outcome) else (target, message)
-        return row.function(manager, request, target)
+        outcome = row.function(manager, request, target)
+        return await outcome if inspect.isawaitable(outcome) else outcome
     except BadArgument as error:
         return Outcome.reject(Reject.CANISTER_ERROR, str(error))
     except canisters.CreationRefused as error:

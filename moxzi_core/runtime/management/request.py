@@ -12,6 +12,7 @@ from ...store import Batch
 from ..actor import Actor
 from ..messages import Manage, Origin, Outcome
 from .ids import Randomness
+from .threshold_keys import MasterKeys
 
 
 @dataclass(frozen=True)
@@ -46,3 +47,4 @@ class Manager:
     compile: Callable[[bytes, bytes, str], None]  # prepare and compile a module once (raises UnsupportedModule)
     # For a call from outside, the reject if the actor's inbox has no room for it of these bytes.
     room_for: Callable[[Request, Actor, int], Outcome | None]
+    threshold_keys: MasterKeys  # the master secrets of the threshold keys (`threshold_keys`)
