@@ -37,6 +37,7 @@ from .management.history import change_origin, record_creation
 from .management.ids import CanisterIds, Randomness
 from .management.interface import MANAGEMENT_NAME, settings_change
 from .management.request import Manager, Request
+from .management.web import OutcallConfig, Web
 from .memory_budget import MemoryBudget, default_total_mb
 from .messages import ANONYMOUS, Call, Origin, Outcome, Reject, Upgrade, response_to
 from .modules import Interfaces, Modules, check_stable_variables, interface, prepared_with_interface
@@ -98,6 +99,7 @@ class HostConfig:
     # When the system methods' state is copied (None: calls to them are not recorded, for a store that
     # does not outlive the process).
     checkpoint: CheckpointPolicy | None = CheckpointPolicy()
+    outcalls: OutcallConfig = OutcallConfig()  # the management canister's http_request (`management.web`)
 
 
 class Host:
@@ -166,6 +168,8 @@ class Host:
             self._journal.chunk,
             self._modules.remember,
             self._room_for,
+            Web(config.outcalls),
+            self.queries.ask,
         )
         self._canister_ids = CanisterIds(self.store)
 
@@ -257,6 +261,7 @@ class Host:
         """Stop every actor, cutting short the messages running now: what is not settled stays in the
         inboxes and runs after a restart, as after a crash."""
         self._delivery.stop()
+        self._manager.web.close()
         for actor in self._actors:
             actor.stop()
         self._modules.engine.increment_epoch()  # after the actors stopped taking messages: none starts anew

@@ -9,6 +9,7 @@ from ..settings import Setting, Settings, at_least
 from .host import MAX_CREATED_ACTORS, HostConfig
 from .inbox_bounds import MAX_QUEUED_CALLS, MAX_QUEUED_MB, TOTAL_QUEUED_MB, MiB
 from .instance import Limits
+from .management.outcalls_settings import outcall_config
 from .memory_budget import default_total_mb
 from .system_calls import CheckpointPolicy
 
@@ -127,4 +128,5 @@ def host_config(settings: Settings, checkpoint: CheckpointPolicy | None) -> Host
         total_queued_bytes=settings.total_queued_mb * MiB,
         seed=settings.rand_seed,
         checkpoint=checkpoint,
+        outcalls=outcall_config(settings),
     )

@@ -1,10 +1,11 @@
 """The management canister (``aaaaa-aa``): ``METHODS``, one row per method moxzid implements, saying
 where it runs, what it does with its argument, who may call it and whether it keeps the cycles a call
-attaches. A new method is one row here and one function (in ``canisters.py``, ``code.py`` or
-``snapshots.py``).
+attaches. A new method is one row here and one function (in ``canisters.py``, ``code.py``, ``snapshots.py`` or
+``outcalls.py``).
 
 Where a method runs: on the host's event loop (raw_rand, the creations, deposit_cycles,
-provisional_top_up_canister, canister_info), answered at once; or, acting on one canister, on that canister's actor (``on_target``): the host decodes the
+provisional_top_up_canister, canister_info), answered at once, or once what it awaits is done
+(http_request); or, acting on one canister, on that canister's actor (``on_target``): the host decodes the
 argument into a ``Manage`` message (``decode``: a module put together and compiled, settings checked)
 and delivers it to the actor's inbox, whose thread checks that the caller may call it and does the work
 in order with the actor's other messages (so a status sees the state the actor's messages left, and an
@@ -14,6 +15,7 @@ other; an outside caller through ``Host.call(MANAGEMENT_NAME, method, arg, calle
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -22,7 +24,7 @@ from ...store import Batch
 from ..actor import Actor
 from ..canister import Canister
 from ..messages import Manage, Origin, Outcome, Reject
-from . import canisters, code, snapshots
+from . import canisters, code, outcalls, snapshots
 from .interface import BadArgument, arguments
 from .request import Manager, Request
 
@@ -30,7 +32,7 @@ from .request import Manager, Request
 @dataclass(frozen=True)
 class Method:
     """One management method. ``function`` runs it: on the host, ``(manager, request, target)`` ->
-    Outcome (``target`` None for a method acting on no canister); on the target, ``(actor, call)`` ->
+    Outcome, or an awaitable of one (``target`` None for a method acting on no canister); on the target, ``(actor, call)`` ->
     Outcome, or None when the answer comes later."""
 
     function: Callable[..., Any]
@@ -39,6 +41,8 @@ class Method:
     decode: Callable[[Manager, Request, Actor], Awaitable[Manage | Outcome]] | None = None
     target: str | None = "canister_id"  # the argument's field naming the canister it acts on
     takes_cycles: bool = False  # keeps the cycles a call attaches; every other method gives them back
+    # Takes its fee from the cycles a call attaches and says itself what goes back (Outcome.refund).
+    charges: bool = False
     may_call: Callable[[Canister, bytes], bool] = Canister.is_controller  # checked on the target's thread
 
 
@@ -74,6 +78,7 @@ METHODS: Mapping[str, Method] = {
     "delete_canister_snapshot": Method(
         snapshots.delete_canister_snapshot, on_target=True, decode=snapshots.snapshot_named
     ),
+    "http_request": Method(outcalls.http_request, target=None, charges=True),
 }
 
 
@@ -97,17 +102,20 @@ async def take(manager: Manager, caller: bytes, origin: Origin, method: str, arg
             assert row.decode is not None and target is not None, f"{method} runs on its target"
             message = await row.decode(manager, request, target)
             return message if isinstance(message, Outcome) else (target, message)
-        return row.function(manager, request, target)
-    except BadArgument as error:
-        return Outcome.reject(Reject.CANISTER_ERROR, str(error))
+        outcome = row.function(manager, request, target)
+        return await outcome if inspect.isawaitable(outcome) else outcome
+    except BadArgument as error:  # (a method that charges gives back what was attached: it did nothing)
+        return Outcome.reject(Reject.CANISTER_ERROR, str(error), cycles if row.charges else 0)
     except canisters.CreationRefused as error:
         return Outcome.reject(Reject.SYS_TRANSIENT, str(error))
 
 
 def answer_to(origin: Origin, method: str, outcome: Outcome) -> Origin:
     """Where ``method``'s ``outcome`` goes: ``origin``, less the cycles it carries if the method took
-    them (a reply of a method that keeps them: nothing goes back)."""
-    if len(origin) > 3 and METHODS[method].takes_cycles and outcome.reply is not None:
+    them (a reply of a method that keeps them: nothing goes back) or says what goes back (one that
+    charges: the outcome's refund)."""
+    row = METHODS[method]
+    if len(origin) > 3 and (row.charges or row.takes_cycles and outcome.reply is not None):
         return origin[:3]
     return origin
 

@@ -3,7 +3,7 @@ host it may use (`Manager`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,6 +12,7 @@ from ...store import Batch
 from ..actor import Actor
 from ..messages import Manage, Origin, Outcome
 from .ids import Randomness
+from .web import Web
 
 
 @dataclass(frozen=True)
@@ -46,3 +47,6 @@ class Manager:
     compile: Callable[[bytes, bytes, str], None]  # prepare and compile a module once (raises UnsupportedModule)
     # For a call from outside, the reject if the actor's inbox has no room for it of these bytes.
     room_for: Callable[[Request, Actor, int], Outcome | None]
+    web: Web  # makes http_request's outcalls
+    # A query of an actor, as a caller (a principal's bytes) asks it: http_request's transform.
+    ask: Callable[[Actor, str, bytes, bytes], Awaitable[Outcome]]
