@@ -5,19 +5,23 @@ bounds, the fee, and an answer recorded so that a restart never asks the server 
 
 import asyncio
 import socket
+import threading
 
 import pytest
 from aiohttp import web
 from kit.actorbuild import build_actor
+from kit.crashing import call
+from kit.daemon import project, running_moxzid
 from kit.host import eventually, query
 
 from moxzi_core.billing import DefaultPrices, Ledger
 from moxzi_core.candid import BLOB, NAT, NAT64, NULL, TEXT, Opt, Some, Variant, decode_args, encode_args
 from moxzi_core.runtime.host import ActorSpec, Host, HostConfig
+from moxzi_core.runtime.instance import Limits
 from moxzi_core.runtime.journal import Journal
 from moxzi_core.runtime.management.interface import MANAGEMENT_NAME, SERVICE
 from moxzi_core.runtime.management.outcalls import fee
-from moxzi_core.runtime.management.web import OutcallConfig
+from moxzi_core.runtime.management.web import OutcallConfig, OutcallFailed, Web
 from moxzi_core.runtime.messages import Reject
 from moxzi_core.store import MemoryStore
 
@@ -61,12 +65,11 @@ class Site:
         return web.Response(text="hello")
 
 
-async def started(config=ALLOWED, store=None, ledger=None) -> Host:
+async def started(config=ALLOWED, store=None, ledger=None, limits=Limits()) -> Host:
     built = build_actor("outcaller")
     store = store or (ledger.store if ledger else MemoryStore())
-    host = Host(
-        [ActorSpec("outcaller", built.wasm, built.did)], HostConfig(outcalls=config), store=store, ledger=ledger
-    )
+    spec = ActorSpec("outcaller", built.wasm, built.did)
+    host = Host([spec], HostConfig(limits, outcalls=config), store=store, ledger=ledger)
     await host.start()
     return host
 
@@ -202,9 +205,10 @@ async def test_the_fee_is_the_ics_and_what_is_left_goes_back():
 async def test_an_answer_is_recorded_and_a_restart_never_fetches_again():
     """The outcall's answer waits in the actor's inbox behind a long message when moxzid stops (as after
     a crash); the restarted actor runs it from the record, and the server is asked once."""
+    long = Limits(instructions_per_message=6_000_000_000)  # the long message: about 2 s, then it traps
     async with Site() as site:
         store = MemoryStore()
-        host = await started(store=store)
+        host = await started(store=store, limits=long)
         try:
             asyncio.create_task(fetch(host, site.url + "/held", transform="strip"))
             await eventually(lambda: _true(len(site.hits) == 1))
@@ -217,7 +221,7 @@ async def test_an_answer_is_recorded_and_a_restart_never_fetches_again():
         spin.cancel()
         saved = Journal(store).load("outcaller")
         assert [record[0] for _, record in saved.inbox] == ["call", "response"]
-        host = await started(store=store)
+        host = await started(store=store, limits=long)
         try:
             await eventually(lambda: _last_is(host, "200 0 ctx:hello"), seconds=60)
         finally:
@@ -235,3 +239,60 @@ def test_the_switch_takes_on_or_off(value):
 
     assert SETTINGS[0].check(value) == "give on or off"
     assert SETTINGS[0].check("off") is None
+
+
+def _resolving(monkeypatch, *answers: list[str]):
+    """Make the event loop's name lookups answer ``answers`` in turn (the last one from then on)."""
+    loop, left = asyncio.get_running_loop(), list(answers)
+
+    async def getaddrinfo(host, port, **_):
+        addresses = left.pop(0) if len(left) > 1 else left[0]
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, port)) for address in addresses]
+
+    monkeypatch.setattr(loop, "getaddrinfo", getaddrinfo)
+
+
+async def test_every_address_a_name_resolves_to_is_checked(monkeypatch):
+    _resolving(monkeypatch, ["93.184.216.34", "10.1.2.3"])
+    with pytest.raises(OutcallFailed) as refused:
+        await Web(OutcallConfig()).fetch("GET", "http://two-faced.test/", [], b"", 1000)
+    assert refused.value.code == Reject.SYS_FATAL and "resolves to 10.1.2.3" in refused.value.message
+
+
+async def test_the_connection_goes_to_the_address_checked(monkeypatch):
+    """A name that resolves to an allowed address when checked and to another one afterwards (DNS
+    rebinding) is still fetched from the address checked."""
+    async with Site() as site:
+        _resolving(monkeypatch, ["127.0.0.1"], ["10.9.9.9"])
+        port = site.url.rsplit(":", 1)[1]
+        web_ = Web(OutcallConfig(allow=frozenset({"127.0.0.1"}), timeout_secs=5))
+        fetched = await web_.fetch("GET", f"http://rebinding.test:{port}/page", [], b"", 10_000)
+        assert (fetched.status, fetched.body) == (200, b"hello")
+        assert [hit[1] for hit in site.hits] == ["/page"]
+
+
+@pytest.mark.slow
+def test_moxzid_makes_outcalls_to_the_hosts_allowed(tmp_path):
+    """One daemon: --http-outcalls-allow 127.0.0.1 lets the actor reach the test's server."""
+
+    async def serve(ready: asyncio.Future, done: asyncio.Event):
+        async with Site() as site:
+            ready.set_result(site)
+            await done.wait()
+
+    loop = asyncio.new_event_loop()
+    ready, done = loop.create_future(), asyncio.Event()
+    serving = threading.Thread(target=loop.run_until_complete, args=(serve(ready, done),))
+    serving.start()
+    try:
+        site = asyncio.run_coroutine_threadsafe(asyncio.wait_for(asyncio.shield(ready), 10), loop).result()
+        project(tmp_path, "outcaller")
+        flags = ("-m", "actors.json", "--http-outcalls-allow", "127.0.0.1")
+        with running_moxzid(*flags, cwd=tmp_path) as daemon:
+            args = [site.url + "/echo", {"post": None}, "aGk=", None, "strip", 0]  # "hi", base64
+            assert call(daemon, "call-json/outcaller/fetch", args) == ["200 0 ctx:posted hi"]
+            daemon.process.terminate()
+    finally:
+        loop.call_soon_threadsafe(done.set)
+        serving.join(10)
+    assert [hit[:2] for hit in site.hits] == [("POST", "/echo")]
