@@ -31,7 +31,7 @@ FETCH = [TEXT, Variant({"get": NULL, "head": NULL, "post": NULL}), Opt(BLOB), Op
 
 class Site:
     """A web server on 127.0.0.1 that records the requests it gets: /page says hello, /echo answers
-    what was posted, /big is 5000 bytes, /slow takes 10 s, /held waits for ``release``."""
+    what was posted, /big is 5000 bytes, /headers has 70 headers, /slow takes 10 s, /held waits for ``release``."""
 
     def __init__(self):
         self.hits: list[tuple[str, str, str | None, bytes]] = []
@@ -60,6 +60,8 @@ class Site:
             await asyncio.sleep(10)
         if request.path == "/held":
             await self.release.wait()
+        if request.path == "/headers":
+            return web.Response(text="many", headers={f"x-{i}": "y" for i in range(70)})
         if request.path == "/echo":
             return web.Response(text=f"posted {body.decode()}")
         return web.Response(text="hello")
@@ -112,6 +114,8 @@ async def test_the_ics_rejects():
             assert too_large == "reject #system_fatal: Http body exceeds size limit of 1000 bytes."
             ceiling = await fetch(host, site.url + "/big", limit=2_000_001)
             assert ceiling.startswith("reject #canister_reject: max_response_bytes expected to be in the range")
+            headers = await fetch(host, site.url + "/headers")
+            assert headers.startswith("reject #system_fatal: the response has 7") and "limits are 64 headers" in headers
             traps = await fetch(host, site.url + "/page", transform="boom")
             assert traps.startswith("reject #canister_error: ") and "the transform trapped" in traps
             assert await fetch(host, site.url + "/slow") == "reject #system_transient: Timeout expired (1 s)"
@@ -124,7 +128,7 @@ async def test_the_ics_rejects():
             assert long_url.startswith("reject #canister_reject: url is too long")
             not_http = await fetch(host, "ftp://127.0.0.1/file")
             assert not_http.startswith("reject #system_fatal: the URL must be http:// or https://")
-            assert [hit[1] for hit in site.hits] == ["/big", "/page", "/slow"]  # not those refused first
+            assert [hit[1] for hit in site.hits] == ["/big", "/headers", "/page", "/slow"]  # not those refused first
         finally:
             await host.stop()
 
@@ -198,6 +202,11 @@ async def test_the_fee_is_the_ics_and_what_is_left_goes_back():
             assert await fetch(host, url, transform="strip", cycles=cost + 12345) == "200 0 ctx:hello"
             assert host.ledger.balance("outcaller") == 10**12 - cost
             assert host.ledger.spent("outcaller") == cost
+            # A request made costs its fee whatever comes back, as on the IC: here a response too large.
+            small = fee(len(site.url + "/big") + len("x-test") + len("moxzi"), 1000)
+            too_large = await fetch(host, site.url + "/big", limit=1000, cycles=small)
+            assert too_large == "reject #system_fatal: Http body exceeds size limit of 1000 bytes."
+            assert host.ledger.balance("outcaller") == 10**12 - cost - small
         finally:
             await host.stop()
 

@@ -21,14 +21,11 @@ from ...candid import FuncType, Opt, Record, encode_args
 from ..messages import MANAGEMENT, Outcome, Reject
 from .interface import SERVICE, reply
 from .request import Manager, Request
-from .web import OutcallFailed
+from .web import MAX_HEADER_PART_BYTES, MAX_HEADERS, MAX_HEADERS_BYTES, OutcallFailed
 
 MAX_RESPONSE_BYTES = 2_000_000  # max_response_bytes' ceiling and default
 MAX_REQUEST_BYTES = 2_000_000  # the request's headers and body together
 MAX_URL_BYTES = 8192
-MAX_HEADERS = 64
-MAX_HEADER_PART_BYTES = 8 * 1024  # a header's name, and its value
-MAX_HEADERS_BYTES = 48 * 1024  # all names and values together
 SUBNET_SIZE = 13  # the fee is an application subnet's: every one of its 13 replicas makes the request
 _METHODS = {"get": "GET", "head": "HEAD", "post": "POST", "put": "PUT", "delete": "DELETE", "patch": "PATCH"}
 
@@ -110,7 +107,7 @@ async def http_request(manager: Manager, request: Request, target: None) -> Outc
         caller, function.method, encode_args([TRANSFORM_ARGS], [{"response": result, "context": context}]), MANAGEMENT
     )
     if transformed.reply is None:
-        return Outcome.reject(Reject(transformed.reject_code), transformed.reject_message, refund)
+        return Outcome(None, transformed.reject_code, transformed.reject_message, refund=refund)
     if len(transformed.reply) > limit:
         return Outcome.reject(Reject.SYS_FATAL, f"Transformed http response exceeds limit: {limit}", refund)
     return Outcome(transformed.reply, refund=refund)

@@ -28,6 +28,10 @@ from ..messages import Reject
 TIMEOUT_SECS = 30  # the IC's HTTPS outcalls give up after about 30 s
 MAX_IN_FLIGHT = 50
 MAX_IN_FLIGHT_PER_ACTOR = 10
+# The IC's bounds on a request's headers and a response's, each
+MAX_HEADERS = 64
+MAX_HEADER_PART_BYTES = 8 * 1024  # a header's name, and its value
+MAX_HEADERS_BYTES = 48 * 1024  # all names and values together
 USER_AGENT = "ic/1.0"  # what the IC's adapter sends when the canister names none
 
 
@@ -147,9 +151,16 @@ class Web:
 
 
 async def _read(response: aiohttp.ClientResponse, limit: int) -> Fetched:
-    """The response, or the IC's SYS_FATAL reject when its headers and body pass ``limit`` bytes."""
+    """The response, or the IC's SYS_FATAL reject when its headers and body pass ``limit`` bytes, or its
+    headers the IC's bounds (a header line longer than aiohttp's 8190 bytes fails as it is read)."""
     headers = [(name.decode("latin-1"), value.decode("latin-1")) for name, value in response.raw_headers]
     header_bytes = sum(len(name) + len(value) for name, value in headers)
+    if len(headers) > MAX_HEADERS or header_bytes > MAX_HEADERS_BYTES:
+        raise OutcallFailed(
+            Reject.SYS_FATAL,
+            f"the response has {len(headers)} headers of {header_bytes} bytes; the limits are {MAX_HEADERS} "
+            f"headers and {MAX_HEADERS_BYTES} bytes",
+        )
     if header_bytes > limit:
         raise OutcallFailed(Reject.SYS_FATAL, f"Header size exceeds specified response size limit {limit}")
     room, body = limit - header_bytes, bytearray()
