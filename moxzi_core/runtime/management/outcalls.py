@@ -65,6 +65,8 @@ def request_bytes(argument: dict) -> int:
 
 
 async def http_request(manager: Manager, request: Request, target: None) -> Outcome:
+    """The outcall a canister asks for, answered with its (transformed) response or the IC's reject;
+    the cycles attached come back (``Outcome.refund``) less the fee once the request is made."""
     attached = request.cycles
     if request.origin[0] != "actor":
         return Outcome.reject(Reject.CANISTER_REJECT, "http_request can be called by canisters only")
