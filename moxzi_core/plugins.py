@@ -39,6 +39,7 @@ CORE_PARTS = {
     "core.runtime": "moxzi_core.runtime.settings",
     "core.device": "moxzi_core.device.settings",
     "core.billing": "moxzi_core.billing_settings",
+    "core.outcalls": "moxzi_core.runtime.management.outcalls_settings",
 }
 
 

@@ -5,8 +5,8 @@ refused, naming the budget, and takes nothing."""
 from kit.actorbuild import build_actor
 
 from moxzi_core.candid import Principal, Some, decode_args, encode_args
+from moxzi_core.runtime.engine import Limits
 from moxzi_core.runtime.host import ActorSpec, Host, HostConfig, actor_principal
-from moxzi_core.runtime.instance import Limits
 from moxzi_core.runtime.management.interface import MANAGEMENT_NAME, SERVICE
 from moxzi_core.runtime.messages import ANONYMOUS, Reject
 from moxzi_core.store import MemoryStore

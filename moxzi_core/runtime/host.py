@@ -28,21 +28,22 @@ from ..ledger_accounts import LedgerAccounts
 from ..store import Batch, MemoryStore, Store
 from . import management
 from .actor import Actor
-from .canister import DEFAULT_SETTINGS, Canister
+from .canister import Canister
 from .clock import SYSTEM, Clock
 from .delivery import Delivery
 from .engine import Instance, Limits, UnsupportedModule
 from .inbox_bounds import MAX_QUEUED_CALLS, MAX_QUEUED_MB, TOTAL_QUEUED_MB, InboxBounds, MiB
 from .journal import Attachment, Journal, Spool
 from .management.canisters import CreationRefused
-from .management.history import change_origin, record_creation
+from .management.history import change_origin
 from .management.ids import CanisterIds, Randomness
-from .management.interface import MANAGEMENT_NAME, settings_change
+from .management.interface import MANAGEMENT_NAME
 from .management.request import Manager, Request
 from .management.threshold_keys import MasterKeys
+from .management.web import OutcallConfig, Web
 from .memory_budget import MemoryBudget, default_total_mb
 from .messages import ANONYMOUS, Call, FromActor, FromOutside, Origin, Outcome, Upgrade, response_to
-from .modules import Interfaces, Modules, check_stable_variables, interface, prepared_with_interface
+from .modules import Interfaces, Modules, check_stable_variables, interface, metadata, prepared_with_interface
 from .queries import Certifier, Queries
 from .roster import Roster
 from .services import Services
@@ -103,6 +104,7 @@ class HostConfig:
     # does not outlive the process).
     checkpoint: CheckpointPolicy | None = CheckpointPolicy()
     clock: str = SYSTEM  # the host's time: the wall clock's, or a manual clock's (`clock`)
+    outcalls: OutcallConfig = OutcallConfig()  # the management canister's http_request (`management.web`)
 
 
 class Host:
@@ -175,6 +177,8 @@ class Host:
             self._modules.remember,
             self._room_for,
             MasterKeys.load_or_create(config.key_dir),
+            Web(config.outcalls),
+            self.queries.ask,
         )
         self._canister_ids = CanisterIds(self.store)
 
@@ -267,6 +271,7 @@ class Host:
         """Stop every actor, cutting short the messages running now: what is not settled stays in the
         inboxes and runs after a restart, as after a crash."""
         self._delivery.stop()
+        self._manager.web.close()
         for actor in self._actors:
             actor.stop()
         self._modules.engine.increment_epoch()  # after the actors stopped taking messages: none starts anew
@@ -304,21 +309,17 @@ class Host:
 
     def info(self, name: str) -> ActorInfo:
         actor = self._actors.named(name)
-        sections = actor.instance.prepared.custom_sections if actor.instance else {}
-        metadata = {
-            key.split(" ", 1)[1]: value
-            for key, value in sections.items()
-            if key.startswith(("icp:public ", "icp:private "))
-        }
+        prepared = actor.instance.prepared if actor.instance else None
+        by_name, private = metadata(prepared)
         return ActorInfo(
             name,
             Principal(actor.principal),
-            self._interfaces.of(name, actor.module, actor.instance.prepared if actor.instance else None),
-            actor.instance.prepared.persistence if actor.instance else "empty",
+            self._interfaces.of(name, actor.module, prepared),
+            prepared.persistence if prepared else "empty",
             actor.module,
-            MappingProxyType(metadata),
+            MappingProxyType(by_name),
             tuple(actor.canister.controllers),
-            frozenset(key.split(" ", 1)[1] for key in sections if key.startswith("icp:private ")),
+            private,
         )
 
     def canister_log(self, name: str, viewer: bytes | None) -> list[tuple[int, int, bytes]]:
@@ -518,9 +519,9 @@ class Host:
     def _create(
         self, batch: Batch, caller: bytes, settings: Mapping[str, object], cycles: int | None, by: list
     ) -> bytes:
-        """A new actor without code (create_canister) starting with ``cycles`` (None: as every actor),
-        written into ``batch``, running from now on, its history begun with its creation ``by`` whom
-        (`history.change_origin`); its principal. Raises CreationRefused past ``max_created_actors``."""
+        """A new actor without code (create_canister: `canisters.new_canister`) starting with ``cycles``
+        (None: as every actor), written into ``batch``, running from now on; its principal. Raises
+        CreationRefused past ``max_created_actors``."""
         # Counted from the store: what creations and deletions committed (each commits before the
         # event loop, where every creation runs, takes another step), so the count cannot drift.
         created = len(self._journal.created_actors())
@@ -529,9 +530,7 @@ class Host:
                 f"moxzid holds {created} created canisters, as many as it may (moxzid --max-created-actors "
                 f"{self.max_created_actors}): delete one, or ask the operator for more"
             )
-        change = settings_change(dict(settings))
-        canister = Canister(change.pop("controllers", [caller]), settings={**DEFAULT_SETTINGS, **change}, created=True)
-        record_creation(canister, by)
+        canister = management.canisters.new_canister(caller, settings, by)
         principal = self._canister_ids.next(batch, self._actors.by_principal)
         name = Principal(principal).to_text()
         actor = Actor(name, principal, self._services, None, None, canister)

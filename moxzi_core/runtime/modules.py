@@ -123,6 +123,18 @@ def interface(prepared: PreparedModule, did: str | None, name: str) -> Service:
     return service
 
 
+def metadata(prepared: PreparedModule | None) -> tuple[dict[str, bytes], frozenset[str]]:
+    """A module's canister metadata, as the IC reads it: its ``icp:public NAME`` and ``icp:private NAME``
+    sections by NAME, and the NAMEs of the private ones (only controllers read those)."""
+    sections = prepared.custom_sections if prepared is not None else {}
+    by_name = {
+        key.split(" ", 1)[1]: value
+        for key, value in sections.items()
+        if key.startswith(("icp:public ", "icp:private "))
+    }
+    return by_name, frozenset(key.split(" ", 1)[1] for key in sections if key.startswith("icp:private "))
+
+
 def check_stable_variables(old: PreparedModule, new: PreparedModule, name: str) -> None:
     """Refuse an upgrade whose stable variables cannot take over the old ones, by the Motoko compiler's
     rule. Enhanced persistence also has the runtime's own check; classic persistence has none and would

@@ -10,6 +10,7 @@ from .clock import MODES, SYSTEM
 from .engine import Limits
 from .host import MAX_CREATED_ACTORS, HostConfig
 from .inbox_bounds import MAX_QUEUED_CALLS, MAX_QUEUED_MB, TOTAL_QUEUED_MB, MiB
+from .management.outcalls_settings import outcall_config
 from .memory_budget import default_total_mb
 from .system_calls import CheckpointPolicy
 
@@ -140,4 +141,5 @@ def host_config(settings: Settings, checkpoint: CheckpointPolicy | None) -> Host
         key_dir=settings.state,
         checkpoint=checkpoint,
         clock=settings.clock,
+        outcalls=outcall_config(settings),
     )

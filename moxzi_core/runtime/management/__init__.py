@@ -1,10 +1,11 @@
 """The management canister (``aaaaa-aa``): ``METHODS``, one row per method moxzid implements, saying
 where it runs, what it does with its argument, who may call it and whether it keeps the cycles a call
 attaches. A new method is one row here and one function (in ``canisters.py``, ``code.py``,
-``snapshots.py``, ``logs.py`` or ``threshold.py``).
+``snapshots.py``, ``logs.py``, ``threshold.py`` or ``outcalls.py``).
 
 Where a method runs: on the host's event loop (raw_rand, the creations, deposit_cycles,
-provisional_top_up_canister, canister_info, the threshold keys' methods), answered at once; or, acting on one canister, on that canister's actor (``on_target``): the host decodes the
+provisional_top_up_canister, canister_info, the threshold keys' methods), answered at once, or once
+what it awaits is done (http_request); or, acting on one canister, on that canister's actor (``on_target``): the host decodes the
 argument into a ``Manage`` message (``decode``: a module put together and compiled, settings checked)
 and delivers it to the actor's inbox, whose thread checks that the caller may call it and does the work
 in order with the actor's other messages (so a status sees the state the actor's messages left, and an
@@ -25,7 +26,7 @@ from ...store import Batch
 from ..actor import Actor
 from ..canister import Canister
 from ..messages import FromActor, Manage, Origin, Outcome, Reject
-from . import canisters, code, logs, snapshots, threshold
+from . import canisters, code, logs, outcalls, snapshots, threshold
 from .interface import BadArgument, arguments
 from .request import Manager, Request
 
@@ -45,6 +46,8 @@ class Method:
     # Keeps the cycles a call attaches, less what its reply refunds (the signing methods keep their fee);
     # every other method gives them back.
     takes_cycles: bool = False
+    # Takes its fee from the cycles a call attaches and says itself what goes back (Outcome.refund).
+    charges: bool = False
     may_call: Callable[[Canister, bytes], bool] = Canister.is_controller  # checked on the target's thread
     query: bool = False  # answered to a query from outside only, on the host (its may_call checked there)
 
@@ -86,6 +89,7 @@ METHODS: Mapping[str, Method] = {
     "sign_with_ecdsa": Method(threshold.sign_with_ecdsa, target=None, takes_cycles=True),
     "schnorr_public_key": Method(threshold.schnorr_public_key, target=None),
     "sign_with_schnorr": Method(threshold.sign_with_schnorr, target=None, takes_cycles=True),
+    "http_request": Method(outcalls.http_request, target=None, charges=True),
 }
 
 
@@ -117,8 +121,8 @@ async def take(manager: Manager, caller: bytes, origin: Origin, method: str, arg
             return message if isinstance(message, Outcome) else (target, message)
         outcome = row.function(manager, request, target)
         return await outcome if inspect.isawaitable(outcome) else outcome
-    except BadArgument as error:
-        return Outcome.reject(Reject.CANISTER_ERROR, str(error))
+    except BadArgument as error:  # (a method that charges gives back what was attached: it did nothing)
+        return Outcome.reject(Reject.CANISTER_ERROR, str(error), cycles if row.charges else 0)
     except canisters.CreationRefused as error:
         return Outcome.reject(Reject.SYS_TRANSIENT, str(error))
 
@@ -143,8 +147,10 @@ def query(manager: Manager, caller: bytes, method: str, arg: bytes) -> Outcome:
 
 def answer_to(origin: Origin, method: str, outcome: Outcome) -> Origin:
     """Where ``method``'s ``outcome`` goes: ``origin``, less the cycles it carries if the method took
-    them (a reply of a method that keeps them: nothing goes back)."""
-    if isinstance(origin, FromActor) and METHODS[method].takes_cycles and outcome.reply is not None:
+    them (a reply of a method that keeps them: nothing goes back) or says what goes back (one that
+    charges: the outcome's refund)."""
+    row = METHODS[method]
+    if isinstance(origin, FromActor) and (row.charges or row.takes_cycles and outcome.reply is not None):
         return replace(origin, cycles=0)
     return origin
 

@@ -3,14 +3,27 @@ history, and those acting on one canister's life (status, settings, stop, start,
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from ...billing import MAX_BALANCE
 from ...candid import Principal, Some
 from ..actor import Actor
-from ..canister import RUNNING, STOPPED, STOPPING
+from ..canister import DEFAULT_SETTINGS, RUNNING, STOPPED, STOPPING, Canister
 from ..messages import FromActor, Manage, Outcome, Reject
-from .history import change_origin, info_record, record_controllers_change
+from .history import change_origin, info_record, record_controllers_change, record_creation
 from .interface import BadArgument, reply, settings_change, status_record
 from .request import Manager, Request
+
+
+def new_canister(caller: bytes, settings: Mapping[str, object], by: list) -> Canister:
+    """The record of a canister ``caller`` creates with ``settings`` (canister_settings fields by name):
+    controlled by their controllers or else by ``caller``, the other settings over the defaults, its
+    history begun with its creation ``by`` whom (`history.change_origin`). Raises ValueError for
+    settings the IC refuses."""
+    change = settings_change(dict(settings))
+    canister = Canister(change.pop("controllers", [caller]), settings={**DEFAULT_SETTINGS, **change}, created=True)
+    record_creation(canister, by)
+    return canister
 
 
 class CreationRefused(ValueError):

@@ -3,7 +3,7 @@ host it may use (`Manager`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,6 +13,7 @@ from ..actor import Actor
 from ..messages import Manage, Origin, Outcome
 from .ids import Randomness
 from .threshold_keys import MasterKeys
+from .web import Web
 
 
 @dataclass(frozen=True)
@@ -48,3 +49,6 @@ class Manager:
     # For a call from outside, the reject if the actor's inbox has no room for it of these bytes.
     room_for: Callable[[Request, Actor, int], Outcome | None]
     threshold_keys: MasterKeys  # the master secrets of the threshold keys (`threshold_keys`)
+    web: Web  # makes http_request's outcalls
+    # A query of an actor, as a caller (a principal's bytes) asks it: http_request's transform.
+    ask: Callable[[Actor, str, bytes, bytes], Awaitable[Outcome]]
