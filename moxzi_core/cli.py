@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from moxzi_core import __version__
-from moxzi_core.build import COLLECTORS, SETUP_COMMAND, BuildError, Diagnostic, build
+from moxzi_core.build import COLLECTORS, BuildError, Diagnostic, build
 from moxzi_core.client import DEFAULT_URL, CallError, Client
 from moxzi_core.signatures import Identity, IdentityError
 
@@ -30,8 +30,9 @@ def main(argv: list[str] | None = None) -> int:
         help="compile a Motoko actor to NAME.wasm + NAME.did",
         description=(
             "Compile one Motoko actor (a `persistent actor`, with any local files it imports and the "
-            "bundled mo:core library) to NAME.wasm and its Candid interface NAME.did. Works offline; "
-            f"the compiler is set up once with `{SETUP_COMMAND}`. Warnings are printed; errors are "
+            "bundled mo:core library) to NAME.wasm and its Candid interface NAME.did. Works offline, with "
+            "the compiler moxzi ships; an unchanged build is answered from ~/.cache/moxzi/builds. Warnings "
+            "are printed; errors are "
             "printed as FILE:LINE:COL: error [CODE] MESSAGE and exit with status 1."
         ),
     )
@@ -244,7 +245,8 @@ def _build(args: argparse.Namespace) -> int:
         print(f"note: {note}", file=sys.stderr)
     print(
         f"{args.source} -> {result.wasm_path} + {result.did_path} "
-        f"({result.wasm_size} bytes, {result.file_count} file(s), {result.seconds:.2f}s)"
+        f"({result.wasm_size} bytes, {result.file_count} file(s), {result.seconds:.2f}s"
+        f"{', cached' if result.cached else ''})"
     )
     print(f"compiled by {result.compiler}, moxzi {__version__}")
     return 0
