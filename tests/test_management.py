@@ -1,8 +1,9 @@
 """The management canister (aaaaa-aa) with real compiled Motoko actors, in both persistence modes:
 actor classes (`await Kid(n)`: create_canister + install_code), controllers and ic0.is_controller,
 raw_rand, canister_status, update_settings, stop/start/delete, upgrades and reinstalls through
-install_code, and the same methods called from outside with the caller's own principal."""
+install_code, uninstall_code, and the same methods called from outside with the caller's own principal."""
 
+import asyncio
 import gc
 import weakref
 
@@ -468,3 +469,68 @@ def test_a_canister_keeps_its_last_changes_with_its_record():
         record_controllers_change(canister, change_origin(b"\x04", False, None))
     info = info_record(canister, None, Some(100))
     assert (len(info["recent_changes"]), info["total_num_changes"]) == (MAX_HISTORY, MAX_HISTORY + 7)
+
+
+def _history(host, name: str) -> list:
+    """The kinds of the changes in canister ``name``'s history, as canister_info tells them."""
+    actor = host._actors.named(name)
+    answer = info_record(actor.canister, actor.module, 20)
+    return [next(iter(change["details"])) for change in answer["recent_changes"]]
+
+
+def _install_empty_args(canister, wasm):
+    return {
+        "mode": {"install": None},
+        "canister_id": canister,
+        "wasm_module": wasm,
+        "arg": NO_ARGS,
+        "sender_canister_version": None,
+    }
+
+
+async def test_a_controller_uninstalls_and_installs_again_across_a_restart():
+    wasm = build_actor("bounded").wasm  # spin() answers only once halt() is called
+    store = MemoryStore()
+    host = await started(store=store)
+    try:
+        (created,), _ = await manage(host, "create_canister", {"settings": None, "sender_canister_version": None})
+        canister = created["canister_id"]
+        name = canister.to_text()
+        _, installed = await manage(host, "install_code", _install_empty_args(canister, wasm))
+        assert installed.reply is not None, installed.reject_message
+        spinning = asyncio.create_task(host.call(name, "spin", NO_ARGS, query=False))
+        await asyncio.sleep(0.3)  # spin() runs and waits for its raw_rand, again and again
+        assert not spinning.done()
+        uninstall = {"canister_id": canister, "sender_canister_version": None}
+        _, refused = await manage(host, "uninstall_code", uninstall, caller=ALICE)
+        assert refused.reject_code == Reject.CANISTER_ERROR and "only the controllers" in refused.reject_message
+        assert host.info(name).mode != "empty"
+        _, uninstalled = await manage(host, "uninstall_code", uninstall)
+        assert uninstalled.reply is not None, uninstalled.reject_message
+        rejected = await asyncio.wait_for(spinning, 5)
+        assert (rejected.reject_code, rejected.reject_message) == (
+            Reject.CANISTER_REJECT,
+            "Canister has been uninstalled",
+        )
+        assert host.info(name).mode == "empty" and host.info(name).module_hash is None
+        with pytest.raises(errors.UnknownMethod, match="no code installed"):
+            await host.call(name, "halt", NO_ARGS, query=False)
+        (status,), _ = await manage(host, "canister_status", {"canister_id": canister})
+        assert status["module_hash"] is None and status["memory_metrics"]["wasm_memory_size"] == 0
+        assert status["settings"]["controllers"] == [Principal(OPERATOR)]
+        await asyncio.sleep(0.3)  # the raw_rand answer that was on its way is dropped, not run
+        assert _history(host, name) == ["creation", "code_deployment", "code_uninstall"]
+    finally:
+        await host.stop()
+    host = await started(store=store)
+    try:
+        assert host.info(name).mode == "empty" and host.info(name).module_hash is None
+        assert host.info(name).controllers == (OPERATOR,)
+        assert _history(host, name) == ["creation", "code_deployment", "code_uninstall"]
+        _, installed = await manage(host, "install_code", _install_empty_args(canister, wasm))
+        assert installed.reply is not None, installed.reject_message
+        result = await host.call(name, "result", NO_ARGS, query=True)
+        assert result.reply is not None and b"waiting" in result.reply  # fresh state
+        assert _history(host, name)[-1] == "code_deployment"
+    finally:
+        await host.stop()

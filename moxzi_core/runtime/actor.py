@@ -150,11 +150,13 @@ class Actor:
             **self._calls.record(),
         }
 
+    def drop_calls(self) -> list[tuple[Origin, int]]:
+        """Forget its call contexts and callbacks (uninstall_code): `CallContexts.drop_all`."""
+        return self._calls.drop_all()
+
     def memory_sizes(self) -> tuple[int, int]:
-        """(memory, stable memory) bytes now (between messages)."""
-        if self.instance is None:  # not installed (yet, or any more)
-            return 0, 0
-        return self.instance.memory.size, self.instance.stable.kept_size
+        """(memory, stable memory) bytes now (between messages): none without code (yet, or any more)."""
+        return (0, 0) if self.instance is None else (self.instance.memory.size, self.instance.stable.kept_size)
 
     def start(self) -> None:
         self.footprint = self.memory_sizes()

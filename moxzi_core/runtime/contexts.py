@@ -83,6 +83,16 @@ class CallContexts:
             why = f"actor {actor} did not reply to the call"
         return context.origin, Outcome.reject(Reject.CANISTER_ERROR, why, context.cycles)
 
+    def drop_all(self) -> list[tuple[Origin, int]]:
+        """Forget every call context and callback (uninstall_code): a response to a dropped callback is
+        dropped when it comes. Who still waits for an answer, with the cycles the call holds (a system
+        task's context has no one waiting)."""
+        owed: list[tuple[Origin, int]] = [
+            (c.origin, c.cycles) for c in self.open.values() if not c.responded and not isinstance(c.origin, FromSystem)
+        ]
+        self.open, self.callbacks, self.in_flight = {}, {}, Counter()
+        return owed
+
     def deadlines(self) -> list[tuple[int, int]]:
         """(callback, deadline) of each bounded-wait call still unanswered."""
         return [(cb, call.deadline) for cb, (_, call) in self.callbacks.items() if call.deadline is not None]

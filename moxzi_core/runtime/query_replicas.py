@@ -70,9 +70,9 @@ class Replicas:
                 replica.memory_pages.update(memory_pages)
                 replica.stable_pages.update(stable_pages)
 
-    def replace(self, source: Instance) -> None:
-        """The actor now runs ``source`` (its first code, an upgrade, a reinstall; call holding
-        ``committing``): drop every replica."""
+    def replace(self, source: Instance | None) -> None:
+        """The actor now runs ``source`` (its first code, an upgrade, a reinstall; None: its code was
+        uninstalled; call holding ``committing``): drop every replica."""
         self._source = source
         self._generation += 1
         self._idle, self._all = [], []
@@ -85,6 +85,8 @@ class Replicas:
         as long as it takes), and not at all when the calling thread holds them all; then it raises
         NoReplica."""
         with self.committing:
+            if self._source is None:  # (uninstalled since the query found it had code)
+                raise NoReplica("the actor has no code")
             replica = self._take(wait)
             replica.holder = threading.get_ident()
             memory_pages, stable_pages = replica.memory_pages, replica.stable_pages

@@ -70,6 +70,7 @@ METHODS: Mapping[str, Method] = {
     "install_chunked_code": Method(
         code.install_code, on_target=True, decode=code.module_from_chunks, target="target_canister"
     ),
+    "uninstall_code": Method(code.uninstall_code, on_target=True, decode=code.uninstall_given),
     "upload_chunk": Method(code.upload_chunk, on_target=True, decode=code.chunk_given),
     "clear_chunk_store": Method(code.clear_chunk_store, on_target=True, decode=canisters.as_is),
     "stored_chunks": Method(code.stored_chunks, on_target=True, decode=canisters.as_is),

@@ -1,5 +1,5 @@
 """The management methods about a canister's code: install_code (and install_chunked_code, the module
-put together from a chunk store), and the chunk store's own methods. The host puts a module together and
+put together from a chunk store), uninstall_code, and the chunk store's own methods. The host puts a module together and
 compiles it before the install is delivered (so a refused upload costs nothing); the target's thread
 installs it in order with the actor's other messages."""
 
@@ -14,7 +14,7 @@ from ..engine import UnsupportedModule
 from ..journal import Journal
 from ..messages import Manage, Outcome, Reject
 from .canisters import changed_by, changer
-from .history import record_deployment
+from .history import record_deployment, record_uninstall
 from .interface import BadArgument, reply
 from .request import Manager, Request
 
@@ -113,6 +113,11 @@ def _chunked_module(manager: Manager, request: Request) -> bytes | Outcome:
     return wasm
 
 
+async def uninstall_given(manager: Manager, request: Request, target: Actor) -> Manage | Outcome:
+    """uninstall_code: who makes the change, for the canister's history."""
+    return manager.room_for(request, target, len(request.arg)) or request.message({"by": changed_by(manager, request)})
+
+
 async def chunk_given(manager: Manager, request: Request, target: Actor) -> Manage | Outcome:
     full = manager.room_for(request, target, len(request.arg))
     if full is not None:
@@ -140,6 +145,22 @@ def install_code(actor: Actor, call: Manage) -> Outcome:
         return Outcome.reject(Reject.CANISTER_ERROR, f"install_code ({mode}) of {actor.name}: {refusal}")
     record_deployment(actor.canister, changer(call), mode, module)
     return Outcome(reply("install_code"))
+
+
+def uninstall_code(actor: Actor, call: Manage) -> Outcome:
+    """As on the IC: the code and its memories go, and with them the certified data and the timer; every
+    call the canister has not answered is rejected, and a response to a call it made is dropped when it
+    comes. Its controllers, settings, cycles, status, chunk store, snapshots and history stay."""
+    for origin, cycles in actor.drop_calls():
+        actor.turn.answer(origin, Outcome.reject(Reject.CANISTER_REJECT, "Canister has been uninstalled", cycles))
+    with actor.replicas.committing:
+        actor.instance = actor.module = None
+        actor.replicas.replace(None)
+        actor.canister.certified_data = b""
+    actor.canister.version += 1
+    record_uninstall(actor.canister, changer(call))
+    actor.turn.step.full = True
+    return Outcome(reply("uninstall_code"))
 
 
 def upload_chunk(actor: Actor, call: Manage) -> Outcome:

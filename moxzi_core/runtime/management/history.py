@@ -1,5 +1,5 @@
 """A canister's history as the IC keeps it and ``canister_info`` tells it: its creation, every code
-deployment (install, reinstall, upgrade), every snapshot loaded and every change of its controllers, each with the canister's
+deployment (install, reinstall, upgrade) and uninstall, every snapshot loaded and every change of its controllers, each with the canister's
 version after it, who made it and when. The changes lie in the canister record (``Canister.history``,
 the last ``MAX_HISTORY`` of them, and ``Canister.changes`` counting all), so they survive restarts and
 crashes with it; this module turns what a management call says into a change and the changes into
@@ -28,6 +28,10 @@ def record_creation(canister: Canister, by: list) -> None:
 
 def record_deployment(canister: Canister, by: list, mode: str, module: bytes) -> None:
     canister.change(time.time_ns(), by, ["code_deployment", mode, module])
+
+
+def record_uninstall(canister: Canister, by: list) -> None:
+    canister.change(time.time_ns(), by, ["code_uninstall"])
 
 
 def record_snapshot_load(canister: Canister, by: list, version: int, snapshot_id: bytes, taken_at: int) -> None:
@@ -66,6 +70,8 @@ def _change(entry: list) -> dict:
         what = {"creation": {"controllers": [Principal(p) for p in fields[0]], "environment_variables_hash": None}}
     elif kind == "code_deployment":
         what = {"code_deployment": {"mode": {fields[0]: None}, "module_hash": fields[1]}}
+    elif kind == "code_uninstall":
+        what = {"code_uninstall": None}
     elif kind == "load_snapshot":
         version_taken, snapshot_id, taken_at = fields
         what = {
