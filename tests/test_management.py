@@ -14,6 +14,7 @@ from kit.host import NO_ARGS
 
 from moxzi_core import errors
 from moxzi_core.candid import BLOB, BOOL, NAT, NAT64, PRINCIPAL, TEXT, Principal, Some, Vec, decode_args, encode_args
+from moxzi_core.candid.did import parse_did
 from moxzi_core.candid.types import resolve
 from moxzi_core.runtime.canister import MAX_CHUNK_BYTES, MAX_CHUNKS, MAX_HISTORY, Canister
 from moxzi_core.runtime.engine import Instance
@@ -532,5 +533,67 @@ async def test_a_controller_uninstalls_and_installs_again_across_a_restart():
         result = await host.call(name, "result", NO_ARGS, query=True)
         assert result.reply is not None and b"waiting" in result.reply  # fresh state
         assert _history(host, name)[-1] == "code_deployment"
+    finally:
+        await host.stop()
+
+
+# canister_status_result and the types it names, as the IC interface specification's ic.did has them
+# (dfinity/portal, docs/references/_attachments/ic.did at 0484f2cffd9f7e894ba790184bf44eebd1ba23d1): an
+# older client's type, which the answer must decode to (moxzid's answer has the fields newer ones add).
+IC_STATUS_DID = """
+type log_visibility = variant { controllers; public; allowed_viewers : vec principal };
+type environment_variable = record { name : text; value : text };
+type definite_canister_settings = record {
+    controllers : vec principal; compute_allocation : nat; memory_allocation : nat; freezing_threshold : nat;
+    reserved_cycles_limit : nat; log_visibility : log_visibility; wasm_memory_limit : nat;
+    wasm_memory_threshold : nat; environment_variables : vec environment_variable;
+};
+type canister_status_result = record {
+    status : variant { running; stopping; stopped };
+    ready_for_migration : bool;
+    version : nat64;
+    settings : definite_canister_settings;
+    module_hash : opt blob;
+    memory_size : nat;
+    memory_metrics : record {
+        wasm_memory_size : nat; stable_memory_size : nat; global_memory_size : nat; wasm_binary_size : nat;
+        custom_sections_size : nat; canister_history_size : nat; wasm_chunk_store_size : nat; snapshots_size : nat;
+    };
+    cycles : nat;
+    reserved_cycles : nat;
+    idle_cycles_burned_per_day : nat;
+    query_stats : record {
+        num_calls_total : nat; num_instructions_total : nat; request_payload_bytes_total : nat;
+        response_payload_bytes_total : nat;
+    };
+};
+service ic : { canister_status : (record { canister_id : principal }) -> (canister_status_result) }
+"""
+
+
+async def test_canister_status_decodes_with_the_ics_type_and_counts_what_the_canister_holds():
+    kid_wasm = build_actor("Kid").wasm
+    ic_status = parse_did(IC_STATUS_DID).methods["canister_status"]
+    host = await started()
+    try:
+        (created,), _ = await manage(host, "create_canister", {"settings": None, "sender_canister_version": None})
+        canister = created["canister_id"]
+        _, installed = await manage(host, "install_code", _install(canister, kid_wasm, 1))
+        assert installed.reply is not None, installed.reject_message
+        chunk = b"a chunk of some module"
+        await manage(host, "upload_chunk", {"canister_id": canister, "chunk": chunk})
+        take = {"canister_id": canister, "replace_snapshot": None, "uninstall_code": None}
+        (snapshot,), taken = await manage(host, "take_canister_snapshot", {**take, "sender_canister_version": None})
+        assert taken.reply is not None, taken.reject_message
+        _, answered = await manage(host, "canister_status", {"canister_id": canister})
+        (status,) = decode_args(answered.reply, list(ic_status.rets))
+        metrics = status["memory_metrics"]
+        assert status["status"] == {"running": None} and status["settings"]["controllers"] == [Principal(OPERATOR)]
+        assert metrics["wasm_chunk_store_size"] == len(chunk)
+        assert metrics["snapshots_size"] == snapshot["total_size"] > 0
+        assert metrics["custom_sections_size"] > len("icp:public candid:service")  # moc writes the interface
+        assert metrics["wasm_memory_size"] > 0
+        log = (await manage(host, "canister_status", {"canister_id": canister}))[0][0]["memory_metrics"]
+        assert status["memory_size"] == sum(metrics.values()) + log["log_memory_store_size"]
     finally:
         await host.stop()

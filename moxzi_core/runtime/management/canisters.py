@@ -124,7 +124,9 @@ async def new_settings(manager: Manager, request: Request, target: Actor) -> Man
 # --- on the target's thread -------------------------------------------------------------------
 def canister_status(actor: Actor, call: Manage) -> Outcome:
     memory, stable = actor.memory_sizes()
-    record = status_record(actor.canister, actor.module, memory, stable, actor.turn.balance())
+    sections = actor.instance.prepared.custom_sections if actor.instance else {}
+    custom = sum(len(name) + len(content) for name, content in sections.items() if name.startswith("icp:"))
+    record = status_record(actor.canister, actor.module, memory, stable, custom, actor.turn.balance())
     return Outcome(reply("canister_status", record))
 
 

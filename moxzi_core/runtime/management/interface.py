@@ -90,10 +90,19 @@ def _visibility(kept) -> dict:
 
 
 def status_record(
-    canister: Canister, module_hash: bytes | None, memory_bytes: int, stable_bytes: int, cycles: int
+    canister: Canister,
+    module_hash: bytes | None,
+    memory_bytes: int,
+    stable_bytes: int,
+    custom_sections_bytes: int,
+    cycles: int,
 ) -> dict:
     """canister_status's answer (``canister_status_result``): ``memory_bytes`` and ``stable_bytes`` are
-    the actor's memories; the chunk store and the log count in its memory size, as on the IC."""
+    the actor's memories, ``custom_sections_bytes`` its module's ``icp:`` sections (names and contents).
+    Its memory size is the sum of its memory metrics, as on the IC: the memories, the custom sections,
+    the chunk store, the snapshots and the log. What moxzid does not keep apart counts zero: the wasm
+    binary (the store keeps it by hash, shared by every actor running it), the globals (in the
+    instance's state) and the history (in the canister record)."""
     settings = {
         **canister.settings,
         "controllers": [Principal(p) for p in canister.controllers],
@@ -102,31 +111,25 @@ def status_record(
             {"name": name, "value": value} for name, value in canister.settings["environment_variables"]
         ],
     }
-    chunk_store = sum(canister.chunks.values())
-    memory_metrics = dict.fromkeys(
-        (
-            "global_memory_size",
-            "wasm_binary_size",
-            "custom_sections_size",
-            "canister_history_size",
-            "snapshots_size",
-        ),
-        0,
-    )
+    memory_metrics = {
+        "wasm_memory_size": memory_bytes,
+        "stable_memory_size": stable_bytes,
+        "global_memory_size": 0,
+        "wasm_binary_size": 0,
+        "custom_sections_size": custom_sections_bytes,
+        "canister_history_size": 0,
+        "wasm_chunk_store_size": sum(canister.chunks.values()),
+        "snapshots_size": canister.snapshot_bytes(),
+        "log_memory_store_size": canister.log.size,
+    }
     return {
         "status": {canister.status: None},
         "ready_for_migration": False,
         "version": canister.version,
         "settings": settings,
         "module_hash": None if module_hash is None else Some(module_hash),
-        "memory_size": memory_bytes + stable_bytes + chunk_store + canister.log.size,
-        "memory_metrics": {
-            **memory_metrics,
-            "wasm_memory_size": memory_bytes,
-            "stable_memory_size": stable_bytes,
-            "wasm_chunk_store_size": chunk_store,
-            "log_memory_store_size": canister.log.size,
-        },
+        "memory_size": sum(memory_metrics.values()),
+        "memory_metrics": memory_metrics,
         "cycles": max(cycles, 0),
         "reserved_cycles": 0,
         "idle_cycles_burned_per_day": 0,
