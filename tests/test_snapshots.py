@@ -1,6 +1,6 @@
 """What canister snapshots may hold: each counts against its actor's bound (what one copy of its memories
 may be) and moxzid's total for all actors' memory, a restart counting them again; one past either is
-refused, naming the budget, and takes nothing."""
+refused, naming the budget, and takes nothing; a snapshot taken with ``uninstall_code`` empties the canister."""
 
 from kit.actorbuild import build_actor
 
@@ -13,6 +13,7 @@ from moxzi_core.store import MemoryStore
 
 CANISTER = Principal(actor_principal("c"))
 TAKE = {"canister_id": CANISTER, "replace_snapshot": None, "uninstall_code": None, "sender_canister_version": None}
+LOAD = {"canister_id": CANISTER, "sender_canister_version": None}
 
 
 async def manage(host: Host, method: str, argument: dict):
@@ -64,5 +65,22 @@ async def test_snapshots_count_against_the_actor_and_the_total_memory_budgets():
         assert deleted.reply is not None and host.memory_budget.held_bytes == restored - size
         taken, _ = await manage(host, "take_canister_snapshot", TAKE)
         assert taken.reply is not None, taken.reject_message
+    finally:
+        await host.stop()
+
+
+async def test_a_snapshot_taken_with_uninstall_code_empties_the_canister_and_loads_back():
+    built = build_actor("counter")
+    host = Host([ActorSpec("c", built.wasm, built.did, controllers=(ANONYMOUS,))], store=MemoryStore())
+    await host.start()
+    try:
+        await host.call("c", "inc", encode_args([], []), query=False)
+        taken, (snapshot,) = await manage(host, "take_canister_snapshot", {**TAKE, "uninstall_code": Some(True)})
+        assert taken.reply is not None, taken.reject_message
+        assert host.info("c").mode == "empty"
+        loaded, _ = await manage(host, "load_canister_snapshot", {**LOAD, "snapshot_id": snapshot["id"]})
+        assert loaded.reply is not None, loaded.reject_message
+        assert host.info("c").mode != "empty"
+        assert decode_args((await host.call("c", "get", encode_args([], []), query=True)).reply) == [1]
     finally:
         await host.stop()

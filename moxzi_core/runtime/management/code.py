@@ -148,9 +148,15 @@ def install_code(actor: Actor, call: Manage) -> Outcome:
 
 
 def uninstall_code(actor: Actor, call: Manage) -> Outcome:
-    """As on the IC: the code and its memories go, and with them the certified data and the timer; every
-    call the canister has not answered is rejected, and a response to a call it made is dropped when it
-    comes. Its controllers, settings, cycles, status, chunk store, snapshots and history stay."""
+    uninstall(actor, call)
+    return Outcome(reply("uninstall_code"))
+
+
+def uninstall(actor: Actor, call: Manage) -> None:
+    """As on the IC (uninstall_code, a snapshot taken with ``uninstall_code``): the code and its memories
+    go, and with them the certified data and the timer; every call the canister has not answered is
+    rejected, and a response to a call it made is dropped when it comes. Its controllers, settings,
+    cycles, status, chunk store, snapshots and history stay."""
     for origin, cycles in actor.drop_calls():
         actor.turn.answer(origin, Outcome.reject(Reject.CANISTER_REJECT, "Canister has been uninstalled", cycles))
     with actor.replicas.committing:
@@ -160,7 +166,6 @@ def uninstall_code(actor: Actor, call: Manage) -> Outcome:
     actor.canister.version += 1
     record_uninstall(actor.canister, changer(call))
     actor.turn.step.full = True
-    return Outcome(reply("uninstall_code"))
 
 
 def upload_chunk(actor: Actor, call: Manage) -> Outcome:

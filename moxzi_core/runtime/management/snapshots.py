@@ -20,6 +20,7 @@ from ..actor import Actor
 from ..journal import Snapshot
 from ..messages import Manage, Outcome, Reject
 from .canisters import changed_by, changer
+from .code import uninstall
 from .history import record_snapshot_load
 from .interface import reply
 from .request import Manager, Request
@@ -33,10 +34,9 @@ async def snapshot_named(manager: Manager, request: Request, target: Actor) -> M
     argument = request.argument
     named = argument.get("snapshot_id", argument.get("replace_snapshot"))
     named = named.value if isinstance(named, Some) else named
-    if argument.get("uninstall_code") in (True, Some(True)):
-        return Outcome.reject(Reject.CANISTER_ERROR, f"{request.method}: moxzid does not uninstall code with it")
+    uninstall = argument.get("uninstall_code") in (True, Some(True))  # take_canister_snapshot's option
     full = manager.room_for(request, target, len(request.arg))
-    return full or request.message({"snapshot_id": named, "by": changed_by(manager, request)})
+    return full or request.message({"snapshot_id": named, "by": changed_by(manager, request), "uninstall": uninstall})
 
 
 # --- on the target's thread -------------------------------------------------------------------
@@ -66,6 +66,8 @@ def take_canister_snapshot(actor: Actor, call: Manage) -> Outcome:
     canister.snapshots[snapshot_id] = [taken_at, size, canister.version]
     copy = Snapshot(actor.module, instance.state(), canister.certified_data, memory, stable)
     actor.turn.step.snapshots[snapshot_id] = copy
+    if call.detail.get("uninstall"):  # (not in messages recorded before the option was served)
+        uninstall(actor, call)
     return Outcome(reply("take_canister_snapshot", _record(snapshot_id, canister.snapshots[snapshot_id])))
 
 
