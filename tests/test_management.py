@@ -509,8 +509,10 @@ async def test_a_controller_uninstalls_and_installs_again_across_a_restart():
         _, refused = await manage(host, "uninstall_code", uninstall, caller=ALICE)
         assert refused.reject_code == Reject.CANISTER_ERROR and "only the controllers" in refused.reject_message
         assert host.info(name).mode != "empty"
+        held = host.memory_budget.held_bytes
         _, uninstalled = await manage(host, "uninstall_code", uninstall)
         assert uninstalled.reply is not None, uninstalled.reject_message
+        assert host.memory_budget.held_bytes < held  # its memories no longer count in the total
         rejected = await asyncio.wait_for(spinning, 5)
         assert (rejected.reject_code, rejected.reject_message) == (
             Reject.CANISTER_REJECT,

@@ -163,6 +163,7 @@ def uninstall(actor: Actor, call: Manage) -> None:
         actor.instance = actor.module = None
         actor.replicas.replace(None)
         actor.canister.certified_data = b""
+    actor.services.memory_budget.admit(actor.name, 0)  # its memories' share of the total is free (not its snapshots')
     actor.canister.version += 1
     record_uninstall(actor.canister, changer(call))
     actor.turn.step.full = True
