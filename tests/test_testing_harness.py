@@ -1,6 +1,8 @@
 """moxzi_core.testing as a user's tests use it: the ``moxzi_host`` fixture deploys an actor, calls it
 with Candid values, moves the manual clock, reads its log and restarts it from its store."""
 
+import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -76,6 +78,33 @@ def test_a_wasm_deploys_beside_a_built_actor(moxzi_host, tmp_path):
         moxzi_host.deploy(LAB)
 
 
+def fenced(text: str, language: str) -> str:
+    """The one ```LANGUAGE block of a Markdown text."""
+    [block] = re.findall(rf"^```{language}\n(.*?)^```$", text, re.MULTILINE | re.DOTALL)
+    return block
+
+
+@pytest.mark.slow
+def test_the_example_in_the_docs_passes(tmp_path):
+    docs = (Path(__file__).parents[1] / "docs" / "testing.md").read_text()
+    (tmp_path / "ticker.mo").write_text(fenced(docs, "motoko"))
+    (tmp_path / "test_ticker.py").write_text(fenced(docs, "python"))
+    result = run_pytest(tmp_path, sys.path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "1 passed" in result.stdout
+
+
+def run_pytest(directory: Path, path: list[str]) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(directory)],
+        cwd=directory,
+        env={**os.environ, "PYTHONPATH": ":".join(p for p in path if p)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
 @pytest.mark.slow
 def test_the_entry_point_and_pytest_plugins_together(tmp_path):
     """With the pytest11 entry point installed and a conftest naming the module too, pytest loads it
@@ -94,14 +123,6 @@ def test_the_entry_point_and_pytest_plugins_together(tmp_path):
             assert moxzi_host.advance(seconds=60) == start + 60 * 10**9
         """)
     )
-    env_path = [str(tmp_path / "site"), *sys.path]
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(project)],
-        cwd=project,
-        env={"PYTHONPATH": ":".join(p for p in env_path if p), "PATH": "/usr/bin:/bin"},
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    result = run_pytest(project, [str(tmp_path / "site"), *sys.path])
     assert result.returncode == 0, result.stdout + result.stderr
     assert "1 passed" in result.stdout
