@@ -86,7 +86,12 @@ class MoxziHost:
             raise ValueError(f"an actor named {name!r} is deployed already")
         did = did_path.read_text() if did_path.is_file() else None
         self._specs.append(ActorSpec(name, wasm_path.read_bytes(), did))
-        self.restart()
+        try:
+            self.restart()
+        except Exception:  # (a module the engine refuses): the host comes back without it
+            self._specs.pop()
+            self.host = self._run(self._started())
+            raise
         return DeployedActor(self, name)
 
     def advance(self, seconds: float = 0.0, *, nanoseconds: int = 0) -> int:

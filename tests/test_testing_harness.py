@@ -76,6 +76,10 @@ def test_a_wasm_deploys_beside_a_built_actor(moxzi_host, tmp_path):
     assert first.query("get") == 1  # the first kept its state through the restart deploy makes
     with pytest.raises(ValueError, match="deployed already"):
         moxzi_host.deploy(LAB)
+    (tmp_path / "broken.wasm").write_bytes(b"\0asm not a module")
+    with pytest.raises(Exception, match="actor broken: unsupported wasm version"):
+        moxzi_host.deploy(tmp_path / "broken.wasm")
+    assert first.update("inc") == 2  # the host came back without it
 
 
 def fenced(text: str, language: str) -> str:
