@@ -1,6 +1,8 @@
 """What canister snapshots may hold: each counts against its actor's bound (what one copy of its memories
 may be) and moxzid's total for all actors' memory, a restart counting them again; one past either is
-refused, naming the budget, and takes nothing; a snapshot taken with ``uninstall_code`` empties the canister."""
+refused, naming the budget, and takes nothing; a snapshot taken with ``uninstall_code`` empties the canister;
+a snapshot downloaded (read_canister_snapshot_metadata, _data) and uploaded to another canister loads its state
+there, and bad slices, strangers and writes into a taken snapshot are refused."""
 
 from kit.actorbuild import build_actor
 
@@ -82,5 +84,172 @@ async def test_a_snapshot_taken_with_uninstall_code_empties_the_canister_and_loa
         assert loaded.reply is not None, loaded.reject_message
         assert host.info("c").mode != "empty"
         assert decode_args((await host.call("c", "get", encode_args([], []), query=True)).reply) == [1]
+    finally:
+        await host.stop()
+
+
+OTHER = Principal(actor_principal("d"))
+
+
+async def download(host: Host, canister: Principal, snapshot_id: bytes) -> tuple[dict, dict[str, bytes]]:
+    """A snapshot's metadata and images, read as icp-cli reads them: a slice at a time (of an odd size,
+    so that slices end inside the store's chunks)."""
+    (metadata,) = (
+        await manage(host, "read_canister_snapshot_metadata", {"canister_id": canister, "snapshot_id": snapshot_id})
+    )[1]
+    images = {}
+    for kind, size in (
+        ("wasm_module", "wasm_module_size"),
+        ("wasm_memory", "wasm_memory_size"),
+        ("stable_memory", "stable_memory_size"),
+    ):
+        image = b""
+        while len(image) < metadata[size]:
+            where = {"offset": len(image), "size": min(1_000_003, metadata[size] - len(image))}
+            read, answer = await manage(
+                host,
+                "read_canister_snapshot_data",
+                {"canister_id": canister, "snapshot_id": snapshot_id, "kind": {kind: where}},
+            )
+            assert read.reply is not None, read.reject_message
+            image += answer[0]["chunk"]
+        images[kind] = image
+    return metadata, images
+
+
+async def upload(host: Host, canister: Principal, metadata: dict, images: dict[str, bytes]) -> bytes:
+    """A new snapshot of ``canister`` holding what ``download`` read, uploaded as icp-cli uploads it."""
+    argument = {
+        "canister_id": canister,
+        "replace_snapshot": None,
+        "globals": [entry.value for entry in metadata["globals"]],
+        **{
+            name: metadata[name]
+            for name in (
+                "wasm_module_size",
+                "wasm_memory_size",
+                "stable_memory_size",
+                "certified_data",
+                "global_timer",
+                "on_low_wasm_memory_hook_status",
+            )
+        },
+    }
+    made, answer = await manage(host, "upload_canister_snapshot_metadata", argument)
+    assert made.reply is not None, made.reject_message
+    snapshot_id = answer[0]["snapshot_id"]
+    for kind, image in images.items():
+        for offset in range(0, len(image), 700_001):
+            data = {
+                "canister_id": canister,
+                "snapshot_id": snapshot_id,
+                "kind": {kind: {"offset": offset}},
+                "chunk": image[offset : offset + 700_001],
+            }
+            sent, _ = await manage(host, "upload_canister_snapshot_data", data)
+            assert sent.reply is not None, sent.reject_message
+    return snapshot_id
+
+
+async def test_a_snapshot_downloaded_and_uploaded_to_another_canister_loads_its_state_there():
+    store, built = MemoryStore(), build_actor("counter")
+    specs = [ActorSpec(name, built.wasm, built.did, controllers=(ANONYMOUS,)) for name in ("c", "d")]
+    host = Host(specs, store=store)
+    await host.start()
+    try:
+        for _ in range(2):
+            await host.call("c", "inc", encode_args([], []), query=False)
+        _, (taken,) = await manage(host, "take_canister_snapshot", TAKE)
+        metadata, images = await download(host, CANISTER, taken["id"])
+        assert metadata["source"] == Some({"taken_from_canister": None})
+        assert metadata["wasm_module_size"] == len(built.wasm) and images["wasm_module"] == built.wasm
+        assert metadata["wasm_memory_size"] == len(images["wasm_memory"]) > 0
+        assert metadata["globals"] and all(entry.value for entry in metadata["globals"])
+        uploaded = await upload(host, OTHER, metadata, images)
+        (again,) = (
+            await manage(host, "read_canister_snapshot_metadata", {"canister_id": OTHER, "snapshot_id": uploaded})
+        )[1]
+        assert again["source"] == Some({"metadata_upload": None}) and again["globals"] == metadata["globals"]
+        assert (await download(host, OTHER, uploaded))[1] == images  # read back as it went up
+        loaded, _ = await manage(
+            host,
+            "load_canister_snapshot",
+            {"canister_id": OTHER, "snapshot_id": uploaded, "sender_canister_version": None},
+        )
+        assert loaded.reply is not None, loaded.reject_message
+        assert decode_args((await host.call("d", "get", encode_args([], []), query=True)).reply) == [2]
+        await host.call("d", "inc", encode_args([], []), query=False)
+    finally:
+        await host.stop()
+    host = Host(specs, store=store)  # the loaded module and state are kept
+    await host.start()
+    try:
+        assert decode_args((await host.call("d", "get", encode_args([], []), query=True)).reply) == [3]
+    finally:
+        await host.stop()
+
+
+async def test_snapshot_reads_and_uploads_refuse_bad_slices_strangers_and_taken_snapshots():
+    built = build_actor("counter")
+    host = Host([ActorSpec("c", built.wasm, built.did, controllers=(ANONYMOUS,))], store=MemoryStore())
+    await host.start()
+    try:
+        _, (taken,) = await manage(host, "take_canister_snapshot", TAKE)
+        snapshot = {"canister_id": CANISTER, "snapshot_id": taken["id"]}
+
+        async def refused(method: str, argument: dict, caller: bytes = ANONYMOUS) -> str:
+            arg = encode_args(list(SERVICE.methods[method].args), [argument])
+            outcome = await host.call(MANAGEMENT_NAME, method, arg, query=False, caller=caller)
+            assert outcome.reject_code == Reject.CANISTER_ERROR, outcome
+            return outcome.reject_message
+
+        size = len(built.wasm)
+        past = await refused(
+            "read_canister_snapshot_data", {**snapshot, "kind": {"wasm_module": {"offset": size - 1, "size": 2}}}
+        )
+        assert past == f"Invalid subslice into wasm module / main memory / stable memory: offset: {size - 1}, size: 2"
+        large = await refused(
+            "read_canister_snapshot_data", {**snapshot, "kind": {"wasm_memory": {"offset": 0, "size": 2_000_001}}}
+        )
+        assert large == "Requested slice too large: 2000001 > 2000000"
+        unknown = await refused("read_canister_snapshot_metadata", {**snapshot, "snapshot_id": b"\x01" * 18})
+        assert "has no snapshot 0101" in unknown
+        stranger = await refused("read_canister_snapshot_metadata", snapshot, caller=actor_principal("x"))
+        assert "only the controllers of canister c may call read_canister_snapshot_metadata" in stranger
+        upload = {**snapshot, "kind": {"wasm_memory": {"offset": 0}}, "chunk": b"\x01"}
+        assert "created by metadata upload can be mutated" in await refused("upload_canister_snapshot_data", upload)
+        metadata = {
+            "canister_id": CANISTER,
+            "replace_snapshot": Some(taken["id"]),
+            "wasm_module_size": 10,
+            "globals": [],
+            "wasm_memory_size": 1000,
+            "stable_memory_size": 0,
+            "certified_data": b"",
+            "global_timer": None,
+            "on_low_wasm_memory_hook_status": None,
+        }
+        pages = await refused("upload_canister_snapshot_metadata", metadata)
+        assert "memory_size 1000 is not whole 64 KiB pages" in pages
+        (made,) = (await manage(host, "upload_canister_snapshot_metadata", {**metadata, "wasm_memory_size": 1 << 16}))[
+            1
+        ]
+        assert await snapshots(host) == [
+            {
+                "id": made["snapshot_id"],
+                "taken_at_timestamp": (await snapshots(host))[0]["taken_at_timestamp"],
+                "total_size": 10 + (1 << 16),
+            }
+        ]
+        beyond = {
+            **upload,
+            "snapshot_id": made["snapshot_id"],
+            "kind": {"wasm_module": {"offset": 5}},
+            "chunk": b"123456",
+        }
+        assert "offset: 5, size: 6" in await refused("upload_canister_snapshot_data", beyond)
+        unloadable = await refused("load_canister_snapshot", {**LOAD, "snapshot_id": made["snapshot_id"]})
+        assert unloadable.startswith("load_canister_snapshot of c:")  # ten zero bytes are no module
+        assert decode_args((await host.call("c", "get", encode_args([], []), query=True)).reply) == [0]
     finally:
         await host.stop()

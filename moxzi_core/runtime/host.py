@@ -164,7 +164,8 @@ class Host:
             self._delivery.settle,
             self._system.start_early,
             management.on_target,
-            self._journal.snapshot_of,
+            self._journal,
+            self._modules.remember,
             self.clock,
             self.store.read_back,
         )

@@ -73,6 +73,9 @@ LAYOUT = b"6"  # 2: the system's copy is an attachment; 3: messages, call contex
 _PAGED_LAYOUT = b"4"  # 4 KiB pages, a value each: converted on opening
 _INLINE_PATCHES_LAYOUT = b"5"  # a layout 6 store without patch values: only its layout is rewritten
 _MEMORY, _STABLE = b"memory", b"stable-memory"
+# The images of a snapshot, by the name read_canister_snapshot_data and upload_canister_snapshot_data give
+# them, as they lie in the store: its memories, and an uploaded snapshot's own module.
+SNAPSHOT_IMAGES = {"wasm_memory": _MEMORY, "stable_memory": _STABLE, "wasm_module": b"module"}
 _SYSTEM_LOG = b"system/log/"
 _SYSTEM_COPY = b"system/copy"
 _SYSTEM_IDENTITY = b"system/identity"
@@ -96,7 +99,7 @@ def _actor(name: str, *parts: bytes) -> bytes:
 def _put_snapshot(batch: Batch, prefix: bytes, snapshot: Snapshot) -> None:
     meta = {"module": snapshot.module, "state": snapshot.state, "certified_data": snapshot.certified_data}
     batch.put(prefix + b"/meta", cbor2.dumps(meta))
-    for kind, image in ((_MEMORY, snapshot.memory), (_STABLE, snapshot.stable)):
+    for kind, image in ((_MEMORY, snapshot.memory), (_STABLE, snapshot.stable), (b"module", snapshot.wasm)):
         for value_name, packed in memory_image.Packer().whole(image).items():
             if packed is not None:
                 batch.put(prefix + b"/" + kind + b"/" + value_name, packed)
@@ -114,6 +117,9 @@ class Delta:
     chunks: dict[bytes, bytes] = field(default_factory=dict)  # chunks uploaded, by sha256
     chunks_cleared: bool = False  # clear_chunk_store: the chunks stored before go
     snapshots: dict[bytes, Snapshot | None] = field(default_factory=dict)  # taken, or deleted (None), by id
+    # Chunks written into uploaded snapshots: by id, their values by image and name (`memory_image`)
+    snapshot_parts: dict[bytes, dict[bytes, bytes | None]] = field(default_factory=dict)
+    modules: list[bytes] = field(default_factory=list)  # modules to keep (an uploaded snapshot's, loaded)
     log: list | None = None  # the canister's log, where the message changed it (`CanisterLog.record`)
 
 
@@ -138,13 +144,19 @@ class Attachment:
 
 @dataclass
 class Snapshot:
-    """A canister snapshot: what loading it gives the canister back (`management.snapshots`)."""
+    """A canister snapshot: what loading it gives the canister back (`management.snapshots`). One taken
+    names its module by sha256 (the store keeps each module once); one uploaded
+    (`management.snapshot_data`) holds its module's bytes itself, as they came."""
 
-    module: bytes  # sha256 of its module
-    state: dict  # its instance's state besides the memories (`Instance.state`)
+    module: bytes | None  # sha256 of its module; None: an uploaded snapshot's, ``wasm``
+    # Its instance's state besides the memories (`Instance.state`), with its globals' types
+    # (``global_types``; a snapshot taken before they were kept lacks them) and an uploaded one's
+    # module's size (``module_size``).
+    state: dict
     certified_data: bytes
     memory: bytes
     stable: bytes
+    wasm: bytes = b""  # an uploaded snapshot's module (``module_size`` bytes, zeros where none came)
 
 
 @dataclass
@@ -310,6 +322,11 @@ class Journal:
             batch.clear_prefix(_actor(name, b"snapshot", snapshot_id.hex().encode(), b""))
             if taken is not None:
                 _put_snapshot(batch, _actor(name, b"snapshot", snapshot_id.hex().encode()), taken)
+        for snapshot_id, values in delta.snapshot_parts.items():
+            prefix = _actor(name, b"snapshot", snapshot_id.hex().encode(), b"")
+            batch.writes.update({prefix + value_name: value for value_name, value in values.items()})
+        for wasm in delta.modules:
+            Journal.add_module(batch, wasm)
         if delta.full:
             batch.clear_prefix(_actor(name, _MEMORY, b""))
             batch.clear_prefix(_actor(name, _STABLE, b""))
@@ -336,17 +353,33 @@ class Journal:
     def snapshot_of(self, name: str, snapshot_id: bytes) -> Snapshot:
         """Actor ``name``'s snapshot ``snapshot_id`` (its canister record lists it)."""
         prefix = _actor(name, b"snapshot", snapshot_id.hex().encode())
-        meta = self.store.get(prefix + b"/meta")
-        if meta is None:
-            raise StoreError(f"{self.store.description}: snapshot {snapshot_id.hex()} of {name} is missing")
-        fields = _plain(cbor2.loads(meta))
+        fields = self.snapshot_meta(name, snapshot_id)
         what = f"{self.store.description}: snapshot {snapshot_id.hex()} of actor {name}"
-        memories = []
-        for kind, size in ((_MEMORY, fields["state"]["memory_size"]), (_STABLE, fields["state"]["stable_size"])):
+        state, images = fields["state"], []
+        sizes = [(_MEMORY, state["memory_size"]), (_STABLE, state["stable_size"])]
+        for kind, size in sizes + [(b"module", state.get("module_size", 0))] * (fields["module"] is None):
             part = prefix + b"/" + kind + b"/"
             values = ((key[len(part) :], value) for key, value in self.store.scan(part))
-            memories.append(bytes(memory_image.Stored(size, values, what).over(b"")))
-        return Snapshot(fields["module"], fields["state"], fields["certified_data"], *memories)
+            whole = -(-size // memory_image.CHUNK) * memory_image.CHUNK  # (a module's last chunk is cut short)
+            images.append(bytes(memory_image.Stored(whole, values, what).over(b""))[:size])
+        return Snapshot(fields["module"], state, fields["certified_data"], *images)
+
+    def snapshot_meta(self, name: str, snapshot_id: bytes) -> dict:
+        """Actor ``name``'s snapshot ``snapshot_id`` but its images: its module, state and certified data."""
+        meta = self.store.get(_actor(name, b"snapshot", snapshot_id.hex().encode(), b"meta"))
+        if meta is None:
+            raise StoreError(f"{self.store.description}: snapshot {snapshot_id.hex()} of {name} is missing")
+        return _plain(cbor2.loads(meta))
+
+    def snapshot_chunk(self, name: str, snapshot_id: bytes, kind: bytes, number: int) -> bytes:
+        """Chunk ``number`` (`memory_image.CHUNK` bytes) of image ``kind`` (`SNAPSHOT_IMAGES`) of actor
+        ``name``'s snapshot ``snapshot_id``: zeros where none is stored."""
+        value_name = memory_image.chunk_name(number)
+        value = self.store.get(_actor(name, b"snapshot", snapshot_id.hex().encode(), kind, value_name))
+        try:
+            return memory_image.chunk_of(value)
+        except ValueError as error:
+            raise StoreError(f"{self.store.description}: snapshot {snapshot_id.hex()} of {name}: {error}") from None
 
     def load(self, name: str) -> Saved | None:
         """The actor's saved state, or None if it was never installed."""

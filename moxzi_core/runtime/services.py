@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from ..billing import Ledger
 from ..events import Events
@@ -16,6 +16,15 @@ from .memory_budget import MemoryBudget
 from .messages import Manage, Outcome
 from .queries import Queries
 from .system_methods import Gate
+
+
+class Snapshots(Protocol):
+    """Actors' canister snapshots as the store holds them (`journal.Journal`)."""
+
+    def snapshot_of(self, name: str, snapshot_id: bytes) -> Snapshot: ...
+    def snapshot_meta(self, name: str, snapshot_id: bytes) -> dict: ...
+    def snapshot_chunk(self, name: str, snapshot_id: bytes, kind: bytes, number: int) -> bytes: ...
+    def module(self, digest: bytes) -> bytes: ...
 
 
 @dataclass(frozen=True)
@@ -31,7 +40,8 @@ class Services:
     start_early: Callable[[str, bytes, str, bytes], Gate | None]
     # Runs a management call on the actor it acts on, its caller's right checked (`management.on_target`).
     manage: Callable[[Any, Manage], Outcome | None]
-    snapshot_of: Callable[[str, bytes], Snapshot]  # an actor's canister snapshot, by id (`journal.Journal`)
+    snapshots: Snapshots  # actors' canister snapshots, and the modules they name
+    compile: Callable[[bytes, bytes, str], None]  # prepare and compile a module once (`modules.Modules.remember`)
     clock: Clock  # when the actor's timer and heartbeat are due
     # Whether a later host reads the store back (`store.Store.read_back`): else an actor's memory pages
     # and state record, which only a restart reads, are not written.

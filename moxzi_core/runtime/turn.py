@@ -34,6 +34,8 @@ class Step:
     chunks: dict[bytes, bytes] = field(default_factory=dict)  # chunks uploaded to the chunk store
     chunks_cleared: bool = False  # clear_chunk_store
     snapshots: dict[bytes, Snapshot | None] = field(default_factory=dict)  # taken, or deleted (None), by id
+    snapshot_parts: dict[bytes, dict[bytes, bytes | None]] = field(default_factory=dict)  # (`Delta`)
+    modules: list[bytes] = field(default_factory=list)  # modules to keep (`Delta`)
     cycles: int = 0  # what it did to the balance: accepted and refunds in, attached to calls and burned out
     burned: int = 0  # cycles it burned (ic0.cycles_burn128), counted as spent
 
@@ -60,6 +62,7 @@ class Step:
                 instance.stable_packer.changed(self.stable_pages, instance.stable.runs),
             )
         delta.chunks, delta.chunks_cleared, delta.snapshots = self.chunks, self.chunks_cleared, self.snapshots
+        delta.snapshot_parts, delta.modules = self.snapshot_parts, self.modules
         if log.take_changed() and state is not None:
             delta.log = log.record()
         return delta

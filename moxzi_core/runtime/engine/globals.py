@@ -42,6 +42,7 @@ class Globals:
     def __init__(self, store: wasmtime.Store, globals_: list[wasmtime.Global]):
         self._store = store
         self._globals = globals_
+        self.types = [str(g.type(store).content) for g in globals_]  # their wasm value types ("i32", ...)
         self._slots = (ffi.wasmtime_val_t * len(globals_))()
         # (index, the global's address, its slot's address) of the numeric ones; the others by index
         self._numeric: list[tuple[int, int, int]] = []

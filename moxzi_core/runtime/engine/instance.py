@@ -341,6 +341,11 @@ class Instance:
             "now": self.now,
         }
 
+    @property
+    def global_types(self) -> list[str]:
+        """The wasm value types of the globals `state` holds ("i32", "i64", "f32", "f64", ...)."""
+        return self._globals.types
+
     def restore(self, state: dict, memory: bytes | bytearray) -> None:
         """Become the instance a saved state describes (instead of running start and init)."""
         self.memory.load(memory)

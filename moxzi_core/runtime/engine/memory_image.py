@@ -186,6 +186,12 @@ class Stored:
         return image
 
 
+def chunk_of(value: bytes | None) -> bytes:
+    """A whole chunk's contents from its value over zeros (None: zeros); raises ValueError for a value
+    that is not one."""
+    return _unpack(value or b"", _ZEROS)
+
+
 def _page(patch: bytes) -> bytes:
     try:
         content = _content(patch, PAGE)

@@ -1,7 +1,7 @@
 """The management canister (``aaaaa-aa``): ``METHODS``, one row per method moxzid implements, saying
 where it runs, what it does with its argument, who may call it and whether it keeps the cycles a call
 attaches. A new method is one row here and one function (in ``canisters.py``, ``code.py``,
-``snapshots.py``, ``logs.py``, ``threshold.py`` or ``outcalls.py``).
+``snapshots.py``, ``snapshot_data.py``, ``logs.py``, ``threshold.py`` or ``outcalls.py``).
 
 Where a method runs: on the host's event loop (raw_rand, the creations, deposit_cycles,
 provisional_top_up_canister, canister_info, the threshold keys' methods), answered at once, or once
@@ -26,7 +26,7 @@ from ...store import Batch
 from ..actor import Actor
 from ..canister import Canister
 from ..messages import FromActor, Manage, Origin, Outcome, Reject
-from . import canisters, code, logs, outcalls, snapshots, threshold
+from . import canisters, code, logs, outcalls, snapshot_data, snapshots, threshold
 from .interface import BadArgument, arguments
 from .request import Manager, Request
 
@@ -84,6 +84,18 @@ METHODS: Mapping[str, Method] = {
     ),
     "delete_canister_snapshot": Method(
         snapshots.delete_canister_snapshot, on_target=True, decode=snapshots.snapshot_named
+    ),
+    "read_canister_snapshot_metadata": Method(
+        snapshot_data.read_canister_snapshot_metadata, on_target=True, decode=snapshot_data.snapshot_read
+    ),
+    "read_canister_snapshot_data": Method(
+        snapshot_data.read_canister_snapshot_data, on_target=True, decode=snapshot_data.snapshot_read
+    ),
+    "upload_canister_snapshot_metadata": Method(
+        snapshot_data.upload_canister_snapshot_metadata, on_target=True, decode=snapshot_data.metadata_given
+    ),
+    "upload_canister_snapshot_data": Method(
+        snapshot_data.upload_canister_snapshot_data, on_target=True, decode=snapshot_data.data_given
     ),
     "fetch_canister_logs": Method(logs.fetch_canister_logs, query=True, may_call=Canister.may_see_logs),
     "ecdsa_public_key": Method(threshold.ecdsa_public_key, target=None),

@@ -9,10 +9,12 @@ memory (``--total-memory-mb``, `memory_budget`): a snapshot past either is refus
 as the IC refuses one for a canister or a subnet out of memory. A snapshot's id is the
 canister's count of snapshots taken (8 bytes, big-endian) and then its principal, as on the IC. The
 copies lie in the journal (`journal.Snapshot`), the list in the canister record, written together, so
-both survive restarts and crashes; deleting the canister deletes them."""
+both survive restarts and crashes; deleting the canister deletes them. Downloading and uploading them is
+`snapshot_data`."""
 
 from __future__ import annotations
 
+import hashlib
 import time
 
 from ...candid import Some
@@ -41,54 +43,78 @@ async def snapshot_named(manager: Manager, request: Request, target: Actor) -> M
 
 # --- on the target's thread -------------------------------------------------------------------
 def take_canister_snapshot(actor: Actor, call: Manage) -> Outcome:
-    canister, replaced = actor.canister, call.detail["snapshot_id"]
+    replaced = call.detail["snapshot_id"]
     if actor.instance is None or actor.module is None:
         return _refused(f"canister {actor.name} has no code to take a snapshot of")
+    instance = actor.instance
+    size = instance.memory.size + instance.stable.kept_size  # (before its copy is made)
+    refused = room_for_snapshot(actor, call, replaced, size)
+    if refused is not None:
+        return refused
+    memory, stable = bytes(instance.memory.image()), bytes(instance.stable.image())
+    state = {**instance.state(), "global_types": instance.global_types}
+    snapshot_id = add_snapshot(
+        actor, replaced, size, Snapshot(actor.module, state, actor.canister.certified_data, memory, stable)
+    )
+    if call.detail.get("uninstall"):  # (not in messages recorded before the option was served)
+        uninstall(actor, call)
+    return Outcome(reply("take_canister_snapshot", _record(snapshot_id, actor.canister.snapshots[snapshot_id])))
+
+
+def room_for_snapshot(actor: Actor, call: Manage, replaced: bytes | None, size: int) -> Outcome | None:
+    """None, counting it, if actor may have a new snapshot of ``size`` bytes, replacing the one
+    ``replaced`` names (None: none); else the reject."""
+    canister = actor.canister
     if replaced is not None and replaced not in canister.snapshots:
-        return _not_found(actor, replaced)
+        return not_found(actor, replaced)
     if replaced is None and len(canister.snapshots) >= MAX_SNAPSHOTS:
         return _refused(
             f"canister {actor.name} has {MAX_SNAPSHOTS} snapshots, the most it may: delete one, or name one "
             "to replace (replace_snapshot)"
         )
-    instance = actor.instance
-    size = instance.memory.size + instance.stable.kept_size  # (before its copy is made)
-    full = _past_budget(actor, size, canister.snapshot_bytes(leaving=replaced) + size)
-    if full is not None:
-        return full
-    memory, stable = bytes(instance.memory.image()), bytes(instance.stable.image())
+    return _past_budget(actor, call.op, size, canister.snapshot_bytes(leaving=replaced) + size)
+
+
+def add_snapshot(actor: Actor, replaced: bytes | None, size: int, copy: Snapshot) -> bytes:
+    """Keep ``copy`` (of ``size`` bytes, which `room_for_snapshot` counted) as the canister's newest
+    snapshot, in the place of ``replaced``; its id."""
+    canister = actor.canister
     snapshot_id = canister.snapshots_taken.to_bytes(8, "big") + actor.principal
     canister.snapshots_taken += 1
     if replaced is not None:
         del canister.snapshots[replaced]
         actor.turn.step.snapshots[replaced] = None
-    taken_at = time.time_ns()
-    canister.snapshots[snapshot_id] = [taken_at, size, canister.version]
-    copy = Snapshot(actor.module, instance.state(), canister.certified_data, memory, stable)
+    canister.snapshots[snapshot_id] = [time.time_ns(), size, canister.version]
     actor.turn.step.snapshots[snapshot_id] = copy
-    if call.detail.get("uninstall"):  # (not in messages recorded before the option was served)
-        uninstall(actor, call)
-    return Outcome(reply("take_canister_snapshot", _record(snapshot_id, canister.snapshots[snapshot_id])))
+    return snapshot_id
 
 
 def load_canister_snapshot(actor: Actor, call: Manage) -> Outcome:
     snapshot_id = call.detail["snapshot_id"]
     about = actor.canister.snapshots.get(snapshot_id)
     if about is None:
-        return _not_found(actor, snapshot_id)
+        return not_found(actor, snapshot_id)
     services = actor.services
-    snapshot = services.snapshot_of(actor.name, snapshot_id)
+    snapshot = services.snapshots.snapshot_of(actor.name, snapshot_id)
+    module, types = snapshot.module, snapshot.state.get("global_types")
     try:
-        new = services.instantiate(snapshot.module, actor.name, stable=snapshot.stable)
+        if module is None:  # an uploaded snapshot's own module: kept in the store once it loads
+            module = hashlib.sha256(snapshot.wasm).digest()
+            services.compile(module, snapshot.wasm, actor.name)
+        new = services.instantiate(module, actor.name, stable=snapshot.stable)
+        if types is not None and types != new.global_types:
+            raise ValueError(f"the snapshot's globals are {types}, its module's {new.global_types}")
+        new.restore(snapshot.state, snapshot.memory)
     except Exception as error:
         return _refused(f"load_canister_snapshot of {actor.name}: {error}")
-    new.restore(snapshot.state, snapshot.memory)
+    if snapshot.module is None:
+        actor.turn.step.modules.append(snapshot.wasm)
     if actor.instance is not None:  # the canister's clock goes on
         new.now = max(new.now, actor.instance.now)
     too_big = actor.turn.past_total(new)
     if too_big is not None:
         return _refused(f"load_canister_snapshot of {actor.name}: {too_big}")
-    actor.adopt(new, snapshot.module, snapshot.certified_data)
+    actor.adopt(new, module, snapshot.certified_data)
     actor.turn.step.full = True
     actor.canister.version += 1
     taken_at, _, version = about
@@ -105,13 +131,13 @@ def delete_canister_snapshot(actor: Actor, call: Manage) -> Outcome:
     snapshot_id = call.detail["snapshot_id"]
     about = actor.canister.snapshots.pop(snapshot_id, None)
     if about is None:
-        return _not_found(actor, snapshot_id)
+        return not_found(actor, snapshot_id)
     actor.services.memory_budget.keep_snapshots(actor.name, actor.canister.snapshot_bytes())  # (less: kept)
     actor.turn.step.snapshots[snapshot_id] = None
     return Outcome(reply("delete_canister_snapshot"))
 
 
-def _past_budget(actor: Actor, size: int, kept: int) -> Outcome | None:
+def _past_budget(actor: Actor, method: str, size: int, kept: int) -> Outcome | None:
     """None, counting them, if actor's snapshots may hold ``kept`` bytes with a new one of ``size``:
     within what one copy of its memories may be (``--actor-memory-mb`` and ``--actor-stable-mb``) and
     within moxzid's total for all actors' memory; else the IC's reject for a canister, or a subnet, out of
@@ -121,7 +147,7 @@ def _past_budget(actor: Actor, size: int, kept: int) -> Outcome | None:
     if kept > own:
         return Outcome.reject(
             Reject.CANISTER_ERROR,
-            f"take_canister_snapshot of {actor.name}: canister out of memory: its snapshots would hold "
+            f"{method} of {actor.name}: canister out of memory: its snapshots would hold "
             f"{kept >> 20} MiB with this one of {size >> 20} MiB (its heap and stable memory), more than one "
             f"copy of its memories may ({own >> 20} MiB: moxzid --actor-memory-mb and --actor-stable-mb); "
             "delete one, or name one to replace (replace_snapshot)",
@@ -130,7 +156,7 @@ def _past_budget(actor: Actor, size: int, kept: int) -> Outcome | None:
     if not budget.keep_snapshots(actor.name, kept):
         return Outcome.reject(
             Reject.SYS_TRANSIENT,
-            f"take_canister_snapshot of {actor.name}: moxzid's memory for all actors is spent: its snapshots "
+            f"{method} of {actor.name}: moxzid's memory for all actors is spent: its snapshots "
             f"would hold {kept >> 20} MiB with this one of {size >> 20} MiB, and all actors' memories and "
             f"snapshots more than {budget.total_bytes >> 20} MiB (moxzid --total-memory-mb); nothing was taken",
         )
@@ -141,7 +167,7 @@ def _record(snapshot_id: bytes, about: list) -> dict:
     return {"id": snapshot_id, "taken_at_timestamp": about[0], "total_size": about[1]}
 
 
-def _not_found(actor: Actor, snapshot_id: bytes) -> Outcome:
+def not_found(actor: Actor, snapshot_id: bytes) -> Outcome:
     return _refused(f"canister {actor.name} has no snapshot {snapshot_id.hex()}")
 
 
