@@ -3,8 +3,9 @@ offline, from a fresh project whose icp.yaml names moxzid as its `local` network
 created through the cycles ledger after the cycles minting canister named moxzid's subnet, built by a
 script step that runs `moxzi build`, installed (a module over 2 MiB in chunks), called with
 `icp canister call`, kept across a kill -9, upgraded by a second deploy keeping their state, and a
-deploy by an identity that does not control them is refused; and the deployer's identity, exported by
-icp-cli, exports a deployed actor's weights with `moxzi weights export --identity`."""
+deploy by an identity that does not control them is refused; the deployer's identity, exported by
+icp-cli, exports a deployed actor's weights with `moxzi weights export --identity`; `icp canister logs`
+prints a canister's log; `icp canister snapshot download|upload` moves a canister's state to another."""
 
 import hashlib
 import json
@@ -259,3 +260,38 @@ def test_icp_canister_logs_prints_the_canisters_log_kept_across_a_kill_9(tmp_pat
         assert call(icp, "counter", "inc") == "(3 : nat)"
         since = icp("canister", "logs", "counter", "--since-index", "3").stdout.strip().splitlines()
         assert [line.split("]: ", 1)[1] for line in since] == ["[TRAP]: failed on purpose", "count is 3"]
+
+
+def test_icp_canister_snapshot_download_and_upload_move_a_canisters_state_to_another(tmp_path, icp):
+    """`icp canister snapshot create`, `download`, `upload` to another canister and `restore` there
+    (read_canister_snapshot_metadata/_data, upload_canister_snapshot_metadata/_data, load_canister_snapshot):
+    the other canister answers the first one's count, the upload kept across a kill -9 (LMDB store)."""
+    icp("identity", "new", "tester", "--storage", "plaintext")
+    icp("identity", "default", "tester")
+    home = tmp_path / "moxzid"
+    home.mkdir()
+    (home / "actors.json").write_text('{"actors": []}')
+    flags = ("-m", "actors.json", "-s", "state")
+    with running_moxzid(*flags, cwd=home, plugins="http,ic,lmdb") as daemon:
+        (icp.project / "icp.yaml").write_text(icp_yaml(daemon.url, "counter", "other"))
+        icp("deploy")
+        assert call(icp, "counter", "inc") == "(1 : nat)" and call(icp, "counter", "inc") == "(2 : nat)"
+        icp("canister", "stop", "counter")  # (icp-cli snapshots stopped canisters only)
+        created = icp("canister", "snapshot", "create", "counter").stdout
+        taken = created.split("Created snapshot ")[1].split()[0]
+        icp("canister", "snapshot", "download", "counter", taken, "-o", str(tmp_path / "snapshot"))
+        metadata = json.loads((tmp_path / "snapshot" / "metadata.json").read_text())
+        wasm = (tmp_path / "snapshot" / "wasm_module.bin").read_bytes()
+        assert metadata["wasm_module_size"] == len(wasm) and wasm.startswith(b"\0asm") and metadata["globals"]
+        uploaded = icp("canister", "snapshot", "upload", "other", "-i", str(tmp_path / "snapshot"), "--quiet")
+        snapshot = uploaded.stdout.strip().split()[-1]
+        assert snapshot in icp("canister", "snapshot", "list", "other").stdout
+        daemon.process.kill()
+    with running_moxzid(*flags, cwd=home, plugins="http,ic,lmdb") as daemon:
+        (icp.project / "icp.yaml").write_text(icp_yaml(daemon.url, "counter", "other"))
+        assert call(icp, "other", "get", "--query") == "(0 : nat)"
+        icp("canister", "stop", "other")
+        icp("canister", "snapshot", "restore", "other", snapshot)
+        icp("canister", "start", "other")
+        assert call(icp, "other", "get", "--query") == "(2 : nat)"
+        assert call(icp, "other", "inc") == "(3 : nat)"
