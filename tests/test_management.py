@@ -598,6 +598,9 @@ async def test_canister_status_decodes_with_the_ics_type_and_counts_what_the_can
         assert metrics["snapshots_size"] == snapshot["total_size"] > 0
         assert metrics["custom_sections_size"] > len("icp:public candid:service")  # moc writes the interface
         assert metrics["wasm_memory_size"] > 0
+        assert metrics["wasm_binary_size"] == len(kid_wasm)
+        assert metrics["global_memory_size"] > 0 and metrics["global_memory_size"] % 8 == 0  # (Motoko's globals)
+        assert metrics["canister_history_size"] > 0  # its creation and install
         log = (await manage(host, "canister_status", {"canister_id": canister}))[0][0]["memory_metrics"]
         assert status["memory_size"] == sum(metrics.values()) + log["log_memory_store_size"]
     finally:

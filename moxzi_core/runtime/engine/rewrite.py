@@ -66,6 +66,7 @@ class PreparedModule:
     global_exports: tuple[str, ...]  # added export names, one per global the module defines, in index order
     has_start: bool  # the start function was removed and exported as START_EXPORT
     custom_sections: Mapping[str, bytes]  # e.g. "icp:public candid:service" -> .did text
+    size: int  # bytes of the module as given (the canister's wasm binary)
 
     @property
     def persistence(self) -> str:
@@ -156,6 +157,7 @@ def prepare(wasm: bytes, max_memory_pages: int | None = None) -> PreparedModule:
         global_exports=tuple(name for name, _, _ in added if name.startswith(GLOBAL_EXPORT_PREFIX)),
         has_start=start_function is not None,
         custom_sections=MappingProxyType(custom_sections),
+        size=len(wasm),
     )
 
 

@@ -124,9 +124,12 @@ async def new_settings(manager: Manager, request: Request, target: Actor) -> Man
 # --- on the target's thread -------------------------------------------------------------------
 def canister_status(actor: Actor, call: Manage) -> Outcome:
     memory, stable = actor.memory_sizes()
-    sections = actor.instance.prepared.custom_sections if actor.instance else {}
+    instance = actor.instance
+    sections = instance.prepared.custom_sections if instance else {}
     custom = sum(len(name) + len(content) for name, content in sections.items() if name.startswith("icp:"))
-    record = status_record(actor.canister, actor.module, memory, stable, custom, actor.turn.balance())
+    globals_bytes = sum(16 if kind == "v128" else 8 for kind in instance.global_types) if instance else 0
+    code = (instance.prepared.size if instance else 0, globals_bytes)
+    record = status_record(actor.canister, actor.module, (memory, stable, *code), custom, actor.turn.balance())
     return Outcome(reply("canister_status", record))
 
 

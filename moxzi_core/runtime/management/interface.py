@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cbor2
+
 from ...candid import CandidError, FuncType, Principal, Some, decode_args, encode_args, parse_did
 from ..canister import DEFAULT_SETTINGS, MAX_CONTROLLERS, Canister
 from ..canister_log import MAX_LOG_BYTES
@@ -92,17 +94,16 @@ def _visibility(kept) -> dict:
 def status_record(
     canister: Canister,
     module_hash: bytes | None,
-    memory_bytes: int,
-    stable_bytes: int,
+    code: tuple[int, int, int, int],
     custom_sections_bytes: int,
     cycles: int,
 ) -> dict:
-    """canister_status's answer (``canister_status_result``): ``memory_bytes`` and ``stable_bytes`` are
-    the actor's memories, ``custom_sections_bytes`` its module's ``icp:`` sections (names and contents).
-    Its memory size is the sum of its memory metrics, as on the IC: the memories, the custom sections,
-    the chunk store, the snapshots and the log. What moxzid does not keep apart counts zero: the wasm
-    binary (the store keeps it by hash, shared by every actor running it), the globals (in the
-    instance's state) and the history (in the canister record)."""
+    """canister_status's answer (``canister_status_result``): ``code`` is the bytes of the actor's
+    memory, stable memory, wasm binary (as installed) and globals (8 bytes a global, 16 a v128),
+    ``custom_sections_bytes`` its module's ``icp:`` sections (names and contents). Its memory size is
+    the sum of its memory metrics, as on the IC: those, the history (as the store keeps it), the chunk
+    store, the snapshots and the log."""
+    memory_bytes, stable_bytes, binary_bytes, globals_bytes = code
     settings = {
         **canister.settings,
         "controllers": [Principal(p) for p in canister.controllers],
@@ -114,10 +115,10 @@ def status_record(
     memory_metrics = {
         "wasm_memory_size": memory_bytes,
         "stable_memory_size": stable_bytes,
-        "global_memory_size": 0,
-        "wasm_binary_size": 0,
+        "global_memory_size": globals_bytes,
+        "wasm_binary_size": binary_bytes,
         "custom_sections_size": custom_sections_bytes,
-        "canister_history_size": 0,
+        "canister_history_size": len(cbor2.dumps(canister.history)),
         "wasm_chunk_store_size": sum(canister.chunks.values()),
         "snapshots_size": canister.snapshot_bytes(),
         "log_memory_store_size": canister.log.size,
