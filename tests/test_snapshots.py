@@ -4,6 +4,7 @@ refused, naming the budget, and takes nothing; a snapshot taken with ``uninstall
 a snapshot downloaded (read_canister_snapshot_metadata, _data) and uploaded to another canister loads its state
 there, and bad slices, strangers and writes into a taken snapshot are refused."""
 
+import cbor2
 from kit.actorbuild import build_actor
 
 from moxzi_core.candid import Principal, Some, decode_args, encode_args
@@ -11,7 +12,7 @@ from moxzi_core.runtime.engine import Limits
 from moxzi_core.runtime.host import ActorSpec, Host, HostConfig, actor_principal
 from moxzi_core.runtime.management.interface import MANAGEMENT_NAME, SERVICE
 from moxzi_core.runtime.messages import ANONYMOUS, Reject
-from moxzi_core.store import MemoryStore
+from moxzi_core.store import Batch, MemoryStore
 
 CANISTER = Principal(actor_principal("c"))
 TAKE = {"canister_id": CANISTER, "replace_snapshot": None, "uninstall_code": None, "sender_canister_version": None}
@@ -179,6 +180,12 @@ async def test_a_snapshot_downloaded_and_uploaded_to_another_canister_loads_its_
         assert loaded.reply is not None, loaded.reject_message
         assert decode_args((await host.call("d", "get", encode_args([], []), query=True)).reply) == [2]
         await host.call("d", "inc", encode_args([], []), query=False)
+        # The same canister, changed since, gets its snapshot back through an upload as well.
+        await host.call("c", "inc", encode_args([], []), query=False)
+        own = await upload(host, CANISTER, metadata, images)
+        loaded, _ = await manage(host, "load_canister_snapshot", {**LOAD, "snapshot_id": own})
+        assert loaded.reply is not None, loaded.reject_message
+        assert decode_args((await host.call("c", "get", encode_args([], []), query=True)).reply) == [2]
     finally:
         await host.stop()
     host = Host(specs, store=store)  # the loaded module and state are kept
@@ -251,5 +258,33 @@ async def test_snapshot_reads_and_uploads_refuse_bad_slices_strangers_and_taken_
         unloadable = await refused("load_canister_snapshot", {**LOAD, "snapshot_id": made["snapshot_id"]})
         assert unloadable.startswith("load_canister_snapshot of c:")  # ten zero bytes are no module
         assert decode_args((await host.call("c", "get", encode_args([], []), query=True)).reply) == [0]
+    finally:
+        await host.stop()
+
+
+async def test_a_snapshot_stored_without_its_globals_types_reads_them_from_its_module():
+    """A snapshot taken before snapshots kept their globals' types: its metadata types them as its
+    module defines them."""
+    store, built = MemoryStore(), build_actor("counter")
+    spec = ActorSpec("c", built.wasm, built.did, controllers=(ANONYMOUS,))
+    host = Host([spec], store=store)
+    await host.start()
+    try:
+        _, (taken,) = await manage(host, "take_canister_snapshot", TAKE)
+        read = {"canister_id": CANISTER, "snapshot_id": taken["id"]}
+        (typed,) = (await manage(host, "read_canister_snapshot_metadata", read))[1]
+    finally:
+        await host.stop()
+    key = b"actor/c/snapshot/" + taken["id"].hex().encode() + b"/meta"
+    meta = cbor2.loads(store.get(key))
+    del meta["state"]["global_types"]
+    batch = Batch()
+    batch.put(key, cbor2.dumps(meta))
+    store.commit(batch)
+    host = Host([spec], store=store)
+    await host.start()
+    try:
+        (untyped,) = (await manage(host, "read_canister_snapshot_metadata", read))[1]
+        assert untyped == typed and {next(iter(g.value)) for g in typed["globals"]} <= {"i32", "i64"}
     finally:
         await host.stop()
