@@ -4,6 +4,8 @@ refused, naming the budget, and takes nothing; a snapshot taken with ``uninstall
 a snapshot downloaded (read_canister_snapshot_metadata, _data) and uploaded to another canister loads its state
 there, and bad slices, strangers and writes into a taken snapshot are refused."""
 
+import hashlib
+
 import cbor2
 from kit.actorbuild import build_actor
 
@@ -92,9 +94,9 @@ async def test_a_snapshot_taken_with_uninstall_code_empties_the_canister_and_loa
 OTHER = Principal(actor_principal("d"))
 
 
-async def download(host: Host, canister: Principal, snapshot_id: bytes) -> tuple[dict, dict[str, bytes]]:
-    """A snapshot's metadata and images, read as icp-cli reads them: a slice at a time (of an odd size,
-    so that slices end inside the store's chunks)."""
+async def download(host: Host, canister: Principal, snapshot_id: bytes) -> tuple[dict, dict[str, bytes], list]:
+    """A snapshot's metadata, images and chunk store, read as icp-cli reads them: a slice at a time (of an
+    odd size, so that slices end inside the store's chunks), then each chunk by its hash."""
     (metadata,) = (
         await manage(host, "read_canister_snapshot_metadata", {"canister_id": canister, "snapshot_id": snapshot_id})
     )[1]
@@ -115,10 +117,14 @@ async def download(host: Host, canister: Principal, snapshot_id: bytes) -> tuple
             assert read.reply is not None, read.reject_message
             image += answer[0]["chunk"]
         images[kind] = image
-    return metadata, images
+    chunks = []
+    for entry in metadata["wasm_chunk_store"]:
+        where = {"canister_id": canister, "snapshot_id": snapshot_id, "kind": {"wasm_chunk": entry}}
+        chunks.append((await manage(host, "read_canister_snapshot_data", where))[1][0]["chunk"])
+    return metadata, images, chunks
 
 
-async def upload(host: Host, canister: Principal, metadata: dict, images: dict[str, bytes]) -> bytes:
+async def upload(host: Host, canister: Principal, metadata: dict, images: dict[str, bytes], chunks: list) -> bytes:
     """A new snapshot of ``canister`` holding what ``download`` read, uploaded as icp-cli uploads it."""
     argument = {
         "canister_id": canister,
@@ -149,6 +155,10 @@ async def upload(host: Host, canister: Principal, metadata: dict, images: dict[s
             }
             sent, _ = await manage(host, "upload_canister_snapshot_data", data)
             assert sent.reply is not None, sent.reject_message
+    for chunk in chunks:
+        data = {"canister_id": canister, "snapshot_id": snapshot_id, "kind": {"wasm_chunk": None}, "chunk": chunk}
+        sent, _ = await manage(host, "upload_canister_snapshot_data", data)
+        assert sent.reply is not None, sent.reject_message
     return snapshot_id
 
 
@@ -160,18 +170,21 @@ async def test_a_snapshot_downloaded_and_uploaded_to_another_canister_loads_its_
     try:
         for _ in range(2):
             await host.call("c", "inc", encode_args([], []), query=False)
+        chunk = b"a chunk of c's chunk store"
+        await manage(host, "upload_chunk", {"canister_id": CANISTER, "chunk": chunk})
         _, (taken,) = await manage(host, "take_canister_snapshot", TAKE)
-        metadata, images = await download(host, CANISTER, taken["id"])
+        metadata, images, chunks = await download(host, CANISTER, taken["id"])
+        assert metadata["wasm_chunk_store"] == [{"hash": hashlib.sha256(chunk).digest()}] and chunks == [chunk]
         assert metadata["source"] == Some({"taken_from_canister": None})
         assert metadata["wasm_module_size"] == len(built.wasm) and images["wasm_module"] == built.wasm
         assert metadata["wasm_memory_size"] == len(images["wasm_memory"]) > 0
         assert metadata["globals"] and all(entry.value for entry in metadata["globals"])
-        uploaded = await upload(host, OTHER, metadata, images)
+        uploaded = await upload(host, OTHER, metadata, images, chunks)
         (again,) = (
             await manage(host, "read_canister_snapshot_metadata", {"canister_id": OTHER, "snapshot_id": uploaded})
         )[1]
         assert again["source"] == Some({"metadata_upload": None}) and again["globals"] == metadata["globals"]
-        assert (await download(host, OTHER, uploaded))[1] == images  # read back as it went up
+        assert (await download(host, OTHER, uploaded))[1:] == (images, chunks)  # read back as it went up
         loaded, _ = await manage(
             host,
             "load_canister_snapshot",
@@ -179,13 +192,17 @@ async def test_a_snapshot_downloaded_and_uploaded_to_another_canister_loads_its_
         )
         assert loaded.reply is not None, loaded.reject_message
         assert decode_args((await host.call("d", "get", encode_args([], []), query=True)).reply) == [2]
+        stored = (await manage(host, "stored_chunks", {"canister_id": OTHER}))[1][0]
+        assert stored == metadata["wasm_chunk_store"]  # its chunk store is the snapshot's
         await host.call("d", "inc", encode_args([], []), query=False)
         # The same canister, changed since, gets its snapshot back through an upload as well.
         await host.call("c", "inc", encode_args([], []), query=False)
-        own = await upload(host, CANISTER, metadata, images)
+        await manage(host, "clear_chunk_store", {"canister_id": CANISTER})
+        own = await upload(host, CANISTER, metadata, images, chunks)
         loaded, _ = await manage(host, "load_canister_snapshot", {**LOAD, "snapshot_id": own})
         assert loaded.reply is not None, loaded.reject_message
         assert decode_args((await host.call("c", "get", encode_args([], []), query=True)).reply) == [2]
+        assert (await manage(host, "stored_chunks", {"canister_id": CANISTER}))[1][0] == metadata["wasm_chunk_store"]
     finally:
         await host.stop()
     host = Host(specs, store=store)  # the loaded module and state are kept
@@ -219,6 +236,10 @@ async def test_snapshot_reads_and_uploads_refuse_bad_slices_strangers_and_taken_
             "read_canister_snapshot_data", {**snapshot, "kind": {"wasm_memory": {"offset": 0, "size": 2_000_001}}}
         )
         assert large == "Requested slice too large: 2000001 > 2000000"
+        missing = await refused(
+            "read_canister_snapshot_data", {**snapshot, "kind": {"wasm_chunk": {"hash": b"\0" * 32}}}
+        )
+        assert missing == f"Error from Wasm chunk store: the snapshot holds no chunk {'00' * 32}."
         unknown = await refused("read_canister_snapshot_metadata", {**snapshot, "snapshot_id": b"\x01" * 18})
         assert "has no snapshot 0101" in unknown
         stranger = await refused("read_canister_snapshot_metadata", snapshot, caller=actor_principal("x"))
@@ -255,6 +276,10 @@ async def test_snapshot_reads_and_uploads_refuse_bad_slices_strangers_and_taken_
             "chunk": b"123456",
         }
         assert "offset: 5, size: 6" in await refused("upload_canister_snapshot_data", beyond)
+        for _ in range(2):  # a chunk of its chunk store counts once, as it comes
+            chunk = {**beyond, "kind": {"wasm_chunk": None}, "chunk": b"xyz"}
+            assert (await manage(host, "upload_canister_snapshot_data", chunk))[0].reply is not None
+            assert (await snapshots(host))[0]["total_size"] == 10 + (1 << 16) + 3
         unloadable = await refused("load_canister_snapshot", {**LOAD, "snapshot_id": made["snapshot_id"]})
         assert unloadable.startswith("load_canister_snapshot of c:")  # ten zero bytes are no module
         assert decode_args((await host.call("c", "get", encode_args([], []), query=True)).reply) == [0]

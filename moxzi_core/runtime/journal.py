@@ -99,6 +99,8 @@ def _actor(name: str, *parts: bytes) -> bytes:
 def _put_snapshot(batch: Batch, prefix: bytes, snapshot: Snapshot) -> None:
     meta = {"module": snapshot.module, "state": snapshot.state, "certified_data": snapshot.certified_data}
     batch.put(prefix + b"/meta", cbor2.dumps(meta))
+    for digest, chunk in snapshot.chunks.items():
+        batch.put(prefix + b"/chunk/" + digest, chunk)
     for kind, image in ((_MEMORY, snapshot.memory), (_STABLE, snapshot.stable), (b"module", snapshot.wasm)):
         for value_name, packed in memory_image.Packer().whole(image).items():
             if packed is not None:
@@ -157,6 +159,7 @@ class Snapshot:
     memory: bytes
     stable: bytes
     wasm: bytes = b""  # an uploaded snapshot's module (``module_size`` bytes, zeros where none came)
+    chunks: dict[bytes, bytes] = field(default_factory=dict)  # its chunk store, by sha256
 
 
 @dataclass
@@ -362,7 +365,18 @@ class Journal:
             values = ((key[len(part) :], value) for key, value in self.store.scan(part))
             whole = -(-size // memory_image.CHUNK) * memory_image.CHUNK  # (a module's last chunk is cut short)
             images.append(bytes(memory_image.Stored(whole, values, what).over(b""))[:size])
-        return Snapshot(fields["module"], state, fields["certified_data"], *images)
+        memory, stable, *wasm = images
+        chunks = self.snapshot_wasm_chunks(name, snapshot_id)
+        return Snapshot(fields["module"], state, fields["certified_data"], memory, stable, b"".join(wasm), chunks)
+
+    def snapshot_wasm_chunks(self, name: str, snapshot_id: bytes) -> dict[bytes, bytes]:
+        """The chunk store actor ``name``'s snapshot ``snapshot_id`` holds: its chunks by sha256."""
+        prefix = _actor(name, b"snapshot", snapshot_id.hex().encode(), b"chunk", b"")
+        return {key[len(prefix) :]: chunk for key, chunk in self.store.scan(prefix)}
+
+    def snapshot_wasm_chunk(self, name: str, snapshot_id: bytes, digest: bytes) -> bytes | None:
+        """The chunk with sha256 ``digest`` in the chunk store of actor ``name``'s snapshot, if it holds one."""
+        return self.store.get(_actor(name, b"snapshot", snapshot_id.hex().encode(), b"chunk", digest))
 
     def snapshot_meta(self, name: str, snapshot_id: bytes) -> dict:
         """Actor ``name``'s snapshot ``snapshot_id`` but its images: its module, state and certified data."""

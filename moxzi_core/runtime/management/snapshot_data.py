@@ -7,13 +7,12 @@ module included), optionally in the place of one, whose module and memories
 upload_canister_snapshot_data then writes; load_canister_snapshot loads it as any other. Only
 controllers call them, as on the IC. An uploaded snapshot's module and memories lie in the store in
 the chunks memories do (`memory_image`), so an upload writes, and a read reads, only the chunks its
-slice touches.
-
-What moxzid's snapshots do not hold, they answer as empty: the chunk store (a canister's stays its own
-when a snapshot loads: ``wasm_chunk_store`` is empty, and a ``wasm_chunk`` is refused) and the low wasm
-memory hook's status (null)."""
+slice touches; each chunk of its chunk store uploaded (``wasm_chunk``) counts against the budgets as it
+comes. The low wasm memory hook's status, which moxzid's snapshots do not hold, is answered null."""
 
 from __future__ import annotations
+
+import hashlib
 
 from ...candid import Some
 from ..actor import Actor
@@ -23,7 +22,7 @@ from ..journal import SNAPSHOT_IMAGES, Snapshot
 from ..messages import Manage, Outcome, Reject
 from .interface import BadArgument, reply
 from .request import Manager, Request
-from .snapshots import add_snapshot, not_found, room_for_snapshot
+from .snapshots import add_snapshot, not_found, past_budget, room_for_snapshot
 
 MAX_SLICE = 2_000_000  # bytes one read answers at most, as on the IC
 MAX_MODULE_BYTES = MAX_CHUNKS * MAX_CHUNK_BYTES  # the largest module moxzid installs (from a chunk store)
@@ -99,7 +98,9 @@ def read_canister_snapshot_metadata(actor: Actor, call: Manage) -> Outcome:
         ],
         "wasm_memory_size": state["memory_size"],
         "stable_memory_size": state["stable_size"],
-        "wasm_chunk_store": [],
+        "wasm_chunk_store": [
+            {"hash": digest} for digest in actor.services.snapshots.snapshot_wasm_chunks(actor.name, snapshot_id)
+        ],
         "canister_version": about[2],
         "certified_data": meta["certified_data"],
         "global_timer": Some({"active": timer} if timer else {"inactive": None}),
@@ -113,12 +114,15 @@ def read_canister_snapshot_data(actor: Actor, call: Manage) -> Outcome:
     snapshot_id, kind = detail["snapshot_id"], detail["kind"]
     if snapshot_id not in actor.canister.snapshots:
         return not_found(actor, snapshot_id)
+    snapshots = actor.services.snapshots
     if kind == "wasm_chunk":
-        return _no_chunk_store(detail["hash"])
+        stored = snapshots.snapshot_wasm_chunk(actor.name, snapshot_id, detail["hash"])
+        if stored is None:
+            return _invalid(f"Error from Wasm chunk store: the snapshot holds no chunk {detail['hash'].hex()}.")
+        return Outcome(reply("read_canister_snapshot_data", {"chunk": stored}))
     offset, size = detail["offset"], detail["size"]
     if size > MAX_SLICE:
         return _invalid(f"Requested slice too large: {size} > {MAX_SLICE}")
-    snapshots = actor.services.snapshots
     meta = snapshots.snapshot_meta(actor.name, snapshot_id)
     if offset + size > _size(actor, meta, kind):
         return _invalid_slice(offset, size)
@@ -152,12 +156,12 @@ def upload_canister_snapshot_data(actor: Actor, call: Manage) -> Outcome:
     snapshot_id, kind, chunk = detail["snapshot_id"], detail["kind"], detail["chunk"]
     if snapshot_id not in actor.canister.snapshots:
         return not_found(actor, snapshot_id)
-    if kind == "wasm_chunk":
-        return _no_chunk_store(None)
     snapshots = actor.services.snapshots
     meta = snapshots.snapshot_meta(actor.name, snapshot_id)
     if meta["module"] is not None:
         return _invalid("Only canister snapshots created by metadata upload can be mutated.")
+    if kind == "wasm_chunk":
+        return _chunk_uploaded(actor, call, snapshot_id, chunk)
     offset, end = detail["offset"], detail["offset"] + len(chunk)
     if end > _size(actor, meta, kind):
         return _invalid_slice(offset, len(chunk))
@@ -183,12 +187,23 @@ def _size(actor: Actor, meta: dict, kind: str) -> int:
     return state["memory_size" if kind == "wasm_memory" else "stable_size"]
 
 
-def _no_chunk_store(digest: bytes | None) -> Outcome:
-    named = "" if digest is None else f" {digest.hex()}"
-    return _invalid(
-        f"Error from Wasm chunk store: no chunk{named}: moxzid's snapshots hold no chunk store (a canister "
-        "keeps its own when a snapshot loads)"
-    )
+def _chunk_uploaded(actor: Actor, call: Manage, snapshot_id: bytes, chunk: bytes) -> Outcome:
+    """A chunk for the chunk store of uploaded snapshot ``snapshot_id``: at most ``MAX_CHUNKS`` of at
+    most ``MAX_CHUNK_BYTES``, as a canister's chunk store holds, each counted as the snapshot grows."""
+    if len(chunk) > MAX_CHUNK_BYTES:
+        return _invalid(f"Error from Wasm chunk store: a chunk is at most {MAX_CHUNK_BYTES} bytes, got {len(chunk)}.")
+    digest = hashlib.sha256(chunk).digest()
+    held = actor.services.snapshots.snapshot_wasm_chunks(actor.name, snapshot_id)
+    if digest not in held:
+        if len(held) >= MAX_CHUNKS:
+            return _invalid(f"Error from Wasm chunk store: the snapshot's chunk store is full ({MAX_CHUNKS} chunks).")
+        canister = actor.canister
+        full = past_budget(actor, call.op, len(chunk), canister.snapshot_bytes() + len(chunk))
+        if full is not None:
+            return full
+        canister.snapshots[snapshot_id][1] += len(chunk)
+        actor.turn.step.snapshot_parts.setdefault(snapshot_id, {})[b"chunk/" + digest] = chunk
+    return Outcome(reply("upload_canister_snapshot_data"))
 
 
 def _invalid_slice(offset: int, size: int) -> Outcome:

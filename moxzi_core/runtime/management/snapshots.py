@@ -1,9 +1,9 @@
 """Canister snapshots, as the IC's management canister keeps them: take_canister_snapshot copies what a
-canister runs (its module, both memories, its globals and timer, its certified data),
-load_canister_snapshot puts such a copy back (the canister's version moves on, and its history records
-the load), list_canister_snapshots and delete_canister_snapshot. A canister holds at most
+canister runs (its module, both memories, its globals and timer, its certified data) and its chunk
+store, load_canister_snapshot puts such a copy back (the canister's version moves on, and its history
+records the load), list_canister_snapshots and delete_canister_snapshot. A canister holds at most
 ``MAX_SNAPSHOTS`` (the IC's 10); taking one more replaces the one ``replace_snapshot`` names. What
-they hold (each its memories' sizes as taken) is at most what one copy of the canister's memories may
+they hold (each its memories' sizes as taken, and its chunks) is at most what one copy of the canister's memories may
 be (``--actor-memory-mb`` and ``--actor-stable-mb``), and counts in moxzid's total for all actors'
 memory (``--total-memory-mb``, `memory_budget`): a snapshot past either is refused before it is copied,
 as the IC refuses one for a canister or a subnet out of memory. A snapshot's id is the
@@ -46,16 +46,16 @@ def take_canister_snapshot(actor: Actor, call: Manage) -> Outcome:
     replaced = call.detail["snapshot_id"]
     if actor.instance is None or actor.module is None:
         return _refused(f"canister {actor.name} has no code to take a snapshot of")
-    instance = actor.instance
-    size = instance.memory.size + instance.stable.kept_size  # (before its copy is made)
+    instance, canister = actor.instance, actor.canister
+    size = instance.memory.size + instance.stable.kept_size + sum(canister.chunks.values())  # (before the copy)
     refused = room_for_snapshot(actor, call, replaced, size)
     if refused is not None:
         return refused
     memory, stable = bytes(instance.memory.image()), bytes(instance.stable.image())
     state = {**instance.state(), "global_types": instance.global_types}
-    snapshot_id = add_snapshot(
-        actor, replaced, size, Snapshot(actor.module, state, actor.canister.certified_data, memory, stable)
-    )
+    chunks = {digest: actor.services.snapshots.chunk(actor.name, digest) or b"" for digest in canister.chunks}
+    copy = Snapshot(actor.module, state, canister.certified_data, memory, stable, chunks=chunks)
+    snapshot_id = add_snapshot(actor, replaced, size, copy)
     if call.detail.get("uninstall"):  # (not in messages recorded before the option was served)
         uninstall(actor, call)
     return Outcome(reply("take_canister_snapshot", _record(snapshot_id, actor.canister.snapshots[snapshot_id])))
@@ -72,7 +72,7 @@ def room_for_snapshot(actor: Actor, call: Manage, replaced: bytes | None, size: 
             f"canister {actor.name} has {MAX_SNAPSHOTS} snapshots, the most it may: delete one, or name one "
             "to replace (replace_snapshot)"
         )
-    return _past_budget(actor, call.op, size, canister.snapshot_bytes(leaving=replaced) + size)
+    return past_budget(actor, call.op, size, canister.snapshot_bytes(leaving=replaced) + size)
 
 
 def add_snapshot(actor: Actor, replaced: bytes | None, size: int, copy: Snapshot) -> bytes:
@@ -116,6 +116,8 @@ def load_canister_snapshot(actor: Actor, call: Manage) -> Outcome:
         return _refused(f"load_canister_snapshot of {actor.name}: {too_big}")
     actor.adopt(new, module, snapshot.certified_data)
     actor.turn.step.full = True
+    actor.canister.chunks = {digest: len(chunk) for digest, chunk in snapshot.chunks.items()}  # (its chunk store too)
+    actor.turn.step.chunks, actor.turn.step.chunks_cleared = dict(snapshot.chunks), True
     actor.canister.version += 1
     taken_at, _, version = about
     record_snapshot_load(actor.canister, changer(call), version, snapshot_id, taken_at)
@@ -137,7 +139,7 @@ def delete_canister_snapshot(actor: Actor, call: Manage) -> Outcome:
     return Outcome(reply("delete_canister_snapshot"))
 
 
-def _past_budget(actor: Actor, method: str, size: int, kept: int) -> Outcome | None:
+def past_budget(actor: Actor, method: str, size: int, kept: int) -> Outcome | None:
     """None, counting them, if actor's snapshots may hold ``kept`` bytes with a new one of ``size``:
     within what one copy of its memories may be (``--actor-memory-mb`` and ``--actor-stable-mb``) and
     within moxzid's total for all actors' memory; else the IC's reject for a canister, or a subnet, out of
