@@ -9,7 +9,7 @@ import hashlib
 import cbor2
 from kit.actorbuild import build_actor
 
-from moxzi_core.candid import Principal, Some, decode_args, encode_args
+from moxzi_core.candid import Principal, Some, decode_args, encode_args, resolve
 from moxzi_core.runtime.engine import Limits
 from moxzi_core.runtime.host import ActorSpec, Host, HostConfig, actor_principal
 from moxzi_core.runtime.management.interface import MANAGEMENT_NAME, SERVICE
@@ -92,6 +92,8 @@ async def test_a_snapshot_taken_with_uninstall_code_empties_the_canister_and_loa
 
 
 OTHER = Principal(actor_principal("d"))
+(SETTINGS,) = [f.type for f in resolve(SERVICE.methods["update_settings"].args[0]).fields if f.name == "settings"]
+SETTINGS_FIELDS = [field.name for field in resolve(SETTINGS).fields]  # (canister_settings)
 
 
 async def download(host: Host, canister: Principal, snapshot_id: bytes) -> tuple[dict, dict[str, bytes], list]:
@@ -179,11 +181,17 @@ async def test_a_snapshot_downloaded_and_uploaded_to_another_canister_loads_its_
         assert metadata["wasm_module_size"] == len(built.wasm) and images["wasm_module"] == built.wasm
         assert metadata["wasm_memory_size"] == len(images["wasm_memory"]) > 0
         assert metadata["globals"] and all(entry.value for entry in metadata["globals"])
-        uploaded = await upload(host, OTHER, metadata, images, chunks)
+        assert metadata["on_low_wasm_memory_hook_status"] == Some({"condition_not_satisfied": None})
+        executed = {**metadata, "on_low_wasm_memory_hook_status": Some({"executed": None})}
+        # d's memory is low by its settings (its hook, which it does not export, comes due):
+        low = {name: None for name in SETTINGS_FIELDS} | {"wasm_memory_threshold": Some(1 << 40)}
+        await manage(host, "update_settings", {"canister_id": OTHER, "settings": low, "sender_canister_version": None})
+        uploaded = await upload(host, OTHER, executed, images, chunks)
         (again,) = (
             await manage(host, "read_canister_snapshot_metadata", {"canister_id": OTHER, "snapshot_id": uploaded})
         )[1]
         assert again["source"] == Some({"metadata_upload": None}) and again["globals"] == metadata["globals"]
+        assert again["on_low_wasm_memory_hook_status"] == Some({"executed": None})
         assert (await download(host, OTHER, uploaded))[1:] == (images, chunks)  # read back as it went up
         loaded, _ = await manage(
             host,
@@ -193,7 +201,11 @@ async def test_a_snapshot_downloaded_and_uploaded_to_another_canister_loads_its_
         assert loaded.reply is not None, loaded.reject_message
         assert decode_args((await host.call("d", "get", encode_args([], []), query=True)).reply) == [2]
         stored = (await manage(host, "stored_chunks", {"canister_id": OTHER}))[1][0]
-        assert stored == metadata["wasm_chunk_store"]  # its chunk store is the snapshot's
+        assert stored == metadata["wasm_chunk_store"]  # its chunk store is the snapshot's, its hook's status too:
+        _, (of_d,) = await manage(host, "take_canister_snapshot", {**TAKE, "canister_id": OTHER})
+        read = {"canister_id": OTHER, "snapshot_id": of_d["id"]}
+        hook = (await manage(host, "read_canister_snapshot_metadata", read))[1][0]["on_low_wasm_memory_hook_status"]
+        assert hook == Some({"executed": None})
         await host.call("d", "inc", encode_args([], []), query=False)
         # The same canister, changed since, gets its snapshot back through an upload as well.
         await host.call("c", "inc", encode_args([], []), query=False)

@@ -8,7 +8,7 @@ upload_canister_snapshot_data then writes; load_canister_snapshot loads it as an
 controllers call them, as on the IC. An uploaded snapshot's module and memories lie in the store in
 the chunks memories do (`memory_image`), so an upload writes, and a read reads, only the chunks its
 slice touches; each chunk of its chunk store uploaded (``wasm_chunk``) counts against the budgets as it
-comes. The low wasm memory hook's status, which moxzid's snapshots do not hold, is answered null."""
+comes."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ async def metadata_given(manager: Manager, request: Request, target: Actor) -> M
             raise BadArgument(f"upload_canister_snapshot_metadata: {name} {size} is more than {most} bytes")
         if name != "module_size" and size % _WASM_PAGE:
             raise BadArgument(f"upload_canister_snapshot_metadata: {name} {size} is not whole 64 KiB pages")
-    timer = argument["global_timer"]
+    timer, hook = argument["global_timer"], argument["on_low_wasm_memory_hook_status"]
     globals_ = [next(iter(value.items())) for value in argument["globals"]]
     replaced = argument["replace_snapshot"]
     detail = {
@@ -64,6 +64,7 @@ async def metadata_given(manager: Manager, request: Request, target: Actor) -> M
         "global_types": [kind for kind, _ in globals_],
         "globals": [value for _, value in globals_],
         "timer": (timer.value.get("active") or 0) if isinstance(timer, Some) else 0,  # (0: inactive)
+        "low_memory_hook": next(iter(hook.value)) if isinstance(hook, Some) else None,
         "certified_data": argument["certified_data"],
     }
     return manager.room_for(request, target, len(request.arg)) or request.message(detail)
@@ -104,7 +105,8 @@ def read_canister_snapshot_metadata(actor: Actor, call: Manage) -> Outcome:
         "canister_version": about[2],
         "certified_data": meta["certified_data"],
         "global_timer": Some({"active": timer} if timer else {"inactive": None}),
-        "on_low_wasm_memory_hook_status": None,
+        # (null: a snapshot taken before they kept it, or uploaded without it)
+        "on_low_wasm_memory_hook_status": Some({hook: None}) if (hook := state.get("low_memory_hook")) else None,
     }
     return Outcome(reply("read_canister_snapshot_metadata", metadata))
 
@@ -143,7 +145,7 @@ def upload_canister_snapshot_metadata(actor: Actor, call: Manage) -> Outcome:
     refused = room_for_snapshot(actor, call, detail["replace"], size)
     if refused is not None:
         return refused
-    names = ("memory_size", "stable_size", "module_size", "globals", "global_types", "timer")
+    names = ("memory_size", "stable_size", "module_size", "globals", "global_types", "timer", "low_memory_hook")
     state = {name: detail[name] for name in names}
     state["now"] = 0  # (the canister's clock goes on when it loads)
     snapshot = Snapshot(None, state, detail["certified_data"], b"", b"")

@@ -1,6 +1,6 @@
 """Canister snapshots, as the IC's management canister keeps them: take_canister_snapshot copies what a
-canister runs (its module, both memories, its globals and timer, its certified data) and its chunk
-store, load_canister_snapshot puts such a copy back (the canister's version moves on, and its history
+canister runs (its module, both memories, its globals and timer, its certified data), its chunk
+store and its low wasm memory hook's status, load_canister_snapshot puts such a copy back (the canister's version moves on, and its history
 records the load), list_canister_snapshots and delete_canister_snapshot. A canister holds at most
 ``MAX_SNAPSHOTS`` (the IC's 10); taking one more replaces the one ``replace_snapshot`` names. What
 they hold (each its memories' sizes as taken, and its chunks) is at most what one copy of the canister's memories may
@@ -52,7 +52,7 @@ def take_canister_snapshot(actor: Actor, call: Manage) -> Outcome:
     if refused is not None:
         return refused
     memory, stable = bytes(instance.memory.image()), bytes(instance.stable.image())
-    state = {**instance.state(), "global_types": instance.global_types}
+    state = {**instance.state(), "global_types": instance.global_types, "low_memory_hook": canister.low_memory_hook}
     chunks = {digest: actor.services.snapshots.chunk(actor.name, digest) or b"" for digest in canister.chunks}
     copy = Snapshot(actor.module, state, canister.certified_data, memory, stable, chunks=chunks)
     snapshot_id = add_snapshot(actor, replaced, size, copy)
@@ -117,6 +117,7 @@ def load_canister_snapshot(actor: Actor, call: Manage) -> Outcome:
     actor.adopt(new, module, snapshot.certified_data)
     actor.turn.step.full = True
     actor.canister.chunks = {digest: len(chunk) for digest, chunk in snapshot.chunks.items()}  # (its chunk store too)
+    actor.canister.low_memory_hook = snapshot.state.get("low_memory_hook") or actor.canister.low_memory_hook
     actor.turn.step.chunks, actor.turn.step.chunks_cleared = dict(snapshot.chunks), True
     actor.canister.version += 1
     taken_at, _, version = about
