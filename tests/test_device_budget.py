@@ -487,3 +487,7 @@ def test_exports_that_stopped_serving_are_remembered_a_few_per_owner():
         (410, "the export is used up: it allowed 1 download"),
     ]
     assert exports.retired() == {A} and exports.retired() == set()
+    token = exports.offer(B, [], 1, 1).rsplit("/", 1)[1]
+    assert exports.retired() == set()
+    time.sleep(1.05)
+    assert exports.retired() == {B} and exports.take(token) == (410, "the export expired")

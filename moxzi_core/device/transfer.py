@@ -119,6 +119,9 @@ class Exports:
         # token -> (why it no longer serves, forget at, owner), oldest first
         self._gone: dict[str, tuple[str, float, bytes]] = {}
         self._retired: set[bytes] = set()  # owners of exports gone since ``retired`` was last asked
+        # When the next export expires or gone one is forgotten: every device call asks (``retired``),
+        # and until then there is nothing to look for.
+        self._due = math.inf
         self.prefix: str | None = None  # set by the transport that serves them (Transport.start)
 
     # --- the table ---------------------------------------------------------------------------
@@ -132,7 +135,8 @@ class Exports:
             live = sum(e.owner == owner for e in self._live.values())
             if live >= self._max_per_actor:
                 raise DeviceError(f"this actor has {live} live exports; the limit is {self._max_per_actor}")
-            self._live[token] = Export(owner, tensors, uses, uses, time.monotonic() + seconds)
+            export = self._live[token] = Export(owner, tensors, uses, uses, time.monotonic() + seconds)
+            self._due = min(self._due, export.expires)
         return f"{self.prefix}/{token}"
 
     def of(self, owner: bytes) -> list[Export]:
@@ -172,10 +176,14 @@ class Exports:
             return export
 
     def _forget_old(self, now: float) -> None:
+        if now < self._due:
+            return
         for token in [t for t, e in self._live.items() if e.expires <= now]:
             self._retire(token, "the export expired", self._live[token].expires + LIFETIME_SECONDS)
         for token in [t for t, (_, until, _) in self._gone.items() if until <= now]:
             del self._gone[token]
+        expiries = [e.expires for e in self._live.values()]
+        self._due = min(expiries + [until for _, until, _ in self._gone.values()], default=math.inf)
 
     def _retire(self, token: str, why: str, forget_at: float) -> None:
         """The export ``token`` serves no more: remembered as gone, ``why``, until ``forget_at``, as one
@@ -183,6 +191,7 @@ class Exports:
         owner = self._live.pop(token).owner
         self._retired.add(owner)
         self._gone[token] = (why, forget_at, owner)
+        self._due = min(self._due, forget_at)
         theirs = [t for t, (_, _, o) in self._gone.items() if o == owner]
         for old in theirs[: len(theirs) - self._max_per_actor]:
             del self._gone[old]
