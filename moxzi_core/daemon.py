@@ -62,30 +62,30 @@ class OutOfFiles:
     """The event loop's exception handler: asyncio logs each ``accept`` that fails for want of open
     files (EMFILE) with a traceback, up to a listen backlog of them at a time, and stops accepting on
     that socket for a second; a client opening connections fast would fill the log with them. This logs
-    one warning a minute at most, with the count since the last, and leaves every other exception
-    to asyncio's handler."""
+    one warning an episode (failures less than ``quiet_seconds`` apart), as it begins, and leaves every
+    other exception to asyncio's handler."""
 
     MESSAGE = "socket.accept() out of system resource"  # asyncio's, for EMFILE, ENFILE, ENOBUFS, ENOMEM
 
-    def __init__(self, every_seconds: float = 60.0):
-        self._every, self._last, self._missed = every_seconds, -math.inf, 0
+    def __init__(self, quiet_seconds: float = 60.0):
+        self._quiet, self._last = quiet_seconds, -math.inf  # the last failure's time
 
     def handle(self, loop: asyncio.AbstractEventLoop, context: dict) -> None:
         if context.get("message") != self.MESSAGE:
             loop.default_exception_handler(context)
             return
-        self._missed += 1
         now = time.monotonic()
-        if now - self._last >= self._every:
+        if now - self._last >= self._quiet:
             soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
             log.warning(
-                "out of open files (the limit is %d): %d connection(s) not accepted (%s); accepting again "
-                "in a second (raise `ulimit -n`, or lower the connection caps)",
+                "out of open files (the limit is %d): connections wait in the listen queue while accepts fail "
+                "(%s), each failure pausing that listener a second; said once until %d s pass without one "
+                "(raise `ulimit -n`, or lower the connection caps)",
                 soft,
-                self._missed,
                 context.get("exception"),
+                self._quiet,
             )
-            self._last, self._missed = now, 0
+        self._last = now
 
 
 class StartupError(Exception):

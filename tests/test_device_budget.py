@@ -17,8 +17,16 @@ from kit.http import request
 from moxzi_core.billing import DefaultPrices, Ledger, Purse
 from moxzi_core.candid import FLOAT64, NAT, Principal, Some, Vec, encode_args
 from moxzi_core.device import DeviceBudget, DeviceError, DeviceLimits, open_device
-from moxzi_core.device.budget import ENTRY_BYTES, TENSOR_BYTES, entry_bytes, optimizer_bytes, publication_bytes
+from moxzi_core.device.budget import (
+    ENTRY_BYTES,
+    TENSOR_BYTES,
+    entry_bytes,
+    export_record_bytes,
+    optimizer_bytes,
+    publication_bytes,
+)
 from moxzi_core.device.ops import Meta
+from moxzi_core.device.transfer import Export, Exports
 from moxzi_core.store import MemoryStore
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
@@ -435,3 +443,51 @@ def test_readers_a_publication_names_count_and_steps_go_with_their_optimizer(reg
         d.request("delete", A, [{"kind": {"optimizer": None}, "name": name}])
     assert d.usage()[d.name_of(A)]["steps"] == {}
     d.close()
+
+
+def test_a_live_export_counts_the_tensors_it_holds_against_its_exporter(registry):
+    """An export holds its publications' tensors: while they are its publications' they count once, and
+    once a publication is replaced or deleted its old tensor counts as the export's until the export
+    stops serving; a replacement past the budget is refused naming what holds the bytes."""
+    d = opened(registry, 15, 1024)
+    d.exports.prefix = "http://exports.test/export"  # (as a transport sets it; nothing downloads here)
+    params(d, A, w=[1024])
+    publish = {"names": ["w"], "prefix": "p/", "readers": None}
+    d.request("publish", A, publish)
+    url = d.request("export", A, {"names": ["w"], "prefix": "p/", "uses": None, "seconds": None})
+    record = export_record_bytes(["w"])
+    now = held("w", 1024) + held("p/w", 1024) + record
+    assert counted(d, A) == now == d.counted(A)
+    old = TENSOR_BYTES + 4 * 1024  # the publication's tensor, which the export keeps if it is replaced
+    before, listed = snapshot(d), d.request("list", A)
+    assert rejected(d, A, "publish", publish) == (
+        f"moxzi_device_publish: the actor would hold {now + old} bytes on the device ({now} now and {old} more "
+        "after it); its budget is 15360 (--device-actor-mb): delete what it no longer needs (it holds, in bytes: "
+        f"parameters {held('w', 1024)}, publications {held('p/w', 1024)}, exports {record})"
+    )
+    assert snapshot(d) == before and d.request("list", A) == listed and counted(d, A) == now
+    d.request("delete", A, [{"kind": {"publication": None}, "name": "p/w"}])  # the export keeps its tensor
+    assert counted(d, A) == held("w", 1024) + record + old
+    assert isinstance(d.exports.take(url.rsplit("/", 1)[1]), Export)  # its one download: it serves no more
+    params(d, A, v=[1])  # the next call counts it gone
+    assert counted(d, A) == held("w", 1024) + held("v", 1) == d.counted(A)
+    d.close()
+
+
+def test_exports_that_stopped_serving_are_remembered_a_few_per_owner():
+    exports = Exports(bytes, max_per_actor=2)
+    exports.prefix = "http://exports.test/export"
+    tokens = []
+    for _ in range(3):
+        tokens.append(exports.offer(A, [], 1, 60).rsplit("/", 1)[1])
+        assert isinstance(exports.take(tokens[-1]), Export)  # used up
+    assert [exports.take(t) for t in tokens] == [
+        (404, "there is no export with this token"),  # forgotten: the owner's oldest beyond two
+        (410, "the export is used up: it allowed 1 download"),
+        (410, "the export is used up: it allowed 1 download"),
+    ]
+    assert exports.retired() == {A} and exports.retired() == set()
+    token = exports.offer(B, [], 1, 1).rsplit("/", 1)[1]
+    assert exports.retired() == set()
+    time.sleep(1.05)
+    assert exports.retired() == {B} and exports.take(token) == (410, "the export expired")

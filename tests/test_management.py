@@ -427,6 +427,47 @@ async def test_created_actors_are_capped_counted_from_the_store():
         await host.stop()
 
 
+async def test_created_actors_are_capped_per_creator():
+    """Past --max-created-per-creator, a creator's create_canister is refused naming the flag while
+    other creators still create: a key, an actor, and the anonymous principal (every anonymous client
+    as one creator); a restart keeps the counts, and deleting one of a creator's frees its slot."""
+    store = MemoryStore()
+    empty = {"settings": None, "sender_canister_version": None}
+    host = await started(factory(False), store=store, max_created_actors=10, max_created_per_creator=2)
+    try:
+        (mine,), _ = await manage(host, "create_canister", empty)
+        await manage(host, "create_canister", empty)
+        _, refused = await manage(host, "create_canister", empty)
+        assert refused.reject_code == Reject.SYS_TRANSIENT
+        assert refused.reject_message == (
+            f"{Principal(OPERATOR).to_text()} created 2 of the canisters moxzid holds, as many as one creator "
+            "may (moxzid --max-created-per-creator 2): delete one, or ask the operator for more"
+        )
+        await update(host, "factory", "make", [NAT], [1], rets=[PRINCIPAL])  # an actor is a creator of its own
+        await update(host, "factory", "make", [NAT], [2], rets=[PRINCIPAL])
+        outcome = await host.call("factory", "make", encode_args([NAT], [3]), query=False)
+        assert outcome.reply is None and "--max-created-per-creator 2" in outcome.reject_message
+        for _ in range(2):
+            (_, made) = await manage(host, "create_canister", empty, caller=ALICE)
+            assert made.reply is not None, made.reject_message
+        _, refused = await manage(host, "create_canister", empty, caller=ALICE)
+        assert "2vxsx-fae created 2" in refused.reject_message
+        assert len(host.actor_names()) == 7  # the factory and six created; nothing made by the refused calls
+    finally:
+        await host.stop()
+    host = await started(factory(False), store=store, max_created_actors=10, max_created_per_creator=2)
+    try:
+        _, refused = await manage(host, "create_canister", empty)
+        assert "--max-created-per-creator 2" in refused.reject_message
+        await manage(host, "stop_canister", {"canister_id": mine["canister_id"]})
+        _, deleted = await manage(host, "delete_canister", {"canister_id": mine["canister_id"]})
+        assert deleted.reply is not None, deleted.reject_message
+        _, made = await manage(host, "create_canister", empty)
+        assert made.reply is not None, made.reject_message
+    finally:
+        await host.stop()
+
+
 async def test_instances_no_actor_runs_any_more_are_freed():
     """A deleted actor's instance, and the one an upgrade replaced, are freed with their memories:
     wasmtime keeps an instance's host functions until its store goes, and they must not keep the

@@ -9,6 +9,7 @@ import json
 import math
 import os
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -104,6 +105,7 @@ def test_moxzi_writes_what_safetensors_reads_and_reads_what_it_writes(tmp_path):
             "not a list of sizes",
         ),
         (safetensors_file({"__metadata__": {"a": 1}}, b""), "__metadata__ must map names to text"),
+        (safetensors_file({"a": {"dtype": "F32", "shape": [10**20], "data_offsets": [0, 4]}}, b""), "of 21 digits"),
     ],
 )
 def test_a_malformed_file_is_a_clear_error(data, message):
@@ -114,6 +116,20 @@ def test_a_malformed_file_is_a_clear_error(data, message):
 def test_an_actor_cannot_call_the_import_itself(dev):
     outcome = dev.call("moxzi_device_imported", b"\x01", b"DIDL\x00\x00")  # Candid, not a file
     assert outcome.reply is None and "the device has no method 'moxzi_device_imported'" in outcome.reject_message
+
+
+def test_a_header_costlier_to_read_than_any_a_space_may_hold_is_refused_before_it_is_read():
+    """A 100 MiB header of empty arrays (which took a codec process 17 to 43 s to read) is refused at
+    once, within the device's own limits; so is a number of thousands of digits."""
+    limits = {"max_tensors": 100_000, "max_name_bytes": 256, "max_dims": 8}
+    arrays = b'{"a":[' + b"[]," * (33 << 20) + b"[]]}"
+    number = b'{"a":{"dtype":"F32","shape":[' + b"9" * 4000 + b'],"data_offsets":[0,4]}}'
+    for header, message in [(arrays, "commas and opening brackets"), (number, "a number of 4000 digits")]:
+        data = len(header).to_bytes(8, "little") + header
+        started = time.monotonic()
+        with pytest.raises(WeightsFileError, match=message):
+            read_layout(io.BytesIO(data), len(data), **limits)
+        assert time.monotonic() - started < 5
 
 
 def test_too_many_tensors_is_refused():

@@ -1,8 +1,9 @@
 """The device's byte budget: what each actor may hold on the device, and all actors together.
 
 An actor's bytes are those of its parameters, its optimizers' state, its stored tensors, its
-publications (a publication others read still counts against its publisher) and what the backend keeps
-between its runs (``kept.py``: a cache that gives way to any call the budget would refuse). An
+publications (a publication others read still counts against its publisher), its live exports (their
+records, and the tensors they hold that are no longer a publication's: ``export_bytes``) and what the
+backend keeps between its runs (``kept.py``: a cache that gives way to any call the budget would refuse). An
 optimizer's state is counted at the most it can hold (``state_copies`` of each of its parameters) from
 the moment it is created, so what a training step will allocate was admitted before the first one. A call that would
 take an actor past ``actor_bytes``, or the device past ``total_bytes``, at its peak (a run's results and
@@ -15,10 +16,11 @@ Bytes are counted as held, not as sent: a tensor's data at the size the backend 
 memory: ``ENTRY_BYTES`` and the name's characters for every name kept (a parameter, stored tensor,
 publication, optimizer, each parameter an optimizer is over, each reader a publication names),
 ``TENSOR_BYTES`` for every tensor object (a state copy of an optimizer included) and ``OPTIMIZER_BYTES``
-for an optimizer's record. The constants were measured on torch:cpu (CPython 3.11, RSS over 20,000 to
+for an optimizer's record, ``EXPORT_BYTES`` for an export's record and its token. The constants were measured on torch:cpu (CPython 3.11, RSS over 20,000 to
 50,000 of each: a zero-element parameter 618 bytes, a plain tensor 457, a dict slot with its tuple and
 Meta 348, a 250-character name 317, an AdamW state slot 169, an empty optimizer 822 to 861, a principal
-in a reader set 106) and rounded up, so they count at least what is held.
+in a reader set 106; by tracemalloc, an export's record with its token 305 and each tensor it names 127
+with a short name) and rounded up, so they count at least what is held.
 
 Nothing here is stored: what each actor holds is counted from the device's own state (``counted_bytes``), after
 every change and after a restore, so after a restart it is counted afresh from what the store rebuilt.
@@ -35,6 +37,7 @@ from .ops import HELD_SIZES, DeviceError, Meta
 
 if TYPE_CHECKING:
     from .space import Publication, Readers, Space
+    from .transfer import Export
 
 MB = 1 << 20
 ACTOR_MB = 8 << 10  # 8 GiB: the most one run's results could hold before budgets existed
@@ -42,6 +45,7 @@ TOTAL_MB = 32 << 10
 ENTRY_BYTES = 448  # a name kept: its slot, record and string object, beside its characters
 TENSOR_BYTES = 640  # a tensor object, beside its data
 OPTIMIZER_BYTES = 1024  # an optimizer's record and backend object, beside its name
+EXPORT_BYTES = 512  # an export's record, token and table slot, beside the names it lists
 
 
 @dataclass(frozen=True)
@@ -102,8 +106,31 @@ def optimizer_bytes(name: str, kind: str, hyper: dict, params: Iterable[tuple[st
     )
 
 
-def held_bytes(space: Space, publications: Iterable[tuple[str, Publication]]) -> dict[str, int]:
-    """The bytes an actor holds, by what holds them: ``space`` and the (name, publication) it owns."""
+def export_record_bytes(names: Iterable[str]) -> int:
+    """An export's record, listing tensors by these ``names``."""
+    return EXPORT_BYTES + sum(name_bytes(n) for n in names)
+
+
+def export_bytes(exports: Iterable[Export], publications: Iterable[Publication]) -> int:
+    """What an owner's live ``exports`` hold beside its ``publications``: their records, and each tensor
+    they hold that is no publication's any more (replaced or deleted since the export was made) once."""
+    published = {id(p.tensor) for p in publications}  # (live objects: their ids are unique)
+    held = 0
+    for export in exports:
+        held += export_record_bytes(name for name, _, _ in export.tensors)
+        for _, meta, tensor in export.tensors:
+            if id(tensor) not in published:
+                published.add(id(tensor))
+                held += TENSOR_BYTES + tensor_bytes(meta)
+    return held
+
+
+def held_bytes(
+    space: Space, publications: Iterable[tuple[str, Publication]], exports: Iterable[Export] = ()
+) -> dict[str, int]:
+    """The bytes an actor holds, by what holds them: ``space``, the (name, publication) it owns and
+    its live ``exports``."""
+    publications = list(publications)
     return {
         "parameters": sum(entry_bytes(n, meta) for n, (_, meta) in space.params.items()),
         "optimizers": sum(
@@ -112,13 +139,14 @@ def held_bytes(space: Space, publications: Iterable[tuple[str, Publication]]) ->
         ),
         "stored": sum(entry_bytes(n, meta) for n, (_, meta) in space.stored.items()),
         "publications": sum(publication_bytes(n, p.meta, p.readers) for n, p in publications),
+        "exports": export_bytes(exports, (p for _, p in publications)),
         "kept": sum(k.bytes for k in space.kept.values()),
     }
 
 
-def counted_bytes(space: Space, publications: Iterable[tuple[str, Publication]]) -> int:
+def counted_bytes(space: Space, publications: Iterable[tuple[str, Publication]], exports: Iterable[Export] = ()) -> int:
     """The bytes an actor holds (``held_bytes``, all together)."""
-    return sum(held_bytes(space, publications).values())
+    return sum(held_bytes(space, publications, exports).values())
 
 
 def entries(space: Space, publications: Iterable[Publication]) -> int:

@@ -20,7 +20,17 @@ from ..candid import Decoder, Encoder, FuncType, Principal, Record
 from ..candid.types import resolve
 from ..events import Events
 from .backend import Backend
-from .budget import DeviceBudget, Holdings, OverBudget, counted_bytes, entries, held_bytes, publication_bytes
+from .budget import (
+    TENSOR_BYTES,
+    DeviceBudget,
+    Holdings,
+    OverBudget,
+    counted_bytes,
+    entries,
+    held_bytes,
+    publication_bytes,
+    tensor_bytes,
+)
 from .interface import METHOD_PREFIX, method_types
 from .kernels import choose_kernels
 from .limits import WORK_PER_MS, DeviceLimits
@@ -92,6 +102,8 @@ class DeviceState:
         pay for that much device time (its purse reserves the price)."""
         admission: Admission = self._calls.admission
         if admission.purse is not None:
+            for owner in self.exports.retired():  # their exports that stopped serving hold nothing now
+                self.holdings.set(owner, self.counted(owner))
             admitted = self._admit_bytes(caller, during, after)
             try:
                 admission.purse.reserve(work / WORK_PER_MS)
@@ -109,7 +121,7 @@ class DeviceState:
             return self.holdings.admit(self.budget, caller, during, after)
         except OverBudget as over:
             if not (self._drop_kept([caller]) or (over.total and self._drop_kept(list(self.spaces)))):
-                held = held_bytes(self.spaces.get(caller) or Space(), self._owned(caller))
+                held = held_bytes(self.spaces.get(caller) or Space(), self._owned(caller), self.exports.of(caller))
                 holds = ", ".join(f"{what} {n}" for what, n in held.items() if n) or "nothing"
                 raise OverBudget(f"{over} (it holds, in bytes: {holds})", over.total) from None
         return self._admit_bytes(caller, during, after)
@@ -141,16 +153,21 @@ class DeviceState:
         return True
 
     def counted(self, caller: bytes) -> int:
-        """The bytes ``caller`` holds, counted from its space and publications (budget.py)."""
-        return counted_bytes(self.spaces.get(caller) or Space(), self._owned(caller))
+        """The bytes ``caller`` holds, counted from its space, publications and exports (budget.py)."""
+        return counted_bytes(self.spaces.get(caller) or Space(), self._owned(caller), self.exports.of(caller))
 
     def _owned(self, caller: bytes) -> list[tuple[str, Publication]]:
         return [(name, p) for (owner, name), p in self.publications.items() if owner == caller]
 
     def publication_bytes(self, caller: bytes, name: str) -> int:
-        """The bytes of ``caller``'s publication ``name`` (0 when it has none)."""
+        """The bytes replacing ``caller``'s publication ``name`` gives back (0 when it has none): all it
+        counts, less its tensor while a live export holds it (which then counts as the export's)."""
         found = self.publications.get((caller, name))
-        return 0 if found is None else publication_bytes(name, found.meta, found.readers)
+        if found is None:
+            return 0
+        exported = any(t is found.tensor for e in self.exports.of(caller) for _, _, t in e.tensors)
+        held = publication_bytes(name, found.meta, found.readers)
+        return held - (TENSOR_BYTES + tensor_bytes(found.meta) if exported else 0)
 
     def room(self, caller: bytes, space: Space, adding: int) -> None:
         """Raises unless ``caller`` (whose space is ``space``) can hold ``adding`` more entries

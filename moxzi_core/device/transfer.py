@@ -14,7 +14,11 @@ authentication: on an untrusted network, put TLS in front of the transport. A UR
 longest: ten minutes).
 
 Exports are ephemeral: they live in this process's memory, are never recorded nor part of a device
-snapshot, and are gone after a restart. They change nothing a restart must rebuild.
+snapshot, and are gone after a restart. They change nothing a restart must rebuild. While it serves, an
+export counts against its owner's device budget (``budget.export_bytes``): its record and names, and the
+tensors it holds that are no longer a publication's (replaced or deleted since). A download under way
+holds its export's tensors until it ends. Of the exports that no longer serve, each owner's last
+``max_per_actor`` are remembered (a 410 that says why); an older token is a 404.
 
 The body of an export, which a fetch checks before it stores anything::
 
@@ -112,7 +116,12 @@ class Exports:
         self._max_per_actor = max_per_actor
         self._lock = threading.Lock()
         self._live: dict[str, Export] = {}
-        self._gone: dict[str, tuple[str, float]] = {}  # token -> (why it no longer serves, forget at)
+        # token -> (why it no longer serves, forget at, owner), oldest first
+        self._gone: dict[str, tuple[str, float, bytes]] = {}
+        self._retired: set[bytes] = set()  # owners of exports gone since ``retired`` was last asked
+        # When the next export expires or gone one is forgotten: every device call asks (``retired``),
+        # and until then there is nothing to look for.
+        self._due = math.inf
         self.prefix: str | None = None  # set by the transport that serves them (Transport.start)
 
     # --- the table ---------------------------------------------------------------------------
@@ -126,8 +135,23 @@ class Exports:
             live = sum(e.owner == owner for e in self._live.values())
             if live >= self._max_per_actor:
                 raise DeviceError(f"this actor has {live} live exports; the limit is {self._max_per_actor}")
-            self._live[token] = Export(owner, tensors, uses, uses, time.monotonic() + seconds)
+            export = self._live[token] = Export(owner, tensors, uses, uses, time.monotonic() + seconds)
+            self._due = min(self._due, export.expires)
         return f"{self.prefix}/{token}"
+
+    def of(self, owner: bytes) -> list[Export]:
+        """``owner``'s exports that still serve."""
+        with self._lock:
+            self._forget_old(time.monotonic())
+            return [e for e in self._live.values() if e.owner == owner]
+
+    def retired(self) -> set[bytes]:
+        """The owners of the exports that stopped serving (used up, expired) since this was last asked:
+        what they hold on the device is less than last counted."""
+        with self._lock:
+            self._forget_old(time.monotonic())
+            retired, self._retired = self._retired, set()
+            return retired
 
     def live(self) -> list[tuple[str, Export]]:
         """The exports that still serve, as (URL with its token redacted, export), oldest first."""
@@ -148,15 +172,29 @@ class Exports:
                 return 404, "there is no export with this token"
             export.uses_left -= 1
             if export.uses_left == 0:
-                del self._live[token]
-                self._gone[token] = (f"the export is used up: it allowed {_downloads(export.allowed)}", export.expires)
+                self._retire(token, f"the export is used up: it allowed {_downloads(export.allowed)}", export.expires)
             return export
 
     def _forget_old(self, now: float) -> None:
+        if now < self._due:
+            return
         for token in [t for t, e in self._live.items() if e.expires <= now]:
-            self._gone[token] = ("the export expired", self._live.pop(token).expires + LIFETIME_SECONDS)
-        for token in [t for t, (_, until) in self._gone.items() if until <= now]:
+            self._retire(token, "the export expired", self._live[token].expires + LIFETIME_SECONDS)
+        for token in [t for t, (_, until, _) in self._gone.items() if until <= now]:
             del self._gone[token]
+        expiries = [e.expires for e in self._live.values()]
+        self._due = min(expiries + [until for _, until, _ in self._gone.values()], default=math.inf)
+
+    def _retire(self, token: str, why: str, forget_at: float) -> None:
+        """The export ``token`` serves no more: remembered as gone, ``why``, until ``forget_at``, as one
+        of its owner's last ``max_per_actor`` (so what an actor's exports leave behind is bounded too)."""
+        owner = self._live.pop(token).owner
+        self._retired.add(owner)
+        self._gone[token] = (why, forget_at, owner)
+        self._due = min(self._due, forget_at)
+        theirs = [t for t, (_, _, o) in self._gone.items() if o == owner]
+        for old in theirs[: len(theirs) - self._max_per_actor]:
+            del self._gone[old]
 
     async def body(self, export: Export) -> AsyncIterator[bytes | memoryview]:
         """The export's body (see the module docstring) in chunks of at most CHUNK bytes; its length is

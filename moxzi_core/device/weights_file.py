@@ -18,6 +18,13 @@ from typing import BinaryIO
 import numpy as np
 
 MAX_HEADER_BYTES = 100 * 2**20  # the safetensors library's own bound
+# What reading a header's JSON costs grows with the values it holds (millions of empty arrays take tens
+# of seconds), which commas and opening brackets bound: a tensor's entry has at most max_dims + 7 of
+# them (its comma, its object, its shape, its offsets), and this many more are let through for the
+# metadata and for names holding such characters. So no header costs much more to read than the
+# largest one a space may hold.
+SPARE_MARKS = 65_536
+MAX_NUMBER_DIGITS = 20  # a size or an offset is below 2^64; longer numbers cost their square to read
 METADATA = "__metadata__"
 # Every dtype the format names, with its size in bytes.
 DTYPE_BYTES = {
@@ -73,8 +80,9 @@ class Layout:
 
 def read_layout(file: BinaryIO, size: int, *, max_tensors: int, max_name_bytes: int, max_dims: int) -> Layout:
     """The layout of the safetensors file of ``size`` bytes that ``file`` reads from its first byte.
-    Its cost grows with the header's length alone (at most MAX_HEADER_BYTES: a 100,000-tensor header,
-    about 7 MB, takes 1 to 2 s)."""
+    Its cost grows with the header's length and, bounded by ``SPARE_MARKS`` and ``MAX_NUMBER_DIGITS``,
+    with what a header of ``max_tensors`` tensors may hold (a 100,000-tensor header, about 7 MB, takes
+    1 to 2 s)."""
     if size < 8:
         raise WeightsFileError(f"{size} bytes: a safetensors file starts with an 8-byte header length")
     length = int.from_bytes(file.read(8), "little")
@@ -83,9 +91,19 @@ def read_layout(file: BinaryIO, size: int, *, max_tensors: int, max_name_bytes: 
             f"the header length is {length} bytes, but the file has {size - 8} after it "
             f"(and the limit is {MAX_HEADER_BYTES})"
         )
+    text = file.read(length)
+    marks = text.count(b",") + text.count(b"[") + text.count(b"{")
+    most = max_tensors * (max_dims + 7) + SPARE_MARKS
+    if marks > most:
+        raise WeightsFileError(
+            f"the header holds {marks} commas and opening brackets; one of at most {max_tensors} tensors of "
+            f"at most {max_dims} dims holds at most {most}"
+        )
     try:
-        header = json.loads(file.read(length).decode())
-    except ValueError as error:  # not UTF-8, not JSON, a number past Python's 4,300 digits
+        header = json.loads(text.decode(), parse_int=_size)
+    except WeightsFileError:
+        raise
+    except ValueError as error:  # not UTF-8, not JSON
         raise WeightsFileError(f"the header is not JSON: {error}") from None
     except RecursionError:
         raise WeightsFileError("the header is JSON nested too deeply") from None
@@ -109,6 +127,14 @@ def read_layout(file: BinaryIO, size: int, *, max_tensors: int, max_name_bytes: 
     if at != size:
         raise WeightsFileError(f"the tensors' data ends at byte {at}, but the file has {size}")
     return Layout(tuple(tensors), metadata, size)
+
+
+def _size(digits: str) -> int:
+    if len(digits) > MAX_NUMBER_DIGITS:
+        raise WeightsFileError(
+            f"the header holds a number of {len(digits)} digits; sizes have at most {MAX_NUMBER_DIGITS}"
+        )
+    return int(digits)
 
 
 def _place(t: Tensor) -> tuple[int, int]:

@@ -30,11 +30,11 @@ from . import management
 from .actor import Actor
 from .canister import Canister
 from .clock import SYSTEM, Clock
+from .creations import MAX_CREATED_ACTORS, MAX_CREATED_PER_CREATOR, CreationBounds
 from .delivery import Delivery
 from .engine import Instance, Limits, UnsupportedModule
 from .inbox_bounds import MAX_QUEUED_CALLS, MAX_QUEUED_MB, TOTAL_QUEUED_MB, InboxBounds, MiB
 from .journal import Attachment, Journal, Spool
-from .management.canisters import CreationRefused
 from .management.history import change_origin
 from .management.ids import CanisterIds, Randomness
 from .management.interface import MANAGEMENT_NAME
@@ -51,9 +51,6 @@ from .system_calls import CheckpointPolicy, SystemCalls, SystemState
 from .system_methods import Gate, SystemMethod
 
 log = logging.getLogger("moxzid")
-# How many actors create_canister may make (those not deleted), by default: each may grow its memory to
-# its limit, so their number bounds what clients who create actors can make moxzid hold.
-MAX_CREATED_ACTORS = 100
 
 
 @dataclass(frozen=True)
@@ -89,8 +86,9 @@ class HostConfig:
 
     limits: Limits = Limits()
     # How many actors create_canister may make that delete_canister has not deleted (the manifest's do
-    # not count).
+    # not count), and how many of them one creator may have made (`creations`).
     max_created_actors: int = MAX_CREATED_ACTORS
+    max_created_per_creator: int = MAX_CREATED_PER_CREATOR
     # The wasm memory all actors may hold together (`memory_budget`; None: a quarter of the machine's RAM).
     total_memory_bytes: int | None = None
     # The calls from outside each actor's inbox may hold, queued or running, and their bytes; their bytes
@@ -124,7 +122,7 @@ class Host:
         device calls, copies. ``system_methods`` are the management canister's methods plugins provide
         (the device's); ``system_state`` is what they change, copied per ``config.checkpoint``."""
         limits = self.limits = config.limits
-        self.max_created_actors = config.max_created_actors
+        self.creations = CreationBounds(config.max_created_actors, config.max_created_per_creator)
         self.inboxes = InboxBounds(config.max_queued_calls, config.max_queued_bytes, config.total_queued_bytes)
         total = config.total_memory_bytes
         self.memory_budget = MemoryBudget(default_total_mb() * MiB if total is None else total)
@@ -509,8 +507,8 @@ class Host:
         null keep their defaults). It starts with ``cycles`` (None: what every actor starts with,
         ``--cycles``). It is written in ``batch`` when given, beside what that holds (what paid for
         the cycles: ``LedgerAccounts.spend``), so both commit or neither. Raises ValueError for
-        settings the IC refuses, CreationRefused (a ValueError) when moxzid holds
-        ``max_created_actors`` created actors already; then nothing is committed."""
+        settings the IC refuses, CreationRefused (a ValueError) past ``creations``' bounds; then nothing
+        is committed."""
         batch = Batch() if batch is None else batch
         principal = self._create(batch, caller, settings, cycles, change_origin(caller, False, None))
         self._delivery.commit(batch)
@@ -522,22 +520,15 @@ class Host:
     ) -> bytes:
         """A new actor without code (create_canister: `canisters.new_canister`) starting with ``cycles``
         (None: as every actor), written into ``batch``, running from now on; its principal. Raises
-        CreationRefused past ``max_created_actors``."""
-        # Counted from the store: what creations and deletions committed (each commits before the
-        # event loop, where every creation runs, takes another step), so the count cannot drift.
-        created = len(self._journal.created_actors())
-        if created >= self.max_created_actors:
-            raise CreationRefused(
-                f"moxzid holds {created} created canisters, as many as it may (moxzid --max-created-actors "
-                f"{self.max_created_actors}): delete one, or ask the operator for more"
-            )
+        CreationRefused past ``creations``' bounds."""
+        self.creations.check(self._journal, caller)
         canister = management.canisters.new_canister(caller, settings, by)
         principal = self._canister_ids.next(batch, self._actors.by_principal)
         name = Principal(principal).to_text()
         actor = Actor(name, principal, self._services, None, None, canister)
         if self.ledger is not None and cycles is not None:
             self.ledger.create(batch, name, cycles)
-        Journal.created(batch, name, principal)
+        Journal.created(batch, name, principal, caller)
         Journal.snapshot(batch, name, actor.install())
         self._register(actor)
         actor.start()

@@ -32,6 +32,8 @@ Every key starts with what it belongs to, so one actor's data is one prefix:
                                      start-up drops those neither a record nor the copy names
     created/<name>                   an actor made by create_canister (its name is its principal's
                                      text), which start-up restores beside the manifest's
+    created-by/<name>                the principal that created it (`creations`; absent for one an
+                                     earlier moxzid created: it counts in the total alone)
     meta/raw_rand, meta/canisters    how many raw_rand answers a seeded host gave; the last canister
                                      id create_canister gave (runtime/management/ids.py)
     replay/<sha256>                  a keyed call's outcome, for its retries (runtime/replays.py), written
@@ -206,17 +208,23 @@ class Journal:
         batch.put(_actor(name, b"inbox", _u64(seq)), cbor2.dumps(message))
 
     @staticmethod
-    def created(batch: Batch, name: str, principal: bytes) -> None:
+    def created(batch: Batch, name: str, principal: bytes, creator: bytes) -> None:
         batch.put(b"created/" + name.encode(), principal)
+        batch.put(b"created-by/" + name.encode(), creator)
 
     def created_actors(self) -> list[tuple[str, bytes]]:
         """The actors create_canister made and delete_canister did not delete: (name, principal)."""
         return [(key[len(b"created/") :].decode(), value) for key, value in self.store.scan(b"created/")]
 
+    def created_by(self, creator: bytes) -> int:
+        """How many of those actors ``creator`` created."""
+        return sum(value == creator for _, value in self.store.scan(b"created-by/"))
+
     @staticmethod
     def forget(batch: Batch, name: str) -> None:
         """Drop everything of a deleted actor."""
         batch.delete(b"created/" + name.encode())
+        batch.delete(b"created-by/" + name.encode())
         batch.clear_prefix(_actor(name, b""))
 
     @staticmethod

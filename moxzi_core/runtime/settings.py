@@ -7,8 +7,9 @@ from __future__ import annotations
 from ..hookspecs import hookimpl
 from ..settings import Setting, Settings, at_least
 from .clock import MODES, SYSTEM
+from .creations import MAX_CREATED_ACTORS, MAX_CREATED_PER_CREATOR
 from .engine import Limits
-from .host import MAX_CREATED_ACTORS, HostConfig
+from .host import HostConfig
 from .inbox_bounds import MAX_QUEUED_CALLS, MAX_QUEUED_MB, TOTAL_QUEUED_MB, MiB
 from .management.outcalls_settings import outcall_config
 from .memory_budget import default_total_mb
@@ -66,6 +67,15 @@ SETTINGS = (
         "and have not deleted; past it create_canister is refused (default "
         f"{MAX_CREATED_ACTORS}; the manifest's actors do not count)",
         default=MAX_CREATED_ACTORS,
+        metavar="N",
+    ),
+    Setting(
+        "max-created-per-creator",
+        "count",
+        "of those actors, how many one creator (an actor, a key, the anonymous principal: every anonymous "
+        "client together) may have made; past it its create_canister is refused (default "
+        f"{MAX_CREATED_PER_CREATOR})",
+        default=MAX_CREATED_PER_CREATOR,
         metavar="N",
     ),
     Setting(
@@ -133,6 +143,7 @@ def host_config(settings: Settings, checkpoint: CheckpointPolicy | None) -> Host
             stable_memory_pages=settings.actor_stable_mb << 4,  # 64 KiB pages
         ),
         max_created_actors=settings.max_created_actors,
+        max_created_per_creator=settings.max_created_per_creator,
         total_memory_bytes=settings.total_memory_mb * MiB,
         max_queued_calls=settings.max_queued_calls,
         max_queued_bytes=settings.max_queued_mb * MiB,

@@ -1,9 +1,10 @@
 """``moxzi_device_export``: offer some of the caller's publications at a URL another machine's device
 fetches (``transfer.Exports``; a transport serves them). It changes nothing a restart must rebuild, so
-it is not recorded."""
+it is not recorded; while it serves, it counts against the caller's device budget (``budget.export_bytes``)."""
 
 from __future__ import annotations
 
+from ..budget import export_record_bytes
 from ..ops import DeviceError, unwrap
 from ..space import Space
 from ..state import DeviceState
@@ -29,5 +30,6 @@ def export(device: DeviceState, caller: bytes, space: Space, spec: dict):
         raise DeviceError(
             f"seconds is {seconds}; expected 1 to {LIFETIME_SECONDS} (an export serves ten minutes at most)"
         )
+    device.admit(caller, after=export_record_bytes(names))  # its tensors are its publications': counted
     published = [(n, device.publications[(caller, prefix + n)]) for n in names]
     return device.exports.offer(caller, [(n, p.meta, p.tensor) for n, p in published], uses, seconds), False

@@ -597,6 +597,38 @@ async def test_creating_past_the_cap_is_an_ic_reject_and_the_others_are_served()
         await host.stop()
 
 
+async def test_a_creator_past_its_share_is_an_ic_reject_and_other_creators_create():
+    """Past --max-created-per-creator, a sender's create_canister over /api is a certified SYS_TRANSIENT
+    reject naming the flag while another key creates; anonymous senders share one creator's share."""
+    host = Host([spec("gate", "gate")], HostConfig(max_created_actors=10, max_created_per_creator=1))
+    await host.start()
+    try:
+        async with serving(host, {"/api": build_ic_app}) as (_, ic):
+            create = {"settings": None, "sender_canister_version": None}
+            arg = management("create_canister", create)
+
+            async def anonymous_create() -> tuple[bytes, bytes]:
+                fields = {**content("call", method="create_canister", arg=arg), "canister_id": b""}
+                _, answer = await post(ic, f"/api/v4/canister/{Principal(GATE)}/call", envelope(fields))
+                path = (b"request_status", hash_of_map(fields))
+                status = lookup(answer["certificate"], *path, b"status")
+                return status, b"" if status == b"replied" else lookup(answer["certificate"], *path, b"reject_message")
+
+            first, second = Ed25519Identity(), Ed25519Identity()
+            assert (await manage(ic, first, "create_canister", create))[0] == "replied"
+            fields = {**content("call", first.principal, method="create_canister", arg=arg), "canister_id": b""}
+            _, answer = await post(ic, f"/api/v4/canister/{Principal(GATE)}/call", envelope(fields, first))
+            path = (b"request_status", hash_of_map(fields))
+            assert lookup(answer["certificate"], *path, b"error_code") == b"IC0201"
+            assert b"(moxzid --max-created-per-creator 1)" in lookup(answer["certificate"], *path, b"reject_message")
+            assert (await manage(ic, second, "create_canister", create))[0] == "replied"
+            assert (await anonymous_create())[0] == b"replied"
+            status, message = await anonymous_create()  # (another anonymous client: the same creator)
+            assert status == b"rejected" and b"2vxsx-fae created 1" in message
+    finally:
+        await host.stop()
+
+
 async def test_a_sender_past_its_calls_in_flight_is_refused_and_the_others_are_served():
     """Past --ic-max-calls-per-sender calls in flight (a v2 call is answered 202 and runs on), a sender's
     next call is a non-replicated SYS_TRANSIENT rejection naming the flag, and its query a signed
