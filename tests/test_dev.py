@@ -1,7 +1,9 @@
 """`moxzi dev`: a save builds the actor again and upgrades it on a running moxzid, keeping its state; a
 compile error or an upgrade moxzid refuses is said and leaves the old code serving; a burst of saves is
-one build; the files watched are those a build may read; an actor moxzid does not run is an error."""
+one build, and a save while a build runs starts another; the files watched are those a build may read;
+an actor moxzid does not run is an error."""
 
+import itertools
 import queue
 import signal
 import subprocess
@@ -20,10 +22,23 @@ COUNTER = Path(__file__).parents[1] / "examples" / "counter" / "counter.mo"
 LINE_SECONDS = 120  # a build on a busy 2-core machine, then the upgrade's checks
 
 
+def watching(source: Path, quiet: float = 0.2) -> Watcher:
+    """A Watcher of ``source`` that looks every 20 ms, and fails the test where it would wait for a change
+    more than 20 s."""
+    polls = itertools.count()
+
+    def sleep(seconds: float) -> None:
+        if next(polls) > 1000:
+            raise AssertionError("no change seen")
+        time.sleep(seconds)
+
+    return Watcher(source, poll=0.02, quiet=quiet, sleep=sleep)
+
+
 def test_a_burst_of_saves_is_one_change(tmp_path):
     main = tmp_path / "main.mo"
     main.write_text("persistent actor {};\n")
-    watcher = Watcher(main, poll=0.02, quiet=0.2)
+    watcher = watching(main)
 
     def burst():
         for n in range(5):  # 50 ms apart: each is within the quiet time of the one before
@@ -58,12 +73,17 @@ def test_the_files_a_build_may_read_are_watched(tmp_path):
         'import Greet "mo:shared/Greet";\nimport Two "../other/Two";\n'
         "persistent actor { public query func hi() : async Text { Greet.hi() # debug_show Two.two() } };\n"
     )
-    watcher = Watcher(main)
+    watcher = watching(main, quiet=0.05)
     assert watcher.roots() == [project_dir, shared / "src"]
     assert other / "Two.mo" not in watcher.paths()  # not known until a build reads it
-    watcher.built(build(main))
+    built = build(main)
+    main.write_text(main.read_text() + "// saved while the build ran\n")
+    watcher.built(built)
     assert watcher.paths() >= {main, project_dir / "mops.toml", shared / "src" / "Greet.mo", other / "Two.mo"}
     assert shared / "README.mo" not in watcher.paths()
+    assert watcher.next_burst() == [main]  # the save during the build is a change
+    (other / "Two.mo").write_text("module { public func two() : Nat { 1 + 1 } }\n")
+    assert watcher.next_burst() == [other / "Two.mo"]
 
 
 class DevProcess:
