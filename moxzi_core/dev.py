@@ -115,9 +115,10 @@ class Reloader:
         self.source, self.actor, self.client, self.classic = source, actor, client, classic
         self._running: bytes | None = None  # the module last upgraded to: an unchanged build is not sent
 
-    def reload(self) -> tuple[str, BuildResult | None]:
-        """Build and upgrade: (the line that says what happened, the build if it succeeded). Raises
-        CallError when moxzid could not be asked (not answering, an unknown actor, no right to upgrade)."""
+    def reload(self, *, first: bool = False) -> tuple[str, BuildResult | None]:
+        """Build and upgrade: (the line that says what happened, the build if it succeeded). An upgrade
+        moxzid could not be asked for (not answering, an unknown actor, no right to upgrade) is said,
+        or with ``first`` raises CallError."""
         try:
             with _interrupt_after():
                 built = build(self.source, classic=self.classic)
@@ -139,10 +140,12 @@ class Reloader:
         try:
             self.client.upgrade(self.actor, wasm)
         except CallError as error:
-            if error.status != 409:  # (409: this code refused, the actor keeps its old code)
+            if error.status == 409:  # this code refused: the actor keeps its old code
+                reason = error.reason.removeprefix(f"upgrade of {self.actor} refused: ")
+                return f"{said}, upgrade refused: {_one_line(reason)}", built
+            if first:
                 raise
-            reason = error.reason.removeprefix(f"upgrade of {self.actor} refused: ")
-            return f"{said}, upgrade refused: {_one_line(reason)}", built
+            return f"{said}, not upgraded: {_one_line(str(error))}", built
         self._running = wasm
         return f"{said}, upgraded in {time.perf_counter() - started:.1f} s", built
 
@@ -152,7 +155,7 @@ def watch(reloader: Reloader, watcher: Watcher, say: Callable[[str], None]) -> N
     first upgrade moxzid cannot take (an unknown actor, no right to upgrade it) raises CallError;
     later, moxzid not answering or refusing is said and the watch goes on."""
     try:
-        line, built = reloader.reload()
+        line, built = reloader.reload(first=True)
     except CallError as error:
         if error.status != 404:
             raise
@@ -163,10 +166,7 @@ def watch(reloader: Reloader, watcher: Watcher, say: Callable[[str], None]) -> N
     while True:
         changed = watcher.next_burst()
         names = ", ".join(os.path.relpath(path) for path in changed[:3]) + (" ..." if len(changed) > 3 else "")
-        try:
-            line, built = reloader.reload()
-        except CallError as error:
-            line, built = f"not upgraded: {_one_line(str(error))}", None
+        line, built = reloader.reload()
         say(f"{_now()} {names}: {line}")
         if built is not None:
             watcher.built(built)

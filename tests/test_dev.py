@@ -167,6 +167,13 @@ def test_saves_upgrade_the_running_actor_and_keep_its_state(tmp_path):
             source.write_text(twice)
             line = dev.next_line()
             assert "(cached), the same module: not upgraded" in line, line
+
+            # moxzid gone: said, and the watch goes on.
+            assert daemon.stop() == 0
+            source.write_text(original)
+            line = dev.next_line()
+            assert "(cached), not upgraded: POST" in line and "moxzid did not answer" in line, line
+            assert dev.process.poll() is None
         finally:
             dev.process.send_signal(signal.SIGINT)  # Ctrl-C
             assert dev.process.wait(timeout=LINE_SECONDS) == 0
