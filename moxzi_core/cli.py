@@ -1,5 +1,5 @@
-"""The `moxzi` command: build Motoko actors for moxzid, call them, upgrade them, print their logs, and move
-their weights in and out."""
+"""The `moxzi` command: build Motoko actors for moxzid, call them, upgrade them (at every save: `moxzi dev`),
+print their logs, and move their weights in and out."""
 
 import argparse
 import os
@@ -13,6 +13,7 @@ from pathlib import Path
 from moxzi_core import __version__
 from moxzi_core.build import COLLECTORS, BuildError, Diagnostic, build
 from moxzi_core.client import DEFAULT_URL, CallError, Client
+from moxzi_core.dev import Reloader, Watcher, watch
 from moxzi_core.signatures import Identity, IdentityError
 
 URL_VARIABLE = "MOXZI_URL"
@@ -120,6 +121,7 @@ def main(argv: list[str] | None = None) -> int:
         command.set_defaults(run=_call, query=kind == "query")
 
     _add_upgrade_command(commands)
+    _add_dev_command(commands)
     _add_weights_commands(commands)
     _add_logs_command(commands)
     args = parser.parse_args(argv)
@@ -143,6 +145,36 @@ def _add_upgrade_command(commands) -> None:
     upgrade.add_argument("wasm", type=Path, metavar="MODULE.wasm")
     upgrade.set_defaults(run=_upgrade)
     _add_access_options(upgrade)
+
+
+def _add_dev_command(commands) -> None:
+    dev = commands.add_parser(
+        "dev",
+        help="upgrade a running actor at every save of its sources, keeping its state",
+        description=(
+            "Build FILE.mo (NAME.wasm + NAME.did beside it, as moxzi build) and upgrade actor NAME on a "
+            "running moxzid to it, then watch the .mo files of the entry's directory and of its local "
+            "packages (a mops.toml's), the mops.toml, and every local file the build read: once a burst "
+            "of saves is over (0.3 s without one), build again and upgrade, keeping the actor's state "
+            "(every `let` and `var` of a `persistent actor` but the `transient` ones). One line per "
+            "change: built in N s, upgraded; or refused: the compiler's errors, or moxzid's reason for "
+            "refusing the upgrade (an incompatible stable variable is named), the actor keeping its old "
+            "code and state. A build that gives the module already running is not sent. The actor must "
+            "be running already (from moxzid's manifest, or icp deploy). It is upgraded as moxzi upgrade "
+            "does: signed by a controller with --identity, or with the admin token. Ctrl-C stops. Exit "
+            "status: 0 when stopped, 1 when moxzid did not take the first upgrade (no such actor, no "
+            "right to upgrade it, not answering), 2 for a missing file or a bad key."
+        ),
+    )
+    dev.add_argument("source", metavar="FILE.mo", type=Path, help="the actor's main file")
+    dev.add_argument("--name", help="the actor's name on moxzid (default: FILE's name without .mo)")
+    dev.add_argument(
+        "--classic",
+        action="store_true",
+        help="build with classic persistence, as the running actor was (see moxzi build --help)",
+    )
+    dev.set_defaults(run=_dev)
+    _add_access_options(dev)
 
 
 def _add_weights_commands(commands) -> None:
@@ -287,6 +319,27 @@ def _upgrade(args: argparse.Namespace) -> int:
         print(f"moxzi upgrade: {args.wasm}: no such file", file=sys.stderr)
         return 2
     return _with_access("moxzi upgrade", args, lambda client: f"{args.actor}: {client.upgrade(args.actor, args.wasm)}")
+
+
+def _dev(args: argparse.Namespace) -> int:
+    if not args.source.is_file():
+        print(f"moxzi dev: {args.source}: no such file", file=sys.stderr)
+        return 2
+    name = args.name or args.source.stem
+
+    def develop(client: Client) -> str:
+        watcher = Watcher(args.source)
+        where = ", ".join(os.path.relpath(root) for root in watcher.roots())
+        print(f"{args.source} -> {name} on {args.url}; watching {where} (Ctrl-C stops)", flush=True)
+        try:
+            watch(
+                Reloader(args.source, name, client, classic=args.classic), watcher, lambda line: print(line, flush=True)
+            )
+        except KeyboardInterrupt:
+            pass
+        return ""
+
+    return _with_access("moxzi dev", args, develop)
 
 
 def _export_weights(args: argparse.Namespace) -> int:

@@ -33,11 +33,15 @@ CHUNK = 2**20  # bytes of a weights file read or written at a time
 
 class CallError(RuntimeError):
     """A request to moxzid failed. ``status`` is the HTTP status (None when moxzid did not answer);
-    ``reject_code`` the IC reject code when the actor's call was rejected (else None)."""
+    ``reject_code`` the IC reject code when the actor's call was rejected (else None); ``reason`` the
+    message without the request it answers (moxzid's own words where it answered)."""
 
-    def __init__(self, message: str, status: int | None = None, reject_code: int | None = None):
+    def __init__(
+        self, message: str, status: int | None = None, reject_code: int | None = None, reason: str | None = None
+    ):
         super().__init__(message)
         self.status, self.reject_code = status, reject_code
+        self.reason = message if reason is None else reason
 
 
 class Client:
@@ -180,12 +184,13 @@ class Client:
                 answer = json.loads(text)
             except ValueError:
                 answer = {"error": text}
+            said = answer.get("error", text)
             raise CallError(  # the URL in full: the default address may be another moxzid than meant
-                f"{verb} {self.url}{path}: {answer.get('error', text)}", error.code, answer.get("reject_code")
+                f"{verb} {self.url}{path}: {said}", error.code, answer.get("reject_code"), said
             ) from None
         except (urllib.error.URLError, TimeoutError, ConnectionError) as error:
-            reason = getattr(error, "reason", error)
-            raise CallError(f"{verb} {self.url}{path}: moxzid did not answer: {reason}") from None
+            said = f"moxzid did not answer: {getattr(error, 'reason', error)}"
+            raise CallError(f"{verb} {self.url}{path}: {said}", reason=said) from None
 
 
 def _route(*parts: str) -> str:

@@ -19,6 +19,7 @@ MOXZI_COMMANDS = (
     "moxzi call",
     "moxzi query",
     "moxzi upgrade",
+    "moxzi dev",
     "moxzi logs",
     "moxzi weights export",
     "moxzi weights import",

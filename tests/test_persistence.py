@@ -5,11 +5,11 @@ import asyncio
 import time
 
 import pytest
-from kit.actorbuild import build_actor
+from kit.actorbuild import ACTORS_DIR, build_actor
 from kit.host import NO_ARGS, eventually, query, spec, update
 
 from moxzi_core import daemon, plugins
-from moxzi_core.candid import NAT, PRINCIPAL, TEXT, Principal, Vec
+from moxzi_core.candid import NAT, TEXT, Vec
 from moxzi_core.runtime.engine import Limits
 from moxzi_core.runtime.host import Host, HostConfig, actor_principal
 from moxzi_core.runtime.journal import Journal
@@ -18,6 +18,8 @@ from moxzi_core.settings import Settings
 from moxzi_core.store import Batch, MemoryStore, StoreError
 
 VEC_NAT = Vec(NAT)
+LAB = ACTORS_DIR / "lab.mo"
+pytest_plugins = ["moxzi_core.testing"]  # moxzi_host: a host in the test process, its store in tmp_path
 pytestmark = pytest.mark.slow  # restarts of the host on a store
 
 
@@ -47,17 +49,14 @@ async def test_state_and_upgrades_survive_a_restart(classic):
         await second.stop()
 
 
-async def test_a_timer_set_before_the_restart_fires_after_it():
-    store = MemoryStore()
-    first = await restarted(store, spec("a"))
-    await update(first, "a", "tickOnce", [NAT], [1], rets=[])
-    await first.stop()  # before the timer is due
-
-    second = await restarted(store, spec("a"))
-    try:
-        await eventually(lambda: _is(query(second, "a", "getTicks"), [1]), seconds=15)
-    finally:
-        await second.stop()
+def test_a_timer_set_before_the_restart_fires_after_it(moxzi_host):
+    lab = moxzi_host.deploy(LAB)
+    lab.update("tickOnce", 60)
+    moxzi_host.restart()  # before the timer is due
+    moxzi_host.advance(seconds=59)
+    assert lab.query("getTicks") == 0
+    moxzi_host.advance(seconds=1)
+    assert lab.query("getTicks") == 1
 
 
 async def test_recorded_messages_that_never_ran_run_at_start_up():
@@ -79,18 +78,12 @@ async def test_recorded_messages_that_never_ran_run_at_start_up():
         await second.stop()
 
 
-async def test_calls_between_actors_survive_a_restart():
-    store = MemoryStore()
-    first = await restarted(store, spec("a"), spec("b"))
-    b = Principal(actor_principal("b"))
-    assert await update(first, "a", "incPeer", [PRINCIPAL], [b]) == [1]
-    await first.stop()
-    second = await restarted(store, spec("a"), spec("b"))
-    try:
-        assert await query(second, "b", "get") == [1]
-        assert await update(second, "a", "incPeer", [PRINCIPAL], [b]) == [2]
-    finally:
-        await second.stop()
+def test_calls_between_actors_survive_a_restart(moxzi_host):
+    a, b = moxzi_host.deploy(LAB, name="a"), moxzi_host.deploy(LAB, name="b")
+    assert a.update("incPeer", b.principal) == 1
+    moxzi_host.restart()
+    assert b.query("get") == 1
+    assert a.update("incPeer", b.principal) == 2
 
 
 async def test_a_store_from_another_layout_is_refused():
