@@ -37,6 +37,9 @@ OTHER_TOOLS = (
     "git ",
 )
 DEV_SCRIPTS = ("scripts/drun_sweep.py",)  # their flags are their own
+# Names the docs give that branches merging beside this one add (issue 39: `moxzid --help-all`, `moxzi
+# backup`, `moxzid backup`). The lead empties this list at the merge; nothing else is let through.
+PENDING = frozenset({"--help-all"})
 
 pytestmark = pytest.mark.slow  # runs --help of moxzid, moxzi build and every example script
 
@@ -104,7 +107,8 @@ def test_every_flag_in_the_docs_exists(doc, piece, command):
     unknown = {
         flag
         for flag in FLAG.findall(piece)
-        if not (any(f.startswith(flag[:-1]) for f in flags) if flag.endswith("*") else flag in flags)
+        if flag not in PENDING
+        and not (any(f.startswith(flag[:-1]) for f in flags) if flag.endswith("*") else flag in flags)
     }
     assert not unknown, f"{doc}: `{piece}`: {command} has no {', '.join(sorted(unknown))}"
 
