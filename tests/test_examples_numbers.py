@@ -1,9 +1,9 @@
-"""docs/examples.md's numbers for the short example runs are the ones the code gives now: each case runs
+"""docs/tutorials.md's numbers for the short example runs are the ones the code gives now: each case runs
 an example script, reads its numbers from what it prints, and looks for them, written as the docs write
-them, in docs/examples.md. A change that moves a number (an op's kernel, torch, the generator) fails here
+them, in docs/tutorials.md. A change that moves a number (an op's kernel, torch, the generator) fails here
 until the docs say the new one; a torch training run's fourth decimal may differ by float rounding from
 one CPU to another (its kernels: AVX-512 or AVX2), so its case allows that much. The long runs
-(Shakespeare's 2,000 steps, the islands, the writer) are measured by hand; docs/examples.md says with
+(Shakespeare's 2,000 steps, the islands, the writer) are measured by hand; docs/tutorials.md says with
 which torch and thread count."""
 
 import re
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-DOC = ROOT / "docs" / "examples.md"
+DOC = ROOT / "docs" / "tutorials.md"
 
 # (the script and its arguments, a pattern for what it prints, the docs' phrases from the pattern's groups,
 # how far the docs' numbers may be from the run's)
@@ -59,7 +59,7 @@ def test_the_docs_give_the_numbers_a_run_gives(case):
     doc = DOC.read_text()
     for phrase in phrases:
         said = phrase.format(*found.groups())
-        assert _said_within(doc, said, tolerance), f"docs/examples.md does not say {said}"
+        assert _said_within(doc, said, tolerance), f"docs/tutorials.md does not say {said}"
 
 
 NUMBER = r"-?\d+\.\d+"

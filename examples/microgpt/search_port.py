@@ -13,12 +13,12 @@ betas, the learning rate and its decay, RMSNorm's epsilon and whether the embedd
 runs every combination of up to ``--changes`` changes from ``--base`` to step 300, ranks them by their
 distance to the seed's loss, ``emma`` and ``xqzzk`` there, and runs the ``--top`` nearest to step 1,000
 with the scores and the names (``--by-names``: runs each to 1,000 and ranks by the names instead).
-docs/examples.md says what the search found.
+docs/tutorials.md says what the search found.
 
     python3 examples/microgpt/search_port.py [NAMES] [--base "pick=random;std=0.02"] [--changes 2] [--top N]
     python3 examples/microgpt/search_port.py --check
 
-``--check`` runs only gpt.mo's own choices and compares with what gpt.mo printed (docs/examples.md):
+``--check`` runs only gpt.mo's own choices and compares with what gpt.mo printed (docs/tutorials.md):
 the port is faithful when these agree to the printed digits.
 """
 

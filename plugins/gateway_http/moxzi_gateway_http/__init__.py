@@ -24,6 +24,19 @@ Routes (all answers JSON unless stated):
   nothing is charged: every balance and spent is 0).
 - ``POST /cycles/ACTOR``: body ``{"add": N}``, N > 0; adds N cycles to the actor's balance and answers
   ``{"balance": B, "spent": S}`` after it. 409 when moxzid does not charge cycles.
+- ``POST /cycles-ledger/PRINCIPAL``: body ``{"add": N}`` (and optionally ``"subaccount"``: 64 hex
+  digits); funds PRINCIPAL's cycles-ledger account and answers ``{"balance": B}``. 409 when moxzid does
+  not charge cycles.
+- ``GET /weights/ACTOR``: the actor's parameters as a safetensors file (``?prefix=P``,
+  ``&publications=1``); ``PUT /weights/ACTOR``: body a safetensors file that sets or creates them,
+  answers ``{"imported": [NAMES]}``. Controllers' signed requests or the admin token only.
+- ``GET /logs/ACTOR``: the actor's log records, ``[{"idx", "timestamp_nanos", "content"}]``
+  (``?since=I``), as its ``log_visibility`` lets the request's signer see them.
+- ``GET /clock``: ``{"mode", "now_ns"}``; ``POST /clock``: body ``{"advance_ns": N}`` or
+  ``{"set_ns": T}`` moves a manual clock (``--clock manual``) and answers ``{"now_ns": N}``.
+
+Admin routes (``/upgrade``, ``POST /cycles``, ``/cycles-ledger``, ``POST /clock``, ``/weights``) are open
+on a loopback address and need moxzid's admin token elsewhere.
 
 Errors answer ``{"error": MESSAGE}`` with the status ``moxzi_gateway_http.routes`` documents.
 """
