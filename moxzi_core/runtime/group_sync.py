@@ -36,7 +36,6 @@ class GroupSync:
         self._queued: list[Callable[[], None]] = []
         self._thread: threading.Thread | None = None  # flushing, between ``start`` and ``stop``
         self._broken = False
-        self.flushes = 0  # how many flushes released something (for tests: batches share them)
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         """Release on ``loop`` from now on."""
@@ -77,7 +76,6 @@ class GroupSync:
                 if not released and self._thread is None:
                     return
             if self._flush():  # (nothing is released once a flush failed; ``stop`` still ends the thread)
-                self.flushes += 1
                 self._on_loop(released)
 
     def _on_loop(self, released: list[Callable[[], None]]) -> None:
@@ -86,7 +84,7 @@ class GroupSync:
             self._loop.call_soon_threadsafe(_run_all, released)
 
     def _flush(self) -> bool:
-        """Flush the store; False (once ``failed`` ran) if it cannot, now or before."""
+        """Flush the store; False if it cannot, now or at an earlier flush (the loop is told to stop once)."""
         if self._broken:
             return False
         try:
