@@ -25,9 +25,11 @@ import signal
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from . import __version__, plugins
 from . import settings as settings_module
+from .backup import BackupError, back_up, check_destination, print_progress
 from .billing import Ledger, choose_prices
 from .device import (
     Device,
@@ -114,6 +116,8 @@ def main(argv: list[str] | None = None) -> None:
                 sys.exit(_device_worker(settings, registry, args.rank))
             if args.command == "compact":
                 sys.exit(_compact(settings, registry, loaded))
+            if args.command == "backup":
+                sys.exit(_backup(settings, registry, loaded, args.destination))
             if args.command == "plugins":
                 lines, all_loaded = _describe_installed()
                 if settings.device is not None:
@@ -199,6 +203,15 @@ def _parser(declared: list[Setting]) -> argparse.ArgumentParser:
     compact.add_argument(  # (also here, so that `moxzid compact -s DIR` reads as it is written)
         "-s", "--state", dest="state", metavar="DIR", default=argparse.SUPPRESS, help="the state directory"
     )
+    backup = commands.add_parser(
+        "backup",
+        help="copy the -s directory (its store and the keys beside it) into DEST, a new or empty "
+        "directory; refused while a moxzid uses it (`moxzi backup DEST` asks a running one)",
+    )
+    backup.add_argument(
+        "-s", "--state", dest="state", metavar="DIR", default=argparse.SUPPRESS, help="the state directory"
+    )
+    backup.add_argument("destination", metavar="DEST", type=Path)
     worker = commands.add_parser(
         "device-worker",
         help="run rank RANK of a device that spans ranks (needs "
@@ -228,6 +241,28 @@ def _compact(settings: Settings, registry: Registry, loaded) -> int:
     finally:
         store.close()
     print(f"{settings.state}: {before / 1e6:.1f} MB -> {after / 1e6:.1f} MB")
+    return 0
+
+
+def _backup(settings: Settings, registry: Registry, loaded, destination: Path) -> int:
+    """``moxzid backup -s DIR DEST``: the exit status (1 when the store or the destination refuses)."""
+    if settings.state is None or not settings.state.is_dir():
+        raise StartupError("backup: give -s DIR, the state directory to copy (an existing one)")
+    open_store = _store_opener(settings, registry, loaded)
+    try:
+        check_destination(destination.absolute())
+        store = open_store()
+    except (BackupError, StoreError) as exc:
+        _print_error(exc)
+        return 1
+    try:
+        done = back_up(store, settings.state, destination.absolute(), print_progress)
+    except BackupError as exc:
+        _print_error(exc)
+        return 1
+    finally:
+        store.close()
+    print(f"{settings.state} -> {done.destination}: {done.bytes / 1e6:.1f} MB in {done.seconds:.1f} s")
     return 0
 
 

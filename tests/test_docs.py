@@ -22,6 +22,7 @@ MOXZI_COMMANDS = (
     "moxzi logs",
     "moxzi weights export",
     "moxzi weights import",
+    "moxzi backup",
 )
 OTHER_TOOLS = (
     "curl",
