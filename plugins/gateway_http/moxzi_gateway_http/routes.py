@@ -54,7 +54,7 @@ from typing import Any, TypeGuard
 from aiohttp import web
 
 from moxzi_core.candid import CandidError, Principal
-from moxzi_core.errors import MoxziError, UnknownMethod
+from moxzi_core.errors import MoxziError, UnknownMethod, no_method
 from moxzi_core.host_api import GatewayHost
 from moxzi_core.runtime.inbox_bounds import CallsPerClient
 from moxzi_core.runtime.messages import ANONYMOUS, Reject
@@ -283,9 +283,10 @@ async def _call(request: web.Request, query_route: bool, text: bool) -> web.Resp
 async def _run_call(request: web.Request, query_route: bool, text: bool) -> web.Response:
     host = request.app[HOST]
     actor, method = request.match_info["actor"], request.match_info["method"]
-    func = host.info(actor).interface.methods.get(method)
+    methods = host.info(actor).interface.methods
+    func = methods.get(method)
     if func is None:
-        raise UnknownMethod(f"actor {actor!r} has no method {method!r}")
+        raise UnknownMethod(no_method(actor, method, methods))
     what = f"{actor}.{method}"
     key = None if query_route else _idempotency_key(request)
     body = await _read_body(request, what)
