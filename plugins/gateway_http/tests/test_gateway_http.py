@@ -15,7 +15,8 @@ from kit.host import spec
 from kit.http import request
 
 from moxzi_core import plugins
-from moxzi_core.runtime.host import Host
+from moxzi_core.candid import Principal
+from moxzi_core.runtime.host import Host, actor_principal
 from moxzi_core.settings import Address, Settings, SettingsError
 from moxzi_gateway_http.admin import AdminToken
 from moxzi_gateway_http.routes import build_app
@@ -139,6 +140,14 @@ async def test_wrong_http_method(http):
     async with http.get("/call-json/counter/inc") as response:
         assert response.status == 405
         assert "Method Not Allowed" in (await response.json())["error"]
+
+
+async def test_a_trap_is_a_500_before_an_await_and_after_it(http):
+    """The same kind of failure, the same status: where in the method the actor traps does not matter."""
+    counter = str(Principal(actor_principal("counter")))
+    for method, args in (("incThenTrap", []), ("incAwaitThenTrap", [counter])):
+        status, error = await post(http, f"/call-json/lab/{method}", args)
+        assert (status, error["reject_code"]) == (500, 5), (method, error)
 
 
 async def test_trap_is_a_500_with_the_reject(http):
