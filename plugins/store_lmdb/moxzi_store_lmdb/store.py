@@ -198,11 +198,18 @@ class LmdbStore(Store):
         format_text = (FORMAT + "\n").encode()
         try:
             with open(os.open(data, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE), "wb") as file:
-                if reporter is not None:
-                    reporter.start()
-                self._env.copyfd(file.fileno(), compact=True)
-                os.fsync(file.fileno())
+                try:
+                    if reporter is not None:
+                        reporter.start()
+                    self._env.copyfd(file.fileno(), compact=True)
+                finally:  # the reports end with the copy, before its fsync: the last is the one below
+                    done.set()
+                    if reporter is not None and reporter.is_alive():
+                        reporter.join()
                 copied = file.seek(0, os.SEEK_END)
+                if progress is not None:
+                    progress(copied, copied)  # the end: the total is known now
+                os.fsync(file.fileno())
             with open(
                 os.open(destination / FORMAT_FILE, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE), "wb"
             ) as file:
@@ -210,12 +217,6 @@ class LmdbStore(Store):
                 os.fsync(file.fileno())
         except lmdb.Error as exc:
             raise StoreError(f"{self._directory} cannot be copied: {exc}") from exc
-        finally:
-            done.set()
-            if reporter is not None and reporter.is_alive():
-                reporter.join()
-        if progress is not None:
-            progress(copied, copied)  # the end: the total is known now
         return StoreCopy(STORE_FILES, copied + len(format_text))
 
     def size_bytes(self) -> int:
