@@ -207,9 +207,14 @@ def _backup(settings: Settings, registry: Registry, loaded, destination: Path) -
     open_store = _store_opener(settings, registry, loaded)
     try:
         check_destination(destination.absolute())
-        store = open_store()
-    except (BackupError, StoreError) as exc:
+    except BackupError as exc:
         _print_error(exc)
+        return 1
+    try:
+        store = open_store()
+    except StoreError as exc:
+        _print_error(exc)
+        print("moxzid: to back up the directory of a moxzid that runs, ask it: moxzi backup DEST", file=sys.stderr)
         return 1
     try:
         done = back_up(store, settings.state, destination.absolute(), print_progress)

@@ -106,3 +106,14 @@ def test_moxzid_backup_copies_a_state_directory_no_moxzid_uses(tmp_path):
     copy.close()
     again = moxzid("--plugins", "lmdb", "backup", "-s", "state", "copy", cwd=tmp_path)
     assert again.returncode == 1 and "is not empty" in again.stderr
+
+
+def test_moxzid_backup_refuses_a_directory_a_moxzid_uses_and_says_what_would_work(tmp_path):
+    store = _state(tmp_path)
+    try:
+        refused = moxzid("--plugins", "lmdb", "backup", "-s", "state", "copy", cwd=tmp_path)
+    finally:
+        store.close()
+    assert refused.returncode == 1
+    assert "is in use by another moxzid" in refused.stderr and "moxzi backup DEST" in refused.stderr
+    assert not (tmp_path / "copy").exists()
