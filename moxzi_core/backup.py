@@ -5,7 +5,9 @@ token), as private as they are there: the directory 0700, its files 0600. Restor
 with ``-s DEST``.
 
 The store writes its own files (``Store.backup``: LMDB's copy of the live environment, in one read
-transaction, so the actors, the device's copy and its record come from the same moment). The other
+transaction, so the actors, the device's copy and its record come from the same moment), and says
+what that moment is: how many device calls had run (``Backup.device_calls``), which the state a moxzid
+started on the backup comes back to. The other
 files are each written whole by a rename when made, so a plain copy of each is whole too.
 """
 
@@ -35,6 +37,7 @@ class Backup:
     bytes: int  # the store's copy and the other files
     files: list[str]  # the names written, sorted
     seconds: float
+    device_calls: int  # the moment it holds: the device's calls run by then (its record's length)
 
 
 def check_destination(destination: Path) -> None:
@@ -65,7 +68,10 @@ def back_up(store: Store, state_dir: Path, destination: Path, progress: CopyProg
     except OSError as exc:
         raise BackupError(f"{destination} cannot be made: {exc.strerror or exc}") from exc
     try:
-        copied = store.backup(destination, progress)
+        # (Imported here: the `moxzi` command uses print_progress, and starts without the runtime.)
+        from .runtime.journal import system_calls_run
+
+        copied = store.backup(destination, progress, system_calls_run)
         size = copied.bytes
         for entry in sorted(os.scandir(state_dir), key=lambda entry: entry.name):
             if entry.name not in copied.files and entry.is_file(follow_symlinks=False):
@@ -78,7 +84,8 @@ def back_up(store: Store, state_dir: Path, destination: Path, progress: CopyProg
         _remove_contents(destination, made)
         raise
     files = sorted(os.listdir(destination))
-    return Backup(destination, size, files, time.monotonic() - started)
+    assert isinstance(copied.observed, int)
+    return Backup(destination, size, files, time.monotonic() - started, copied.observed)
 
 
 def print_progress(copied: int, total: int) -> None:

@@ -380,9 +380,8 @@ def _backup(args: argparse.Namespace) -> int:
     except CallError as error:
         print(f"moxzi backup: {error}", file=sys.stderr)
         return 1
-    print(
-        f"{done['destination']}: {done['bytes'] / 1e6:.1f} MB in {done['seconds']:.1f} s ({', '.join(done['files'])})"
-    )
+    where = f"{done['destination']}: {done['bytes'] / 1e6:.1f} MB in {done['seconds']:.1f} s"
+    print(f"{where} ({', '.join(done['files'])}), as of device call {done['device_calls']}")
     return 0
 
 

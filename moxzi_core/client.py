@@ -124,7 +124,7 @@ class Client:
         """Have moxzid copy its state directory into ``destination`` (a path on moxzid's machine, made
         absolute here: missing or an empty directory) while it runs (``POST /backup``, an admin route);
         ``progress(copied, about)`` is called as the copy goes. The answer's last line: ``destination``,
-        ``bytes``, ``files``, ``seconds``. A backup that failed is a CallError (what it wrote removed)."""
+        ``bytes``, ``files``, ``seconds``, ``device_calls`` (the moment it holds). A backup that failed is a CallError (what it wrote removed)."""
         body = json.dumps({"destination": str(Path(destination).absolute())}).encode()
         with self._open("POST", "/backup", body, None) as response:
             for line in response:

@@ -223,7 +223,10 @@ def _backup(settings: Settings, registry: Registry, loaded, destination: Path) -
         return 1
     finally:
         store.close()
-    print(f"{settings.state} -> {done.destination}: {done.bytes / 1e6:.1f} MB in {done.seconds:.1f} s")
+    print(
+        f"{settings.state} -> {done.destination}: {done.bytes / 1e6:.1f} MB in {done.seconds:.1f} s, "
+        f"as of device call {done.device_calls}"
+    )
     return 0
 
 

@@ -10,9 +10,6 @@ import pytest
 from kit.crashing import Training
 from kit.daemon import moxzi, running_moxzid
 
-from moxzi_core.runtime.journal import Journal
-from moxzi_store_lmdb import LmdbStore
-
 pytestmark = pytest.mark.slow  # moxzid training, killed and started on its backup
 
 pytest.importorskip("moxzi_device_torch")
@@ -22,19 +19,6 @@ TRAINING = Training("learner", STEPS, seconds=180)
 SETUP_CALLS = 2  # learner's first calls to the device (params, optimizer) before its steps
 FLAGS = ("--device", "torch:cpu")
 KEYS = "threshold-keys.cbor"  # kept beside the store, copied beside it
-
-
-def _steps_in(backup) -> int:
-    """The training steps the device had run at the backup's moment: its record's calls, less setup."""
-    store = LmdbStore(backup)
-    try:
-        journal = Journal(store)
-        recorded = journal.system_calls()
-        copied = journal.system_checkpoint()
-        calls = recorded[-1][0] + 1 if recorded else (copied[0] if copied else 0)
-    finally:
-        store.close()
-    return calls - SETUP_CALLS
 
 
 def test_a_backup_taken_while_training_restores_to_its_moment(tmp_path):
@@ -51,14 +35,23 @@ def test_a_backup_taken_while_training_restores_to_its_moment(tmp_path):
         expected = TRAINING.finished(daemon)
         daemon.kill()
     assert done.returncode == 0, done.stderr
-    assert re.search(rf"{backup}: [\d.]+ MB in [\d.]+ s \(FORMAT, data.mdb, {KEYS}\)", done.stdout)
+    said = re.search(
+        rf"{backup}: [\d.]+ MB in [\d.]+ s \(FORMAT, data.mdb, {KEYS}\), as of device call (\d+)", done.stdout
+    )
+    assert said, done.stdout
     assert stat.S_IMODE(backup.stat().st_mode) == 0o700
     assert (backup / KEYS).read_bytes() == (first / "state" / KEYS).read_bytes()
-    moment = _steps_in(backup)
+    moment = int(said.group(1)) - SETUP_CALLS  # the training steps the device had run at the backup
     assert before <= moment <= after + 1, (before, moment, after)  # (+1: a step whose answer was on its way)
     assert moment < STEPS, "training ended before the backup: nothing shows the moment"
 
     (restored := tmp_path / "restored").mkdir()
     with running_moxzid("-m", manifest, "-s", str(backup), *FLAGS, cwd=restored, plugins="http,lmdb,torch") as daemon:
         assert TRAINING.finished(daemon) == expected
-    assert "re-ran" in (restored / "moxzid.log").read_text()
+    # The device was rebuilt (from its copy, if one was taken, then the record after it) up to the
+    # backup's moment exactly: as many calls as the backup said it holds.
+    log = (restored / "moxzid.log").read_text()
+    copied = re.search(r"system state restored from its copy at call (\d+)", log)
+    rerun = re.search(r"re-ran (\d+) system call", log)
+    assert rerun is not None, log
+    assert (int(copied.group(1)) if copied else 0) + int(rerun.group(1)) == int(said.group(1))

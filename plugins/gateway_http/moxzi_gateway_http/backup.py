@@ -3,7 +3,8 @@ DEST`), made while it goes on serving. An admin route (moxzid's admin token, or 
 
 The body is ``{"destination": "/ABSOLUTE/PATH"}``, a path on moxzid's machine that is missing or an
 empty directory. The answer streams JSON lines: ``{"copied": BYTES, "of": ABOUT}`` about every second
-of a long copy, then ``{"destination", "bytes", "files", "seconds"}`` once the backup is whole, or
+of a long copy, then ``{"destination", "bytes", "files", "seconds", "device_calls"}`` once the backup
+is whole (``device_calls``: its moment, the device calls run by then), or
 ``{"error": ...}`` when it failed (what it wrote removed). Refused before anything is copied: 400 for a
 body that is not that object or a relative path; 409 for a destination that exists and is not an empty
 directory, for a moxzid without ``-s`` (its state is in memory), and while another backup runs.
@@ -78,7 +79,7 @@ async def _stream(request: web.Request, host: GatewayHost, state_dir: Path, dest
         last: dict[str, object] = {"error": str(exc)}
     else:
         last = {"destination": str(done.destination), "bytes": done.bytes, "files": done.files}
-        last["seconds"] = round(done.seconds, 3)
+        last |= {"seconds": round(done.seconds, 3), "device_calls": done.device_calls}
     if listening and await _line(response, last):
         await response.write_eof()
     return response

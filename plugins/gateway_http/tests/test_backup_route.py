@@ -49,6 +49,7 @@ async def test_a_backup_answers_its_outcome_and_holds_the_hosts_state(http, host
         lines = [json.loads(line) for line in (await response.text()).splitlines()]
     assert lines[-1]["destination"] == str(tmp_path / "copy")
     assert lines[-1]["files"] == ["FORMAT", "data.mdb"]
+    assert lines[-1]["device_calls"] == 0  # its moment: this host has no device
     assert all(set(line) == {"copied", "of"} for line in lines[:-1])
     assert await post(http, "/call-json/counter/inc", []) == (200, [2])  # after the moment: not in the copy
     copy = LmdbStore(tmp_path / "copy")

@@ -55,6 +55,8 @@ def test_a_backup_taken_while_batches_commit_holds_one_moment(tmp_path):
         before = committed[-1]
         done = back_up(store, tmp_path / "state", tmp_path / "backup", lambda *report: reports.append(report))
         after = committed[-1]
+        (tmp_path / "observed").mkdir()
+        observed = store.backup(tmp_path / "observed", None, lambda view: view.get(b"a")).observed
     finally:
         stop.set()
         writer.join()
@@ -72,6 +74,12 @@ def test_a_backup_taken_while_batches_commit_holds_one_moment(tmp_path):
         assert moment is not None and copy.get(b"z") == moment
         assert before <= int(moment) <= after
         assert len(list(copy.scan(b"fill/"))) == 2000
+    finally:
+        copy.close()
+    assert done.device_calls == 0  # (no device here)
+    copy = LmdbStore(tmp_path / "observed")
+    try:  # what the observer read is what the copy holds: the same moment
+        assert observed is not None and copy.get(b"a") == observed
     finally:
         copy.close()
 
