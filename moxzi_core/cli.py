@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from moxzi_core import __version__
+from moxzi_core.backup import print_progress
 from moxzi_core.build import COLLECTORS, BuildError, Diagnostic, build
 from moxzi_core.client import DEFAULT_URL, CallError, Client
 from moxzi_core.dev import Reloader, Watcher, watch
@@ -124,6 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     _add_dev_command(commands)
     _add_weights_commands(commands)
     _add_logs_command(commands)
+    _add_backup_command(commands)
     args = parser.parse_args(argv)
     return args.run(args)
 
@@ -227,6 +229,32 @@ def _add_logs_command(commands) -> None:
     )
     logs.set_defaults(run=_logs)
     _add_access_options(logs)
+
+
+def _add_backup_command(commands) -> None:
+    command = commands.add_parser(
+        "backup",
+        help="copy a running moxzid's state directory into DEST, without stopping it",
+        description=(
+            "Ask the running moxzid for a copy of its state directory (-s DIR) as of one moment: its "
+            "store (every actor, the device's copy and record) and the keys beside it, private as they "
+            "are there. DEST is a path on moxzid's machine, new or an empty directory. moxzid goes on "
+            "serving meanwhile. Restoring is starting moxzid with -s DEST. An admin route: moxzid's admin "
+            "token, unless it listens on loopback. Offline, `moxzid backup -s DIR DEST` does the same."
+        ),
+    )
+    command.add_argument(
+        "--url",
+        default=os.environ.get(URL_VARIABLE, DEFAULT_URL),
+        help=f"moxzid's HTTP gateway (default ${URL_VARIABLE}, else {DEFAULT_URL})",
+    )
+    command.add_argument(
+        "--token",
+        default=os.environ.get(TOKEN_VARIABLE),
+        help=f"moxzid's admin token (default ${TOKEN_VARIABLE}; in STATE_DIR/admin-token)",
+    )
+    command.add_argument("destination", metavar="DEST", type=Path)
+    command.set_defaults(run=_backup)
 
 
 def _add_access_options(command) -> None:
@@ -396,6 +424,17 @@ def _with_access(
         return 1
     if line:
         print(line)
+    return 0
+
+
+def _backup(args: argparse.Namespace) -> int:
+    try:
+        done = Client(args.url, token=args.token).backup(args.destination, print_progress)
+    except CallError as error:
+        print(f"moxzi backup: {error}", file=sys.stderr)
+        return 1
+    where = f"{done['destination']}: {done['bytes'] / 1e6:.1f} MB in {done['seconds']:.1f} s"
+    print(f"{where} ({', '.join(done['files'])}), as of device call {done['device_calls']}")
     return 0
 
 

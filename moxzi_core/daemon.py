@@ -13,7 +13,6 @@ a loaded plugin registers (``torch:cpu``) through the management canister's ``mo
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import functools
@@ -25,9 +24,11 @@ import signal
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
-from . import __version__, plugins
+from . import __version__, command_line, plugins
 from . import settings as settings_module
+from .backup import BackupError, back_up, check_destination, print_progress
 from .billing import Ledger, choose_prices
 from .device import (
     Device,
@@ -47,7 +48,7 @@ from .progress import log_progress
 from .registry import Registry
 from .runtime.host import Host, actor_principal
 from .runtime.settings import host_config
-from .settings import Setting, Settings, SettingsError
+from .settings import Settings, SettingsError
 from .store import MemoryStore, Store, StoreError
 
 log = logging.getLogger("moxzid")
@@ -103,17 +104,20 @@ def main(argv: list[str] | None = None) -> None:
     with contextlib.ExitStack() as resources:
         try:
             # The plugins are chosen first: their settings are flags too (--help lists them).
-            registry, loaded = plugins.load(settings_module.read_plugin_choice(_early_flags(argv)))
+            choice = settings_module.read_plugin_choice(_early_flags(argv))
+            registry, loaded = plugins.load(choice, settings_only=command_line.wants_help(argv))
             # What the imports made (about 200,000 objects, most of them torch's) lives as long as the
             # process. Frozen, the collector never scans it again: not in each full collection while
             # serving, nor in the process's last one at exit (0.8 s with torch, on every stop).
             gc.freeze()
-            args = _parser(registry.settings).parse_args(argv)
+            args = command_line.parser(registry).parse_args(argv)
             settings = settings_module.from_sources(vars(args), registry.settings)
             if args.command == "device-worker":
                 sys.exit(_device_worker(settings, registry, args.rank))
             if args.command == "compact":
                 sys.exit(_compact(settings, registry, loaded))
+            if args.command == "backup":
+                sys.exit(_backup(settings, registry, loaded, args.destination))
             if args.command == "plugins":
                 lines, all_loaded = _describe_installed()
                 if settings.device is not None:
@@ -173,41 +177,6 @@ def _early_flags(argv: list[str]) -> dict[str, str]:
     return found
 
 
-def _parser(declared: list[Setting]) -> argparse.ArgumentParser:
-    """moxzid's command line, with a flag per declared setting."""
-    parser = argparse.ArgumentParser(
-        prog="moxzid",
-        description="Host the Motoko actors a manifest names and serve them over the "
-        "loaded gateways (the http plugin: POST /call-json/ACTOR/METHOD, /query-json/ACTOR/METHOD, "
-        "/call/ACTOR/METHOD and /query/ACTOR/METHOD with Candid text, /upgrade/ACTOR, /cycles/ACTOR; "
-        "GET /actors, /cycles; the console plugin: GET / (the web console), /events, /metrics).",
-        epilog="Settings come from defaults, then the --config file, then flags. Stop with SIGINT or SIGTERM.",
-    )
-    parser.add_argument("--version", action="version", version=f"moxzid {__version__}")
-    settings_module.add_arguments(parser, declared)
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    commands.add_parser(
-        "plugins",
-        help="list installed plugins, their versions and what each registers; "
-        "with --device, whose kernel runs each op there (and with --device-world, its ranks)",
-    )
-    compact = commands.add_parser(
-        "compact",
-        help="give the space the -s directory's store freed back to the OS (a compacting copy of it); "
-        "refused while a moxzid uses the directory",
-    )
-    compact.add_argument(  # (also here, so that `moxzid compact -s DIR` reads as it is written)
-        "-s", "--state", dest="state", metavar="DIR", default=argparse.SUPPRESS, help="the state directory"
-    )
-    worker = commands.add_parser(
-        "device-worker",
-        help="run rank RANK of a device that spans ranks (needs "
-        "--device, --device-world and --device-rendezvous; exits when the group ends)",
-    )
-    worker.add_argument("rank", metavar="RANK", type=int)
-    return parser
-
-
 def _compact(settings: Settings, registry: Registry, loaded) -> int:
     """``moxzid compact -s DIR``: the exit status (1 when the store refuses: in use, corrupt, no room)."""
     if settings.state is None:
@@ -231,12 +200,59 @@ def _compact(settings: Settings, registry: Registry, loaded) -> int:
     return 0
 
 
+def _backup(settings: Settings, registry: Registry, loaded, destination: Path) -> int:
+    """``moxzid backup -s DIR DEST``: the exit status (1 when the store or the destination refuses)."""
+    if settings.state is None or not settings.state.is_dir():
+        raise StartupError("backup: give -s DIR, the state directory to copy (an existing one)")
+    open_store = _store_opener(settings, registry, loaded)
+    try:
+        check_destination(destination.absolute())
+    except BackupError as exc:
+        _print_error(exc)
+        return 1
+    try:
+        store = open_store()
+    except StoreError as exc:
+        _print_error(exc)
+        print("moxzid: to back up the directory of a moxzid that runs, ask it: moxzi backup DEST", file=sys.stderr)
+        return 1
+    try:
+        done = back_up(store, settings.state, destination.absolute(), print_progress)
+    except BackupError as exc:
+        _print_error(exc)
+        return 1
+    finally:
+        store.close()
+    print(
+        f"{settings.state} -> {done.destination}: {done.bytes / 1e6:.1f} MB in {done.seconds:.1f} s, "
+        f"as of device call {done.device_calls}"
+    )
+    return 0
+
+
 def _describe_installed() -> tuple[list[str], bool]:
-    """One line per installed plugin, and whether every one loads. Each is loaded on its own, so one
-    that fails to load is listed with the reason and the others are still described."""
+    """One line per installed plugin, and whether every one loads. They are loaded together, so what
+    one registers through another's hooks (the console's HTTP apps, through the http plugin's) is
+    listed; one that cannot load is listed with the reason. Where they cannot load together (two
+    register the same name), each is loaded on its own."""
     installed = plugins.installed_plugins()
     if not installed:
         return [f"no plugins installed (entry-point group {plugins.ENTRY_POINT_GROUP!r})"], True
+    try:
+        registry, loaded = plugins.load(None)
+    except plugins.PluginError:
+        return _describe_each(installed)
+    described = dict(zip(loaded, plugins.describe(registry, loaded), strict=True))
+    for name, why in registry.skipped.items():
+        info = installed[name]
+        described[name] = (
+            f"{name:<8} {info.distribution} {info.version}: cannot load: plugin {name!r} failed to import: {why}"
+        )
+    return [described[name] for name in installed], not registry.skipped
+
+
+def _describe_each(installed: dict[str, plugins.InstalledPlugin]) -> tuple[list[str], bool]:
+    """``_describe_installed`` with each plugin loaded on its own."""
     lines, all_loaded = [], True
     for name, info in installed.items():
         try:

@@ -1,4 +1,10 @@
-"""Errors the host raises to its callers (gateways, the CLI). Each names what was wrong."""
+"""Errors the host raises to its callers (gateways, the CLI). Each names what was wrong, and for a name
+that does not exist, the one meant where a known name is close (``did_you_mean``)."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
 
 
 class MoxziError(Exception):
@@ -47,3 +53,15 @@ class ClockError(MoxziError):
     """A move the host's clock refuses: backward, or on the system clock (`runtime.clock`)."""
 
     status = 409
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """``; did you mean 'train'?`` when one of ``known`` is close to ``name`` (a typo), else ``""``."""
+    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def no_method(actor: str, method: str, known: Iterable[str]) -> str:
+    """What a call of a method ``actor`` does not have says: ``actor gpt has no method 'trian'; did you
+    mean 'train'?``."""
+    return f"actor {actor} has no method {method!r}{did_you_mean(method, known)}"

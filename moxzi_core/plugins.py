@@ -152,8 +152,9 @@ class _Collector:
         return register
 
 
-def load(selected: list[str] | None = None) -> tuple[Registry, dict[str, InstalledPlugin]]:
-    """Load the selected plugins and collect what they register. With ``selected`` None, every
+def load(selected: list[str] | None = None, settings_only: bool = False) -> tuple[Registry, dict[str, InstalledPlugin]]:
+    """Load the selected plugins and collect what they register (with ``settings_only``, their settings
+    alone: what ``moxzid --help`` lists, without what their other hooks import). With ``selected`` None, every
     installed plugin that imports here loads, and one that cannot (the Triton plugin without a GPU) is
     skipped, with the reason in ``Registry.skipped``; a plugin named in ``selected`` that cannot load is
     an error, as is an unknown name (listing what is installed) or a hook moxzi does not define
@@ -199,6 +200,10 @@ def load(selected: list[str] | None = None) -> tuple[Registry, dict[str, Install
         pm.check_pending()
     except pluggy.PluginValidationError as exc:
         raise PluginError(str(exc)) from exc
+    if settings_only:
+        for name in loaded:
+            reaching(name)("register_settings")(register=_Collector(name, registry).setting)
+        return registry, loaded
     for name in loaded:  # what the added hooks collect, before a register_gateways builds what uses it
         for hook, register in _Collector(name, registry).added_hooks().items():
             reaching(name)(hook)(register=register)

@@ -21,5 +21,6 @@ PUBLIC_MODULES = frozenset(
         "moxzi_core.signed_http",  # controllers' signed HTTP requests
         "moxzi_core.received",  # management calls received, so none runs twice
         "moxzi_core.ledger_accounts",  # the cycles ledger's accounts
+        "moxzi_core.backup",  # a copy of the state directory while moxzid runs
     }
 )

@@ -133,6 +133,11 @@ def add_arguments(parser: argparse.ArgumentParser, declared: Iterable[Setting]) 
         default=argparse.SUPPRESS,
         help="read settings from this TOML file (keys are the long flag names)",
     )
+    add_settings(parser, declared)
+
+
+def add_settings(parser: argparse.ArgumentParser | argparse._ArgumentGroup, declared: Iterable[Setting]) -> None:
+    """One flag per declared setting, absent from the parsed namespace when not given."""
     for setting in declared:
         names = [setting.short] if setting.short else []
         parser.add_argument(

@@ -11,8 +11,13 @@ from __future__ import annotations
 import threading
 from abc import ABC, abstractmethod
 from bisect import bisect_left
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+# What a long copy reports as it goes: (bytes copied so far, about how many it will copy in all).
+CopyProgress = Callable[[int, int], None]
 
 
 class StoreError(Exception):
@@ -38,6 +43,23 @@ class Batch:
         self.cleared_prefixes.append(prefix)
         for key in [k for k in self.writes if k.startswith(prefix)]:
             del self.writes[key]
+
+
+class StoreView(Protocol):
+    """Reads of one committed state of a store (what ``Store.backup`` copies)."""
+
+    def get(self, key: bytes) -> bytes | None: ...
+
+    def scan(self, prefix: bytes) -> Iterator[tuple[bytes, bytes]]: ...
+
+
+@dataclass(frozen=True)
+class StoreCopy:
+    """What ``Store.backup`` wrote."""
+
+    files: frozenset[str]  # the names in the store's directory that are the store's (copied or not)
+    bytes: int  # how many it wrote
+    observed: object = None  # what ``observe`` read of the copy's moment
 
 
 class Store(ABC):
@@ -86,6 +108,20 @@ class Store(ABC):
         took before and after. Raises StoreError when it cannot, the store as it was; a store that
         gives its space back as it goes has nothing to do."""
         raise StoreError(f"{self.description}: this store cannot be compacted")
+
+    def backup(
+        self,
+        destination: Path,
+        progress: CopyProgress | None = None,
+        observe: Callable[[StoreView], object] | None = None,
+    ) -> StoreCopy:
+        """Write a copy of everything committed, as of one moment, into the directory ``destination``
+        (made, empty and private, by the caller: ``moxzi_core.backup``), while the store stays in use:
+        a store opened on ``destination`` holds what this one held at that moment. Calls ``progress``
+        now and then on a long copy, and ``observe`` with a view of that moment (its answer is the
+        copy's ``observed``), so the caller can say what the copy holds. Raises StoreError when it
+        cannot (``destination`` then holds no store)."""
+        raise StoreError(f"{self.description}: this store cannot be backed up")
 
 
 class MemoryStore(Store):

@@ -31,6 +31,7 @@ import pytest
 from . import plugins
 from .build import build
 from .candid import NULL, FuncType, decode_args, encode_args, resolve
+from .errors import no_method
 from .runtime.clock import MANUAL
 from .runtime.host import ActorSpec, Host, HostConfig
 from .store import MemoryStore, Store
@@ -144,9 +145,10 @@ class DeployedActor:
 
     def _call(self, method: str, args: tuple, *, query: bool, caller: bytes | None) -> Any:
         host = self._moxzi.host
-        func = resolve(host.info(self.name).interface.methods.get(method, NULL))
+        methods = host.info(self.name).interface.methods
+        func = resolve(methods.get(method, NULL))
         if not isinstance(func, FuncType):
-            raise AttributeError(f"actor {self.name} has no method {method!r}")
+            raise AttributeError(no_method(self.name, method, methods))
         arg = encode_args(list(func.args), list(args))
         extra = {} if caller is None else {"caller": caller}
         outcome = self._moxzi._run(host.call(self.name, method, arg, query=query, **extra))

@@ -46,6 +46,7 @@ def test_call_and_query_print_the_reply_as_dfx_does(url):
         (["lab", "echo", '("hi", "seven", 1.5, true, vec {}, null)'], 2, "1:8: expected nat"),
         (["lab", "echo", '("hi")'], 2, "1 argument given, but the method takes 6"),
         (["lab", "nope"], 2, "has no method 'nope'"),
+        (["lab", "ehco"], 2, "lab has no method 'ehco'; did you mean 'echo'?"),
         (["nobody", "inc"], 2, "POST {url}/call/nobody/inc: no actor named 'nobody'"),  # names the moxzid asked
         (["lab", "incThenTrap"], 1, "trapped"),
     ],

@@ -235,8 +235,8 @@ def test_actor_that_cannot_start_is_named(garbage_actor):
 
 
 @pytest.mark.slow
-def test_help_lists_every_seed_flag():
-    done = moxzid("--help")
+def test_help_all_lists_every_seed_flag():
+    done = moxzid("--help-all")
     for flag in (
         "-m FILE",
         "-s DIR",
@@ -254,6 +254,22 @@ def test_help_lists_every_seed_flag():
         "plugins",
     ):
         assert flag in done.stdout
+    assert "\ntorch flags:\n" in done.stdout and "\ncore.device flags:\n" in done.stdout  # grouped
+
+
+def test_the_short_help_is_short_names_every_flag_and_imports_no_device():
+    """``moxzid --help``: the common flags with their help, every other flag by name in its group, in
+    a screenful; and no plugin's device (torch, seconds to import) is imported for it."""
+    shows = (
+        "import sys\nfrom moxzi_core import daemon\ntry:\n    daemon.main(['--help'])\nexcept SystemExit:\n"
+        "    print('torch' in sys.modules, file=sys.stderr)"
+    )
+    done = subprocess.run([sys.executable, "-c", shows], capture_output=True, text=True, timeout=120)
+    assert done.stderr.strip() == "False"
+    assert len(done.stdout.splitlines()) < 60
+    assert "-m, --manifest FILE   the manifest naming the actors to host" in done.stdout
+    declared = plugins.load(None, settings_only=True)[0].settings
+    assert {f"--{s.flag}" for s in declared} <= set(re.findall(r"--[a-z][a-z-]+", done.stdout))
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])

@@ -438,7 +438,7 @@ def test_on_a_gpu_the_captured_step_gives_the_uncaptured_numbers(registry, caplo
 
 @pytest.mark.slow
 def test_moxzid_takes_the_flag_and_says_it_is_unmeasured():
-    shown = moxzid("--plugins", "torch", "--help")
+    shown = moxzid("--plugins", "torch", "--help-all")
     assert shown.returncode == 0, shown.stderr
     assert "--cuda-graphs on|off|uncaptured" in shown.stdout
     assert "Not yet measured on a GPU by this project" in " ".join(shown.stdout.split())

@@ -15,7 +15,7 @@ from kit.daemon import moxzid
 from kit.device import LETTERS, adamw, letters_params, probe, probe_run, run_arg
 
 from moxzi_core import device, plugins, settings
-from moxzi_device_torch import threads
+from moxzi_device_torch import settings as torch_settings
 
 CALLER = b"caller\x01"
 
@@ -100,9 +100,9 @@ def threads_in_a_run(registry, flags: dict) -> int:
 
 def test_the_flag_sets_the_threads_of_a_device_run(registry):
     assert threads_in_a_run(registry, {"device_threads": "2"}) == 2
-    assert threads_in_a_run(registry, {}) == threads.DEFAULT == 1
+    assert threads_in_a_run(registry, {}) == torch_settings.DEFAULT == 1
     cores = len(os.sched_getaffinity(0))
-    assert threads_in_a_run(registry, {"device_threads": "0"}) == max(1, min(threads.MAX_AUTO, cores - 1))
+    assert threads_in_a_run(registry, {"device_threads": "0"}) == max(1, min(torch_settings.MAX_AUTO, cores - 1))
 
 
 def test_a_device_thread_computes_with_the_count_in_openmp_too(registry, unset):

@@ -27,6 +27,7 @@ MOXZI_COMMANDS = (
     "moxzi logs",
     "moxzi weights export",
     "moxzi weights import",
+    "moxzi backup",
 )
 OTHER_TOOLS = (
     "curl",
@@ -70,7 +71,7 @@ def accepted(command: str) -> frozenset[str]:
         scripts = [str(path.relative_to(ROOT)) for path in ROOT.glob("examples/*/run_*.py")]
         return frozenset().union(*map(accepted, ["moxzid", *MOXZI_COMMANDS, *scripts]))
     if command == "moxzid":
-        argv = [sys.executable, "-m", "moxzi_core.daemon", "--help"]
+        argv = [sys.executable, "-m", "moxzi_core.daemon", "--help-all"]
     elif command in MOXZI_COMMANDS:
         argv = [sys.executable, "-m", "moxzi_core.cli", *command.split()[1:], "--help"]
     else:

@@ -250,7 +250,7 @@ def test_plugin_settings_are_flags_and_toml_keys_and_may_not_collide(site, tmp_p
     site.install("widgets", SETTING_PLUGIN.format(flag="widgets"))
     registry, _ = plugins.load(["widgets"])
     assert [s.flag for s in registry.settings][-1] == "widgets"
-    help_text = _moxzid(site, "--help").stdout
+    help_text = _moxzid(site, "--help-all").stdout
     assert "--widgets N" in help_text and "how many widgets" in help_text
     site.install("again", SETTING_PLUGIN.format(flag="widgets"))
     with pytest.raises(
@@ -269,6 +269,9 @@ def test_moxzid_plugins_lists_installed_plugins(site):
     assert done.returncode == 0, done.stderr
     assert f"fake     {module} 1.2.3: backend fake" in done.stdout.splitlines()
     assert "gateway http" in done.stdout
+    # what a plugin registers through another's hooks: the console's HTTP apps, through the http plugin's
+    (console,) = [line for line in done.stdout.splitlines() if line.startswith("console ")]
+    assert "http apps /console" in console and "http redirects /" in console
 
 
 KERNEL_PLUGIN = """
@@ -407,8 +410,8 @@ def _line(address: str, text: str) -> str:
 @pytest.mark.slow
 def test_a_third_party_plugin_adds_its_flag_gateway_and_store(tmp_path):
     """tests/thirdparty/moxzi_linegate, through the public hooks alone: ``--line-listen`` is in
-    ``moxzid --help``, its gateway serves the counter, and its store keeps the counter across kill -9."""
-    assert "--line-listen HOST:PORT" in moxzid("--help", third_party=True).stdout
+    ``moxzid --help-all``, its gateway serves the counter, and its store keeps the counter across kill -9."""
+    assert "--line-listen HOST:PORT" in moxzid("--help-all", third_party=True).stdout
     project(tmp_path, "counter")
     flags = ("-m", "actors.json", "-s", "state", "--line-listen", "127.0.0.1:0")
     gateway = r"line gateway on (\S+)"

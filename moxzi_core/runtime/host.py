@@ -352,7 +352,7 @@ class Host:
         kind = actor.method_kind(method)
         if kind is None:
             raise errors.UnknownMethod(
-                f"actor {name} has no method {method!r}"
+                errors.no_method(name, method, self.info(name).interface.methods)
                 if actor.instance
                 else f"actor {name} is empty: it has no code installed"
             )

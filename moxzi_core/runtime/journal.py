@@ -66,7 +66,7 @@ from typing import BinaryIO, Protocol
 
 import cbor2
 
-from ..store import Batch, Store, StoreError
+from ..store import Batch, Store, StoreError, StoreView
 from .engine import PAGE, memory_image
 
 LAYOUT = b"6"  # 2: the system's copy is an attachment; 3: messages, call contexts and callbacks carry
@@ -174,6 +174,18 @@ class Saved:
     inbox: list[tuple[int, object]]
     pending: list[tuple[int, object]]
     log: list | None  # the canister's log (`CanisterLog.record`), None until it logged something
+
+
+def system_calls_run(view: StoreView) -> int:
+    """How many system-method calls (the device's) the state in ``view`` has run: where its record
+    ends, or the place of its last copy when nothing was recorded after it."""
+    last = None
+    for key, _ in view.scan(_SYSTEM_LOG):
+        last = key
+    if last is not None:
+        return int.from_bytes(last[len(_SYSTEM_LOG) :], "big") + 1
+    copy = view.get(_SYSTEM_COPY)
+    return 0 if copy is None else cbor2.loads(copy)[0]
 
 
 class Journal:

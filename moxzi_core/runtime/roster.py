@@ -30,7 +30,7 @@ class Roster:
         try:
             return self._by_name[name]
         except KeyError:
-            raise errors.UnknownActor(f"no actor named {name!r}") from None
+            raise errors.UnknownActor(f"no actor named {name!r}{errors.did_you_mean(name, self._by_name)}") from None
 
     def with_principal(self, principal: bytes) -> Actor | None:
         return self.by_principal.get(principal)

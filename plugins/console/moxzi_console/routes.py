@@ -1,14 +1,14 @@
 """The console's HTTP apps, mounted by the HTTP gateway (``register_http_apps``).
 
 - ``/console``: ``GET /console/`` the page (``static/index.html``; the gateway's ``GET /`` leads here),
-  ``GET /console/static/FILE`` its scripts, ``GET /console/state`` (the page fetches it every few
+  with what ``/console/state`` and ``/console/history`` answer now inside it, so it paints with data
+  before it fetches anything; ``GET /console/static/FILE`` its scripts, ``GET /console/state`` (the page fetches it every few
   seconds): JSON: ``actors`` (name, principal, mode, memory, cycles, messages, traps, instructions,
   device usage, methods with their Candid types as JSON trees, see ``type_tree``), ``device``
   (backend name, or null), ``store`` (its ``description`` and ``bytes``, how large the state is, or
   null where the store cannot tell), ``transfers`` (the device's live exports and fetches in flight,
   ``Device.transfers``, or null), ``checkpoints`` (how many device copies were taken since moxzid
-  started, and the last one's ``seconds`` and ``bytes``); ``GET /console/history`` (once, as the page
-  opens; the stream brings the rest): ``log`` (the recent lines) and ``curves`` (each actor's loss
+  started, and the last one's ``seconds`` and ``bytes``); ``GET /console/history``: ``log`` (the recent lines) and ``curves`` (each actor's loss
   curve per optimizer: ``points`` of [step, loss], at most ``watch.HISTORY_POINTS`` a curve). Both
   are bounded (watch.py): deleted actors are gone, and an actor's made-up labels have an overflow.
 - ``GET /events``: the live event stream (moxzi_core.events) as Server-Sent Events: each event's
@@ -49,6 +49,8 @@ STATIC_TYPES = {
 TYPE_DEPTH = 16  # deeper (recursive types): the form asks for the JSON value itself
 SSE_POLL_SECONDS = 1.0  # how often a stream checks for moxzid stopping
 HEARTBEAT_SECONDS = 5.0  # an SSE comment this often without events: a write to a client gone fails
+# In index.html: replaced, as the page is served, by the element holding the state and history then.
+FIRST_STATE = '<script id="first-state" type="application/json">null</script>'
 
 _watches: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # host -> its Watch
 
@@ -78,7 +80,9 @@ def console_app(host, settings) -> web.Application:
     watch = _watching(app, host)
 
     async def page(request: web.Request) -> web.Response:
-        return _static("index.html")
+        first = {"state": _state(host, watch), "history": _history(host, watch)}
+        html = (STATIC / "index.html").read_text().replace(FIRST_STATE, _embedded(first))
+        return web.Response(text=html, content_type="text/html")
 
     async def to_page(request: web.Request) -> web.Response:
         raise web.HTTPFound(request.path + "/")
@@ -87,23 +91,10 @@ def console_app(host, settings) -> web.Application:
         return _static(request.match_info["name"])
 
     async def state(request: web.Request) -> web.Response:
-        watch.catch_up()
-        names = host.actor_names()
-        watch.prune(names)
-        return web.json_response(
-            {
-                "actors": [_actor(host, watch, name) for name in names],
-                "device": None if host.system_state is None else host.system_state.runs_on,
-                "store": {"description": host.store.description, "bytes": host.store.size_bytes()},
-                "transfers": metrics.device_transfers(host),
-                "checkpoints": {"count": sum(watch.checkpoints.counts), "last": watch.last_checkpoint},
-            }
-        )
+        return web.json_response(_state(host, watch))
 
     async def history(request: web.Request) -> web.Response:
-        watch.catch_up()
-        watch.prune(host.actor_names())
-        return web.json_response({"log": list(watch.log), "curves": watch.curves_json()})
+        return web.json_response(_history(host, watch))
 
     app.router.add_get("", to_page)
     app.router.add_get("/", page)
@@ -179,6 +170,34 @@ def events_app(host, settings) -> web.Application:
     app.on_shutdown.append(on_shutdown)
     app.router.add_get("", stream)
     return app
+
+
+def _state(host, watch: Watch) -> dict:
+    """What ``GET /console/state`` answers."""
+    watch.catch_up()
+    names = host.actor_names()
+    watch.prune(names)
+    return {
+        "actors": [_actor(host, watch, name) for name in names],
+        "device": None if host.system_state is None else host.system_state.runs_on,
+        "store": {"description": host.store.description, "bytes": host.store.size_bytes()},
+        "transfers": metrics.device_transfers(host),
+        "checkpoints": {"count": sum(watch.checkpoints.counts), "last": watch.last_checkpoint},
+    }
+
+
+def _history(host, watch: Watch) -> dict:
+    """What ``GET /console/history`` answers."""
+    watch.catch_up()
+    watch.prune(host.actor_names())
+    return {"log": list(watch.log), "curves": watch.curves_json()}
+
+
+def _embedded(value) -> str:
+    """The first-state element holding ``value`` as JSON, inert inside the page's ``<script>`` element: actor names and log
+    lines come from actors, so no ``<`` (``</script>``, ``<!--``), ``>`` or ``&`` is left as itself."""
+    text = json.dumps(value, default=str).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return FIRST_STATE.replace("null", text)
 
 
 def _static(name: str) -> web.Response:

@@ -6,6 +6,7 @@ example training while its loss curve gains points."""
 import gc
 import http.client
 import json
+import re
 import time
 import urllib.parse
 import urllib.request
@@ -250,6 +251,28 @@ async def test_a_deleted_actors_series_are_dropped(tmp_path):
         await host.stop()
 
 
+async def test_the_page_comes_with_the_state_and_the_past_inside_it():
+    """GET /console/ carries what /console/state and /console/history answer, inert in its script
+    element whatever an actor prints: the page paints with data before it fetches anything."""
+    host = Host([spec("counter")])
+    await host.start()
+    try:
+        hostile = "</script><script>alert(1)</script><!-- & >"
+        host.events.publish("log", level="INFO", logger="moxzi.actor", message=hostile, actor="counter")
+        async with serving(host, {"/console": console_app}) as (_, http):
+            async with http.get("/console/") as response:
+                assert response.status == 200
+                html = await response.text()
+        (embedded,) = re.findall(r'<script id="first-state" type="application/json">(.*?)</script>', html)
+        assert not {"<", ">", "&"} & set(embedded)
+        first = json.loads(embedded)
+        assert [actor["name"] for actor in first["state"]["actors"]] == ["counter"]
+        assert first["state"]["actors"][0]["methods"]["inc"]["modes"] == []
+        assert hostile in [line["message"] for line in first["history"]["log"]]
+    finally:
+        await host.stop()
+
+
 async def test_a_host_served_with_the_console_is_freed_once_stopped():
     host = Host([spec("counter")])
     await host.start()
@@ -385,6 +408,19 @@ def test_the_console_in_a_browser(daemon, browser, tmp_path):
     page.screenshot(path=str(tmp_path / "console.png"), full_page=True)
     assert (tmp_path / "console.png").stat().st_size > 10_000
     assert errors == []
+
+
+@pytest.mark.slow
+def test_the_first_paint_has_the_actors_before_any_fetch_or_stream(daemon, browser):
+    page = browser.new_page()
+    for route in ("**/events", "**/console/state", "**/console/history"):  # none of these answers
+        page.route(route, lambda route: route.abort())
+    page.goto(daemon.url + "/", wait_until="load")
+    rows = page.locator("#actors tbody tr")
+    assert rows.evaluate_all("rows => rows.map(r => r.dataset.actor)") == ["counter", "learner", "letters"]
+    assert page.locator("#device").inner_text() == "device torch:cpu"
+    assert page.locator("#methods details.actor").count() == 3
+    page.close()
 
 
 def test_the_console_state_counts_device_copies():

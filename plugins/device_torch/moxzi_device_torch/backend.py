@@ -23,6 +23,7 @@ import torch.distributed as dist
 from moxzi_core.device import MEAN, DeviceError, Keeping, Plan, Ranks, Rows, TrainStep, checkpoint
 
 from . import graphs, threads
+from . import settings as declared
 from .group import TorchGroup
 from .kernels import call
 from .optimizers import SGD, AdamW, clip_grads, grads_of
@@ -63,7 +64,7 @@ class TorchBackend:
     def __init__(self, spec: str, ranks: Ranks | None = None, settings: Settings | None = None):
         """With ``ranks``, this process's replica in a group of them (``group.py``); on torch:cuda rank r
         uses this machine's GPU r modulo the GPUs it sees (choose them with CUDA_VISIBLE_DEVICES).
-        On torch:cpu, torch computes with ``settings.device_threads`` threads (default: ``threads.DEFAULT``)
+        On torch:cpu, torch computes with ``settings.device_threads`` threads (default: ``settings.DEFAULT``)
         in every thread that calls one of its methods: each is given the count as it calls (the count is
         per thread, ``threads.py``)."""
         kind = spec.partition(":")[2] or "cpu"
@@ -77,7 +78,7 @@ class TorchBackend:
         self.device = torch.device(kind)
         self.threads = 0  # torch:cpu's intra-op threads; 0: torch's own count (the CPU does little here)
         if kind == "cpu":
-            self.threads = intra_op_threads(threads.DEFAULT if settings is None else settings.device_threads)
+            self.threads = intra_op_threads(declared.DEFAULT if settings is None else settings.device_threads)
             log.info("torch:cpu computes with %d intra-op thread(s) (--device-threads)", self.threads)
         elif ranks is not None:
             self.device = torch.device("cuda", ranks.rank % torch.cuda.device_count())
@@ -86,10 +87,10 @@ class TorchBackend:
         # --cuda-graphs: cached plans run in their static form (static.py), captured on torch:cuda.
         chosen = graphs.mode(settings, self.device)
         self.static = None
-        if chosen == graphs.ON:
+        if chosen == declared.ON:
             stream = torch.cuda.Stream(self.device)
             self.static = StaticPlans(self.device, lambda: graphs.Graphed(stream), pools=True)
-        elif chosen == graphs.UNCAPTURED:
+        elif chosen == declared.UNCAPTURED:
             self.static = StaticPlans(self.device, Eager, pools=False)
         # op -> [kernel calls, seconds in them] over every program's forward pass, for Device.op_seconds.
         # Timing an op costs about 0.2 µs (under 0.1% of a bench/device_step.py step); on torch:cuda it

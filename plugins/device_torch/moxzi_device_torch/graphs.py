@@ -16,31 +16,16 @@ from typing import TYPE_CHECKING
 import torch
 
 from moxzi_core.device import DeviceError
-from moxzi_core.settings import Setting
 
 from . import kernels
+from .settings import OFF, ON, UNCAPTURED
 
 if TYPE_CHECKING:
     from moxzi_core.settings import Settings
 
 log = logging.getLogger("moxzi.torch")
 
-OFF, ON, UNCAPTURED = "off", "on", "uncaptured"
 WARMUP = 1  # calls a part runs uncaptured before it is captured
-
-SETTING = Setting(
-    "cuda-graphs",
-    "text",
-    f"{ON}: on torch:cuda, capture each cached plan whose shapes repeat (forward, backward, clip, AdamW) "
-    f"as CUDA graphs once and replay them; a plan that cannot be captured runs as before, with one log "
-    f"line. Not yet measured on a GPU by this project. {UNCAPTURED}: the same static form without "
-    f"graphs, on any device (it gives the plain path's numbers: a check where no GPU is). "
-    f"Default {OFF}",
-    default=OFF,
-    metavar="on|off|uncaptured",
-    every_rank=True,
-    check=lambda v: None if v in (OFF, ON, UNCAPTURED) else f"expected {ON}, {OFF} or {UNCAPTURED}",
-)
 
 
 def mode(settings: Settings | None, device: torch.device) -> str:

@@ -18,26 +18,10 @@ import os
 import torch
 
 from moxzi_core.device import DeviceError
-from moxzi_core.settings import Setting
 
-AUTO = 0
-MAX_AUTO = 8  # past this, a step of the models moxzid trains on CPU gets no faster
+from .settings import AUTO, MAX_AUTO
+
 MAX_THREADS = 1024
-# From bench/device_step.py --busy on 2 cores with two spinning processes beside it: a step took 0.24 s
-# (p90 0.90 s) with one thread, 5.2 s (p90 13.7 s) with two, each op waiting for its descheduled thread.
-DEFAULT = 1
-
-SETTING = Setting(
-    "device-threads",
-    "count",
-    "intra-op threads torch:cpu computes with; 0: the cores this process may use less one "
-    f"(1 to {MAX_AUTO}). More is faster on an idle machine and much slower whenever other processes "
-    "compete for the cores; the count changes the numbers, so give every run on a state directory the "
-    f"same (default {DEFAULT})",
-    default=DEFAULT,
-    metavar="N",
-    every_rank=True,
-)
 
 
 def intra_op_threads(setting: int) -> int:

@@ -13,8 +13,8 @@ Statuses:
   is not ``{"add": N}`` (with ``"subaccount"``: 64 hex digits, optionally) or would pass that bound. An ``Idempotency-Key`` header that is not 1 to 255
   visible ASCII characters. A ``/logs/ACTOR?since=N`` whose N is not a whole number. A ``POST /clock``
   body that is not ``{"advance_ns": N}`` or ``{"set_ns": T}`` with a whole number >= 0.
-- 401: ``/upgrade/ACTOR``, ``POST /cycles/ACTOR``, ``POST /cycles-ledger/PRINCIPAL``, ``POST /clock`` or
-  ``/weights/ACTOR`` without moxzid's admin token, where one is needed (``admin``: on a listen address
+- 401: ``/upgrade/ACTOR``, ``POST /cycles/ACTOR``, ``POST /cycles-ledger/PRINCIPAL``, ``POST /clock``,
+  ``POST /backup`` (``backup.py``: its other statuses) or ``/weights/ACTOR`` without moxzid's admin token, where one is needed (``admin``: on a listen address
   other than loopback); an ``/upgrade/ACTOR``, ``/weights/ACTOR`` or ``/logs/ACTOR`` request signed by a key
   (``controllers.py``) whose signature does not hold, has expired or was let through before, or an
   upgrade or import whose body is not the one signed (nothing is upgraded or imported).
@@ -48,18 +48,19 @@ import asyncio
 import hashlib
 import logging
 import re
+from pathlib import Path
 from typing import Any, TypeGuard
 
 from aiohttp import web
 
 from moxzi_core.candid import CandidError, Principal
-from moxzi_core.errors import MoxziError, UnknownMethod
+from moxzi_core.errors import MoxziError, UnknownMethod, no_method
 from moxzi_core.host_api import GatewayHost
 from moxzi_core.runtime.inbox_bounds import CallsPerClient
 from moxzi_core.runtime.messages import ANONYMOUS, Reject
 from moxzi_core.signed_http import ID_HEADER, is_signed
 
-from . import origins, weights
+from . import backup, origins, weights
 from .admin import AdminToken
 from .codec import (
     BadBody,
@@ -95,6 +96,7 @@ BODY_SECS = web.AppKey("body_secs", float)
 ADMIN = web.AppKey("admin", AdminToken)
 CONTROLLERS = web.AppKey("controllers", Controllers)
 CODEC = web.AppKey("codec", Codec)
+STATE_DIR: web.AppKey[Path | None] = web.AppKey("state_dir")
 
 
 class TooManyCalls(MoxziError):
@@ -111,11 +113,13 @@ def build_app(
     admin: AdminToken = AdminToken(None, ""),
     calls_per_client: int = CALLS_PER_CLIENT,
     names: OwnNames | None = None,
+    state_dir: Path | None = None,
 ) -> web.Application:
     """The aiohttp application serving ``host``; bodies over ``max_body_bytes`` are answered 413, bodies
     that take over ``body_secs`` to arrive 408; the admin routes need what ``admin`` allows; a client
     with ``calls_per_client`` calls and queries in flight is answered 429. With ``names``, every request
-    passes origins.py's checks first (on the app and those mounted in it)."""
+    passes origins.py's checks first (on the app and those mounted in it). ``state_dir``: where the
+    host's store is opened (``-s``), which ``POST /backup`` copies."""
     checks = [] if names is None else [origins.middleware(names)]
     app = web.Application(client_max_size=max_body_bytes, middlewares=[*checks, _errors_as_json])
     app[HOST] = host
@@ -124,6 +128,7 @@ def build_app(
     app[BODY_SECS] = body_secs
     app[CALLS] = CallsPerClient(calls_per_client)
     app[CODEC] = Codec()
+    app[STATE_DIR] = state_dir
     app.on_cleanup.append(_stop_codec)
     app.on_response_prepare.append(_say_which_moxzid)
     app.router.add_post("/call-json/{actor}/{method}", _call_json)
@@ -140,6 +145,7 @@ def build_app(
     app.router.add_get("/logs/{actor}", _logs)
     app.router.add_get("/clock", _clock)
     app.router.add_post("/clock", _move_clock)
+    app.router.add_post("/backup", _backup)
     return app
 
 
@@ -234,7 +240,7 @@ async def _read_body(request: web.Request, what: str) -> bytes:
         raise UnreadableBody(f"{what}: the body cannot be read: {exc.__cause__ or exc}") from None
 
 
-async def _read_json(request: web.Request, what: str) -> Any:
+async def read_json(request: web.Request, what: str) -> Any:
     """The request body as JSON; raises BadBody (a 400 naming ``what``) for a body that cannot be read
     (see _read_body), that is not JSON, or that nests too deeply to parse."""
     body = await _read_body(request, what)
@@ -277,9 +283,10 @@ async def _call(request: web.Request, query_route: bool, text: bool) -> web.Resp
 async def _run_call(request: web.Request, query_route: bool, text: bool) -> web.Response:
     host = request.app[HOST]
     actor, method = request.match_info["actor"], request.match_info["method"]
-    func = host.info(actor).interface.methods.get(method)
+    methods = host.info(actor).interface.methods
+    func = methods.get(method)
     if func is None:
-        raise UnknownMethod(f"actor {actor!r} has no method {method!r}")
+        raise UnknownMethod(no_method(actor, method, methods))
     what = f"{actor}.{method}"
     key = None if query_route else _idempotency_key(request)
     body = await _read_body(request, what)
@@ -380,6 +387,12 @@ async def _logs(request: web.Request) -> web.Response:
     )
 
 
+async def _backup(request: web.Request) -> web.StreamResponse:
+    authorise(request, "POST /backup")
+    body = await read_json(request, "POST /backup")
+    return await backup.serve(request, request.app[HOST], request.app[STATE_DIR], body)
+
+
 async def _say_which_moxzid(request: web.Request, response: web.StreamResponse) -> None:
     """Every answer names the moxzid that gave it, so a client signs for it (controllers.py)."""
     response.headers[ID_HEADER] = request.config_dict[CONTROLLERS].moxzid_id.hex()  # (mounted apps too)
@@ -408,7 +421,7 @@ async def _add_cycles(request: web.Request) -> web.Response:
     actor = request.match_info["actor"]
     host.info(actor)  # an unknown actor is a 404 whatever the body
     authorise(request, f"cycles for {actor}")
-    value = await _read_json(request, f"cycles for {actor}")
+    value = await read_json(request, f"cycles for {actor}")
     cycles = value.get("add") if isinstance(value, dict) and value.keys() == {"add"} else None
     if not _whole(cycles):
         return _error(
@@ -433,7 +446,7 @@ async def _fund_ledger_account(request: web.Request) -> web.Response:
         return _error(400, f"{what}: {error}")
     if len(owner.bytes) > MAX_PRINCIPAL_BYTES:
         return _error(400, f"{what}: a principal is at most {MAX_PRINCIPAL_BYTES} bytes, not {len(owner.bytes)}")
-    value = await _read_json(request, what)
+    value = await read_json(request, what)
     keys = value.keys() if isinstance(value, dict) else set()
     cycles, subaccount = (value.get("add"), value.get("subaccount")) if isinstance(value, dict) else (None, None)
     if not {"add"} <= keys <= {"add", "subaccount"} or not _whole(cycles) or not _hex_or_none(subaccount):
@@ -455,7 +468,7 @@ async def _move_clock(request: web.Request) -> web.Response:
     """Move the manual clock (``moxzi_core.runtime.clock``): ``{"advance_ns": N}`` or ``{"set_ns": T}``;
     answered once every timer and heartbeat due by then has run."""
     authorise(request, "moving the clock")
-    value = await _read_json(request, "the clock")
+    value = await read_json(request, "the clock")
     key, ns = next(iter(value.items())) if isinstance(value, dict) and len(value) == 1 else (None, None)
     if key not in ("advance_ns", "set_ns") or not _count(ns):
         return _error(

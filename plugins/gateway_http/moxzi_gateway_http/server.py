@@ -61,6 +61,7 @@ class HttpGateway:
             admin,
             settings.http_max_calls_per_client,
             names=self._names,
+            state_dir=settings.state,
         )
         self.streams = self._app[STREAMS] = Streams(fitting.streams)  # the event streams open
         for prefix, factory in http_apps.items():

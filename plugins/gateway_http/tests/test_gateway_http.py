@@ -15,7 +15,8 @@ from kit.host import spec
 from kit.http import request
 
 from moxzi_core import plugins
-from moxzi_core.runtime.host import Host
+from moxzi_core.candid import Principal
+from moxzi_core.runtime.host import Host, actor_principal
 from moxzi_core.settings import Address, Settings, SettingsError
 from moxzi_gateway_http.admin import AdminToken
 from moxzi_gateway_http.routes import build_app
@@ -69,8 +70,11 @@ async def test_concurrent_updates_each_run_once(http):
         ("/call-json/lab/say", [42], 400, "lab.say: arguments do not match its type: argument 0: expected text"),
         ("/call-json/lab/say", ["a", "b"], 400, "expected 1 arguments (text), got 2"),
         ("/call-json/nobody/inc", [], 404, "no actor named 'nobody'"),
-        ("/call-json/counter/dec", [], 404, "actor 'counter' has no method 'dec'"),
+        ("/call-json/counter/dec", [], 404, "actor counter has no method 'dec'"),
+        ("/call-json/counter/icn", [], 404, "actor counter has no method 'icn'; did you mean 'inc'?"),
+        ("/call/countr/inc", "()", 404, "no actor named 'countr'; did you mean 'counter'?"),
         ("/upgrade/nobody", b"\0asm", 404, "no actor named 'nobody'"),
+        ("/cycles/conter", {"add": 5}, 404, "no actor named 'conter'; did you mean 'counter'?"),
         ("/call-json/counter", [], 404, "POST /call-json/counter: Not Found"),
         ("/call-json/counter/inc", "x" * (LIMIT + 1), 413, f"Maximum request body size {LIMIT} exceeded"),
         ("/call-json/lab/say", "[" * 100_000 + "]" * 100_000, 400, "lab.say: the body is JSON nested too deeply"),
@@ -136,6 +140,14 @@ async def test_wrong_http_method(http):
     async with http.get("/call-json/counter/inc") as response:
         assert response.status == 405
         assert "Method Not Allowed" in (await response.json())["error"]
+
+
+async def test_a_trap_is_a_500_before_an_await_and_after_it(http):
+    """The same kind of failure, the same status: where in the method the actor traps does not matter."""
+    counter = str(Principal(actor_principal("counter")))
+    for method, args in (("incThenTrap", []), ("incAwaitThenTrap", [counter])):
+        status, error = await post(http, f"/call-json/lab/{method}", args)
+        assert (status, error["reject_code"]) == (500, 5), (method, error)
 
 
 async def test_trap_is_a_500_with_the_reject(http):

@@ -17,7 +17,8 @@ Reading a large value leaves none of its pages in this process's resident memory
 
 A committed batch has been written to the OS (not only to this process's memory) when ``commit``
 returns, so it survives the process being killed; ``flush`` fsyncs it, so it survives a power loss too.
-To back a store up, copy the directory while no moxzid uses it.
+``backup`` copies it while in use (LMDB's copy of a live environment, in one read transaction:
+``moxzi_core.backup``); a plain copy of the directory is one only while no moxzid uses it.
 
 LMDB reuses the pages it frees but never gives them back to the OS: ``data.mdb`` stays as large as the
 most it ever held. ``compact`` (``moxzid compact -s DIR``) rewrites it with only the pages in use.
@@ -25,18 +26,20 @@ most it ever held. ``compact`` (``moxzid compact -s DIR``) rewrites it with only
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import errno
 import fcntl
 import mmap
 import os
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import lmdb
 import numpy as np
 
-from moxzi_core.store import Batch, Store, StoreError
+from moxzi_core.store import Batch, CopyProgress, Store, StoreCopy, StoreError, StoreView
 
 FORMAT = "moxzi-lmdb 1"
 FORMAT_FILE = "FORMAT"
@@ -56,6 +59,9 @@ MAX_READERS = 1024  # read transactions open at once: one per get or scan in pro
 # unmapped once it is copied out (``_copied``); smaller ones share pages with the tree LMDB walks.
 RELEASED_BYTES = 64 << 10
 _LIBC = ctypes.CDLL(None, use_errno=True)
+# Every name the store keeps in its directory: a backup copies the store through ``backup``, not these.
+STORE_FILES = frozenset({FORMAT_FILE, NEW_FORMAT_FILE, LOCK_FILE, DATA_FILE, "lock.mdb", COMPACTING_FILE})
+PROGRESS_SECONDS = 1.0  # how often a backup reports how far its copy is
 
 
 class LmdbStore(Store):
@@ -82,28 +88,14 @@ class LmdbStore(Store):
             raise
 
     def get(self, key: bytes) -> bytes | None:
-        try:
-            with self._env.begin(buffers=True) as txn:
-                value = txn.get(key)
-                return None if value is None else _copied(value)
-        except (lmdb.CorruptedError, lmdb.PageNotFoundError) as exc:
-            raise _corrupt(self._directory, exc) from exc
+        with self._env.begin(buffers=True) as txn:
+            return _View(txn, self._directory).get(key)
 
     def scan(self, prefix: bytes) -> Iterator[tuple[bytes, bytes]]:
         # Read whole inside one transaction: the caller sees one committed state, and no transaction
         # outlives this call (an abandoned one would pin old pages and a reader slot).
-        found = []
-        try:
-            with self._env.begin(buffers=True) as txn:
-                cursor = txn.cursor()
-                if cursor.set_range(prefix):
-                    for key, value in cursor.iternext():
-                        if key[: len(prefix)] != prefix:  # (a memoryview has no startswith)
-                            break
-                        found.append((bytes(key), _copied(value)))
-        except (lmdb.CorruptedError, lmdb.PageNotFoundError) as exc:
-            raise _corrupt(self._directory, exc) from exc
-        return iter(found)
+        with self._env.begin(buffers=True) as txn:
+            return _View(txn, self._directory).scan(prefix)
 
     def commit(self, batch: Batch) -> None:
         # Leaving the ``with`` by an exception aborts the transaction, and a failed commit is aborted
@@ -176,6 +168,52 @@ class LmdbStore(Store):
         finally:
             self._env = _open_environment(self._directory, self._map_size)
         return before, data.stat().st_size
+
+    def backup(
+        self,
+        destination: Path,
+        progress: CopyProgress | None = None,
+        observe: Callable[[StoreView], object] | None = None,
+    ) -> StoreCopy:
+        """``data.mdb`` as of the moment its read transaction starts, compacted (LMDB's copy, as
+        ``mdb_copy -c``: writers go on meanwhile; the pages they free are not reused until it ends), and
+        ``FORMAT``, into ``destination``, both 0600 and fsynced. ``progress`` gets the bytes written so
+        far and the pages in use now (more than the copy will take: it leaves out the free ones) about
+        every ``PROGRESS_SECONDS``, from another thread; at the end, the copy's size twice. ``observe``
+        reads in the copy's transaction, before it is written."""
+        data = destination / DATA_FILE
+        total = self.size_bytes()
+        done = threading.Event()
+        reporter = None
+        if progress is not None:
+            reporter = threading.Thread(target=_report, args=(data, total, progress, done), daemon=True)
+        format_text = (FORMAT + "\n").encode()
+        try:
+            with (
+                self._env.begin(buffers=True) as txn,
+                open(os.open(data, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE), "wb") as file,
+            ):
+                observed = None if observe is None else observe(_View(txn, self._directory))
+                try:
+                    if reporter is not None:
+                        reporter.start()
+                    self._env.copyfd(file.fileno(), compact=True, txn=txn)
+                finally:  # the reports end with the copy, before its fsync: the last is the one below
+                    done.set()
+                    if reporter is not None and reporter.is_alive():
+                        reporter.join()
+                copied = file.seek(0, os.SEEK_END)
+                if progress is not None:
+                    progress(copied, copied)  # the end: the total is known now
+                os.fsync(file.fileno())
+            with open(
+                os.open(destination / FORMAT_FILE, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE), "wb"
+            ) as file:
+                file.write(format_text)
+                os.fsync(file.fileno())
+        except lmdb.Error as exc:
+            raise StoreError(f"{self._directory} cannot be copied: {exc}") from exc
+        return StoreCopy(STORE_FILES, copied + len(format_text), observed)
 
     def size_bytes(self) -> int:
         """The pages LMDB has used (free pages inside the file included)."""
@@ -337,6 +375,41 @@ def _check_pages(directory: Path, env: lmdb.Environment) -> None:
             txn.cursor().first()
     except lmdb.Error as exc:
         raise _corrupt(directory, exc) from exc
+
+
+class _View:
+    """Reads inside the read transaction ``txn``: one committed state."""
+
+    def __init__(self, txn: lmdb.Transaction[memoryview], directory: Path):
+        self._txn, self._directory = txn, directory
+
+    def get(self, key: bytes) -> bytes | None:
+        try:
+            value = self._txn.get(key)
+            return None if value is None else _copied(value)
+        except (lmdb.CorruptedError, lmdb.PageNotFoundError) as exc:
+            raise _corrupt(self._directory, exc) from exc
+
+    def scan(self, prefix: bytes) -> Iterator[tuple[bytes, bytes]]:
+        """Every (key, value) under ``prefix``, read whole now (the transaction may end after)."""
+        found = []
+        try:
+            cursor = self._txn.cursor()
+            if cursor.set_range(prefix):
+                for key, value in cursor.iternext():
+                    if key[: len(prefix)] != prefix:  # (a memoryview has no startswith)
+                        break
+                    found.append((bytes(key), _copied(value)))
+        except (lmdb.CorruptedError, lmdb.PageNotFoundError) as exc:
+            raise _corrupt(self._directory, exc) from exc
+        return iter(found)
+
+
+def _report(data: Path, total: int, progress: CopyProgress, done: threading.Event) -> None:
+    """``progress`` (the size of the copy so far, ``total``) every PROGRESS_SECONDS until ``done``."""
+    while not done.wait(PROGRESS_SECONDS):
+        with contextlib.suppress(OSError):
+            progress(data.stat().st_size, total)
 
 
 def _out_of_space(directory: Path, batch: Batch, exc: lmdb.Error) -> bool:

@@ -1,5 +1,5 @@
-// moxzid's console: state from /console/state (every few seconds), the past from /console/history
-// (once), live log and loss from /events.
+// moxzid's console: the state and the past as the page came (its first-state element), then the state
+// from /console/state (every few seconds), live log and loss from /events.
 "use strict";
 
 const STATE_SECONDS = 2;
@@ -266,8 +266,7 @@ function orderCurves() {
 }
 
 // --- wiring ---------------------------------------------------------------------------------
-async function refresh(first) {
-  const state = await (await fetch("/console/state")).json();
+function paint(state) {
   actorOrder = state.actors.map((a) => a.name);
   orderCurves();
   $("#device").textContent = state.device ? `device ${state.device}` : "no device";
@@ -278,16 +277,20 @@ async function refresh(first) {
   renderCheckpoints(state.checkpoints);
   renderMethods(state.actors);
   readCanisterLogs().catch(() => {});
-  if (first) {
-    const history = await (await fetch("/console/history")).json();
-    history.log.forEach(addLog);
-    for (const cur of history.curves) {
-      const c = curve(cur.actor, cur.optimizer);
-      c.stride = cur.stride;
-      for (const [step, loss] of cur.points) addPoint(c, step, loss);
-    }
-    drawCurves();
+}
+
+function paintHistory(history) {
+  history.log.forEach(addLog);
+  for (const cur of history.curves) {
+    const c = curve(cur.actor, cur.optimizer);
+    c.stride = cur.stride;
+    for (const [step, loss] of cur.points) addPoint(c, step, loss);
   }
+  drawCurves();
+}
+
+async function refresh() {
+  paint(await (await fetch("/console/state")).json());
 }
 
 function listen() {
@@ -303,5 +306,8 @@ function listen() {
 
 $("#log-scale").onchange = () => drawCurves(true);
 setInterval(() => drawCurves(), 500);
-refresh(true).then(listen);
-setInterval(() => refresh(false).catch(() => {}), STATE_SECONDS * 1000);
+const first = JSON.parse($("#first-state").textContent);
+paint(first.state);
+paintHistory(first.history);
+listen();
+setInterval(() => refresh().catch(() => {}), STATE_SECONDS * 1000);
