@@ -17,8 +17,8 @@ from pathlib import Path
 
 from device_step import Config, DeviceGPT, batches, weights
 
+from moxzi_core.runtime.device_calls import CheckpointPolicy, SystemCalls
 from moxzi_core.runtime.journal import Attachment, Journal
-from moxzi_core.runtime.system_calls import CheckpointPolicy, SystemCalls
 from moxzi_core.store import Batch
 from moxzi_store_lmdb import LmdbStore
 

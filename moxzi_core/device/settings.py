@@ -6,7 +6,7 @@ take of them, in their units, and ``check`` refuses settings nothing here can ho
 from __future__ import annotations
 
 from ..hookspecs import hookimpl
-from ..runtime.system_calls import CheckpointPolicy
+from ..runtime.device_calls import CheckpointPolicy
 from ..settings import Setting, Settings, SettingsError, at_least
 from .budget import ACTOR_MB, TOTAL_MB, DeviceBudget
 from .limits import DeviceLimits

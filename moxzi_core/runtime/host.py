@@ -3,7 +3,7 @@
 Calls between actors travel as messages on the callee's queue; the answer comes back as a message on
 the caller's. Calls to the management canister (``aaaaa-aa``) go to its methods (`management`), which run on the host's
 event loop, or to the system methods plugins provide (the tensor device's ``moxzi_device_*``, which
-run on the device's threads: `system_calls`), off every actor's thread.
+run on the device's threads: `device_calls`), off every actor's thread.
 
 Every message is recorded in the store before it runs, and everything a completed message did is
 written in one batch (`delivery`). Answers to the outside wait until that batch is flushed to disk. At
@@ -31,6 +31,7 @@ from .actor import Actor
 from .canister import Canister
 from .clock import SYSTEM, Clock
 from .delivery import Delivery
+from .device_calls import CheckpointPolicy, SystemCalls, SystemState
 from .engine import Instance, Limits, UnsupportedModule
 from .inbox_bounds import MAX_QUEUED_CALLS, MAX_QUEUED_MB, TOTAL_QUEUED_MB, InboxBounds, MiB
 from .journal import Attachment, Journal, Spool
@@ -47,7 +48,6 @@ from .modules import Interfaces, Modules, check_stable_variables, interface, met
 from .queries import Certifier, Queries
 from .roster import Roster
 from .services import Services
-from .system_calls import CheckpointPolicy, SystemCalls, SystemState
 from .system_methods import Gate, SystemMethod
 
 log = logging.getLogger("moxzid")

@@ -7,12 +7,12 @@ from __future__ import annotations
 from ..hookspecs import hookimpl
 from ..settings import Setting, Settings, at_least
 from .clock import MODES, SYSTEM
+from .device_calls import CheckpointPolicy
 from .engine import Limits
 from .host import MAX_CREATED_ACTORS, HostConfig
 from .inbox_bounds import MAX_QUEUED_CALLS, MAX_QUEUED_MB, TOTAL_QUEUED_MB, MiB
 from .management.outcalls_settings import outcall_config
 from .memory_budget import default_total_mb
-from .system_calls import CheckpointPolicy
 
 MAX_ACTOR_MEMORY_MB = 4096  # what a 32-bit wasm memory can address; the classic persistence limit
 _LIMITS = Limits()

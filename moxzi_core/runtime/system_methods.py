@@ -1,4 +1,4 @@
-"""What a system method is, for the host that runs it (``system_calls.SystemCalls``) and the plugins
+"""What a system method is, for the host that runs it (``device_calls.SystemCalls``) and the plugins
 that provide one (the tensor device): one that gathers first (``Staged``), one that runs on threads of
 its own (``Threaded``), and the gate that holds back the answer of a call started before the message
 that made it was committed (``Gate``)."""
