@@ -14,9 +14,9 @@ from kit.host import update
 
 from moxzi_core.candid import FLOAT64, NAT, Vec, encode_args
 from moxzi_core.runtime.delivery import Delivery
+from moxzi_core.runtime.ic0 import OutgoingCall
 from moxzi_core.runtime.journal import Journal
 from moxzi_core.runtime.messages import MANAGEMENT
-from moxzi_core.runtime.system_api import OutgoingCall
 from moxzi_core.runtime.system_methods import Gate
 from moxzi_core.runtime.turn import Turn
 from moxzi_core.store import MemoryStore

@@ -141,7 +141,7 @@ ENGINE = "moxzi_core.runtime.engine"
 # What the engine shares with the host: the ic0 functions it links into each instance, the controllers
 # and status those read, the trap they raise, and the clock a message's time is read from.
 ENGINE_SEAMS = {
-    "moxzi_core.runtime.system_api",
+    "moxzi_core.runtime.ic0",
     "moxzi_core.runtime.canister",
     "moxzi_core.runtime.traps",
     "moxzi_core.runtime.clock",

@@ -24,6 +24,7 @@ from .canister import RUNNING, STOPPED, STOPPING, Canister
 from .canister_log import CanisterLog
 from .contexts import CallContexts
 from .engine import EMPTY_ARGS, Instance, Interrupted
+from .ic0 import Execution
 from .journal import Delta
 from .messages import (
     ANONYMOUS,
@@ -41,7 +42,6 @@ from .messages import (
 )
 from .query_replicas import Replicas
 from .services import Services
-from .system_api import Execution
 from .turn import Step, Turn
 
 log = logging.getLogger("moxzid")

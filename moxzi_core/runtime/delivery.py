@@ -20,6 +20,7 @@ from ..billing import Ledger
 from ..store import Batch, Store, StoreError
 from .actor import Actor
 from .clock import Cancellable, Clock
+from .ic0 import OutgoingCall
 from .inbox_bounds import InboxBounds
 from .journal import Delta, Journal
 from .messages import (
@@ -38,7 +39,6 @@ from .messages import (
 )
 from .replays import Replays
 from .roster import Roster
-from .system_api import OutgoingCall
 from .system_methods import Gate
 
 log = logging.getLogger("moxzid")

@@ -6,8 +6,8 @@ actor as it was. These make the new instance; the actor adopts it (`Actor.replac
 from __future__ import annotations
 
 from .engine import Instance
+from .ic0 import Execution
 from .services import Services
-from .system_api import Execution
 from .turn import Turn
 
 

@@ -13,10 +13,10 @@ from moxzi_core.candid import BLOB, BOOL, NAT, NAT64, PRINCIPAL, TEXT, Opt, Vec,
 from moxzi_core.runtime import tasks
 from moxzi_core.runtime.engine import STABLE_FUNCTIONS, Limits
 from moxzi_core.runtime.host import ActorSpec
+from moxzi_core.runtime.ic0 import CONTEXT_NAMES, QUEUE_CAPACITY, WHERE, SystemApi
 from moxzi_core.runtime.management.interface import MANAGEMENT_NAME, SERVICE
 from moxzi_core.runtime.messages import Reject
 from moxzi_core.runtime.queries import MAX_CALL_DEPTH
-from moxzi_core.runtime.system_api import CONTEXT_NAMES, QUEUE_CAPACITY, WHERE, SystemApi
 
 OPERATOR = b"\x04"  # the anonymous principal, as the manifest's controller
 
