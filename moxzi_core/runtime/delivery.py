@@ -20,6 +20,7 @@ from ..billing import Ledger
 from ..store import Batch, Store, StoreError
 from .actor import Actor
 from .clock import Cancellable, Clock
+from .device_calls import Gate
 from .ic0 import OutgoingCall
 from .inbox_bounds import InboxBounds
 from .journal import Delta, Journal
@@ -39,7 +40,6 @@ from .messages import (
 )
 from .replays import Replays
 from .roster import Roster
-from .system_methods import Gate
 
 log = logging.getLogger("moxzid")
 

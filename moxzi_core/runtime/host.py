@@ -31,7 +31,7 @@ from .actor import Actor
 from .canister import Canister
 from .clock import SYSTEM, Clock
 from .delivery import Delivery
-from .device_calls import CheckpointPolicy, SystemCalls, SystemState
+from .device_calls import CheckpointPolicy, Gate, SystemCalls, SystemMethod, SystemState
 from .engine import Instance, Limits, UnsupportedModule
 from .inbox_bounds import MAX_QUEUED_CALLS, MAX_QUEUED_MB, TOTAL_QUEUED_MB, InboxBounds, MiB
 from .journal import Attachment, Journal, Spool
@@ -48,7 +48,6 @@ from .modules import Interfaces, Modules, check_stable_variables, interface, met
 from .queries import Certifier, Queries
 from .roster import Roster
 from .services import Services
-from .system_methods import Gate, SystemMethod
 
 log = logging.getLogger("moxzid")
 # How many actors create_canister may make (those not deleted), by default: each may grow its memory to

@@ -10,12 +10,12 @@ from typing import Any
 from ..billing import Ledger
 from ..events import Events
 from .clock import Clock
+from .device_calls import Gate
 from .engine import Instance, Limits
 from .journal import Snapshot
 from .memory_budget import MemoryBudget
 from .messages import Manage, Outcome
 from .queries import Queries
-from .system_methods import Gate
 
 
 @dataclass(frozen=True)

@@ -7,12 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .canister_log import CanisterLog
+from .device_calls import Gate
 from .engine import Instance
 from .ic0 import OutgoingCall
 from .journal import Delta, Snapshot
 from .messages import MANAGEMENT, Origin, Outcome
 from .services import Services
-from .system_methods import Gate
 
 LET_RUN_SECONDS = 0.002  # at most how long the actor's thread lets a device call it started get under way
 

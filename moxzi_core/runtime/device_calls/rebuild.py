@@ -10,8 +10,8 @@ import time
 
 from ...store import Batch, StoreError
 from ..journal import Attachment
-from ..system_methods import Staged, SystemMethod
 from .copies import SystemState
+from .methods import Staged, SystemMethod
 from .record import Record
 
 log = logging.getLogger("moxzid")

@@ -29,8 +29,8 @@ from ...events import Events
 from ...store import Batch, StoreError
 from ..journal import Attachment, Journal, Spool
 from ..messages import Outcome, Reject
-from ..system_methods import Gate, Staged, SystemMethod, Threaded
 from .copies import Copies, SystemState
+from .methods import Gate, Staged, SystemMethod, Threaded
 from .rebuild import rebuild
 from .record import CheckpointPolicy, Record
 

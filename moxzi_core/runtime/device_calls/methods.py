@@ -12,10 +12,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..billing import FREE, Purse
-from ..store import Batch
-from .journal import Attachment, Spool
-from .messages import Outcome
+from ...billing import FREE, Purse
+from ...store import Batch
+from ..journal import Attachment, Spool
+from ..messages import Outcome
 
 
 @dataclass(frozen=True)
