@@ -117,5 +117,5 @@ def test_a_call_after_one_that_waits_for_the_settle_waits_too():
     for callback, method in enumerate(["long", "short", "long", "other"]):
         turn.call(callback, OutgoingCall(MANAGEMENT, method, reply=(0, 0), reject=(0, 0)))
     assert asked == ["long", "short"]
-    assert list(turn.step.started) == [0]
-    assert [call.method for _, call in turn.step.calls] == ["long", "short", "long", "other"]
+    assert list(turn.effects.started) == [0]
+    assert [call.method for _, call in turn.effects.calls] == ["long", "short", "long", "other"]

@@ -1,4 +1,4 @@
-"""One message's turn on its actor's thread: what it produced so far, for the host to settle (`Step`),
+"""One message's turn on its actor's thread: what it produced so far, for the host to settle (`Effects`),
 and the rules every entry point it runs keeps (`Turn`): the growth moxzid's total for all actors' wasm
 memory allows, and the cycle balance as the message sees it."""
 
@@ -18,7 +18,7 @@ LET_RUN_SECONDS = 0.002  # at most how long the actor's thread lets a device cal
 
 
 @dataclass
-class Step:
+class Effects:
     """What handling one message produced, for the host to settle."""
 
     answers: list[tuple[Origin, Outcome]] = field(default_factory=list)
@@ -36,6 +36,12 @@ class Step:
     snapshots: dict[bytes, Snapshot | None] = field(default_factory=dict)  # taken, or deleted (None), by id
     cycles: int = 0  # what it did to the balance: accepted and refunds in, attached to calls and burned out
     burned: int = 0  # cycles it burned (ic0.cycles_burn128), counted as spent
+
+    @property
+    def wrote(self) -> bool:
+        """Whether the actor's record changes: its pages, an install, calls it made, an entry point that
+        completed."""
+        return bool(self.memory_pages or self.stable_pages or self.full or self.calls or self.executed)
 
     def delta(self, instance: Instance | None, state: dict | None, log: CanisterLog) -> Delta:
         """What the store must write of the actor after the message: its ``state`` record, the pages
@@ -70,7 +76,7 @@ class Turn:
 
     def __init__(self, name: str, principal: bytes, services: Services):
         self.name, self.principal = name, principal
-        self.step = Step()
+        self.effects = Effects()
         self._memory_budget = services.memory_budget
         self._ledger = services.ledger
         self._start_early = services.start_early
@@ -84,23 +90,23 @@ class Turn:
         that in the same message, so the call is final. Once one of the message's calls to the
         management canister does not start now, none after it does: they start at the settle, in the
         order the message made them."""
-        self.step.calls.append((callback, call))
+        self.effects.calls.append((callback, call))
         if call.callee == MANAGEMENT and self._early:
             started = self._start_early(self.name, self.principal, call.method, bytes(call.data))
             if started is None:
                 self._early = False
             else:
-                self.step.started[callback] = started
+                self.effects.started[callback] = started
                 started.let_run(LET_RUN_SECONDS)
 
     def end(self) -> None:
         """The message is over: a call started for it (``call``) that its settle did not take (it was
         cut short by the host stopping, or failed) is never answered, as it was never made."""
-        for started in self.step.started.values():
+        for started in self.effects.started.values():
             started.cancel()
 
     def answer(self, origin: Origin, outcome: Outcome) -> None:
-        self.step.answers.append((origin, outcome))
+        self.effects.answers.append((origin, outcome))
 
     def begin(self, instance: Instance) -> None:
         """Begin an entry point that may commit on ``instance``: it may grow the memories only into what
@@ -125,11 +131,11 @@ class Turn:
         """The actor's cycle balance as the running message sees it: the ledger's, with what the message
         did to it so far (settled with the message)."""
         ledger_balance = self._ledger.balance(self.name) if self._ledger is not None else 0
-        return ledger_balance + self.step.cycles
+        return ledger_balance + self.effects.cycles
 
     def burn(self, cycles: int) -> None:
         """Cycles a completed canister_init or upgrade hook burned (ic0.cycles_burn128), settled with the
         message that ran it (install_code, an upgrade). A manifest actor's first canister_init runs
         before any message, and what it burns is not taken."""
-        self.step.cycles -= cycles
-        self.step.burned += cycles
+        self.effects.cycles -= cycles
+        self.effects.burned += cycles

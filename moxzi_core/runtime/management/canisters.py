@@ -139,7 +139,7 @@ def update_settings(actor: Actor, call: Manage) -> Outcome:
     actor.canister.version += 1
     if controllers is not None:
         record_controllers_change(actor.canister, changer(call))
-    actor.turn.step.executed = True
+    actor.turn.effects.executed = True
     return Outcome(reply("update_settings"))
 
 
@@ -164,7 +164,7 @@ def start_canister(actor: Actor, call: Manage) -> Outcome:
         why = f"canister {actor.name} was started again before it stopped"
         actor.turn.answer(origin, Outcome.reject(Reject.CANISTER_ERROR, why))
     actor.canister.status, actor.canister.stop_waiters = RUNNING, []
-    actor.turn.step.executed = True
+    actor.turn.effects.executed = True
     return Outcome(reply("start_canister"))
 
 
@@ -175,5 +175,5 @@ def delete_canister(actor: Actor, call: Manage) -> Outcome:
         return Outcome.reject(
             Reject.CANISTER_ERROR, f"actor {actor.name} is named in the manifest: remove it there instead"
         )
-    actor.turn.step.deleted = True
+    actor.turn.effects.deleted = True
     return Outcome(reply("delete_canister"))

@@ -166,7 +166,7 @@ def uninstall(actor: Actor, call: Manage) -> None:
     actor.services.memory_budget.admit(actor.name, 0)  # its memories' share of the total is free (not its snapshots')
     actor.canister.version += 1
     record_uninstall(actor.canister, changer(call))
-    actor.turn.step.full = True
+    actor.turn.effects.full = True
 
 
 def upload_chunk(actor: Actor, call: Manage) -> Outcome:
@@ -179,13 +179,13 @@ def upload_chunk(actor: Actor, call: Manage) -> Outcome:
                 f"the chunk store of canister {actor.name} is full ({MAX_CHUNKS} chunks): call clear_chunk_store first",
             )
         actor.canister.chunks[digest] = len(chunk)
-        actor.turn.step.chunks[digest] = chunk
+        actor.turn.effects.chunks[digest] = chunk
     return Outcome(reply("upload_chunk", {"hash": digest}))
 
 
 def clear_chunk_store(actor: Actor, call: Manage) -> Outcome:
     actor.canister.chunks = {}
-    actor.turn.step.chunks, actor.turn.step.chunks_cleared = {}, True
+    actor.turn.effects.chunks, actor.turn.effects.chunks_cleared = {}, True
     return Outcome(reply("clear_chunk_store"))
 
 

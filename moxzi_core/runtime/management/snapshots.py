@@ -61,11 +61,11 @@ def take_canister_snapshot(actor: Actor, call: Manage) -> Outcome:
     canister.snapshots_taken += 1
     if replaced is not None:
         del canister.snapshots[replaced]
-        actor.turn.step.snapshots[replaced] = None
+        actor.turn.effects.snapshots[replaced] = None
     taken_at = time.time_ns()
     canister.snapshots[snapshot_id] = [taken_at, size, canister.version]
     copy = Snapshot(actor.module, instance.state(), canister.certified_data, memory, stable)
-    actor.turn.step.snapshots[snapshot_id] = copy
+    actor.turn.effects.snapshots[snapshot_id] = copy
     if call.detail.get("uninstall"):  # (not in messages recorded before the option was served)
         uninstall(actor, call)
     return Outcome(reply("take_canister_snapshot", _record(snapshot_id, canister.snapshots[snapshot_id])))
@@ -89,7 +89,7 @@ def load_canister_snapshot(actor: Actor, call: Manage) -> Outcome:
     if too_big is not None:
         return _refused(f"load_canister_snapshot of {actor.name}: {too_big}")
     actor.adopt(new, snapshot.module, snapshot.certified_data)
-    actor.turn.step.full = True
+    actor.turn.effects.full = True
     actor.canister.version += 1
     taken_at, _, version = about
     record_snapshot_load(actor.canister, changer(call), version, snapshot_id, taken_at)
@@ -107,7 +107,7 @@ def delete_canister_snapshot(actor: Actor, call: Manage) -> Outcome:
     if about is None:
         return _not_found(actor, snapshot_id)
     actor.services.memory_budget.keep_snapshots(actor.name, actor.canister.snapshot_bytes())  # (less: kept)
-    actor.turn.step.snapshots[snapshot_id] = None
+    actor.turn.effects.snapshots[snapshot_id] = None
     return Outcome(reply("delete_canister_snapshot"))
 
 
