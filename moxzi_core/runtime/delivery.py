@@ -230,7 +230,7 @@ class Delivery:
             for held in (self._unsettled, self._unanswered):
                 held.difference_update({entry for entry in held if entry[0] == actor.name})
         elif delta is not None:
-            Journal.snapshot(batch, actor.name, delta)
+            Journal.put_delta(batch, actor.name, delta)
         messages: list[tuple[Actor, object]] = []
         outside, keyed = [], []
         for origin, outcome in answers:

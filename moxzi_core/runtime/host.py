@@ -224,7 +224,7 @@ class Host:
             module,
             Canister(list(spec.controllers)),
         )
-        Journal.snapshot(batch, spec.name, actor.install())
+        Journal.put_delta(batch, spec.name, actor.install())
         self.store.commit(batch)
         self._register(actor)
         return None
@@ -536,7 +536,7 @@ class Host:
         if self.ledger is not None and cycles is not None:
             self.ledger.create(batch, name, cycles)
         Journal.created(batch, name, principal)
-        Journal.snapshot(batch, name, actor.install())
+        Journal.put_delta(batch, name, actor.install())
         self._register(actor)
         actor.start()
         log.info(
