@@ -39,11 +39,11 @@ from .management.canisters import CreationRefused
 from .management.history import change_origin
 from .management.ids import CanisterIds, Randomness
 from .management.interface import MANAGEMENT_NAME
-from .management.request import Manager, Request
+from .management.request import Manager
 from .management.threshold_keys import MasterKeys
 from .management.web import OutcallConfig, Web
 from .memory_budget import MemoryBudget, default_total_mb
-from .messages import ANONYMOUS, Call, FromActor, FromOutside, Origin, Outcome, Upgrade, response_to
+from .messages import ANONYMOUS, Call, FromActor, Origin, Outcome, Upgrade, response_to
 from .modules import Interfaces, Modules, check_stable_variables, interface, metadata, prepared_with_interface
 from .queries import Certifier, Queries
 from .roster import Roster
@@ -174,7 +174,7 @@ class Host:
             self._actors.with_principal,
             self._journal.chunk,
             self._modules.remember,
-            self._room_for,
+            self.inboxes.room_for_call,
             MasterKeys.load_or_create(config.key_dir),
             Web(config.outcalls),
             self.queries.ask,
@@ -379,10 +379,6 @@ class Host:
             actor, lambda origin: Call(method, arg, caller, replace(origin, key=keyed, fingerprint=fingerprint))
         )
 
-    def _room_for(self, request: Request, actor: Actor, size: int) -> Outcome | None:
-        """For a management call from outside, ``InboxBounds.room_for``; a call from an actor is not bounded so."""
-        return self.inboxes.room_for(actor.name, size) if isinstance(request.origin, FromOutside) else None
-
     async def upgrade(self, name: str, wasm: bytes) -> None:
         """Replace actor ``name``'s code keeping its state, or raise UpgradeRefused and change nothing."""
         actor = self._actors.named(name)
@@ -452,7 +448,7 @@ class Host:
             return
         target, message = result
         # Checked again as it is recorded: other calls may have come in while its module compiled.
-        full = self.inboxes.room_for(target.name, message.size) if isinstance(origin, FromOutside) else None
+        full = self.inboxes.room_for_call(origin, target.name, message.size)
         if full is not None:  # refused before it is recorded: nothing of it (a module added) is kept
             if "module" in message.detail:
                 self._drop_compiled(message.detail["module"])

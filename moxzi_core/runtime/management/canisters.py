@@ -112,11 +112,11 @@ def deposit_cycles(manager: Manager, request: Request, target: Actor) -> Outcome
 # --- decoding, on the host, for a method run on its target ----------------------------------------
 async def as_is(manager: Manager, request: Request, target: Actor) -> Manage | Outcome:
     """A method whose argument names its target only."""
-    return manager.room_for(request, target, len(request.arg)) or request.message({})
+    return manager.room_for(request.origin, target.name, len(request.arg)) or request.message({})
 
 
 async def new_settings(manager: Manager, request: Request, target: Actor) -> Manage | Outcome:
-    full = manager.room_for(request, target, len(request.arg))
+    full = manager.room_for(request.origin, target.name, len(request.arg))
     settings = settings_change(request.argument["settings"])
     return full or request.message({"settings": settings, "by": changed_by(manager, request)})
 

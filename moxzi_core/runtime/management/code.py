@@ -54,7 +54,7 @@ def _not_controller(request: Request, target: Actor) -> Outcome | None:
 async def _compiled(manager: Manager, request: Request, target: Actor, wasm: bytes, size: int) -> Manage | Outcome:
     """The install of ``wasm`` (``size`` bytes from outside with the argument), compiled, its module
     added to the batch; or the reject."""
-    full = manager.room_for(request, target, size)
+    full = manager.room_for(request.origin, target.name, size)
     if full is not None:
         return full
     module = hashlib.sha256(wasm).digest()
@@ -115,11 +115,13 @@ def _chunked_module(manager: Manager, request: Request) -> bytes | Outcome:
 
 async def uninstall_given(manager: Manager, request: Request, target: Actor) -> Manage | Outcome:
     """uninstall_code: who makes the change, for the canister's history."""
-    return manager.room_for(request, target, len(request.arg)) or request.message({"by": changed_by(manager, request)})
+    return manager.room_for(request.origin, target.name, len(request.arg)) or request.message(
+        {"by": changed_by(manager, request)}
+    )
 
 
 async def chunk_given(manager: Manager, request: Request, target: Actor) -> Manage | Outcome:
-    full = manager.room_for(request, target, len(request.arg))
+    full = manager.room_for(request.origin, target.name, len(request.arg))
     if full is not None:
         return full
     chunk = request.argument["chunk"]

@@ -35,7 +35,7 @@ async def snapshot_named(manager: Manager, request: Request, target: Actor) -> M
     named = argument.get("snapshot_id", argument.get("replace_snapshot"))
     named = named.value if isinstance(named, Some) else named
     uninstall = argument.get("uninstall_code") in (True, Some(True))  # take_canister_snapshot's option
-    full = manager.room_for(request, target, len(request.arg))
+    full = manager.room_for(request.origin, target.name, len(request.arg))
     return full or request.message({"snapshot_id": named, "by": changed_by(manager, request), "uninstall": uninstall})
 
 
