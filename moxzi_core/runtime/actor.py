@@ -455,37 +455,34 @@ class Actor:
     # --- code, and the management canister's calls -------------------------------------------
     def _on_upgrade(self, upgrade: Upgrade) -> None:
         """The operator's upgrade (``Host.upgrade``): the heap of enhanced persistence is kept."""
-        refusal = self.replace_code(upgrade.module, EMPTY_ARGS, ANONYMOUS, keep_state=True, persistence="keep")
-        if refusal is None:
-            self.turn.answer(upgrade.origin, Outcome(b""))
+        try:
+            self.replace_code(upgrade.module, EMPTY_ARGS, ANONYMOUS, keep_state=True, persistence="keep")
+        except installs.CodeRefused as refusal:
+            self.turn.answer(upgrade.origin, Outcome.reject(Reject.CANISTER_REJECT, str(refusal)))
         else:
-            self.turn.answer(upgrade.origin, Outcome.reject(Reject.CANISTER_REJECT, refusal))
+            self.turn.answer(upgrade.origin, Outcome(b""))
 
     def replace_code(
         self, module: bytes, arg: bytes, caller: bytes, *, keep_state: bool, persistence: str | None = None
-    ) -> str | None:
+    ) -> None:
         """Run ``module`` from now on: upgraded (``keep_state``, with install_code's ``persistence``
-        option), else installed afresh; None, or why not, the old code and state untouched."""
+        option), else installed afresh; raises `installs.CodeRefused`, the old code and state untouched."""
         if keep_state:
-            upgraded = installs.upgrade(
+            new, certified_data = installs.upgrade(
                 self.services, self.turn, self.name, self._code, module, arg, caller, persistence
             )
-            if isinstance(upgraded, str):
-                return upgraded
-            new, certified_data = upgraded
             with self.replicas.committing:
                 new.commit()
                 self.adopt(new, module, certified_data)
         else:
             logged_before = self.canister.log.next_idx
-            installed = installs.fresh(self.services, self.turn, self.name, module, arg, caller, self.instance)
-            if isinstance(installed, str):
-                return installed
-            self.adopt(installed[0], module, installed[1])
+            new, certified_data = installs.fresh(
+                self.services, self.turn, self.name, module, arg, caller, self.instance
+            )
+            self.adopt(new, module, certified_data)
             self.canister.log.drop_before(logged_before)  # as on the IC, a reinstall empties the log
         self.turn.effects.full = True
         self.canister.version += 1
-        return None
 
     def _on_manage(self, call: Manage) -> None:
         outcome = self.services.manage(self, call)

@@ -11,6 +11,7 @@ import hashlib
 from ..actor import Actor
 from ..canister import MAX_CHUNK_BYTES, MAX_CHUNKS
 from ..engine import UnsupportedModule
+from ..installs import CodeRefused
 from ..journal import Journal
 from ..messages import Manage, Outcome, Reject
 from .canisters import changed_by, changer
@@ -134,16 +135,14 @@ async def chunk_given(manager: Manager, request: Request, target: Actor) -> Mana
 def install_code(actor: Actor, call: Manage) -> Outcome:
     """install_code, and install_chunked_code once the host put its module together."""
     mode, module, arg = call.detail["mode"], call.detail["module"], call.detail["arg"]
-    refusal: str | None
-    if mode == "install" and actor.instance is not None:
-        refusal = f"canister {actor.name} already has code: install with mode reinstall or upgrade"
-    elif mode != "install" and actor.instance is None:
-        refusal = f"canister {actor.name} has no code to {mode}"
-    else:
-        upgrading = mode == "upgrade"
+    try:
+        if mode == "install" and actor.instance is not None:
+            raise CodeRefused(f"canister {actor.name} already has code: install with mode reinstall or upgrade")
+        if mode != "install" and actor.instance is None:
+            raise CodeRefused(f"canister {actor.name} has no code to {mode}")
         persistence = call.detail["persistence"]
-        refusal = actor.replace_code(module, arg, call.caller, keep_state=upgrading, persistence=persistence)
-    if refusal is not None:
+        actor.replace_code(module, arg, call.caller, keep_state=mode == "upgrade", persistence=persistence)
+    except CodeRefused as refusal:
         return Outcome.reject(Reject.CANISTER_ERROR, f"install_code ({mode}) of {actor.name}: {refusal}")
     record_deployment(actor.canister, changer(call), mode, module)
     return Outcome(reply("install_code"))
