@@ -42,7 +42,7 @@ from aiohttp import web
 
 from moxzi_core.candid import CandidError, Principal, decode_args, idl_hash
 from moxzi_core.errors import MoxziError, UnknownMethod
-from moxzi_core.received import Received
+from moxzi_core.received import NotReceived, Received
 from moxzi_core.runtime.inbox_bounds import CallsPerClient
 from moxzi_core.runtime.messages import ANONYMOUS, MANAGEMENT, Reject
 
@@ -233,8 +233,10 @@ class IcInterface:
                 return _rejection(
                     Reject.SYS_TRANSIENT, "moxzid has too many recent update calls in memory; retry shortly"
                 )
-            refusal = self.received.receive(envelope.id, expiry, sender) if kept else None
-            if refusal is not None:
+            try:
+                if kept:
+                    self.received.receive(envelope.id, expiry, sender)
+            except NotReceived as refusal:
                 self.statuses.forget(envelope.id)
                 self._in_flight.release(sender)
                 return _rejection(Reject.SYS_TRANSIENT, f"{refusal}; retry once some expire")
