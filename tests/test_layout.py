@@ -3,6 +3,7 @@ circles, and no class or module grows past what a reader can hold (a class that 
 to be cut out, as `Actor`, `Host` and `Device` were)."""
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -200,3 +201,57 @@ def test_the_engine_rule_sees_an_import_of_a_part(tmp_path):
     path.write_text("from moxzi_core.runtime.engine.memory import PAGE\nfrom moxzi_core.runtime.engine import Limits\n")
     imported = _imported("user", path, _core_modules())
     assert {m for m in imported if m.startswith(ENGINE + ".")} == {f"{ENGINE}.memory"}
+
+
+# Which way imports go between the rooms (docs/ARCHITECTURE.md): what each room's modules never import.
+# The host knows the device only as the system methods it provides (runtime.device_calls); the device
+# reaches the host's side only through the device calls' face, the journal and messages.
+NEVER_IMPORTS = {
+    "moxzi_core.runtime": ("moxzi_core.device",),
+    "moxzi_core.candid": ("moxzi_core.runtime", "moxzi_core.device"),
+    "moxzi_core.device": ("moxzi_core.runtime",),
+}
+DEVICE_REACHES = {"moxzi_core.runtime.device_calls", "moxzi_core.runtime.journal", "moxzi_core.runtime.messages"}
+
+
+def _wrong_way(graph: dict[str, set[str]]) -> list[str]:
+    found = []
+    for name, imported in graph.items():
+        for room, never in NEVER_IMPORTS.items():
+            if name != room and not name.startswith(room + "."):
+                continue
+            for other in imported:
+                allowed = room == "moxzi_core.device" and other in DEVICE_REACHES
+                if other.startswith(never) and not allowed:
+                    found.append(f"{name} imports {other}")
+    return sorted(found)
+
+
+def test_imports_go_the_way_the_map_says():
+    found = _wrong_way(_core_graph())
+    assert not found, "see docs/ARCHITECTURE.md, which way imports go:\n" + "\n".join(found)
+
+
+def test_the_direction_rule_sees_an_import_the_wrong_way():
+    """The check above can fail: the host importing the device, the device the host's delivery."""
+    graph = {
+        "moxzi_core.runtime.host": {"moxzi_core.device.service"},
+        "moxzi_core.device.service": {"moxzi_core.runtime.delivery", "moxzi_core.runtime.journal"},
+    }
+    assert _wrong_way(graph) == [
+        "moxzi_core.device.service imports moxzi_core.runtime.delivery",
+        "moxzi_core.runtime.host imports moxzi_core.device.service",
+    ]
+
+
+def test_every_room_is_on_the_map():
+    """Each package of the core (and of its runtime) and each plugin is named on docs/ARCHITECTURE.md's map,
+    and each folder the map names exists."""
+    text = (ROOT / "docs" / "ARCHITECTURE.md").read_text()
+    packages = [p.parent for p in [*CORE.glob("*/__init__.py"), *(CORE / "runtime").glob("*/__init__.py")]]
+    plugins = [p.parent for p in (ROOT / "plugins").glob("*/pyproject.toml")]
+    folders = [f"{p.relative_to(ROOT)}/" for p in packages + plugins if p != CORE / "runtime"] + ["moxzi_core/runtime/"]
+    missing = [folder for folder in folders if f"`{folder}`" not in text]
+    assert not missing, "add these folders to docs/ARCHITECTURE.md's rooms: " + ", ".join(missing)
+    named = re.findall(r"`((?:moxzi_core|plugins)/[a-z_/]*/)`", text)  # (not plugins/NAME/tests/)
+    assert named and all((ROOT / folder).is_dir() for folder in named), named
