@@ -106,6 +106,7 @@ def install(module: bytes) -> bytes:
     return encode_args(list(SERVICE.methods["install_code"].args), [value])
 
 
+@pytest.mark.slow  # fills inboxes behind a spinning update
 async def test_inboxes_hold_at_most_their_bytes_and_a_refused_upload_is_not_compiled():
     """Past --max-queued-mb an actor's inbox refuses a call from outside, an upload too, before its
     module is compiled; past --total-queued-mb every inbox does, an empty one too (its reject on the
