@@ -1,5 +1,5 @@
 """A device call that goes to a device thread starts as soon as the entry point that made it returns,
-before its message is committed (``Turn.call``, ``SystemCalls.start_early``), so the device works while
+before its message is committed (``Turn.call``, ``DeviceCalls.start_early``), so the device works while
 the actor's thread commits and settles the message; its answer waits for that commit
 (``device_calls.Gate``), so the store never holds the answer to a call whose making it does not hold. A message that is not settled after
 all leaves its early call unanswered, and the actor's next calls run."""

@@ -31,7 +31,7 @@ from .actor import Actor
 from .canister import Canister
 from .clock import SYSTEM, Clock
 from .delivery import Delivery
-from .device_calls import CheckpointPolicy, Gate, SystemCalls, SystemMethod, SystemState
+from .device_calls import CheckpointPolicy, DeviceCalls, Gate, SystemMethod, SystemState
 from .engine import Instance, Limits, UnsupportedModule
 from .inbox_bounds import MAX_QUEUED_CALLS, MAX_QUEUED_MB, TOTAL_QUEUED_MB, InboxBounds, MiB
 from .journal import Attachment, Journal, Spool
@@ -136,7 +136,7 @@ class Host:
         # Principals' cycles-ledger accounts, which only the admin funds (moxzi_core.ledger_accounts)
         self.ledger_accounts = LedgerAccounts(self.store, ledger is not None and ledger.charging)
         self._journal = Journal(self.store)
-        self._system = SystemCalls(
+        self._system = DeviceCalls(
             self._journal, dict(system_methods or {}), system_state, config.checkpoint, ledger, self.events
         )
         self._specs = specs
@@ -463,7 +463,7 @@ class Host:
         record as pending is committed (from any thread: the actor's, as its message settles). A
         device call goes straight to the device's thread and is answered from there (a short one runs
         and is answered on this thread: ``Schedule.submit``); the rest run on the event loop.
-        ``started``: the call was started before the commit (``SystemCalls.start_early``): only its
+        ``started``: the call was started before the commit (``DeviceCalls.start_early``): only its
         answer waits."""
         origin = FromActor(actor.name, callback, cycles)
 

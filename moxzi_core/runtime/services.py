@@ -27,7 +27,7 @@ class Services:
     queries: Queries  # runs a query method called as an update (replicated), and composite queries' calls
     instantiate: Callable[..., Instance]  # a fresh instance of a module (`modules.Modules.instantiate`)
     settle: Callable[..., None]  # makes a handled message final (`delivery.Delivery.settle`)
-    # Starts a device call before the message that made it is committed (`SystemCalls.start_early`).
+    # Starts a device call before the message that made it is committed (`DeviceCalls.start_early`).
     start_early: Callable[[str, bytes, str, bytes], Gate | None]
     # Runs a management call on the actor it acts on, its caller's right checked (`management.on_target`).
     manage: Callable[[Any, Manage], Outcome | None]

@@ -86,7 +86,7 @@ class Turn:
         """The message made ``call``, whose answer goes to ``callback``. A call of a system method that
         would run on a thread of its own starts now, before the message is committed, so it runs while
         this thread commits and settles the message; its answer waits for the settle
-        (``SystemCalls.start_early``). The entry point that made it has completed, and none runs after
+        (``DeviceCalls.start_early``). The entry point that made it has completed, and none runs after
         that in the same message, so the call is final. Once one of the message's calls to the
         management canister does not start now, none after it does: they start at the settle, in the
         order the message made them."""

@@ -6,6 +6,6 @@ rest of moxzid reaches them only through the names below (tests/test_layout.py k
 from .copies import SystemState
 from .methods import Gate, Staged, SystemMethod, Threaded
 from .record import CheckpointPolicy
-from .run import SystemCalls
+from .run import DeviceCalls
 
-__all__ = ["CheckpointPolicy", "Gate", "Staged", "SystemCalls", "SystemMethod", "SystemState", "Threaded"]
+__all__ = ["CheckpointPolicy", "DeviceCalls", "Gate", "Staged", "SystemMethod", "SystemState", "Threaded"]

@@ -37,7 +37,7 @@ from .record import CheckpointPolicy, Record
 log = logging.getLogger("moxzid")
 
 
-class SystemCalls:
+class DeviceCalls:
     def __init__(
         self,
         journal: Journal,
