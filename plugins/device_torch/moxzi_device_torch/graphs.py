@@ -45,7 +45,7 @@ SETTING = Setting(
 
 def mode(settings: Settings | None, device: torch.device) -> str:
     """The ``--cuda-graphs`` setting for a backend on ``device``; DeviceError for ``on`` off CUDA."""
-    chosen = OFF if settings is None else settings.cuda_graphs
+    chosen = OFF if settings is None else settings[SETTING]
     if chosen == ON and device.type != "cuda":
         raise DeviceError(
             f"--cuda-graphs {ON}: torch:{device.type} has no CUDA graphs ({UNCAPTURED} runs their static form)"
