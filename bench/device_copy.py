@@ -17,8 +17,8 @@ from pathlib import Path
 
 from device_step import Config, DeviceGPT, batches, weights
 
+from moxzi_core.runtime.device_calls import CheckpointPolicy, DeviceCalls
 from moxzi_core.runtime.journal import Attachment, Journal
-from moxzi_core.runtime.system_calls import CheckpointPolicy, SystemCalls
 from moxzi_core.store import Batch
 from moxzi_store_lmdb import LmdbStore
 
@@ -38,7 +38,7 @@ async def rerun_seconds(directory: Path, cfg: Config) -> float:
     try:
         journal = Journal(store)
         fresh = DeviceGPT(cfg, weights(cfg))  # params and optimizer as the record's first calls made them
-        calls = SystemCalls(
+        calls = DeviceCalls(
             journal, fresh.device.system_methods(), fresh.device, CheckpointPolicy(seconds=0, megabytes=1e9)
         )
         started = time.perf_counter()

@@ -70,17 +70,6 @@ class DefaultPrices:
         return math.ceil(round(amount * rate, 6))
 
 
-def choose_prices(registry, settings) -> PriceList:
-    """The price list moxzid charges by: the last one the loaded plugins registered (``registry.billing``
-    maps a name to a factory ``factory(settings) -> PriceList``), or DefaultPrices for ``settings`` when
-    none is loaded. moxzi's own plugins load first, then the others in ``--plugins`` order, else in the
-    order of their names."""
-    if not registry.billing:
-        return DefaultPrices(settings.device_cycles_per_ms)
-    factory = list(registry.billing.values())[-1]
-    return factory(settings)
-
-
 class CannotPay(MoxziError):
     """An actor's balance, less what its calls in progress hold, is short of what a call may cost."""
 

@@ -2,9 +2,10 @@
 seed's rule, ``DefaultPrices`` at ``--device-cycles-per-ms``. A price list registered after it wins."""
 
 from .billing import DefaultPrices
+from .billing_settings import DEVICE_CYCLES_PER_MS
 from .hookspecs import hookimpl
 
 
 @hookimpl
 def register_billing(register):
-    register("default", lambda settings: DefaultPrices(settings.device_cycles_per_ms))
+    register("default", lambda settings: DefaultPrices(settings[DEVICE_CYCLES_PER_MS]))

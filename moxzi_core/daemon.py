@@ -26,10 +26,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from . import __version__, command_line, plugins
+from . import __version__, billing_settings, command_line, plugins
 from . import settings as settings_module
 from .backup import BackupError, back_up, check_destination, print_progress
-from .billing import Ledger, choose_prices
+from .billing import Ledger
+from .billing_settings import choose_prices
 from .device import (
     Device,
     DeviceError,
@@ -48,7 +49,7 @@ from .progress import log_progress
 from .registry import Registry
 from .runtime.host import Host, actor_principal
 from .runtime.settings import host_config
-from .settings import Settings, SettingsError
+from .settings import MANIFEST, PLUGINS, STATE, Settings, SettingsError
 from .store import MemoryStore, Store, StoreError
 
 log = logging.getLogger("moxzid")
@@ -120,15 +121,16 @@ def main(argv: list[str] | None = None) -> None:
                 sys.exit(_backup(settings, registry, loaded, args.destination))
             if args.command == "plugins":
                 lines, all_loaded = _describe_installed()
-                if settings.device is not None:
+                if settings[device_settings.DEVICE] is not None:
                     lines += _describe_device(settings)
                 print("\n".join(lines))
                 sys.exit(0 if all_loaded else 1)
             for name, why in registry.skipped.items():
                 log.warning("plugin %s skipped: %s (name it in --plugins to make this an error)", name, why)
-            if settings.manifest is None:
+            manifest = settings[MANIFEST]
+            if manifest is None:
                 raise StartupError('no manifest: give -m FILE, or manifest = "FILE" in the --config file')
-            specs = load_manifest(settings.manifest)
+            specs = load_manifest(manifest)
             for gateway in registry.gateways.values():  # a taken port fails now, not after the device loads
                 if gateway.check is not None:
                     gateway.check(settings)
@@ -179,10 +181,11 @@ def _early_flags(argv: list[str]) -> dict[str, str]:
 
 def _compact(settings: Settings, registry: Registry, loaded) -> int:
     """``moxzid compact -s DIR``: the exit status (1 when the store refuses: in use, corrupt, no room)."""
-    if settings.state is None:
+    state = settings[STATE]
+    if state is None:
         raise StartupError("compact: give -s DIR, the state directory to compact")
-    if not settings.state.is_dir():
-        raise StartupError(f"compact: {settings.state} is not a directory (-s names a moxzid's state directory)")
+    if not state.is_dir():
+        raise StartupError(f"compact: {state} is not a directory (-s names a moxzid's state directory)")
     open_store = _store_opener(settings, registry, loaded)
     try:
         store = open_store()
@@ -196,7 +199,7 @@ def _compact(settings: Settings, registry: Registry, loaded) -> int:
         return 1
     finally:
         store.close()
-    print(f"{settings.state}: {before / 1e6:.1f} MB -> {after / 1e6:.1f} MB")
+    print(f"{settings[STATE]}: {before / 1e6:.1f} MB -> {after / 1e6:.1f} MB")
     return 0
 
 
@@ -266,7 +269,7 @@ def _describe_each(installed: dict[str, plugins.InstalledPlugin]) -> tuple[list[
 def _describe_device(settings: Settings) -> list[str]:
     """One line per provider of kernels on the --device, with the plugins --plugins selects (every
     installed one by default): which implementation each op (and optimizer kind) uses there."""
-    registry, _ = plugins.load(settings.plugins)
+    registry, _ = plugins.load(settings[PLUGINS])
     device = _device(settings, registry)
     try:
         return [
@@ -287,17 +290,20 @@ def _device(settings: Settings, registry: Registry) -> Device:
     """The device for --device: with --device-world above 1, rank 0 of its group, formed (with ranks
     1..N-1 started here unless --device-rendezvous says the others come from elsewhere)."""
     device_settings.check(settings)
-    world = settings.device_world
+    spec, world = settings[device_settings.DEVICE], settings[device_settings.DEVICE_WORLD]
+    assert spec is not None, "called for --device only"
     ranks, local = None, None
     if world > 1:
-        if settings.device_rendezvous is None:
+        if settings[device_settings.DEVICE_RENDEZVOUS] is None:
             local = LocalRanks(settings.every_rank_flags(), world)  # its rendezvous comes once rank 0 listens
-        host, port = settings.device_rendezvous or ("127.0.0.1", 0)
-        ranks = Ranks(world, 0, host, port, settings.device_rank_timeout, None if local is None else local.start)
+        host, port = settings[device_settings.DEVICE_RENDEZVOUS] or ("127.0.0.1", 0)
+        ranks = Ranks(
+            world, 0, host, port, settings[device_settings.DEVICE_RANK_TIMEOUT], None if local is None else local.start
+        )
     return open_device(
         registry,
-        settings.device,
-        seed=settings.device_seed,
+        spec,
+        seed=settings[device_settings.DEVICE_SEED],
         settings=settings,
         limits=device_settings.device_limits(settings),
         budget=device_settings.device_budget(settings),
@@ -308,20 +314,26 @@ def _device(settings: Settings, registry: Registry) -> Device:
 
 def _device_worker(settings: Settings, registry: Registry, rank: int) -> int:
     """``moxzid device-worker RANK``: rank RANK of a device group until rank 0 stops; the exit status."""
-    if settings.device is None or settings.device_rendezvous is None or not 1 <= rank < settings.device_world:
+    spec, where = settings[device_settings.DEVICE], settings[device_settings.DEVICE_RENDEZVOUS]
+    if spec is None or where is None or not 1 <= rank < settings[device_settings.DEVICE_WORLD]:
         raise StartupError(
             f"device-worker {rank}: give --device, --device-world N and --device-rendezvous "
             "HOST:PORT, with 1 <= RANK < N"
         )
-    where = settings.device_rendezvous
     device = open_device(
         registry,
-        settings.device,
-        seed=settings.device_seed,
+        spec,
+        seed=settings[device_settings.DEVICE_SEED],
         settings=settings,
-        ranks=Ranks(settings.device_world, rank, where.host, where.port, settings.device_rank_timeout),
+        ranks=Ranks(
+            settings[device_settings.DEVICE_WORLD],
+            rank,
+            where.host,
+            where.port,
+            settings[device_settings.DEVICE_RANK_TIMEOUT],
+        ),
     )
-    log.info("device rank %d of %d joined the group at %s", rank, settings.device_world, where)
+    log.info("device rank %d of %d joined the group at %s", rank, settings[device_settings.DEVICE_WORLD], where)
     assert isinstance(device, ReplicatedDevice), "a rank above 0 of a world above 1 is a replica"
     try:
         device.follow()
@@ -345,23 +357,24 @@ def _kernels_by_provider(device: Device) -> dict[str, list[str]]:
 def _store_opener(settings: Settings, registry: Registry, loaded) -> Callable[[], Store]:
     """What opens the store: a memory store without -s, else the one store a loaded plugin registers,
     on the -s directory."""
-    if settings.state is None:
+    state = settings[STATE]
+    if state is None:
         return functools.partial(MemoryStore, read_back=False)  # nothing outlives the process
     if not registry.stores:
         raise StartupError(
-            f"-s {settings.state}: no loaded plugin registers a store (loaded: "
+            f"-s {state}: no loaded plugin registers a store (loaded: "
             f"{', '.join(loaded) or 'none'}); `moxzid plugins` shows which one does"
         )
     if len(registry.stores) > 1:
         raise StartupError(
-            f"-s {settings.state}: several stores are loaded ({', '.join(registry.stores)}); choose one with --plugins"
+            f"-s {state}: several stores are loaded ({', '.join(registry.stores)}); choose one with --plugins"
         )
-    return functools.partial(next(iter(registry.stores.values())), settings.state)
+    return functools.partial(next(iter(registry.stores.values())), state)
 
 
 def _open_device(settings: Settings, registry: Registry, resources: contextlib.ExitStack) -> Device | None:
     """The device for --device (closed when ``resources`` closes), or None without it."""
-    if settings.device is None:
+    if settings[device_settings.DEVICE] is None:
         device_settings.check(settings)
         return None
     device = _device(settings, registry)
@@ -420,11 +433,11 @@ async def _serve_with(
         )
         for line in _world(device):
             log.info("device %s", line)
-    ledger = Ledger(store, choose_prices(registry, settings), settings.cycles)
+    ledger = Ledger(store, choose_prices(registry, settings), settings[billing_settings.CYCLES])
     if ledger.charging:
         log.info(
             "charging cycles: each actor starts with %d; device time costs %d cycles/ms",
-            settings.cycles,
+            settings[billing_settings.CYCLES],
             ledger.prices.price("device_ms", 1),
         )
     else:

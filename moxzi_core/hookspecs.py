@@ -116,7 +116,8 @@ class SettingRegister(Protocol):
 def register_settings(register: SettingRegister) -> None:
     """Add settings this plugin reads: ``register(Setting(flag, kind, help, default=...))``. Each becomes
     the flag ``--FLAG`` (shown in ``moxzid --help``) and the TOML key ``FLAG``; the plugin reads its
-    value back from the ``Settings`` its factories receive, as ``settings.FLAG_WITH_UNDERSCORES``.
+    value back from the ``Settings`` its factories receive, as ``settings[THE_SETTING]`` (typed by its
+    kind and default) or, untyped, ``settings.FLAG_WITH_UNDERSCORES``.
 
     :param register: takes one ``moxzi_core.settings.Setting``; a flag another plugin or the core
         already declares is a start-up error."""

@@ -1,5 +1,5 @@
 """`Readouts`: what the device says of itself to those who show it (the console, ``/metrics``), read
-without waiting for a call under way. The device's system state is one (`runtime.system_calls`); gateways
+without waiting for a call under way. The device's system state is one (`runtime.device_calls`); gateways
 see it as `host_api.GatewayHost.system_state`."""
 
 from __future__ import annotations

@@ -25,6 +25,11 @@ from collections import defaultdict
 
 from moxzi_core.store import Batch, Store
 
+
+class NotReceived(Exception):
+    """Why a request's id is not kept (``Received.receive``): its call must not run."""
+
+
 # At most this many requests of a kind in one expiry window (agents ask for 5 minutes): 300 a second;
 # one key's share, so that it alone cannot fill it: 3 a second, far more than icp deploy's few calls per
 # canister.
@@ -67,10 +72,11 @@ class Received:
         kept = self._expiries.get(request_id)
         return kept is not None and kept[0] >= time.time_ns()
 
-    def receive(self, request_id: bytes, expiry_ns: int, key: bytes) -> str | None:
+    def receive(self, request_id: bytes, expiry_ns: int, key: bytes) -> None:
         """Keep a new request's id until ``expiry_ns``, counted against ``key``, in the store before its
-        call runs; else (keeping nothing) why not: ``key`` has ``per_key`` unexpired ids, or its share of
-        a full table, or lost ids expiring no earlier to others' (see the module docstring)."""
+        call runs; else (keeping nothing) raise NotReceived saying why not: ``key`` has ``per_key``
+        unexpired ids, or its share of a full table, or lost ids expiring no earlier to others' (see the
+        module docstring)."""
         batch = Batch()
         self._forget_expired(batch)
         refusal = self._refusal(expiry_ns, key, batch)
@@ -78,7 +84,8 @@ class Received:
             batch.put(self.prefix + request_id, expiry_ns.to_bytes(8, "big") + key)
             self._keep(request_id, expiry_ns, key)
         self._store.commit(batch)
-        return refusal
+        if refusal is not None:
+            raise NotReceived(refusal)
 
     def _refusal(self, expiry_ns: int, key: bytes, batch: Batch) -> str | None:
         """None if there is room for one more id of ``key`` (made with ``batch``), else why not."""

@@ -13,11 +13,12 @@ relative to the working directory. This module is public: plugins declare and re
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Generic, Literal, NamedTuple, TypeVar, overload
 
 
 class SettingsError(ValueError):
@@ -34,28 +35,124 @@ class Address(NamedTuple):
 
 KINDS = ("path", "names", "address", "count", "amount", "text")
 
+V = TypeVar("V")  # what a setting's kind reads: Path, list[str], Address, int, float or str
+if TYPE_CHECKING:  # (typing's TypeVar takes a default from Python 3.13)
+    from typing_extensions import TypeVar as _TypeVar
 
-@dataclass(frozen=True)
-class Setting:
+    D = _TypeVar("D", default=None)
+else:
+    D = TypeVar("D")  # a setting's default: None (unset) unless it declares one
+
+
+@dataclass(frozen=True, init=False)
+class Setting(Generic[V, D]):
     """One setting. ``kind`` says how a value is read: ``path``, ``names`` (comma-separated), ``address``
     (HOST:PORT), ``count`` (a whole number >= 0), ``amount`` (a number >= 0) or ``text``; ``default`` is
     its value when neither the TOML file nor a flag sets it (None: unset). ``every_rank``: every rank of
     a device that spans ranks (``--device-world``) needs the same value (it changes the device's
     numbers), so moxzid passes it to the ranks it starts. ``check``: why a value given for it cannot be
-    used (None: it can), for a value of the right kind that is out of the setting's range."""
+    used (None: it can), for a value of the right kind that is out of the setting's range.
+
+    Its type says what ``Settings[setting]`` gives: ``Setting[int, int]`` for a count with a default,
+    ``Setting[Path, None]`` for a path without one (then the value may be None)."""
 
     flag: str  # long flag without dashes; also the TOML key
     kind: str
     help: str
-    default: Any = None
-    short: str | None = None
-    metavar: str | None = None
-    every_rank: bool = False
-    check: Callable[[Any], str | None] | None = None
+    default: Any
+    short: str | None
+    metavar: str | None
+    every_rank: bool
+    check: Callable[[Any], str | None] | None
 
-    def __post_init__(self) -> None:
-        if self.kind not in KINDS:
-            raise ValueError(f"setting {self.flag!r}: kind {self.kind!r} is not one of {', '.join(KINDS)}")
+    @overload
+    def __init__(
+        self: Setting[Path, D],
+        flag: str,
+        kind: Literal["path"],
+        help: str,
+        default: D = ...,
+        short: str | None = ...,
+        metavar: str | None = ...,
+        every_rank: bool = ...,
+        check: Callable[[Path], str | None] | None = ...,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: Setting[list[str], D],
+        flag: str,
+        kind: Literal["names"],
+        help: str,
+        default: D = ...,
+        short: str | None = ...,
+        metavar: str | None = ...,
+        every_rank: bool = ...,
+        check: Callable[[list[str]], str | None] | None = ...,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: Setting[Address, D],
+        flag: str,
+        kind: Literal["address"],
+        help: str,
+        default: D = ...,
+        short: str | None = ...,
+        metavar: str | None = ...,
+        every_rank: bool = ...,
+        check: Callable[[Address], str | None] | None = ...,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: Setting[int, D],
+        flag: str,
+        kind: Literal["count"],
+        help: str,
+        default: D = ...,
+        short: str | None = ...,
+        metavar: str | None = ...,
+        every_rank: bool = ...,
+        check: Callable[[int], str | None] | None = ...,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: Setting[float, D],
+        flag: str,
+        kind: Literal["amount"],
+        help: str,
+        default: D = ...,
+        short: str | None = ...,
+        metavar: str | None = ...,
+        every_rank: bool = ...,
+        check: Callable[[float], str | None] | None = ...,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: Setting[str, D],
+        flag: str,
+        kind: Literal["text"],
+        help: str,
+        default: D = ...,
+        short: str | None = ...,
+        metavar: str | None = ...,
+        every_rank: bool = ...,
+        check: Callable[[str], str | None] | None = ...,
+    ) -> None: ...
+    def __init__(
+        self,
+        flag: str,
+        kind: str,
+        help: str,
+        default: Any = None,
+        short: str | None = None,
+        metavar: str | None = None,
+        every_rank: bool = False,
+        check: Callable[[Any], str | None] | None = None,
+    ) -> None:
+        if kind not in KINDS:
+            raise ValueError(f"setting {flag!r}: kind {kind!r} is not one of {', '.join(KINDS)}")
+        values = (flag, kind, help, default, short, metavar, every_rank, check)
+        for field, value in zip(dataclasses.fields(self), values, strict=True):  # (frozen: no plain assignment)
+            object.__setattr__(self, field.name, value)
 
     @property
     def attribute(self) -> str:
@@ -63,7 +160,8 @@ class Setting:
 
 
 class Settings:
-    """The value of every declared setting, read as an attribute (``settings.device_seed``)."""
+    """The value of every declared setting: ``settings[DEVICE_SEED]``, typed as the ``Setting`` says (or,
+    untyped, as an attribute: ``settings.device_seed``)."""
 
     def __init__(self, declared: Iterable[Setting], values: Mapping[str, Any] | None = None):
         self._declared = {s.attribute: s for s in declared}
@@ -79,9 +177,15 @@ class Settings:
             raise AttributeError(f"no setting {attribute!r} is declared (is its plugin loaded?)")
         return values[attribute]
 
-    def is_default(self, attribute: str) -> bool:
-        """Whether ``attribute`` still has its declared default (neither the file nor a flag changed it)."""
-        return self._values[attribute] == self._declared[attribute].default
+    def __getitem__(self, setting: Setting[V, D]) -> V | D:
+        try:
+            return self._values[setting.attribute]
+        except KeyError:
+            raise KeyError(f"no setting {setting.flag!r} is declared (is its plugin loaded?)") from None
+
+    def is_default(self, setting: Setting[Any, Any]) -> bool:
+        """Whether ``setting`` still has its declared default (neither the file nor a flag changed it)."""
+        return self[setting] == setting.default
 
     def replace(self, **values: Any) -> Settings:
         """A copy with some values changed (for tests and embedders)."""
@@ -98,25 +202,26 @@ class Settings:
         return flags
 
 
-CORE_SETTINGS = (
-    Setting("manifest", "path", "the manifest naming the actors to host (JSON)", short="-m", metavar="FILE"),
-    Setting(
-        "state",
-        "path",
-        "keep actor state in DIR across restarts and crashes, in the store a plugin "
-        "registers (lmdb), with the device's contents (--device); without it state lives in memory and is "
-        "lost at exit",
-        short="-s",
-        metavar="DIR",
-    ),
-    Setting(
-        "plugins",
-        "names",
-        "comma-separated plugins to load (default: every installed plugin that can load here; see `moxzid plugins`)",
-        metavar="NAMES",
-        every_rank=True,
-    ),
+MANIFEST = Setting("manifest", "path", "the manifest naming the actors to host (JSON)", short="-m", metavar="FILE")
+
+STATE = Setting(
+    "state",
+    "path",
+    "keep actor state in DIR across restarts and crashes, in the store a plugin "
+    "registers (lmdb), with the device's contents (--device); without it state lives in memory and is "
+    "lost at exit",
+    short="-s",
+    metavar="DIR",
 )
+
+PLUGINS = Setting(
+    "plugins",
+    "names",
+    "comma-separated plugins to load (default: every installed plugin that can load here; see `moxzid plugins`)",
+    metavar="NAMES",
+    every_rank=True,
+)
+CORE_SETTINGS = (MANIFEST, STATE, PLUGINS)
 
 
 def at_least(minimum: int, why: str) -> Callable[[Any], str | None]:

@@ -9,7 +9,8 @@ from kit.daemon import project, running_moxzid
 from kit.http import request as http
 
 from moxzi_core import billing, plugins
-from moxzi_core.billing import MAX_BALANCE, DefaultPrices, Ledger, NotCharging, TooManyCycles, choose_prices
+from moxzi_core.billing import MAX_BALANCE, DefaultPrices, Ledger, NotCharging, TooManyCycles
+from moxzi_core.billing_settings import choose_prices
 from moxzi_core.registry import Registry
 from moxzi_core.settings import Settings
 from moxzi_core.store import Batch, MemoryStore

@@ -29,12 +29,25 @@ def settings(*argv) -> Settings:
 
 def test_defaults():
     config = settings()
-    assert all(config.is_default(s.attribute) for s in DECLARED)
+    assert all(config.is_default(s) for s in DECLARED)
     assert config.manifest is None and config.device_seed == 0 and config.max_message_bytes == 8 << 20
     assert config.plugins is None  # every installed plugin
     assert config.listen == Address("127.0.0.1", 7000)
     assert (config.cycles, config.device_cycles_per_ms) == (0, 100_000_000)
     assert (config.device_checkpoint_secs, config.device_checkpoint_mb) == (30, 64)
+
+
+def test_a_setting_reads_back_typed_by_its_declaration():
+    """``settings[SETTING]`` is the value the attribute gives (mypy types it from the declaration); a
+    setting no loaded part declared is refused by name."""
+    from moxzi_core.device.settings import DEVICE_CHECKPOINT_MB, DEVICE_SEED
+    from moxzi_core.settings import STATE, Setting
+
+    config = settings("--device-seed", "7", "-s", "there")
+    assert (config[DEVICE_SEED], config[STATE], config[DEVICE_CHECKPOINT_MB]) == (7, Path("there"), 64.0)
+    assert not config.is_default(DEVICE_SEED) and config.is_default(DEVICE_CHECKPOINT_MB)
+    with pytest.raises(KeyError, match="no setting 'not-loaded' is declared"):
+        config[Setting("not-loaded", "count", "a plugin's not loaded here")]
 
 
 def test_config_file_overrides_defaults_and_flags_override_the_file(tmp_path):

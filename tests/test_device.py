@@ -35,8 +35,8 @@ from moxzi_core.candid import NAT, Principal, Some, decode_args, encode_args, pa
 from moxzi_core.device.budget import entry_bytes
 from moxzi_core.device.interface import builtin_payloads, interface
 from moxzi_core.device.ops import Meta
+from moxzi_core.runtime.device_calls import CheckpointPolicy
 from moxzi_core.runtime.journal import Journal
-from moxzi_core.runtime.system_calls import CheckpointPolicy
 from moxzi_core.store import MemoryStore
 from moxzi_device_torch import TorchBackend
 

@@ -1,7 +1,7 @@
 """A device call that goes to a device thread starts as soon as the entry point that made it returns,
-before its message is committed (``Turn.call``, ``SystemCalls.start_early``), so the device works while
+before its message is committed (``Turn.call``, ``DeviceCalls.start_early``), so the device works while
 the actor's thread commits and settles the message; its answer waits for that commit
-(``system_methods.Gate``), so the store never holds the answer to a call whose making it does not hold. A message that is not settled after
+(``device_calls.Gate``), so the store never holds the answer to a call whose making it does not hold. A message that is not settled after
 all leaves its early call unanswered, and the actor's next calls run."""
 
 import threading
@@ -14,10 +14,10 @@ from kit.host import update
 
 from moxzi_core.candid import FLOAT64, NAT, Vec, encode_args
 from moxzi_core.runtime.delivery import Delivery
+from moxzi_core.runtime.device_calls import Gate
+from moxzi_core.runtime.ic0 import OutgoingCall
 from moxzi_core.runtime.journal import Journal
 from moxzi_core.runtime.messages import MANAGEMENT
-from moxzi_core.runtime.system_api import OutgoingCall
-from moxzi_core.runtime.system_methods import Gate
 from moxzi_core.runtime.turn import Turn
 from moxzi_core.store import MemoryStore
 
@@ -117,5 +117,5 @@ def test_a_call_after_one_that_waits_for_the_settle_waits_too():
     for callback, method in enumerate(["long", "short", "long", "other"]):
         turn.call(callback, OutgoingCall(MANAGEMENT, method, reply=(0, 0), reject=(0, 0)))
     assert asked == ["long", "short"]
-    assert list(turn.step.started) == [0]
-    assert [call.method for _, call in turn.step.calls] == ["long", "short", "long", "other"]
+    assert list(turn.effects.started) == [0]
+    assert [call.method for _, call in turn.effects.calls] == ["long", "short", "long", "other"]

@@ -21,8 +21,9 @@ from kit.http import request
 from moxzi_core.candid import NAT, TEXT, Principal, decode_args, encode_args
 from moxzi_core.runtime.engine import Limits
 from moxzi_core.runtime.host import ActorSpec, Host, HostConfig, actor_principal
+from moxzi_core.runtime.inbox_bounds import InboxBounds
 from moxzi_core.runtime.management.interface import MANAGEMENT_NAME, SERVICE
-from moxzi_core.runtime.messages import ANONYMOUS, Reject
+from moxzi_core.runtime.messages import ANONYMOUS, FromActor, FromOutside, Reject
 from moxzi_core.store import MemoryStore
 
 A = Principal(actor_principal("a"))
@@ -40,6 +41,19 @@ async def started(max_queued_calls: int = 500) -> Host:
 def spinning(host: Host) -> asyncio.Task:
     """``a`` busy with spin (delivered once the caller yields), called in process, not by a client."""
     return asyncio.create_task(host.call("a", "spin", NO_ARGS, query=False))
+
+
+def test_only_calls_from_outside_count_against_an_inbox():
+    """``room_for_call``: a call from outside past the bound is refused as ``room_for`` refuses it; an
+    actor's call (a management call it makes, say) is not bounded so."""
+    bounds = InboxBounds(max_calls=1, max_bytes=MiB, max_total_bytes=MiB)
+    bounds.hold("a", 0, 10)
+    full = bounds.room_for_call(FromOutside("r"), "a", 10)
+    assert (
+        full is not None and full.reject_code == Reject.SYS_TRANSIENT and "--max-queued-calls 1" in full.reject_message
+    )
+    assert bounds.room_for_call(FromActor("b", 1), "a", 10) is None
+    assert bounds.room_for_call(FromOutside("r"), "b", 10) is None  # another actor's inbox
 
 
 async def test_a_full_inbox_refuses_calls_from_outside_and_loses_none():
@@ -92,6 +106,7 @@ def install(module: bytes) -> bytes:
     return encode_args(list(SERVICE.methods["install_code"].args), [value])
 
 
+@pytest.mark.slow  # fills inboxes behind a spinning update
 async def test_inboxes_hold_at_most_their_bytes_and_a_refused_upload_is_not_compiled():
     """Past --max-queued-mb an actor's inbox refuses a call from outside, an upload too, before its
     module is compiled; past --total-queued-mb every inbox does, an empty one too (its reject on the

@@ -3,7 +3,10 @@ circles, and no class or module grows past what a reader can hold (a class that 
 to be cut out, as `Actor`, `Host` and `Device` were)."""
 
 import ast
+import re
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 CORE = ROOT / "moxzi_core"
@@ -139,35 +142,43 @@ ENGINE = "moxzi_core.runtime.engine"
 # What the engine shares with the host: the ic0 functions it links into each instance, the controllers
 # and status those read, the trap they raise, and the clock a message's time is read from.
 ENGINE_SEAMS = {
-    "moxzi_core.runtime.system_api",
+    "moxzi_core.runtime.ic0",
     "moxzi_core.runtime.canister",
     "moxzi_core.runtime.traps",
     "moxzi_core.runtime.clock",
 }
 
 
-def _importers_of_engine_parts() -> list[str]:
-    """Modules outside the engine (the core, the plugins, the tests but the engine's own) that import one
-    of the engine's modules rather than the engine's face (its ``__init__``'s ``__all__``, which may name a
-    module: `memory_image`, the packed form of memories that the journal stores)."""
+def _importers_of_parts(room: str) -> list[str]:
+    """Modules outside ``room`` (a package of the core: the core, the plugins, the tests but the room's
+    own, in tests/ under the room's name) that import one of its modules rather than its face (its ``__init__``'s ``__all__``, which may
+    name a module: the engine's `memory_image`, the packed form of memories that the journal stores)."""
     modules = _core_modules()
-    init = ast.parse((CORE / "runtime" / "engine" / "__init__.py").read_text())
+    folder = ROOT.joinpath(*room.split("."))
+    init = ast.parse((folder / "__init__.py").read_text())
     (face,) = [
         ast.literal_eval(n.value) for n in init.body if isinstance(n, ast.Assign) and n.targets[0].id == "__all__"
     ]
     tests = [p for p in (ROOT / "tests").rglob("*.py")] + list((ROOT / "plugins").glob("*/tests/*.py"))
-    outside = [p for p in _sources() + tests if "engine" not in p.parts]
+    own_tests = ROOT / "tests" / folder.name
+    outside = [p for p in _sources() + tests if not p.is_relative_to(folder) and not p.is_relative_to(own_tests)]
     found = []
     for path in outside:
         for module in _imported(_module_name(path), path, modules):
-            if module.startswith(ENGINE + ".") and module.removeprefix(ENGINE + ".") not in face:
+            if module.startswith(room + ".") and module.removeprefix(room + ".") not in face:
                 found.append(f"{path.relative_to(ROOT)} imports {module}")
     return found
 
 
-def test_the_engine_is_reached_only_through_its_face():
-    found = _importers_of_engine_parts()
-    assert not found, f"import what you need from {ENGINE} (add it to its __all__):\n" + "\n".join(found)
+# The rooms of the runtime that the rest reaches only through their face: the wasm engine, and the
+# device calls (running, recording, copying and rebuilding what the plugins' system methods change).
+ROOMS = [ENGINE, "moxzi_core.runtime.device_calls"]
+
+
+@pytest.mark.parametrize("room", ROOMS)
+def test_a_room_is_reached_only_through_its_face(room):
+    found = _importers_of_parts(room)
+    assert not found, f"import what you need from {room} (add it to its __all__):\n" + "\n".join(found)
 
 
 def test_the_engine_imports_of_the_host_only_its_seams():
@@ -190,3 +201,57 @@ def test_the_engine_rule_sees_an_import_of_a_part(tmp_path):
     path.write_text("from moxzi_core.runtime.engine.memory import PAGE\nfrom moxzi_core.runtime.engine import Limits\n")
     imported = _imported("user", path, _core_modules())
     assert {m for m in imported if m.startswith(ENGINE + ".")} == {f"{ENGINE}.memory"}
+
+
+# Which way imports go between the rooms (docs/ARCHITECTURE.md): what each room's modules never import.
+# The host knows the device only as the system methods it provides (runtime.device_calls); the device
+# reaches the host's side only through the device calls' face, the journal and messages.
+NEVER_IMPORTS = {
+    "moxzi_core.runtime": ("moxzi_core.device",),
+    "moxzi_core.candid": ("moxzi_core.runtime", "moxzi_core.device"),
+    "moxzi_core.device": ("moxzi_core.runtime",),
+}
+DEVICE_REACHES = {"moxzi_core.runtime.device_calls", "moxzi_core.runtime.journal", "moxzi_core.runtime.messages"}
+
+
+def _wrong_way(graph: dict[str, set[str]]) -> list[str]:
+    found = []
+    for name, imported in graph.items():
+        for room, never in NEVER_IMPORTS.items():
+            if name != room and not name.startswith(room + "."):
+                continue
+            for other in imported:
+                allowed = room == "moxzi_core.device" and other in DEVICE_REACHES
+                if other.startswith(never) and not allowed:
+                    found.append(f"{name} imports {other}")
+    return sorted(found)
+
+
+def test_imports_go_the_way_the_map_says():
+    found = _wrong_way(_core_graph())
+    assert not found, "see docs/ARCHITECTURE.md, which way imports go:\n" + "\n".join(found)
+
+
+def test_the_direction_rule_sees_an_import_the_wrong_way():
+    """The check above can fail: the host importing the device, the device the host's delivery."""
+    graph = {
+        "moxzi_core.runtime.host": {"moxzi_core.device.service"},
+        "moxzi_core.device.service": {"moxzi_core.runtime.delivery", "moxzi_core.runtime.journal"},
+    }
+    assert _wrong_way(graph) == [
+        "moxzi_core.device.service imports moxzi_core.runtime.delivery",
+        "moxzi_core.runtime.host imports moxzi_core.device.service",
+    ]
+
+
+def test_every_room_is_on_the_map():
+    """Each package of the core (and of its runtime) and each plugin is named on docs/ARCHITECTURE.md's map,
+    and each folder the map names exists."""
+    text = (ROOT / "docs" / "ARCHITECTURE.md").read_text()
+    packages = [p.parent for p in [*CORE.glob("*/__init__.py"), *(CORE / "runtime").glob("*/__init__.py")]]
+    plugins = [p.parent for p in (ROOT / "plugins").glob("*/pyproject.toml")]
+    folders = [f"{p.relative_to(ROOT)}/" for p in packages + plugins if p != CORE / "runtime"] + ["moxzi_core/runtime/"]
+    missing = [folder for folder in folders if f"`{folder}`" not in text]
+    assert not missing, "add these folders to docs/ARCHITECTURE.md's rooms: " + ", ".join(missing)
+    named = re.findall(r"`((?:moxzi_core|plugins)/[a-z_/]*/)`", text)  # (not plugins/NAME/tests/)
+    assert named and all((ROOT / folder).is_dir() for folder in named), named

@@ -208,6 +208,7 @@ def _install(canister, wasm, start, mode=None):
     }
 
 
+@pytest.mark.slow  # starts seven hosts in turn
 async def test_raw_rand_is_32_bytes_and_reproducible_with_a_seed():
     async def draws(seed, store=None):
         host = await started(factory(False), store=store, seed=seed)

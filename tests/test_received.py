@@ -10,7 +10,7 @@ from cryptography.hazmat.primitives.asymmetric import ed25519
 from kit.actorbuild import build_actor
 
 from moxzi_core import signed_http
-from moxzi_core.received import Received
+from moxzi_core.received import NotReceived, Received
 from moxzi_core.runtime.host import ActorSpec, Host
 from moxzi_core.signatures import Identity
 from moxzi_core.store import MemoryStore
@@ -19,33 +19,43 @@ from moxzi_gateway_http.controllers import RECEIVED, Controllers, TooManySigned
 PREFIX = b"ic/received/"
 
 
+def _refused(received: Received, request_id: bytes, expiry_ns: int, key: bytes) -> str:
+    """Why ``received`` does not keep the request (it must refuse it)."""
+    with pytest.raises(NotReceived) as refused:
+        received.receive(request_id, expiry_ns, key)
+    return str(refused.value)
+
+
 def test_unexpired_ids_are_never_forgotten_but_a_key_holding_little_gets_its_share():
     store = MemoryStore()
     received = Received(store, PREFIX, "management calls", capacity=6, per_key=4)
     soon, later = time.time_ns() + 2 * 10**8, time.time_ns() + 60 * 10**9
-    assert received.receive(b"a", soon, b"x") is None
+    received.receive(b"a", soon, b"x")
     for request_id in (b"b", b"c", b"d"):
-        assert received.receive(request_id, later, b"x") is None
-    assert "this sender has made 4" in received.receive(b"e", later, b"x")  # x's quota is taken
-    assert received.receive(b"e", later, b"y") is None and received.receive(b"f", later, b"z") is None  # full
+        received.receive(request_id, later, b"x")
+    assert "this sender has made 4" in _refused(received, b"e", later, b"x")  # x's quota is taken
+    received.receive(b"e", later, b"y")
+    received.receive(b"f", later, b"z")  # full
     # w holds nothing, less than its share: x, holding the most, loses its two oldest ids (its mark, the
     # last one's expiry, takes one entry) and w's request is kept.
-    assert received.receive(b"g", later, b"w") is None
+    received.receive(b"g", later, b"w")
     assert not received.known(b"a") and not received.known(b"b") and received.known(b"c")
-    assert "were forgotten to make room for others'" in received.receive(b"b", later, b"x")  # b never runs again
-    assert "holds its share of them (1)" in received.receive(b"h", later, b"y")  # y holds its share
+    assert "were forgotten to make room for others'" in _refused(received, b"b", later, b"x")  # b never runs again
+    assert "holds its share of them (1)" in _refused(received, b"h", later, b"y")  # y holds its share
     restarted = Received(store, PREFIX, "management calls", capacity=6, per_key=4)  # read from the store
-    assert restarted.known(b"g") and "were forgotten" in restarted.receive(b"b", later, b"x")
+    assert restarted.known(b"g") and "were forgotten" in _refused(restarted, b"b", later, b"x")
 
 
 def test_expired_ids_make_room():
     store = MemoryStore()
     received = Received(store, PREFIX, "management calls", capacity=2)
     soon, later = time.time_ns() + 2 * 10**8, time.time_ns() + 60 * 10**9
-    assert received.receive(b"a", soon, b"x") is received.receive(b"b", later, b"y") is None
-    assert "keeps the ids of 2" in received.receive(b"c", later, b"z")  # no key holds more than z would
+    received.receive(b"a", soon, b"x")
+    received.receive(b"b", later, b"y")
+    assert "keeps the ids of 2" in _refused(received, b"c", later, b"z")  # no key holds more than z would
     time.sleep(0.3)
-    assert received.receive(b"c", later, b"z") is None and not received.known(b"a")  # "a" expired: room again
+    received.receive(b"c", later, b"z")
+    assert not received.known(b"a")  # "a" expired: room again
     assert store.get(PREFIX + b"a") is None
 
 

@@ -149,6 +149,7 @@ async def test_a_long_message_does_not_stall_other_actors():
         await host.stop()
 
 
+@pytest.mark.slow  # waits out an update that spins to its instruction limit
 @pytest.mark.parametrize("classic", [False, True], ids=["enhanced", "classic"])
 async def test_a_query_sees_the_state_before_the_running_update(classic):
     host = await started(spec("a", classic=classic), limits=Limits(instructions_per_message=10**11))

@@ -279,6 +279,7 @@ def test_the_cli_says_when_moxzid_is_not_there(tmp_path):
     assert not (tmp_path / "x.safetensors").exists()
 
 
+@pytest.mark.slow  # a header of hostile size parsed off the loop: tens of seconds on a loaded machine
 async def test_a_hostile_header_is_a_400_read_off_the_event_loop(registry, monkeypatch, tmp_path, caplog):
     """A header nested 100,000 deep is a 400, no traceback logged; a 100,001-tensor one (about a second
     to read) is read in a codec process while the gateway serves other requests, then refused."""

@@ -48,7 +48,7 @@ class Submitted(Future):
     """A submitted call's future, which also tells when the call is under way (``underway`` is set):
     its backend took its first step, or it waits in line behind another caller's call, or it ended.
     What is left of a run then is mostly the backend's work, much of it outside the GIL, so a thread
-    that submitted it early (``SystemCalls.start_early``) may go on with its own Python then without
+    that submitted it early (``DeviceCalls.start_early``) may go on with its own Python then without
     slowing the call's Python before it."""
 
     def __init__(self) -> None:

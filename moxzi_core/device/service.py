@@ -22,9 +22,9 @@ from typing import Any, BinaryIO
 from ..billing import FREE, Purse
 from ..candid import DEFAULT_BUDGET, CandidError, Principal, decode_args, encode_args
 from ..events import Events
+from ..runtime.device_calls import Staged, SystemMethod, Threaded
 from ..runtime.journal import Attachment
 from ..runtime.messages import Outcome, Reject
-from ..runtime.system_methods import Staged, SystemMethod, Threaded
 from .budget import tensor_bytes
 from .interface import ATTACHED, FETCH, METHOD_PREFIX
 from .methods import METHODS, download

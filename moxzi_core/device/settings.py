@@ -6,111 +6,132 @@ take of them, in their units, and ``check`` refuses settings nothing here can ho
 from __future__ import annotations
 
 from ..hookspecs import hookimpl
-from ..runtime.system_calls import CheckpointPolicy
-from ..settings import Setting, Settings, SettingsError, at_least
+from ..runtime.device_calls import CheckpointPolicy
+from ..settings import STATE, Setting, Settings, SettingsError, at_least
 from .budget import ACTOR_MB, TOTAL_MB, DeviceBudget
 from .limits import DeviceLimits
 
 MiB = 1 << 20
 
+DEVICE = Setting(
+    "device",
+    "text",
+    "give the actors a tensor device on this backend: torch:cpu or torch:cuda (its plugin must be loaded)",
+    metavar="SPEC",
+    every_rank=True,
+)
+
+DEVICE_SEED = Setting(
+    "device-seed",
+    "count",
+    "the device's seed: parameters initialised #normal or #uniform draw from "
+    "sha256(seed, actor, name), so the same seed gives the same starting weights (default 0; a state "
+    "directory keeps the seed it was started with)",
+    default=0,
+    metavar="N",
+    every_rank=True,
+)
+
+DEVICE_ACTOR_MB = Setting(
+    "device-actor-mb",
+    "count",
+    "device memory each actor may hold: its parameters, optimizers' state, stored tensors and "
+    "publications with what keeping their names costs, and a run's inputs and results while it runs; a call that would pass it is refused before it "
+    f"changes anything (default {ACTOR_MB})",
+    default=ACTOR_MB,
+    metavar="MB",
+    check=at_least(1, "the device's actors could hold nothing"),
+)
+
+DEVICE_TOTAL_MB = Setting(
+    "device-total-mb",
+    "count",
+    f"device memory all actors together may hold, counted as --device-actor-mb is (default {TOTAL_MB})",
+    default=TOTAL_MB,
+    metavar="MB",
+    check=at_least(1, "the device's actors could hold nothing"),
+)
+
+DEVICE_ACTOR_ENTRIES = Setting(
+    "device-actor-entries",
+    "count",
+    "entries each actor may hold on the device: its parameters, stored tensors, optimizers and each "
+    "parameter they are over, publications and each reader they name; a call that would pass it is "
+    f"refused before it changes anything (default {DeviceLimits.max_entries})",
+    default=DeviceLimits.max_entries,
+    metavar="N",
+    check=at_least(1, "the device's actors could hold nothing"),
+)
+
+DEVICE_CALL_SECS = Setting(
+    "device-call-secs",
+    "amount",
+    "device time one device call may take: a call past it is stopped at its next op, changing "
+    "nothing, and rejected (default 60; 0: no limit; not on a device over several ranks)",
+    default=60.0,
+    metavar="SECS",
+)
+
+DEVICE_CHECKPOINT_SECS = Setting(
+    "device-checkpoint-secs",
+    "amount",
+    "with -s, copy the device once the calls recorded since "
+    "the last copy took this much device time (default 30; 0: by size only)",
+    default=30.0,
+    metavar="SECS",
+)
+
+DEVICE_CHECKPOINT_MB = Setting(
+    "device-checkpoint-mb",
+    "amount",
+    "with -s, copy the device once the call record passes this size (default 64)",
+    default=64.0,
+    metavar="MB",
+)
+
+DEVICE_WORLD = Setting(
+    "device-world",
+    "count",
+    "run the device on N ranks, replicas that run every device call (a run "
+    "that splits its batch gives each rank a slice); without --device-rendezvous moxzid starts ranks "
+    "1..N-1 on this machine (default 1)",
+    default=1,
+    metavar="N",
+    every_rank=True,
+    check=lambda world: None if world >= 1 else "a device needs at least one rank",
+)
+
+DEVICE_RENDEZVOUS = Setting(
+    "device-rendezvous",
+    "address",
+    "where the device's ranks meet (torch.distributed's TCP store, "
+    "served by moxzid, rank 0): with it moxzid starts no other rank; start each one, here or on another "
+    "machine, with `moxzid --device SPEC --device-world N --device-rendezvous HOST:PORT device-worker "
+    "RANK`",
+    metavar="HOST:PORT",
+)
+
+DEVICE_RANK_TIMEOUT = Setting(
+    "device-rank-timeout",
+    "amount",
+    "seconds a rank may take to answer rank 0 during a device call "
+    "before the group counts as broken and device calls are rejected (default 60)",
+    default=60.0,
+    metavar="SECS",
+    every_rank=True,
+)
 SETTINGS = (
-    Setting(
-        "device",
-        "text",
-        "give the actors a tensor device on this backend: torch:cpu or torch:cuda (its plugin must be loaded)",
-        metavar="SPEC",
-        every_rank=True,
-    ),
-    Setting(
-        "device-seed",
-        "count",
-        "the device's seed: parameters initialised #normal or #uniform draw from "
-        "sha256(seed, actor, name), so the same seed gives the same starting weights (default 0; a state "
-        "directory keeps the seed it was started with)",
-        default=0,
-        metavar="N",
-        every_rank=True,
-    ),
-    Setting(
-        "device-actor-mb",
-        "count",
-        "device memory each actor may hold: its parameters, optimizers' state, stored tensors and "
-        "publications with what keeping their names costs, and a run's inputs and results while it runs; a call that would pass it is refused before it "
-        f"changes anything (default {ACTOR_MB})",
-        default=ACTOR_MB,
-        metavar="MB",
-        check=at_least(1, "the device's actors could hold nothing"),
-    ),
-    Setting(
-        "device-total-mb",
-        "count",
-        f"device memory all actors together may hold, counted as --device-actor-mb is (default {TOTAL_MB})",
-        default=TOTAL_MB,
-        metavar="MB",
-        check=at_least(1, "the device's actors could hold nothing"),
-    ),
-    Setting(
-        "device-actor-entries",
-        "count",
-        "entries each actor may hold on the device: its parameters, stored tensors, optimizers and each "
-        "parameter they are over, publications and each reader they name; a call that would pass it is "
-        f"refused before it changes anything (default {DeviceLimits.max_entries})",
-        default=DeviceLimits.max_entries,
-        metavar="N",
-        check=at_least(1, "the device's actors could hold nothing"),
-    ),
-    Setting(
-        "device-call-secs",
-        "amount",
-        "device time one device call may take: a call past it is stopped at its next op, changing "
-        "nothing, and rejected (default 60; 0: no limit; not on a device over several ranks)",
-        default=60.0,
-        metavar="SECS",
-    ),
-    Setting(
-        "device-checkpoint-secs",
-        "amount",
-        "with -s, copy the device once the calls recorded since "
-        "the last copy took this much device time (default 30; 0: by size only)",
-        default=30.0,
-        metavar="SECS",
-    ),
-    Setting(
-        "device-checkpoint-mb",
-        "amount",
-        "with -s, copy the device once the call record passes this size (default 64)",
-        default=64.0,
-        metavar="MB",
-    ),
-    Setting(
-        "device-world",
-        "count",
-        "run the device on N ranks, replicas that run every device call (a run "
-        "that splits its batch gives each rank a slice); without --device-rendezvous moxzid starts ranks "
-        "1..N-1 on this machine (default 1)",
-        default=1,
-        metavar="N",
-        every_rank=True,
-        check=lambda world: None if world >= 1 else "a device needs at least one rank",
-    ),
-    Setting(
-        "device-rendezvous",
-        "address",
-        "where the device's ranks meet (torch.distributed's TCP store, "
-        "served by moxzid, rank 0): with it moxzid starts no other rank; start each one, here or on another "
-        "machine, with `moxzid --device SPEC --device-world N --device-rendezvous HOST:PORT device-worker "
-        "RANK`",
-        metavar="HOST:PORT",
-    ),
-    Setting(
-        "device-rank-timeout",
-        "amount",
-        "seconds a rank may take to answer rank 0 during a device call "
-        "before the group counts as broken and device calls are rejected (default 60)",
-        default=60.0,
-        metavar="SECS",
-        every_rank=True,
-    ),
+    DEVICE,
+    DEVICE_SEED,
+    DEVICE_ACTOR_MB,
+    DEVICE_TOTAL_MB,
+    DEVICE_ACTOR_ENTRIES,
+    DEVICE_CALL_SECS,
+    DEVICE_CHECKPOINT_SECS,
+    DEVICE_CHECKPOINT_MB,
+    DEVICE_WORLD,
+    DEVICE_RENDEZVOUS,
+    DEVICE_RANK_TIMEOUT,
 )
 
 
@@ -124,38 +145,38 @@ def check(settings: Settings) -> None:
     """Raise SettingsError for device settings that ask for what nothing here can honor: a device's
     settings without ``--device``, a time limit on a device over several ranks (each rank must run a
     call to the same end), a rendezvous for one rank."""
-    if settings.device is None:
-        if not settings.is_default("device_seed"):
-            raise SettingsError(f"--device-seed {settings.device_seed}: seeds a device; give --device too")
-        if not settings.is_default("device_world"):
-            raise SettingsError(f"--device-world {settings.device_world}: spans a device; give --device too")
-        if not settings.is_default("device_call_secs"):
+    if settings[DEVICE] is None:
+        if not settings.is_default(DEVICE_SEED):
+            raise SettingsError(f"--device-seed {settings[DEVICE_SEED]}: seeds a device; give --device too")
+        if not settings.is_default(DEVICE_WORLD):
+            raise SettingsError(f"--device-world {settings[DEVICE_WORLD]}: spans a device; give --device too")
+        if not settings.is_default(DEVICE_CALL_SECS):
             raise SettingsError(
-                f"--device-call-secs {settings.device_call_secs:g}: limits device calls; give --device too"
+                f"--device-call-secs {settings[DEVICE_CALL_SECS]:g}: limits device calls; give --device too"
             )
         return
-    if settings.device_world > 1 and not settings.is_default("device_call_secs"):
+    if settings[DEVICE_WORLD] > 1 and not settings.is_default(DEVICE_CALL_SECS):
         raise SettingsError(
-            f"--device-call-secs {settings.device_call_secs:g}: a device over several ranks runs each call "
+            f"--device-call-secs {settings[DEVICE_CALL_SECS]:g}: a device over several ranks runs each call "
             "whole (every rank must run it to the same end); leave it out with --device-world"
         )
-    if settings.device_world == 1 and settings.device_rendezvous is not None:
+    if settings[DEVICE_WORLD] == 1 and settings[DEVICE_RENDEZVOUS] is not None:
         raise SettingsError(
-            f"--device-rendezvous {settings.device_rendezvous}: ranks meet there; give --device-world N (N > 1) too"
+            f"--device-rendezvous {settings[DEVICE_RENDEZVOUS]}: ranks meet there; give --device-world N (N > 1) too"
         )
 
 
 def device_budget(settings: Settings) -> DeviceBudget:
     """--device-actor-mb and --device-total-mb. The other ranks need neither: rank 0 admits each call."""
-    return DeviceBudget(settings.device_actor_mb * MiB, settings.device_total_mb * MiB)
+    return DeviceBudget(settings[DEVICE_ACTOR_MB] * MiB, settings[DEVICE_TOTAL_MB] * MiB)
 
 
 def device_limits(settings: Settings) -> DeviceLimits:
-    return DeviceLimits(max_entries=settings.device_actor_entries, call_seconds=settings.device_call_secs or None)
+    return DeviceLimits(max_entries=settings[DEVICE_ACTOR_ENTRIES], call_seconds=settings[DEVICE_CALL_SECS] or None)
 
 
 def checkpoint_policy(settings: Settings) -> CheckpointPolicy | None:
     """When the host copies the device: None without ``-s``, as then nothing is rebuilt (no record)."""
-    if settings.state is None:
+    if settings[STATE] is None:
         return None
-    return CheckpointPolicy(settings.device_checkpoint_secs, settings.device_checkpoint_mb)
+    return CheckpointPolicy(settings[DEVICE_CHECKPOINT_SECS], settings[DEVICE_CHECKPOINT_MB])

@@ -24,6 +24,7 @@ from .canister import RUNNING, STOPPED, STOPPING, Canister
 from .canister_log import CanisterLog
 from .contexts import CallContexts
 from .engine import EMPTY_ARGS, Instance, Interrupted
+from .ic0 import Execution
 from .journal import Delta
 from .messages import (
     ANONYMOUS,
@@ -41,8 +42,7 @@ from .messages import (
 )
 from .query_replicas import Replicas
 from .services import Services
-from .system_api import Execution
-from .turn import Step, Turn
+from .turn import Effects, Turn
 
 log = logging.getLogger("moxzid")
 
@@ -121,7 +121,7 @@ class Actor:
                 )
         if trap is not None:
             raise RuntimeError(f"actor {self.name}: installation trapped: {trap}")
-        return Step(full=True).delta(self.instance, self._state(), self.canister.log)
+        return Effects(full=True).delta(self.instance, self._state(), self.canister.log)
 
     def restore(self, state: dict, log: list | None) -> None:
         """Take back the call contexts and callbacks of a saved state (the instance restores itself),
@@ -274,8 +274,8 @@ class Actor:
             method=_method_label(message),
             query=False,
             seconds=time.perf_counter() - started,
-            instructions=self.turn.step.instructions,
-            trapped=self.turn.step.trapped,
+            instructions=self.turn.effects.instructions,
+            trapped=self.turn.effects.trapped,
         )
         if self._deferred and not self._calls.callbacks:
             waiting, self._deferred = self._deferred, []
@@ -305,22 +305,22 @@ class Actor:
         return True
 
     def _settle(self, seq: int | None) -> None:
-        step = self.turn.step
+        effects = self.turn.effects
         self.footprint = self.memory_sizes()
         tasks.check_low_memory(self.canister, self.footprint[0])
-        changed = seq is not None or step.memory_pages or step.stable_pages or step.full or step.calls or step.executed
+        changed = seq is not None or effects.wrote
         changed = changed or self.canister.log.changed  # (a trapped task's prints and trap)
         self.services.settle(
             self,
             seq,
-            step.answers,
-            step.calls,
-            step.delta(self.instance, self._state(), self.canister.log) if changed else None,
-            step.instructions,
-            started=step.started,
-            cycles=step.cycles,
-            burned=step.burned,
-            deleted=step.deleted,
+            effects.answers,
+            effects.calls,
+            effects.delta(self.instance, self._state(), self.canister.log) if changed else None,
+            effects.instructions,
+            started=effects.started,
+            cycles=effects.cycles,
+            burned=effects.burned,
+            deleted=effects.deleted,
         )
 
     # --- calls -------------------------------------------------------------------------------
@@ -383,7 +383,7 @@ class Actor:
         context, context_id, call = answered
         outcome = response.outcome
         # As on the IC: the refund is in the balance before the callback runs, whatever it does.
-        self.turn.step.cycles += outcome.refund
+        self.turn.effects.cycles += outcome.refund
         replied = outcome.reply is not None
         execution = Execution(
             "Ry" if replied else "Rt",
@@ -414,18 +414,18 @@ class Actor:
         callback: tuple[int, int] | None = None,
     ) -> str | None:
         """Run one entry point for a call context and keep its effects if it did not trap."""
-        instance, step = self._code, self.turn.step
+        instance, effects = self._code, self.turn.effects
         self.turn.begin(instance)
         execution.in_flight = self._calls.in_flight
         trap = instance.invoke(execution, export, callback, fuel=self.services.limits.instructions_per_message)
-        step.instructions += instance.instructions_used()
+        effects.instructions += instance.instructions_used()
         context = self._calls.open[context_id]
         if trap is None:
             trap = self.turn.past_total(instance)
         if trap is not None:
             instance.rollback()
             context.last_trap = trap
-            step.trapped = True
+            effects.trapped = True
             return trap
         for call in execution.calls:  # (before the commit: a device call may start now)
             self.turn.call(self._calls.called(context_id, call), call)
@@ -434,12 +434,12 @@ class Actor:
             self.replicas.committed(memory_pages, stable_pages)
             if execution.certified_data is not None:  # with the commit: queries see both or neither
                 self.canister.certified_data = execution.certified_data
-        step.executed = True
+        effects.executed = True
         self.canister.version += 1
-        step.memory_pages.update(memory_pages)
-        step.stable_pages.update(stable_pages)
-        step.cycles += execution.balance_change
-        step.burned += execution.cycles_burned
+        effects.memory_pages.update(memory_pages)
+        effects.stable_pages.update(stable_pages)
+        effects.cycles += execution.balance_change
+        effects.burned += execution.cycles_burned
         context.cycles = execution.cycles_available
         outcome = Outcome.answering(execution.response)
         if outcome is not None:  # what is still on offer as the entry point that answered ends goes back
@@ -455,37 +455,34 @@ class Actor:
     # --- code, and the management canister's calls -------------------------------------------
     def _on_upgrade(self, upgrade: Upgrade) -> None:
         """The operator's upgrade (``Host.upgrade``): the heap of enhanced persistence is kept."""
-        refusal = self.replace_code(upgrade.module, EMPTY_ARGS, ANONYMOUS, keep_state=True, persistence="keep")
-        if refusal is None:
-            self.turn.answer(upgrade.origin, Outcome(b""))
+        try:
+            self.replace_code(upgrade.module, EMPTY_ARGS, ANONYMOUS, keep_state=True, persistence="keep")
+        except installs.CodeRefused as refusal:
+            self.turn.answer(upgrade.origin, Outcome.reject(Reject.CANISTER_REJECT, str(refusal)))
         else:
-            self.turn.answer(upgrade.origin, Outcome.reject(Reject.CANISTER_REJECT, refusal))
+            self.turn.answer(upgrade.origin, Outcome(b""))
 
     def replace_code(
         self, module: bytes, arg: bytes, caller: bytes, *, keep_state: bool, persistence: str | None = None
-    ) -> str | None:
+    ) -> None:
         """Run ``module`` from now on: upgraded (``keep_state``, with install_code's ``persistence``
-        option), else installed afresh; None, or why not, the old code and state untouched."""
+        option), else installed afresh; raises `installs.CodeRefused`, the old code and state untouched."""
         if keep_state:
-            upgraded = installs.upgrade(
+            new, certified_data = installs.upgrade(
                 self.services, self.turn, self.name, self._code, module, arg, caller, persistence
             )
-            if isinstance(upgraded, str):
-                return upgraded
-            new, certified_data = upgraded
             with self.replicas.committing:
                 new.commit()
                 self.adopt(new, module, certified_data)
         else:
             logged_before = self.canister.log.next_idx
-            installed = installs.fresh(self.services, self.turn, self.name, module, arg, caller, self.instance)
-            if isinstance(installed, str):
-                return installed
-            self.adopt(installed[0], module, installed[1])
+            new, certified_data = installs.fresh(
+                self.services, self.turn, self.name, module, arg, caller, self.instance
+            )
+            self.adopt(new, module, certified_data)
             self.canister.log.drop_before(logged_before)  # as on the IC, a reinstall empties the log
-        self.turn.step.full = True
+        self.turn.effects.full = True
         self.canister.version += 1
-        return None
 
     def _on_manage(self, call: Manage) -> None:
         outcome = self.services.manage(self, call)

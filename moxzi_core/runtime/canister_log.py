@@ -18,7 +18,7 @@ from collections import deque
 RECORD_OVERHEAD = 40  # what the IC counts for a record beside its content: its index, time and content's vector
 MAX_LOG_BYTES = 4096  # the most log_memory_limit may be, as on the IC
 TRAP_PREFIX = b"[TRAP]: "
-# The entry-point kinds (`system_api.CONTEXT_NAMES`) that run outside replicated execution: their
+# The entry-point kinds (`ic0.CONTEXT_NAMES`) that run outside replicated execution: their
 # prints and traps are not logged, as on the IC.
 NOT_LOGGED = frozenset(("NRQ", "CQ", "CRy", "CRt", "CC", "F"))
 

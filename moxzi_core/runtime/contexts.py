@@ -7,8 +7,8 @@ import logging
 from collections import Counter
 from dataclasses import dataclass
 
+from .ic0 import OutgoingCall
 from .messages import FromSystem, Origin, Outcome, Reject, origin_of, origin_record
-from .system_api import OutgoingCall
 
 log = logging.getLogger("moxzid")
 

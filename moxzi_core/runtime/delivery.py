@@ -23,7 +23,9 @@ from ..billing import Ledger
 from ..store import Batch, Store, StoreError
 from .actor import Actor
 from .clock import Cancellable, Clock
+from .device_calls import Gate
 from .group_sync import GroupSync
+from .ic0 import OutgoingCall
 from .inbox_bounds import InboxBounds
 from .journal import Delta, Journal
 from .messages import (
@@ -42,8 +44,6 @@ from .messages import (
 )
 from .replays import Replays
 from .roster import Roster
-from .system_api import OutgoingCall
-from .system_methods import Gate
 
 log = logging.getLogger("moxzid")
 
@@ -240,7 +240,7 @@ class Delivery:
             for held in (self._unsettled, self._unanswered):
                 held.difference_update({entry for entry in held if entry[0] == actor.name})
         elif delta is not None:
-            Journal.snapshot(batch, actor.name, delta)
+            Journal.put_delta(batch, actor.name, delta)
         messages: list[tuple[Actor, object]] = []
         outside, keyed = [], []
         for origin, outcome in answers:

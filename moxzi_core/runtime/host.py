@@ -3,7 +3,7 @@
 Calls between actors travel as messages on the callee's queue; the answer comes back as a message on
 the caller's. Calls to the management canister (``aaaaa-aa``) go to its methods (`management`), which run on the host's
 event loop, or to the system methods plugins provide (the tensor device's ``moxzi_device_*``, which
-run on the device's threads: `system_calls`), off every actor's thread.
+run on the device's threads: `device_calls`), off every actor's thread.
 
 Every message is recorded in the store before it runs, and everything a completed message did is
 written in one batch (`delivery`). Answers to the outside wait until that batch is flushed to disk. At
@@ -32,23 +32,22 @@ from .canister import Canister
 from .clock import SYSTEM, Clock
 from .creations import MAX_CREATED_ACTORS, MAX_CREATED_PER_CREATOR, CreationBounds
 from .delivery import Delivery
+from .device_calls import CheckpointPolicy, DeviceCalls, Gate, SystemMethod, SystemState
 from .engine import Instance, Limits, UnsupportedModule
 from .inbox_bounds import MAX_QUEUED_CALLS, MAX_QUEUED_MB, TOTAL_QUEUED_MB, InboxBounds, MiB
 from .journal import Attachment, Journal, Spool
 from .management.history import change_origin
 from .management.ids import CanisterIds, Randomness
 from .management.interface import MANAGEMENT_NAME
-from .management.request import Manager, Request
+from .management.request import Manager
 from .management.threshold_keys import MasterKeys
 from .management.web import OutcallConfig, Web
 from .memory_budget import MemoryBudget, default_total_mb
-from .messages import ANONYMOUS, Call, FromActor, FromOutside, Origin, Outcome, Upgrade, response_to
+from .messages import ANONYMOUS, Call, FromActor, Origin, Outcome, Upgrade, response_to
 from .modules import Interfaces, Modules, check_stable_variables, interface, metadata, prepared_with_interface
 from .queries import Certifier, Queries
 from .roster import Roster
 from .services import Services
-from .system_calls import CheckpointPolicy, SystemCalls, SystemState
-from .system_methods import Gate, SystemMethod
 
 log = logging.getLogger("moxzid")
 
@@ -135,7 +134,7 @@ class Host:
         # Principals' cycles-ledger accounts, which only the admin funds (moxzi_core.ledger_accounts)
         self.ledger_accounts = LedgerAccounts(self.store, ledger is not None and ledger.charging)
         self._journal = Journal(self.store)
-        self._system = SystemCalls(
+        self._system = DeviceCalls(
             self._journal, dict(system_methods or {}), system_state, config.checkpoint, ledger, self.events
         )
         self._specs = specs
@@ -174,7 +173,7 @@ class Host:
             self._actors.with_principal,
             self._journal.chunk,
             self._modules.remember,
-            self._room_for,
+            self.inboxes.room_for_call,
             MasterKeys.load_or_create(config.key_dir),
             Web(config.outcalls),
             self.queries.ask,
@@ -224,7 +223,7 @@ class Host:
             module,
             Canister(list(spec.controllers)),
         )
-        Journal.snapshot(batch, spec.name, actor.install())
+        Journal.put_delta(batch, spec.name, actor.install())
         self.store.commit(batch)
         self._register(actor)
         return None
@@ -379,10 +378,6 @@ class Host:
             actor, lambda origin: Call(method, arg, caller, replace(origin, key=keyed, fingerprint=fingerprint))
         )
 
-    def _room_for(self, request: Request, actor: Actor, size: int) -> Outcome | None:
-        """For a management call from outside, ``InboxBounds.room_for``; a call from an actor is not bounded so."""
-        return self.inboxes.room_for(actor.name, size) if isinstance(request.origin, FromOutside) else None
-
     async def upgrade(self, name: str, wasm: bytes) -> None:
         """Replace actor ``name``'s code keeping its state, or raise UpgradeRefused and change nothing."""
         actor = self._actors.named(name)
@@ -452,7 +447,7 @@ class Host:
             return
         target, message = result
         # Checked again as it is recorded: other calls may have come in while its module compiled.
-        full = self.inboxes.room_for(target.name, message.size) if isinstance(origin, FromOutside) else None
+        full = self.inboxes.room_for_call(origin, target.name, message.size)
         if full is not None:  # refused before it is recorded: nothing of it (a module added) is kept
             if "module" in message.detail:
                 self._drop_compiled(message.detail["module"])
@@ -467,7 +462,7 @@ class Host:
         record as pending is committed (from any thread: the actor's, as its message settles). A
         device call goes straight to the device's thread and is answered from there (a short one runs
         and is answered on this thread: ``Schedule.submit``); the rest run on the event loop.
-        ``started``: the call was started before the commit (``SystemCalls.start_early``): only its
+        ``started``: the call was started before the commit (``DeviceCalls.start_early``): only its
         answer waits."""
         origin = FromActor(actor.name, callback, cycles)
 
@@ -529,7 +524,7 @@ class Host:
         if self.ledger is not None and cycles is not None:
             self.ledger.create(batch, name, cycles)
         Journal.created(batch, name, principal, caller)
-        Journal.snapshot(batch, name, actor.install())
+        Journal.put_delta(batch, name, actor.install())
         self._register(actor)
         actor.start()
         log.info(

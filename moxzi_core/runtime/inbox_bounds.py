@@ -27,7 +27,7 @@ import threading
 from collections import Counter
 from collections.abc import Hashable
 
-from .messages import Outcome, Reject
+from .messages import FromOutside, Origin, Outcome, Reject
 
 MiB = 1 << 20
 # How many calls from outside an actor's inbox may hold, queued or running, by default. The IC bounds a
@@ -78,6 +78,11 @@ class InboxBounds:
         taken between."""
         refusal = self._refusal(name, size)
         return None if refusal is None else Outcome.reject(Reject.SYS_TRANSIENT, refusal)
+
+    def room_for_call(self, origin: Origin, name: str, size: int) -> Outcome | None:
+        """``room_for`` a call from outside (``origin``); a call from an actor or the system is not
+        bounded so: None."""
+        return self.room_for(name, size) if isinstance(origin, FromOutside) else None
 
     def _refusal(self, name: str, size: int) -> str | None:
         calls, held, total = self.calls(name), self.bytes(name), self._total

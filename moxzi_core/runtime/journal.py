@@ -336,7 +336,8 @@ class Journal:
         return seq, self._attachment(ident, size)
 
     @staticmethod
-    def snapshot(batch: Batch, name: str, delta: Delta) -> None:
+    def put_delta(batch: Batch, name: str, delta: Delta) -> None:
+        """Write into ``batch`` what one message changed of actor ``name`` (`turn.Effects.delta`)."""
         if delta.chunks_cleared:
             batch.clear_prefix(_actor(name, b"chunk", b""))
         for digest, chunk in delta.chunks.items():

@@ -21,9 +21,9 @@ from typing import Protocol
 from ..billing import Ledger
 from ..events import Events
 from .engine import Instance, Interrupted, Limits
+from .ic0 import Execution, OutgoingCall
 from .messages import Call, Outcome, Reject
 from .query_replicas import NoReplica, Replicas
-from .system_api import Execution, OutgoingCall
 
 MAX_CALL_DEPTH = 6  # how deep a composite query's calls may go, its own method at depth 1: the IC's limit
 # Seconds a composite query's call waits for a free replica of its callee: every one the callee's memory

@@ -10,12 +10,12 @@ from typing import Any, Protocol
 from ..billing import Ledger
 from ..events import Events
 from .clock import Clock
+from .device_calls import Gate
 from .engine import Instance, Limits
 from .journal import Snapshot
 from .memory_budget import MemoryBudget
 from .messages import Manage, Outcome
 from .queries import Queries
-from .system_methods import Gate
 
 
 class Snapshots(Protocol):
@@ -39,7 +39,7 @@ class Services:
     queries: Queries  # runs a query method called as an update (replicated), and composite queries' calls
     instantiate: Callable[..., Instance]  # a fresh instance of a module (`modules.Modules.instantiate`)
     settle: Callable[..., None]  # makes a handled message final (`delivery.Delivery.settle`)
-    # Starts a device call before the message that made it is committed (`SystemCalls.start_early`).
+    # Starts a device call before the message that made it is committed (`DeviceCalls.start_early`).
     start_early: Callable[[str, bytes, str, bytes], Gate | None]
     # Runs a management call on the actor it acts on, its caller's right checked (`management.on_target`).
     manage: Callable[[Any, Manage], Outcome | None]

@@ -1,4 +1,4 @@
-"""How an actor's message ends when the actor traps: raised by the ``ic0`` functions (`system_api`) and
+"""How an actor's message ends when the actor traps: raised by the ``ic0`` functions (`ic0`) and
 the stable memory's (`engine.stable`), caught where the instance runs the message (`engine.instance`)."""
 
 

@@ -1,4 +1,4 @@
-"""One message's turn on its actor's thread: what it produced so far, for the host to settle (`Step`),
+"""One message's turn on its actor's thread: what it produced so far, for the host to settle (`Effects`),
 and the rules every entry point it runs keeps (`Turn`): the growth moxzid's total for all actors' wasm
 memory allows, and the cycle balance as the message sees it."""
 
@@ -7,18 +7,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .canister_log import CanisterLog
+from .device_calls import Gate
 from .engine import Instance
+from .ic0 import OutgoingCall
 from .journal import Delta, Snapshot
 from .messages import MANAGEMENT, Origin, Outcome
 from .services import Services
-from .system_api import OutgoingCall
-from .system_methods import Gate
 
 LET_RUN_SECONDS = 0.002  # at most how long the actor's thread lets a device call it started get under way
 
 
 @dataclass
-class Step:
+class Effects:
     """What handling one message produced, for the host to settle."""
 
     answers: list[tuple[Origin, Outcome]] = field(default_factory=list)
@@ -38,6 +38,12 @@ class Step:
     modules: list[bytes] = field(default_factory=list)  # modules to keep (`Delta`)
     cycles: int = 0  # what it did to the balance: accepted and refunds in, attached to calls and burned out
     burned: int = 0  # cycles it burned (ic0.cycles_burn128), counted as spent
+
+    @property
+    def wrote(self) -> bool:
+        """Whether the actor's record changes: its pages, an install, calls it made, an entry point that
+        completed."""
+        return bool(self.memory_pages or self.stable_pages or self.full or self.calls or self.executed)
 
     def delta(self, instance: Instance | None, state: dict | None, log: CanisterLog) -> Delta:
         """What the store must write of the actor after the message: its ``state`` record, the pages
@@ -73,7 +79,7 @@ class Turn:
 
     def __init__(self, name: str, principal: bytes, services: Services):
         self.name, self.principal = name, principal
-        self.step = Step()
+        self.effects = Effects()
         self._memory_budget = services.memory_budget
         self._ledger = services.ledger
         self._start_early = services.start_early
@@ -83,27 +89,27 @@ class Turn:
         """The message made ``call``, whose answer goes to ``callback``. A call of a system method that
         would run on a thread of its own starts now, before the message is committed, so it runs while
         this thread commits and settles the message; its answer waits for the settle
-        (``SystemCalls.start_early``). The entry point that made it has completed, and none runs after
+        (``DeviceCalls.start_early``). The entry point that made it has completed, and none runs after
         that in the same message, so the call is final. Once one of the message's calls to the
         management canister does not start now, none after it does: they start at the settle, in the
         order the message made them."""
-        self.step.calls.append((callback, call))
+        self.effects.calls.append((callback, call))
         if call.callee == MANAGEMENT and self._early:
             started = self._start_early(self.name, self.principal, call.method, bytes(call.data))
             if started is None:
                 self._early = False
             else:
-                self.step.started[callback] = started
+                self.effects.started[callback] = started
                 started.let_run(LET_RUN_SECONDS)
 
     def end(self) -> None:
         """The message is over: a call started for it (``call``) that its settle did not take (it was
         cut short by the host stopping, or failed) is never answered, as it was never made."""
-        for started in self.step.started.values():
+        for started in self.effects.started.values():
             started.cancel()
 
     def answer(self, origin: Origin, outcome: Outcome) -> None:
-        self.step.answers.append((origin, outcome))
+        self.effects.answers.append((origin, outcome))
 
     def begin(self, instance: Instance) -> None:
         """Begin an entry point that may commit on ``instance``: it may grow the memories only into what
@@ -128,11 +134,11 @@ class Turn:
         """The actor's cycle balance as the running message sees it: the ledger's, with what the message
         did to it so far (settled with the message)."""
         ledger_balance = self._ledger.balance(self.name) if self._ledger is not None else 0
-        return ledger_balance + self.step.cycles
+        return ledger_balance + self.effects.cycles
 
     def burn(self, cycles: int) -> None:
         """Cycles a completed canister_init or upgrade hook burned (ic0.cycles_burn128), settled with the
         message that ran it (install_code, an upgrade). A manifest actor's first canister_init runs
         before any message, and what it burns is not taken."""
-        self.step.cycles -= cycles
-        self.step.burned += cycles
+        self.effects.cycles -= cycles
+        self.effects.burned += cycles

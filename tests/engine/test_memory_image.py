@@ -42,7 +42,7 @@ def patch(number: int, page: int) -> bytes:
 
 def snapshot(store: MemoryStore, delta: Delta) -> None:
     batch = Batch()
-    Journal.snapshot(batch, "a", delta)
+    Journal.put_delta(batch, "a", delta)
     store.commit(batch)
 
 

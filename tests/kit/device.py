@@ -10,8 +10,8 @@ from moxzi_core import device
 from moxzi_core.candid import Some, encode_args
 from moxzi_core.device import DeviceBudget, open_device
 from moxzi_core.device.interface import builtin_payloads
+from moxzi_core.runtime.device_calls import CheckpointPolicy
 from moxzi_core.runtime.host import ActorSpec, Host, HostConfig
-from moxzi_core.runtime.system_calls import CheckpointPolicy
 
 PROBED = np.ones(2, "<f4").tobytes()  # what probe_run puts through the probe
 

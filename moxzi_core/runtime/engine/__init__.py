@@ -1,7 +1,7 @@
 """The engine: how a wasm module is prepared for hosting, instantiated on wasmtime, called through its C
 API, its dirty pages tracked and its memories packed for the store. The rest of moxzid reaches it only
 through the names below (tests/test_layout.py keeps it so); what an actor, a message or a call context
-is, the engine does not know. It links the ``ic0`` functions (`runtime.system_api`) into each instance,
+is, the engine does not know. It links the ``ic0`` functions (`runtime.ic0`) into each instance,
 reads the canister record they read (`runtime.canister`) and the time from the host's clock
 (`runtime.clock`), and raises `runtime.traps.ActorTrap`: the seams it shares with the host."""
 

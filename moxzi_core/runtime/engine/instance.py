@@ -15,7 +15,7 @@ import wasmtime
 
 from ..canister import Canister
 from ..clock import SYSTEM_CLOCK, Clock
-from ..system_api import Execution, SystemApi
+from ..ic0 import Execution, SystemApi
 from ..traps import ActorTrap
 from .calls import WasmCalls
 from .globals import Globals

@@ -112,11 +112,11 @@ def deposit_cycles(manager: Manager, request: Request, target: Actor) -> Outcome
 # --- decoding, on the host, for a method run on its target ----------------------------------------
 async def as_is(manager: Manager, request: Request, target: Actor) -> Manage | Outcome:
     """A method whose argument names its target only."""
-    return manager.room_for(request, target, len(request.arg)) or request.message({})
+    return manager.room_for(request.origin, target.name, len(request.arg)) or request.message({})
 
 
 async def new_settings(manager: Manager, request: Request, target: Actor) -> Manage | Outcome:
-    full = manager.room_for(request, target, len(request.arg))
+    full = manager.room_for(request.origin, target.name, len(request.arg))
     settings = settings_change(request.argument["settings"])
     return full or request.message({"settings": settings, "by": changed_by(manager, request)})
 
@@ -142,7 +142,7 @@ def update_settings(actor: Actor, call: Manage) -> Outcome:
     actor.canister.version += 1
     if controllers is not None:
         record_controllers_change(actor.canister, changer(call))
-    actor.turn.step.executed = True
+    actor.turn.effects.executed = True
     return Outcome(reply("update_settings"))
 
 
@@ -167,7 +167,7 @@ def start_canister(actor: Actor, call: Manage) -> Outcome:
         why = f"canister {actor.name} was started again before it stopped"
         actor.turn.answer(origin, Outcome.reject(Reject.CANISTER_ERROR, why))
     actor.canister.status, actor.canister.stop_waiters = RUNNING, []
-    actor.turn.step.executed = True
+    actor.turn.effects.executed = True
     return Outcome(reply("start_canister"))
 
 
@@ -178,5 +178,5 @@ def delete_canister(actor: Actor, call: Manage) -> Outcome:
         return Outcome.reject(
             Reject.CANISTER_ERROR, f"actor {actor.name} is named in the manifest: remove it there instead"
         )
-    actor.turn.step.deleted = True
+    actor.turn.effects.deleted = True
     return Outcome(reply("delete_canister"))

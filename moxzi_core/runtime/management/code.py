@@ -11,6 +11,7 @@ import hashlib
 from ..actor import Actor
 from ..canister import MAX_CHUNK_BYTES, MAX_CHUNKS
 from ..engine import UnsupportedModule
+from ..installs import CodeRefused
 from ..journal import Journal
 from ..messages import Manage, Outcome, Reject
 from .canisters import changed_by, changer
@@ -54,7 +55,7 @@ def _not_controller(request: Request, target: Actor) -> Outcome | None:
 async def _compiled(manager: Manager, request: Request, target: Actor, wasm: bytes, size: int) -> Manage | Outcome:
     """The install of ``wasm`` (``size`` bytes from outside with the argument), compiled, its module
     added to the batch; or the reject."""
-    full = manager.room_for(request, target, size)
+    full = manager.room_for(request.origin, target.name, size)
     if full is not None:
         return full
     module = hashlib.sha256(wasm).digest()
@@ -115,11 +116,13 @@ def _chunked_module(manager: Manager, request: Request) -> bytes | Outcome:
 
 async def uninstall_given(manager: Manager, request: Request, target: Actor) -> Manage | Outcome:
     """uninstall_code: who makes the change, for the canister's history."""
-    return manager.room_for(request, target, len(request.arg)) or request.message({"by": changed_by(manager, request)})
+    return manager.room_for(request.origin, target.name, len(request.arg)) or request.message(
+        {"by": changed_by(manager, request)}
+    )
 
 
 async def chunk_given(manager: Manager, request: Request, target: Actor) -> Manage | Outcome:
-    full = manager.room_for(request, target, len(request.arg))
+    full = manager.room_for(request.origin, target.name, len(request.arg))
     if full is not None:
         return full
     chunk = request.argument["chunk"]
@@ -132,16 +135,14 @@ async def chunk_given(manager: Manager, request: Request, target: Actor) -> Mana
 def install_code(actor: Actor, call: Manage) -> Outcome:
     """install_code, and install_chunked_code once the host put its module together."""
     mode, module, arg = call.detail["mode"], call.detail["module"], call.detail["arg"]
-    refusal: str | None
-    if mode == "install" and actor.instance is not None:
-        refusal = f"canister {actor.name} already has code: install with mode reinstall or upgrade"
-    elif mode != "install" and actor.instance is None:
-        refusal = f"canister {actor.name} has no code to {mode}"
-    else:
-        upgrading = mode == "upgrade"
+    try:
+        if mode == "install" and actor.instance is not None:
+            raise CodeRefused(f"canister {actor.name} already has code: install with mode reinstall or upgrade")
+        if mode != "install" and actor.instance is None:
+            raise CodeRefused(f"canister {actor.name} has no code to {mode}")
         persistence = call.detail["persistence"]
-        refusal = actor.replace_code(module, arg, call.caller, keep_state=upgrading, persistence=persistence)
-    if refusal is not None:
+        actor.replace_code(module, arg, call.caller, keep_state=mode == "upgrade", persistence=persistence)
+    except CodeRefused as refusal:
         return Outcome.reject(Reject.CANISTER_ERROR, f"install_code ({mode}) of {actor.name}: {refusal}")
     record_deployment(actor.canister, changer(call), mode, module)
     return Outcome(reply("install_code"))
@@ -166,7 +167,7 @@ def uninstall(actor: Actor, call: Manage) -> None:
     actor.services.memory_budget.admit(actor.name, 0)  # its memories' share of the total is free (not its snapshots')
     actor.canister.version += 1
     record_uninstall(actor.canister, changer(call))
-    actor.turn.step.full = True
+    actor.turn.effects.full = True
 
 
 def upload_chunk(actor: Actor, call: Manage) -> Outcome:
@@ -179,13 +180,13 @@ def upload_chunk(actor: Actor, call: Manage) -> Outcome:
                 f"the chunk store of canister {actor.name} is full ({MAX_CHUNKS} chunks): call clear_chunk_store first",
             )
         actor.canister.chunks[digest] = len(chunk)
-        actor.turn.step.chunks[digest] = chunk
+        actor.turn.effects.chunks[digest] = chunk
     return Outcome(reply("upload_chunk", {"hash": digest}))
 
 
 def clear_chunk_store(actor: Actor, call: Manage) -> Outcome:
     actor.canister.chunks = {}
-    actor.turn.step.chunks, actor.turn.step.chunks_cleared = {}, True
+    actor.turn.effects.chunks, actor.turn.effects.chunks_cleared = {}, True
     return Outcome(reply("clear_chunk_store"))
 
 

@@ -74,11 +74,14 @@ async def http_request(manager: Manager, request: Request, target: None) -> Outc
         return Outcome.reject(
             Reject.CANISTER_REJECT, "HTTPS outcalls are off on this moxzid (moxzid --http-outcalls off)", attached
         )
-    caller = manager.actor_with(request.caller)
     argument = request.argument
-    problem = _invalid(argument, request.caller)
-    if caller is None or problem is not None:
-        return Outcome.reject(Reject.CANISTER_REJECT, problem or "the calling canister is gone", attached)
+    try:
+        _check(argument, request.caller)
+    except InvalidRequest as problem:
+        return Outcome.reject(Reject.CANISTER_REJECT, str(problem), attached)
+    caller = manager.actor_with(request.caller)
+    if caller is None:
+        return Outcome.reject(Reject.CANISTER_REJECT, "the calling canister is gone", attached)
     limit = _limit(argument)
     charging = manager.ledger is not None and manager.ledger.charging
     cost = fee(request_bytes(argument), limit) if charging else 0
@@ -125,29 +128,38 @@ def _limit(argument: dict) -> int:
     return MAX_RESPONSE_BYTES if given is None else given.value
 
 
-def _invalid(argument: dict, caller: bytes) -> str | None:
-    """Why the management canister refuses this request before making it, as the IC words it; None if
-    it does not."""
+class InvalidRequest(ValueError):
+    """Why the management canister refuses an http_request before making it."""
+
+
+def _check(argument: dict, caller: bytes) -> None:
+    """Raise InvalidRequest, saying why as the IC words it, if the management canister refuses this request
+    before making it."""
     url = argument["url"]
     if len(url.encode()) > MAX_URL_BYTES:
-        return f"url is too long: {len(url.encode())} bytes, the limit is {MAX_URL_BYTES}"
+        raise InvalidRequest(f"url is too long: {len(url.encode())} bytes, the limit is {MAX_URL_BYTES}")
     if _limit(argument) > MAX_RESPONSE_BYTES:
-        return f"max_response_bytes expected to be in the range [0..{MAX_RESPONSE_BYTES}], got {_limit(argument)}"
+        raise InvalidRequest(
+            f"max_response_bytes expected to be in the range [0..{MAX_RESPONSE_BYTES}], got {_limit(argument)}"
+        )
     headers = argument["headers"]
     if len(headers) > MAX_HEADERS:
-        return f"number of http headers exceeds the limit of {MAX_HEADERS}: {len(headers)}"
+        raise InvalidRequest(f"number of http headers exceeds the limit of {MAX_HEADERS}: {len(headers)}")
     for header in headers:
         for part in ("name", "value"):
             if len(header[part].encode()) > MAX_HEADER_PART_BYTES:
-                return f"http header {part} exceeds size limit of {MAX_HEADER_PART_BYTES}: {header['name'][:40]!r}"
+                raise InvalidRequest(
+                    f"http header {part} exceeds size limit of {MAX_HEADER_PART_BYTES}: {header['name'][:40]!r}"
+                )
     header_bytes = sum(len(h["name"].encode()) + len(h["value"].encode()) for h in headers)
     if header_bytes > MAX_HEADERS_BYTES:
-        return f"total size of http headers exceeds the limit of {MAX_HEADERS_BYTES} bytes: {header_bytes}"
+        raise InvalidRequest(
+            f"total size of http headers exceeds the limit of {MAX_HEADERS_BYTES} bytes: {header_bytes}"
+        )
     if header_bytes + len(_body(argument)) > MAX_REQUEST_BYTES:
-        return (
+        raise InvalidRequest(
             f"http request size exceeds the limit of {MAX_REQUEST_BYTES} bytes: {header_bytes + len(_body(argument))}"
         )
     transform = argument["transform"]
     if transform is not None and bytes(transform.value["function"].service.bytes) != caller:
-        return "http_request transform function must be exported by the calling canister"
-    return None
+        raise InvalidRequest("http_request transform function must be exported by the calling canister")

@@ -46,8 +46,9 @@ class Manager:
     actor_with: Callable[[bytes], Actor | None]  # the actor with a principal
     chunk: Callable[[str, bytes], bytes | None]  # a chunk of an actor's chunk store, by its sha256
     compile: Callable[[bytes, bytes, str], None]  # prepare and compile a module once (raises UnsupportedModule)
-    # For a call from outside, the reject if the actor's inbox has no room for it of these bytes.
-    room_for: Callable[[Request, Actor, int], Outcome | None]
+    # For a call from outside (its origin), the reject if the named actor's inbox has no room for it of
+    # these bytes (`InboxBounds.room_for_call`).
+    room_for: Callable[[Origin, str, int], Outcome | None]
     threshold_keys: MasterKeys  # the master secrets of the threshold keys (`threshold_keys`)
     web: Web  # makes http_request's outcalls
     # A query of an actor, as a caller (a principal's bytes) asks it: http_request's transform.

@@ -38,7 +38,7 @@ async def snapshot_read(manager: Manager, request: Request, target: Actor) -> Ma
     if "kind" in argument:
         ((kind, where),) = argument["kind"].items()
         detail.update(where, kind=kind)
-    return manager.room_for(request, target, len(request.arg)) or request.message(detail)
+    return manager.room_for(request.origin, target.name, len(request.arg)) or request.message(detail)
 
 
 async def metadata_given(manager: Manager, request: Request, target: Actor) -> Manage | Outcome:
@@ -67,7 +67,7 @@ async def metadata_given(manager: Manager, request: Request, target: Actor) -> M
         "low_memory_hook": next(iter(hook.value)) if isinstance(hook, Some) else None,
         "certified_data": argument["certified_data"],
     }
-    return manager.room_for(request, target, len(request.arg)) or request.message(detail)
+    return manager.room_for(request.origin, target.name, len(request.arg)) or request.message(detail)
 
 
 async def data_given(manager: Manager, request: Request, target: Actor) -> Manage | Outcome:
@@ -75,7 +75,7 @@ async def data_given(manager: Manager, request: Request, target: Actor) -> Manag
     argument = request.argument
     ((kind, where),) = argument["kind"].items()
     detail = {"snapshot_id": argument["snapshot_id"], "kind": kind, **(where or {}), "chunk": argument["chunk"]}
-    return manager.room_for(request, target, len(request.arg)) or request.message(detail)
+    return manager.room_for(request.origin, target.name, len(request.arg)) or request.message(detail)
 
 
 # --- on the target's thread -------------------------------------------------------------------
@@ -167,7 +167,7 @@ def upload_canister_snapshot_data(actor: Actor, call: Manage) -> Outcome:
     offset, end = detail["offset"], detail["offset"] + len(chunk)
     if end > _size(actor, meta, kind):
         return _invalid_slice(offset, len(chunk))
-    image, values = SNAPSHOT_IMAGES[kind], actor.turn.step.snapshot_parts.setdefault(snapshot_id, {})
+    image, values = SNAPSHOT_IMAGES[kind], actor.turn.effects.snapshot_parts.setdefault(snapshot_id, {})
     for number in range(offset // memory_image.CHUNK, -(-end // memory_image.CHUNK)):
         start = number * memory_image.CHUNK
         low, high = max(offset, start), min(end, start + memory_image.CHUNK)
@@ -204,7 +204,7 @@ def _chunk_uploaded(actor: Actor, call: Manage, snapshot_id: bytes, chunk: bytes
         if full is not None:
             return full
         canister.snapshots[snapshot_id][1] += len(chunk)
-        actor.turn.step.snapshot_parts.setdefault(snapshot_id, {})[b"chunk/" + digest] = chunk
+        actor.turn.effects.snapshot_parts.setdefault(snapshot_id, {})[b"chunk/" + digest] = chunk
     return Outcome(reply("upload_canister_snapshot_data"))
 
 

@@ -37,7 +37,7 @@ async def snapshot_named(manager: Manager, request: Request, target: Actor) -> M
     named = argument.get("snapshot_id", argument.get("replace_snapshot"))
     named = named.value if isinstance(named, Some) else named
     uninstall = argument.get("uninstall_code") in (True, Some(True))  # take_canister_snapshot's option
-    full = manager.room_for(request, target, len(request.arg))
+    full = manager.room_for(request.origin, target.name, len(request.arg))
     return full or request.message({"snapshot_id": named, "by": changed_by(manager, request), "uninstall": uninstall})
 
 
@@ -83,9 +83,9 @@ def add_snapshot(actor: Actor, replaced: bytes | None, size: int, copy: Snapshot
     canister.snapshots_taken += 1
     if replaced is not None:
         del canister.snapshots[replaced]
-        actor.turn.step.snapshots[replaced] = None
+        actor.turn.effects.snapshots[replaced] = None
     canister.snapshots[snapshot_id] = [time.time_ns(), size, canister.version]
-    actor.turn.step.snapshots[snapshot_id] = copy
+    actor.turn.effects.snapshots[snapshot_id] = copy
     return snapshot_id
 
 
@@ -108,17 +108,17 @@ def load_canister_snapshot(actor: Actor, call: Manage) -> Outcome:
     except Exception as error:
         return _refused(f"load_canister_snapshot of {actor.name}: {error}")
     if snapshot.module is None:
-        actor.turn.step.modules.append(snapshot.wasm)
+        actor.turn.effects.modules.append(snapshot.wasm)
     if actor.instance is not None:  # the canister's clock goes on
         new.now = max(new.now, actor.instance.now)
     too_big = actor.turn.past_total(new)
     if too_big is not None:
         return _refused(f"load_canister_snapshot of {actor.name}: {too_big}")
     actor.adopt(new, module, snapshot.certified_data)
-    actor.turn.step.full = True
+    actor.turn.effects.full = True
     actor.canister.chunks = {digest: len(chunk) for digest, chunk in snapshot.chunks.items()}  # (its chunk store too)
     actor.canister.low_memory_hook = snapshot.state.get("low_memory_hook") or actor.canister.low_memory_hook
-    actor.turn.step.chunks, actor.turn.step.chunks_cleared = dict(snapshot.chunks), True
+    actor.turn.effects.chunks, actor.turn.effects.chunks_cleared = dict(snapshot.chunks), True
     actor.canister.version += 1
     taken_at, _, version = about
     record_snapshot_load(actor.canister, changer(call), version, snapshot_id, taken_at)
@@ -136,7 +136,7 @@ def delete_canister_snapshot(actor: Actor, call: Manage) -> Outcome:
     if about is None:
         return not_found(actor, snapshot_id)
     actor.services.memory_budget.keep_snapshots(actor.name, actor.canister.snapshot_bytes())  # (less: kept)
-    actor.turn.step.snapshots[snapshot_id] = None
+    actor.turn.effects.snapshots[snapshot_id] = None
     return Outcome(reply("delete_canister_snapshot"))
 
 

@@ -64,7 +64,7 @@ class TorchBackend:
     def __init__(self, spec: str, ranks: Ranks | None = None, settings: Settings | None = None):
         """With ``ranks``, this process's replica in a group of them (``group.py``); on torch:cuda rank r
         uses this machine's GPU r modulo the GPUs it sees (choose them with CUDA_VISIBLE_DEVICES).
-        On torch:cpu, torch computes with ``settings.device_threads`` threads (default: ``settings.DEFAULT``)
+        On torch:cpu, torch computes with ``settings[declared.THREADS]`` threads (default: ``declared.DEFAULT``)
         in every thread that calls one of its methods: each is given the count as it calls (the count is
         per thread, ``threads.py``)."""
         kind = spec.partition(":")[2] or "cpu"
@@ -78,7 +78,7 @@ class TorchBackend:
         self.device = torch.device(kind)
         self.threads = 0  # torch:cpu's intra-op threads; 0: torch's own count (the CPU does little here)
         if kind == "cpu":
-            self.threads = intra_op_threads(declared.DEFAULT if settings is None else settings.device_threads)
+            self.threads = intra_op_threads(declared.DEFAULT if settings is None else settings[declared.THREADS])
             log.info("torch:cpu computes with %d intra-op thread(s) (--device-threads)", self.threads)
         elif ranks is not None:
             self.device = torch.device("cuda", ranks.rank % torch.cuda.device_count())

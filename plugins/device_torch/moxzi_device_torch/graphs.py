@@ -18,7 +18,7 @@ import torch
 from moxzi_core.device import DeviceError
 
 from . import kernels
-from .settings import OFF, ON, UNCAPTURED
+from .settings import CUDA_GRAPHS, OFF, ON, UNCAPTURED
 
 if TYPE_CHECKING:
     from moxzi_core.settings import Settings
@@ -30,7 +30,7 @@ WARMUP = 1  # calls a part runs uncaptured before it is captured
 
 def mode(settings: Settings | None, device: torch.device) -> str:
     """The ``--cuda-graphs`` setting for a backend on ``device``; DeviceError for ``on`` off CUDA."""
-    chosen = OFF if settings is None else settings.cuda_graphs
+    chosen = OFF if settings is None else settings[CUDA_GRAPHS]
     if chosen == ON and device.type != "cuda":
         raise DeviceError(
             f"--cuda-graphs {ON}: torch:{device.type} has no CUDA graphs ({UNCAPTURED} runs their static form)"

@@ -25,7 +25,7 @@ MAX_THREADS = 1024
 
 
 def intra_op_threads(setting: int) -> int:
-    """The thread count ``--device-threads SETTING`` means on this machine; DeviceError above the limit."""
+    """The thread count ``--device-threads N`` means on this machine; DeviceError above the limit."""
     if setting == AUTO:
         return max(1, min(MAX_AUTO, len(os.sched_getaffinity(0)) - 1))
     if setting > MAX_THREADS:

@@ -25,7 +25,7 @@ from aiohttp import web
 from moxzi_core.candid import Principal
 from moxzi_core.errors import MoxziError
 from moxzi_core.host_api import GatewayHost
-from moxzi_core.received import Received
+from moxzi_core.received import NotReceived, Received
 from moxzi_core.signatures import Refused
 from moxzi_core.signed_http import Signed, read
 from moxzi_core.store import Batch
@@ -102,9 +102,10 @@ class Controllers:
         """Lets ``signed`` through once, its id counted against ``actor``'s share."""
         if self.received.known(signed.id):
             raise BadSignature(f"{what}: this signed request was let through before; sign each request anew")
-        refusal = self.received.receive(signed.id, signed.expiry, actor)
-        if refusal is not None:
-            raise TooManySigned(f"{what}: {refusal}; retry once some expire")
+        try:
+            self.received.receive(signed.id, signed.expiry, actor)
+        except NotReceived as refusal:
+            raise TooManySigned(f"{what}: {refusal}; retry once some expire") from None
 
 
 def _new_id(host: GatewayHost) -> bytes:

@@ -27,6 +27,8 @@ from aiohttp.http_exceptions import HttpProcessingError
 
 from moxzi_core.settings import Address, Settings
 
+from .settings import DEVICE_LISTEN, DEVICE_MAX_CONNECTIONS, HTTP_MAX_CONNECTIONS, HTTP_MAX_STREAMS
+
 log = logging.getLogger("moxzi.http")
 
 STOP_GRACE_SECONDS = 5.0
@@ -55,9 +57,9 @@ def caps(settings: Settings) -> Caps:
     """The caps the flags ask for, lowered together (each in proportion, at least 1) so that their sum
     leaves RESERVED_FILES of the open-file limit, and two accept backlogs a listener; the same answer
     for every caller."""
-    wanted = Caps(settings.http_max_connections, settings.http_max_streams, settings.device_max_connections)
-    counted = wanted.connections + wanted.streams + (wanted.device_connections if settings.device_listen else 0)
-    listeners = 2 if settings.device_listen else 1
+    wanted = Caps(settings[HTTP_MAX_CONNECTIONS], settings[HTTP_MAX_STREAMS], settings[DEVICE_MAX_CONNECTIONS])
+    counted = wanted.connections + wanted.streams + (wanted.device_connections if settings[DEVICE_LISTEN] else 0)
+    listeners = 2 if settings[DEVICE_LISTEN] else 1
     soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
     room = soft - RESERVED_FILES - 2 * ACCEPT_BACKLOG * listeners
     if soft == resource.RLIM_INFINITY or counted <= room:
@@ -69,7 +71,7 @@ def caps(settings: Settings) -> Caps:
 def warn_if_lowered(settings: Settings) -> None:
     """Log, once at start-up, which caps the open-file limit lowered."""
     wanted, fitting = (
-        Caps(settings.http_max_connections, settings.http_max_streams, settings.device_max_connections),
+        Caps(settings[HTTP_MAX_CONNECTIONS], settings[HTTP_MAX_STREAMS], settings[DEVICE_MAX_CONNECTIONS]),
         caps(settings),
     )
     if fitting != wanted:

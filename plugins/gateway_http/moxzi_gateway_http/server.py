@@ -17,12 +17,21 @@ from types import MappingProxyType
 
 from aiohttp import web
 
-from moxzi_core.settings import Address, Settings, SettingsError
+from moxzi_core.settings import STATE, Address, Settings, SettingsError
 
 from .admin import AdminToken
 from .listener import Listener, caps, warn_if_lowered
 from .origins import OwnNames
 from .routes import build_app
+from .settings import (
+    ALLOWED_HOSTS,
+    ALLOWED_ORIGINS,
+    HTTP_BODY_SECS,
+    HTTP_IDLE_SECS,
+    HTTP_MAX_CALLS_PER_CLIENT,
+    HTTP_WRITE_SECS,
+    LISTEN,
+)
 from .streams import STREAMS, Streams
 
 log = logging.getLogger("moxzi.http")
@@ -36,7 +45,7 @@ def _redirect(target: str) -> Callable:
 
 
 class HttpGateway:
-    """Serves ``host`` over HTTP on ``settings.listen``; request bodies over ``settings.max_message_bytes``
+    """Serves ``host`` over HTTP on ``settings[LISTEN]``; request bodies over ``settings.max_message_bytes``
     are answered 413. ``http_apps`` (``{prefix: factory(host, settings)}``, what other plugins registered
     with ``register_http_apps``, hookspecs.py) are mounted at their prefixes, and ``redirects``
     (``{path: target}``, ``register_http_redirects``) answer ``GET path`` with a redirect to ``target``.
@@ -50,16 +59,16 @@ class HttpGateway:
         http_apps: Mapping[str, Callable] = MappingProxyType({}),
         redirects: Mapping[str, str] = MappingProxyType({}),
     ):
-        admin = AdminToken.for_listening(settings.listen.host, settings.state)
-        self._names = OwnNames(settings.allowed_hosts, settings.allowed_origins)
+        admin = AdminToken.for_listening(settings[LISTEN].host, settings[STATE])
+        self._names = OwnNames(settings[ALLOWED_HOSTS], settings[ALLOWED_ORIGINS])
         fitting = caps(settings)
         warn_if_lowered(settings)
         self._app = build_app(
             host,
             settings.max_message_bytes,
-            settings.http_body_secs,
+            settings[HTTP_BODY_SECS],
             admin,
-            settings.http_max_calls_per_client,
+            settings[HTTP_MAX_CALLS_PER_CLIENT],
             names=self._names,
             state_dir=settings.state,
         )
@@ -70,9 +79,9 @@ class HttpGateway:
             self._app.router.add_get(path, _redirect(target))
         self._listener = Listener(
             self._app,
-            settings.listen,
-            idle_secs=settings.http_idle_secs,
-            write_secs=settings.http_write_secs,
+            settings[LISTEN],
+            idle_secs=settings[HTTP_IDLE_SECS],
+            write_secs=settings[HTTP_WRITE_SECS],
             max_connections=fitting.connections,
             flag="--http-max-connections",
             apart=lambda: self.streams.open,
@@ -84,7 +93,7 @@ class HttpGateway:
         """Raise SettingsError when ``--listen`` cannot be bound now (moxzid checks before it loads the
         device and the actors, which can take minutes). Binding as ``start`` does, each address the
         host names, with SO_REUSEADDR: a port another moxzid just left in TIME_WAIT is free."""
-        listen: Address = settings.listen
+        listen: Address = settings[LISTEN]
         if listen.port == 0:
             return
         try:

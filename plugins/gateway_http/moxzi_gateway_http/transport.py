@@ -25,6 +25,7 @@ from moxzi_core.device.transfer import CHUNK, Exports, body_size, redact
 from moxzi_core.settings import Settings, SettingsError
 
 from .listener import Listener, caps
+from .settings import DEVICE_LISTEN, HTTP_IDLE_SECS, HTTP_WRITE_SECS
 
 log = logging.getLogger("moxzi.http")
 
@@ -39,7 +40,7 @@ class HttpTransport:
     schemes = ("http", "https")
 
     def __init__(self, settings: Settings):
-        self._listen = settings.device_listen
+        self._listen = settings[DEVICE_LISTEN]
         if self._listen is not None and settings.device is None:
             raise SettingsError(
                 f"--device-listen {self._listen}: exports serve a device's publications; give --device too"
@@ -57,8 +58,8 @@ class HttpTransport:
         listener = Listener(
             app,
             self._listen,
-            idle_secs=self._settings.http_idle_secs,
-            write_secs=self._settings.http_write_secs,
+            idle_secs=self._settings[HTTP_IDLE_SECS],
+            write_secs=self._settings[HTTP_WRITE_SECS],
             max_connections=caps(self._settings).device_connections,
             flag="--device-max-connections",
         )

@@ -8,24 +8,13 @@ bounds the calls each sender has in flight.
 """
 
 from moxzi_core.hookspecs import hookimpl
-from moxzi_core.settings import Setting
 
-from .routes import CALLS_PER_SENDER, build_ic_app
+from .routes import MAX_CALLS_PER_SENDER, build_ic_app
 
 
 @hookimpl
 def register_settings(register):
-    register(
-        Setting(
-            "ic-max-calls-per-sender",
-            "count",
-            "update calls and queries one sender (a principal; the anonymous one per remote address) may "
-            "have in flight over the IC interface; one more is rejected SYS_TRANSIENT (a call's "
-            f"non_replicated_rejection, a query's signed reject) (default {CALLS_PER_SENDER})",
-            default=CALLS_PER_SENDER,
-            metavar="N",
-        )
-    )
+    register(MAX_CALLS_PER_SENDER)
 
 
 @hookimpl(optionalhook=True)  # the http plugin's hook (moxzi_gateway_http.hookspecs)

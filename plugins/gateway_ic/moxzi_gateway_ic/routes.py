@@ -42,9 +42,10 @@ from aiohttp import web
 
 from moxzi_core.candid import CandidError, Principal, decode_args, idl_hash
 from moxzi_core.errors import MoxziError, UnknownMethod
-from moxzi_core.received import Received
+from moxzi_core.received import NotReceived, Received
 from moxzi_core.runtime.inbox_bounds import CallsPerClient
 from moxzi_core.runtime.messages import ANONYMOUS, MANAGEMENT, Reject
+from moxzi_core.settings import STATE, Setting, Settings
 
 from . import cbor
 from .certificates import Identity, Keys
@@ -62,17 +63,27 @@ METHOD_NOT_FOUND = "IC0536"  # CanisterMethodNotFound: how clients tell a missin
 # Calls and queries one sender may have in flight by default: far more than an agent making calls one after
 # another, or a handful at once, needs.
 CALLS_PER_SENDER = 128
+MAX_CALLS_PER_SENDER = Setting(
+    "ic-max-calls-per-sender",
+    "count",
+    "update calls and queries one sender (a principal; the anonymous one per remote address) may "
+    "have in flight over the IC interface; one more is rejected SYS_TRANSIENT (a call's "
+    f"non_replicated_rejection, a query's signed reject) (default {CALLS_PER_SENDER})",
+    default=CALLS_PER_SENDER,
+    metavar="N",
+)
 RECEIVED = b"ic/received/"  # the management and system canisters' calls received (moxzi_core.received)
 
 
-def build_ic_app(host, settings) -> web.Application:
-    """The sub-application serving ``host`` over the IC interface; keys from ``settings.state``."""
+def build_ic_app(host, settings: Settings) -> web.Application:
+    """The sub-application serving ``host`` over the IC interface; keys from ``settings[STATE]``. (The
+    body's time is the HTTP plugin's setting, read by name: this plugin does not depend on that one.)"""
     app = web.Application()
     gateway = IcInterface(
         host,
-        Identity(Keys.load_or_create(settings.state)),
+        Identity(Keys.load_or_create(settings[STATE])),
         settings.http_body_secs,
-        settings.ic_max_calls_per_sender,
+        settings[MAX_CALLS_PER_SENDER],
     )
     host.certifier = gateway.identity  # actors' data certificates are signed with the same root key
     app.router.add_get("/v2/status", gateway.status)
@@ -233,8 +244,10 @@ class IcInterface:
                 return _rejection(
                     Reject.SYS_TRANSIENT, "moxzid has too many recent update calls in memory; retry shortly"
                 )
-            refusal = self.received.receive(envelope.id, expiry, sender) if kept else None
-            if refusal is not None:
+            try:
+                if kept:
+                    self.received.receive(envelope.id, expiry, sender)
+            except NotReceived as refusal:
                 self.statuses.forget(envelope.id)
                 self._in_flight.release(sender)
                 return _rejection(Reject.SYS_TRANSIENT, f"{refusal}; retry once some expire")

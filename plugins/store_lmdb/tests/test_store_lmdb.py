@@ -443,6 +443,7 @@ def test_a_compaction_stopped_half_way_leaves_the_store_as_it_was(tmp_path):
     store.close()
 
 
+@pytest.mark.slow  # runs moxzid compact twice
 def test_moxzid_compact_refuses_while_a_moxzid_holds_the_directory(tmp_path):
     directory = tmp_path / "state"
     kept = a_store_that_freed_most_of_its_pages(directory)

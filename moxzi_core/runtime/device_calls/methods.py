@@ -1,4 +1,4 @@
-"""What a system method is, for the host that runs it (``system_calls.SystemCalls``) and the plugins
+"""What a system method is, for the host that runs it (``device_calls.DeviceCalls``) and the plugins
 that provide one (the tensor device): one that gathers first (``Staged``), one that runs on threads of
 its own (``Threaded``), and the gate that holds back the answer of a call started before the message
 that made it was committed (``Gate``)."""
@@ -12,10 +12,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..billing import FREE, Purse
-from ..store import Batch
-from .journal import Attachment, Spool
-from .messages import Outcome
+from ...billing import FREE, Purse
+from ...store import Batch
+from ..journal import Attachment, Spool
+from ..messages import Outcome
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ class Threaded:
 
 class Gate:
     """Holds back the answer of a call started before the message that made it is committed
-    (``SystemCalls.start_early``): ``open(answer)`` once the call's record as pending is committed,
+    (``DeviceCalls.start_early``): ``open(answer)`` once the call's record as pending is committed,
     ``cancel()`` when the message is not settled after all (the host stopped it mid-way, an internal
     error); the call then stays unanswered, as one that ends after the host stopped."""
 

@@ -13,10 +13,10 @@ from moxzi_core.candid import BLOB, BOOL, NAT, NAT64, PRINCIPAL, TEXT, Opt, Vec,
 from moxzi_core.runtime import tasks
 from moxzi_core.runtime.engine import STABLE_FUNCTIONS, Limits
 from moxzi_core.runtime.host import ActorSpec
+from moxzi_core.runtime.ic0 import CONTEXT_NAMES, QUEUE_CAPACITY, WHERE, SystemApi
 from moxzi_core.runtime.management.interface import MANAGEMENT_NAME, SERVICE
 from moxzi_core.runtime.messages import Reject
 from moxzi_core.runtime.queries import MAX_CALL_DEPTH
-from moxzi_core.runtime.system_api import CONTEXT_NAMES, QUEUE_CAPACITY, WHERE, SystemApi
 
 OPERATOR = b"\x04"  # the anonymous principal, as the manifest's controller
 
@@ -142,6 +142,7 @@ async def test_composite_queries_call_other_actors_queries(classic):
 LONG = 500_000_000
 
 
+@pytest.mark.slow  # waits out an update that spins to its instruction limit
 @pytest.mark.parametrize("classic", [False, True], ids=["enhanced", "classic"])
 async def test_a_composite_query_sees_the_state_before_its_actors_running_update(classic):
     specs = (spec(name, "composite", classic=classic) for name in "ab")
@@ -161,6 +162,7 @@ async def test_a_composite_query_sees_the_state_before_its_actors_running_update
         await host.stop()
 
 
+@pytest.mark.slow  # waits out an update that spins to its instruction limit
 @pytest.mark.parametrize("classic", [False, True], ids=["enhanced", "classic"])
 async def test_a_composite_query_calling_a_busy_actor_sees_its_committed_state_at_once(classic):
     host = await started(
@@ -278,6 +280,7 @@ async def test_a_composite_query_has_one_instruction_limit_for_its_whole_call_gr
         await host.stop()
 
 
+@pytest.mark.slow  # waits out calls that spin to their instruction limit
 @pytest.mark.parametrize("classic", [False, True], ids=["enhanced", "classic"])
 async def test_a_composite_query_that_answered_drops_its_outstanding_calls(classic):
     host = await started(*(spec(name, "composite", classic=classic) for name in "ab"))
