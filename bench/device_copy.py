@@ -17,8 +17,9 @@ from pathlib import Path
 
 from device_step import Config, DeviceGPT, batches, weights
 
+from moxzi_core.runtime.attachments import Attachment
 from moxzi_core.runtime.device_calls import CheckpointPolicy, DeviceCalls
-from moxzi_core.runtime.journal import Attachment, Journal
+from moxzi_core.runtime.journal import Journal
 from moxzi_core.store import Batch
 from moxzi_store_lmdb import LmdbStore
 

@@ -15,8 +15,8 @@ if TYPE_CHECKING:  # types named in signatures only: importing them here would l
     from .candid import Principal
     from .events import Events
     from .ledger_accounts import LedgerAccounts
+    from .runtime.attachments import Attachment, Spool
     from .runtime.host import ActorInfo
-    from .runtime.journal import Attachment, Spool
     from .runtime.messages import Outcome
     from .runtime.queries import Certifier
     from .store import Batch, Store

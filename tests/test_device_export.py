@@ -26,9 +26,10 @@ from moxzi_core.candid import BLOB, BOOL, NAT32, TEXT, Vec
 from moxzi_core.device import DeviceError, open_device
 from moxzi_core.device.ops import Meta
 from moxzi_core.device.transfer import DIGEST_BYTES, MAGIC, Exports
+from moxzi_core.runtime.attachments import Attachment
 from moxzi_core.runtime.device_calls import CheckpointPolicy
 from moxzi_core.runtime.host import Host, HostConfig
-from moxzi_core.runtime.journal import Attachment, Journal
+from moxzi_core.runtime.journal import Journal
 from moxzi_core.settings import Address, Settings
 from moxzi_core.store import MemoryStore
 from moxzi_gateway_http.transport import HttpTransport

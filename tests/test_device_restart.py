@@ -13,9 +13,10 @@ from kit.host import eventually, query, spec, update
 
 from moxzi_core.candid import FLOAT64, NAT, Vec
 from moxzi_core.device import DeviceError, open_device
+from moxzi_core.runtime.attachments import Attachment
 from moxzi_core.runtime.device_calls import CheckpointPolicy
 from moxzi_core.runtime.host import Host, HostConfig
-from moxzi_core.runtime.journal import Attachment, Journal
+from moxzi_core.runtime.journal import Journal
 from moxzi_core.store import Batch, MemoryStore, StoreError
 
 pytestmark = pytest.mark.slow  # restarts of the device from its record

@@ -19,7 +19,7 @@ from moxzi_core.candid import Some
 from moxzi_core.device.budget import entry_bytes
 from moxzi_core.device.interface import IMPORTED
 from moxzi_core.device.ops import Meta
-from moxzi_core.runtime.journal import Attachment
+from moxzi_core.runtime.attachments import Attachment
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))

@@ -30,6 +30,7 @@ MOXZI_COMMANDS = (
     "moxzi backup",
 )
 OTHER_TOOLS = (
+    "python -m pytest",
     "curl",
     "icp ",
     "cp ",

@@ -211,7 +211,12 @@ NEVER_IMPORTS = {
     "moxzi_core.candid": ("moxzi_core.runtime", "moxzi_core.device"),
     "moxzi_core.device": ("moxzi_core.runtime",),
 }
-DEVICE_REACHES = {"moxzi_core.runtime.device_calls", "moxzi_core.runtime.journal", "moxzi_core.runtime.messages"}
+DEVICE_REACHES = {
+    "moxzi_core.runtime.attachments",
+    "moxzi_core.runtime.device_calls",
+    "moxzi_core.runtime.journal",
+    "moxzi_core.runtime.messages",
+}
 
 
 def _wrong_way(graph: dict[str, set[str]]) -> list[str]:

@@ -12,7 +12,8 @@ import pytest
 from moxzi_core.device import DeviceError
 from moxzi_core.device.ops import Meta
 from moxzi_core.device.transfer import DIGEST_BYTES, Exports, Fetched, body_size, download, redact
-from moxzi_core.runtime.journal import Journal, TemporarySpool
+from moxzi_core.runtime.attachments import TemporarySpool
+from moxzi_core.runtime.journal import Journal
 from moxzi_core.store import Batch, MemoryStore, StoreError
 
 URL = "fake://exporter/export/0123456789abcdefghijklmnop"

@@ -33,7 +33,7 @@ from typing import BinaryIO, Protocol
 import cbor2
 
 from ..billing import FREE, Purse
-from ..runtime.journal import Attachment
+from ..runtime.attachments import Attachment
 from ..runtime.messages import Outcome, Reject
 from .ops import DeviceError
 from .service import Device

@@ -22,8 +22,8 @@ from typing import Any, BinaryIO
 from ..billing import FREE, Purse
 from ..candid import DEFAULT_BUDGET, CandidError, Principal, decode_args, encode_args
 from ..events import Events
+from ..runtime.attachments import Attachment
 from ..runtime.device_calls import Staged, SystemMethod, Threaded
-from ..runtime.journal import Attachment
 from ..runtime.messages import Outcome, Reject
 from .budget import tensor_bytes
 from .interface import ATTACHED, FETCH, METHOD_PREFIX

@@ -58,7 +58,7 @@ from typing import Any, BinaryIO, Protocol, cast
 
 import cbor2
 
-from ..runtime.journal import Attachment, Spool
+from ..runtime.attachments import Attachment, Spool
 from .ops import ELEM_SIZES, FLOAT, DeviceError, Meta
 
 MAGIC = b"MOXZIEX1"

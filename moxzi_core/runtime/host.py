@@ -28,6 +28,7 @@ from ..ledger_accounts import LedgerAccounts
 from ..store import Batch, MemoryStore, Store
 from . import management
 from .actor import Actor
+from .attachments import Attachment, Spool
 from .canister import Canister
 from .clock import SYSTEM, Clock
 from .creations import MAX_CREATED_ACTORS, MAX_CREATED_PER_CREATOR, CreationBounds
@@ -35,7 +36,7 @@ from .delivery import Delivery
 from .device_calls import CheckpointPolicy, DeviceCalls, Gate, SystemMethod, SystemState
 from .engine import Instance, Limits, UnsupportedModule
 from .inbox_bounds import MAX_QUEUED_CALLS, MAX_QUEUED_MB, TOTAL_QUEUED_MB, InboxBounds, MiB
-from .journal import Attachment, Journal, Spool
+from .journal import Journal
 from .management.history import change_origin
 from .management.ids import CanisterIds, Randomness
 from .management.interface import MANAGEMENT_NAME

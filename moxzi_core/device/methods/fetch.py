@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...candid import DEFAULT_BUDGET, CandidError, decode_args
-from ...runtime.journal import Attachment, Spool, TemporarySpool
+from ...runtime.attachments import Attachment, Spool, TemporarySpool
 from ...runtime.messages import Outcome, Reject
 from ..budget import publication_bytes, tensor_bytes
 from ..interface import FETCH, FETCHED

@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 from typing import cast
 
-from ...runtime.journal import Attachment
+from ...runtime.attachments import Attachment
 from ..budget import entry_bytes, tensor_bytes
 from ..ops import DeviceError, Meta
 from ..schedule import checkpoint

@@ -16,7 +16,7 @@ from typing import BinaryIO, Protocol
 from ...events import Events
 from ...readouts import Readouts
 from ...store import Batch
-from ..journal import Attachment
+from ..attachments import Attachment
 from .record import Record
 
 log = logging.getLogger("moxzid")

@@ -14,7 +14,7 @@ from typing import Any
 
 from ...billing import FREE, Purse
 from ...store import Batch
-from ..journal import Attachment, Spool
+from ..attachments import Attachment, Spool
 from ..messages import Outcome
 
 

@@ -9,7 +9,8 @@ import logging
 import time
 
 from ...store import Batch, StoreError
-from ..journal import Attachment
+from .. import attachments
+from ..attachments import Attachment
 from .copies import SystemState
 from .methods import Staged, SystemMethod
 from .record import Record
@@ -38,7 +39,7 @@ async def rebuild(record: Record, methods: dict[str, SystemMethod], state: Syste
     if unrecorded:
         batch = Batch()
         for ident in unrecorded:
-            journal.drop_attachment(batch, ident)
+            attachments.drop(batch, ident)
         journal.store.commit(batch)
     if not recorded:
         return 0

@@ -17,7 +17,9 @@ from dataclasses import dataclass
 from ...billing import Purse
 from ...events import Events
 from ...store import Batch
-from ..journal import Attachment, Journal, Spool, TemporarySpool
+from .. import attachments
+from ..attachments import Attachment, Spool, TemporarySpool
+from ..journal import Journal
 from ..messages import Outcome
 
 
@@ -82,7 +84,7 @@ class Record:
                     if recorded:
                         self.attached.add(data.ident)
                     else:
-                        self.journal.drop_attachment(batch, data.ident)
+                        attachments.drop(batch, data.ident)
             self._events.publish(
                 "device",
                 actor=actor,
@@ -109,7 +111,7 @@ class Record:
         attachments (the record before it goes with them); once it is committed, ``restart``."""
         self.journal.put_system_checkpoint(batch, self.seq, copy)
         for ident in self.attached:
-            self.journal.drop_attachment(batch, ident)
+            attachments.drop(batch, ident)
 
     def restart(self) -> None:
         """The copy ``copied`` wrote is committed: nothing is recorded since it."""

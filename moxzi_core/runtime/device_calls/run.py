@@ -27,7 +27,8 @@ from typing import Any
 from ...billing import Purse
 from ...events import Events
 from ...store import Batch, StoreError
-from ..journal import Attachment, Journal, Spool
+from ..attachments import Attachment, Spool
+from ..journal import Journal
 from ..messages import Outcome, Reject
 from .copies import Copies, SystemState
 from .methods import Gate, Staged, SystemMethod, Threaded
