@@ -119,6 +119,11 @@ class Client:
             self._request("GET", f"{_route('logs', actor)}?{urllib.parse.urlencode(query)}", None, None, headers)
         )
 
+    def health(self) -> dict:
+        """``{"status": "ready"}`` once every actor runs (``GET /health``); while moxzid starts, raises
+        CallError with status 503 and what it restores."""
+        return self._json("GET", "/health", None, None)
+
     def actors(self) -> list[dict]:
         """Each actor's name, principal, persistence mode and methods (``GET /actors``)."""
         return self._json("GET", "/actors", None, None)

@@ -424,23 +424,11 @@ async def _serve_with(
         system_methods=device.system_methods() if device else None,
         system_state=device,
     )
-    try:
-        await host.start()
-    except Exception as exc:  # an actor that cannot install must say which and why, not crash
-        log.error("cannot start the actors: %s", exc)
-        return 1
-    for name in host.actor_names():
-        info = host.info(name)
-        log.info(
-            "actor %s: principal %s, %s persistence, %d methods",
-            name,
-            info.principal,
-            info.mode,
-            len(info.interface.methods),
-        )
     gateways: list[Gateway] = []
     started: list[Transport] = []
     try:
+        # The ports open first: while the host restores the actors and the device (which can take
+        # a while on a large state) a client gets a 503 saying so, not a refused connection.
         if device is not None:
             for transport in transports:
                 try:
@@ -460,6 +448,22 @@ async def _serve_with(
                 log.error("gateway %s cannot start: %s", name, exc)
                 return 1
             gateways.append(gateway)
+        restoring = time.perf_counter()
+        try:
+            await host.start()
+        except Exception as exc:  # an actor that cannot install must say which and why, not crash
+            log.error("cannot start the actors: %s", exc)
+            return 1
+        log.info("actors ready in %.1f s", time.perf_counter() - restoring)
+        for name in host.actor_names():
+            info = host.info(name)
+            log.info(
+                "actor %s: principal %s, %s persistence, %d methods",
+                name,
+                info.principal,
+                info.mode,
+                len(info.interface.methods),
+            )
         if not gateways:
             log.warning("no gateway loaded: nothing serves the actors (is the http plugin installed?)")
         await stop.wait()

@@ -47,3 +47,14 @@ class ClockError(MoxziError):
     """A move the host's clock refuses: backward, or on the system clock (`runtime.clock`)."""
 
     status = 409
+
+
+class Restoring(MoxziError):
+    """moxzid is starting and what the request needs is not back yet (`runtime.restore`): retry after
+    ``retry_after`` seconds (a gateway sends it as ``Retry-After``)."""
+
+    status = 503
+
+    def __init__(self, message: str, retry_after: int):
+        super().__init__(message)
+        self.retry_after = retry_after
