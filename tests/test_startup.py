@@ -16,7 +16,13 @@ from pathlib import Path
 import cbor2
 import pytest
 from kit.daemon import moxzid_env, project, running_moxzid
+from kit.host import spec
 from kit.http import request
+
+from moxzi_core import errors
+from moxzi_core.candid import encode_args
+from moxzi_core.runtime import modules
+from moxzi_core.runtime.host import Host
 
 # moxzid, with the actor `slow` read back only once the file named by the first argument exists.
 HELD_BACK = """
@@ -116,3 +122,33 @@ def _with_headers(url: str, body) -> tuple[int, dict, dict]:
             return answer.status, dict(answer.headers), json.loads(answer.read())
     except urllib.error.HTTPError as error:
         return error.code, dict(error.headers), json.loads(error.read())
+
+
+async def test_restored_actors_that_share_a_module_prepare_it_once(tmp_path, monkeypatch):
+    LmdbStore = pytest.importorskip("moxzi_store_lmdb").LmdbStore
+    """Restored side by side, actors running one module wait for the first to prepare it (preparing
+    holds the GIL: each preparing it too would cost the others as much again), and a request for an
+    actor before start-up restored it answers Restoring."""
+    specs = [spec(f"counter{i}", "counter") for i in range(4)]
+    store = LmdbStore(tmp_path / "state")
+    host = Host(specs, store=store)
+    with pytest.raises(errors.Restoring, match="restoring 4 of 4 actors"):
+        await host.call("counter0", "get", encode_args([], []), query=True)
+    await host.start()
+    await host.stop()
+    store.close()
+
+    prepared = []
+    prepare = modules.prepared_for
+    monkeypatch.setattr(modules, "prepared_for", lambda *args: prepared.append(args[1]) or prepare(*args))
+    store = LmdbStore(tmp_path / "state")
+    host = Host(specs, store=store)
+    try:
+        await host.start()
+        assert host.starting() is None
+        assert len(prepared) == 1, prepared
+        for actor in specs:
+            assert (await host.call(actor.name, "inc", encode_args([], []), query=False)).reply is not None
+    finally:
+        await host.stop()
+        store.close()

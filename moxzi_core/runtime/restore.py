@@ -2,8 +2,10 @@
 state, all at once, while the gateways already serve.
 
 Everything is read back in parallel threads (`Restorer.run`): the device's last copy and the calls
-recorded after it (`SystemCalls.rebuild`, which runs on the device's threads), and each actor's state
-(LMDB reads and zstd decompression release the GIL, so the actors' memories come back side by side).
+recorded after it (`SystemCalls.rebuild`, which runs on the device's threads), and the actors' states,
+as many at a time as the machine has cores, in the manifest's order (LMDB reads, zstd decompression
+and wasmtime's compiler release the GIL; preparing a module does not, and is done once for the
+actors that share it: `Modules.remember`).
 
 Until all of it is back, the host answers ``errors.Restoring`` (a 503 with ``Retry-After`` on every
 gateway) and says what it restores (`Restoration.describe`). What a gateway may have earlier is the
@@ -20,8 +22,10 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import os
 import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 from ..store import Batch, Store
 from .actor import Actor
@@ -66,14 +70,18 @@ class Restorer:
             await system.rebuild()
             self.restoration.device_restored()
 
-        restored = await asyncio.gather(
-            rebuild(),
-            *(asyncio.to_thread(self._add, spec, principal, clock) for spec, principal in specs),
-            *(
-                asyncio.to_thread(self._restored, name, principal, clock)
-                for name, principal in self._journal.created_actors()
-            ),
-        )
+        loop = asyncio.get_running_loop()
+        # As many actors at a time as there are cores, in the manifest's order: each is back as soon
+        # as the machine allows (all at once, each would take about as long as all of them).
+        with ThreadPoolExecutor(os.cpu_count() or 1, "restore") as threads:
+            restored = await asyncio.gather(
+                rebuild(),
+                *(loop.run_in_executor(threads, self._add, spec, principal, clock) for spec, principal in specs),
+                *(
+                    loop.run_in_executor(threads, self._restored, name, principal, clock)
+                    for name, principal in self._journal.created_actors()
+                ),
+            )
         saved = [found for found in restored if found is not None]
         for actor, _, _ in saved:  # (read before the actor's thread runs)
             for callback, deadline in actor.bounded_waits():
@@ -120,7 +128,7 @@ class Restorer:
         instance = None
         if module is not None:
             instance = self._instantiate(module, name, bytes(saved.stable.over(b"")), principal)
-            instance.restore(saved.state, saved.memory.over(instance.memory_packer.initial))
+            instance.restore(saved.state, saved.memory)
             instance.memory_packer.adopt(saved.memory)
             instance.stable_packer.adopt(saved.stable)
             with self._clock_lock:  # time never moves backward for it, not even for an early query
