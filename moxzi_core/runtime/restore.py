@@ -36,6 +36,7 @@ from .engine import Instance
 from .journal import Journal, Saved
 from .modules import Interfaces, Modules, interface
 from .restoration import Restoration
+from .roster import Roster
 from .services import Services
 from .system_calls import SystemCalls
 
@@ -61,10 +62,10 @@ class Restorer:
         self.restoration = restoration
         self._clock_lock = threading.Lock()
 
-    async def run(self, specs, system: SystemCalls, delivery: Delivery, clock: Clock, actors) -> None:
-        """Rebuild the device's state beside restoring every actor (each in a thread), then start the
+    async def run(self, specs, system: SystemCalls, delivery: Delivery, clock: Clock, actors: Roster) -> None:
+        """Rebuild the device's state beside restoring every actor (a thread per core), then start the
         actors' loops, re-running what their inboxes hold and re-issuing pending system calls.
-        ``specs``: the manifest's (`host.ActorSpec`) with their principals; ``actors``: the host's `Roster`."""
+        ``specs``: the manifest's (`host.ActorSpec`) with their principals; ``actors``: the host's."""
 
         async def rebuild() -> None:
             await system.rebuild()
@@ -73,7 +74,8 @@ class Restorer:
         loop = asyncio.get_running_loop()
         # As many actors at a time as there are cores, in the manifest's order: each is back as soon
         # as the machine allows (all at once, each would take about as long as all of them).
-        with ThreadPoolExecutor(os.cpu_count() or 1, "restore") as threads:
+        threads = ThreadPoolExecutor(os.cpu_count() or 1, "restore")
+        try:
             restored = await asyncio.gather(
                 rebuild(),
                 *(loop.run_in_executor(threads, self._add, spec, principal, clock) for spec, principal in specs),
@@ -82,6 +84,8 @@ class Restorer:
                     for name, principal in self._journal.created_actors()
                 ),
             )
+        finally:  # (one failed: moxzid stops, and the actors not begun are not restored)
+            threads.shutdown(wait=False, cancel_futures=True)
         saved = [found for found in restored if found is not None]
         for actor, _, _ in saved:  # (read before the actor's thread runs)
             for callback, deadline in actor.bounded_waits():
