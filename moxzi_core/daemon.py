@@ -427,19 +427,9 @@ async def _serve_with(
     gateways: list[Gateway] = []
     started: list[Transport] = []
     try:
-        # The ports open first: while the host restores the actors and the device (which can take
-        # a while on a large state) a client gets a 503 saying so, not a refused connection.
-        if device is not None:
-            for transport in transports:
-                try:
-                    prefix = await transport.start(device.exports)
-                except OSError as exc:
-                    log.error("device exports cannot start: %s", exc)
-                    return 1
-                started.append(transport)
-                if prefix is not None:
-                    device.exports.prefix = prefix
-                    log.info("device exports at %s/", prefix)
+        # The gateways open first: while the host restores the actors and the device (which can take
+        # a while on a large state) a client gets a 503 saying so, not a refused connection. The device's
+        # exports are served once its state is back.
         for name, factory in registry.gateways.items():
             gateway = factory(host, settings)
             try:
@@ -455,6 +445,17 @@ async def _serve_with(
             log.error("cannot start the actors: %s", exc)
             return 1
         log.info("actors ready in %.1f s", time.perf_counter() - restoring)
+        if device is not None:
+            for transport in transports:
+                try:
+                    prefix = await transport.start(device.exports)
+                except OSError as exc:
+                    log.error("device exports cannot start: %s", exc)
+                    return 1
+                started.append(transport)
+                if prefix is not None:
+                    device.exports.prefix = prefix
+                    log.info("device exports at %s/", prefix)
         for name in host.actor_names():
             info = host.info(name)
             log.info(
