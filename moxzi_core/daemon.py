@@ -180,7 +180,7 @@ def _parser(declared: list[Setting]) -> argparse.ArgumentParser:
         description="Host the Motoko actors a manifest names and serve them over the "
         "loaded gateways (the http plugin: POST /call-json/ACTOR/METHOD, /query-json/ACTOR/METHOD, "
         "/call/ACTOR/METHOD and /query/ACTOR/METHOD with Candid text, /upgrade/ACTOR, /cycles/ACTOR; "
-        "GET /actors, /cycles; the console plugin: GET / (the web console), /events, /metrics).",
+        "GET /actors, /cycles, /health; the console plugin: GET / (the web console), /events, /metrics).",
         epilog="Settings come from defaults, then the --config file, then flags. Stop with SIGINT or SIGTERM.",
     )
     parser.add_argument("--version", action="version", version=f"moxzid {__version__}")
