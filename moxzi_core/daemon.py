@@ -453,23 +453,27 @@ async def _serve_with(
         system_methods=device.system_methods() if device else None,
         system_state=device,
     )
-    try:
-        await host.start()
-    except Exception as exc:  # an actor that cannot install must say which and why, not crash
-        log.error("cannot start the actors: %s", exc)
-        return 1
-    for name in host.actor_names():
-        info = host.info(name)
-        log.info(
-            "actor %s: principal %s, %s persistence, %d methods",
-            name,
-            info.principal,
-            info.mode,
-            len(info.interface.methods),
-        )
     gateways: list[Gateway] = []
     started: list[Transport] = []
     try:
+        # The gateways open first: while the host restores the actors and the device (which can take
+        # a while on a large state) a client gets a 503 saying so, not a refused connection. The device's
+        # exports are served once its state is back.
+        for name, factory in registry.gateways.items():
+            gateway = factory(host, settings)
+            try:
+                await gateway.start()
+            except OSError as exc:  # e.g. the listen address is taken
+                log.error("gateway %s cannot start: %s", name, exc)
+                return 1
+            gateways.append(gateway)
+        restoring = time.perf_counter()
+        try:
+            await host.start()
+        except Exception as exc:  # an actor that cannot install must say which and why, not crash
+            log.error("cannot start the actors: %s", exc)
+            return 1
+        log.info("actors ready in %.1f s", time.perf_counter() - restoring)
         if device is not None:
             for transport in transports:
                 try:
@@ -481,14 +485,15 @@ async def _serve_with(
                 if prefix is not None:
                     device.exports.prefix = prefix
                     log.info("device exports at %s/", prefix)
-        for name, factory in registry.gateways.items():
-            gateway = factory(host, settings)
-            try:
-                await gateway.start()
-            except OSError as exc:  # e.g. the listen address is taken
-                log.error("gateway %s cannot start: %s", name, exc)
-                return 1
-            gateways.append(gateway)
+        for name in host.actor_names():
+            info = host.info(name)
+            log.info(
+                "actor %s: principal %s, %s persistence, %d methods",
+                name,
+                info.principal,
+                info.mode,
+                len(info.interface.methods),
+            )
         if not gateways:
             log.warning("no gateway loaded: nothing serves the actors (is the http plugin installed?)")
         await stop.wait()

@@ -13,6 +13,7 @@ from .readouts import Readouts
 if TYPE_CHECKING:  # types named in signatures only: importing them here would load the runtime
     from .billing import Ledger
     from .candid import Principal
+    from .errors import Restoring
     from .events import Events
     from .ledger_accounts import LedgerAccounts
     from .runtime.attachments import Attachment, Spool
@@ -57,8 +58,15 @@ class GatewayHost(Protocol):
         """The device, if moxzid has one (a gateway that needs more of it checks for
         ``moxzi_core.device.Device``)."""
 
+    def starting(self) -> Restoring | None:
+        """While moxzid starts, what it restores (``restoring 3 of 6 actors``; the error a request that
+        must wait for it gets, a 503 with ``Retry-After``); None once every actor runs. Meanwhile a
+        request for an actor not back yet raises ``errors.Restoring``, and so does one that needs every
+        actor back (an update call, a composite query); a restored actor answers its plain queries."""
+
     def actor_names(self) -> list[str]:
-        """The manifest's actors in its order, then those created since, oldest first."""
+        """The manifest's actors in its order, then those created since, oldest first (while moxzid
+        starts, those restored so far)."""
 
     def info(self, name: str) -> ActorInfo:
         """Actor ``name``'s principal, interface, mode, module hash, metadata and controllers; raises

@@ -18,7 +18,7 @@ import torch
 import torch.nn.functional as F
 from aiohttp import ClientSession
 from aiohttp.test_utils import TestServer
-from kit.actorbuild import example_actor
+from kit.actorbuild import build_actor, example_actor
 from kit.daemon import moxzi, running_moxzid
 from kit.device import LETTERS, learner_host, run_arg
 from kit.held import HeldElsewhere
@@ -28,9 +28,10 @@ from safetensors.torch import load_file, save_file
 from moxzi_core.candid import NAT, TEXT, Record
 from moxzi_core.candid.types import FLOAT64
 from moxzi_core.client import Client
-from moxzi_core.device import weights
+from moxzi_core.device import open_device, weights
 from moxzi_core.device.weights_file import WeightsFileError, float32_values, read_layout, write
-from moxzi_core.runtime.host import ActorSpec
+from moxzi_core.runtime.host import ActorSpec, Host
+from moxzi_core.runtime.device_calls import DeviceCalls
 from moxzi_core.store import MemoryStore
 from moxzi_gateway_http import weights as gateway_weights
 from moxzi_gateway_http.routes import build_app
@@ -302,3 +303,37 @@ async def test_a_hostile_header_is_a_400_read_off_the_event_loop(registry, monke
             async with await importing as response:
                 assert response.status == 400 and "100001 tensors; the limit is 100000" in await response.text()
     assert not [record for record in caplog.records if record.exc_info]
+
+
+async def test_weights_are_not_exported_before_the_devices_state_is_rebuilt(registry, monkeypatch):
+    """While moxzid starts, an actor may be back before the device's state is (runtime/restore.py): its
+    export answers 503 with Retry-After until then, not the weights of a half-rebuilt device."""
+    rebuilt, rebuild = asyncio.Event(), DeviceCalls.rebuild
+
+    async def held_back(system):
+        await rebuilt.wait()
+        await rebuild(system)
+
+    monkeypatch.setattr(DeviceCalls, "rebuild", held_back)
+    dev = open_device(registry, "torch:cpu")
+    learner = build_actor("learner")
+    host = Host(
+        [ActorSpec("learner", learner.wasm, learner.did)], system_methods=dev.system_methods(), system_state=dev
+    )
+    starting = asyncio.create_task(host.start())
+    try:
+        async with TestServer(build_app(host, 1 << 20, 60.0)) as server, ClientSession(server.make_url("")) as http:
+            while "learner" not in host.actor_names():  # the actor is back; the device is not
+                await asyncio.sleep(0.01)
+            async with http.get("/weights/learner") as response:
+                assert response.status == 503 and response.headers["Retry-After"] == "1"
+                assert "the device's state" in (await response.json())["error"]
+            rebuilt.set()
+            await starting
+            async with http.get("/weights/learner") as response:
+                assert response.status == 200, await response.text()
+    finally:
+        rebuilt.set()
+        await starting
+        await host.stop()
+        dev.close()

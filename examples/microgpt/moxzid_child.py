@@ -121,7 +121,7 @@ class Moxzid:
         self.stop()
 
     def start(self) -> Self:
-        """Start moxzid and return once its gateway answers; raise RuntimeError if it exits first."""
+        """Start moxzid and return once every actor answers; raise RuntimeError if it exits first."""
         command = [
             sys.executable,
             "-m",
@@ -145,7 +145,7 @@ class Moxzid:
         while time.monotonic() < deadline:
             self._check_alive()
             try:
-                self.client.actors()
+                self.client.health()  # (503 while it restores the actors)
                 say(f"moxzid serves on {self.client.url} (log: {self.log_path})")
                 return self
             except CallError:

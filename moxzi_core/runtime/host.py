@@ -29,7 +29,6 @@ from ..store import Batch, MemoryStore, Store
 from . import management
 from .actor import Actor
 from .attachments import Attachment, Spool
-from .canister import Canister
 from .clock import SYSTEM, Clock
 from .creations import MAX_CREATED_ACTORS, MAX_CREATED_PER_CREATOR, CreationBounds
 from .delivery import Delivery
@@ -45,8 +44,10 @@ from .management.threshold_keys import MasterKeys
 from .management.web import OutcallConfig, Web
 from .memory_budget import MemoryBudget, default_total_mb
 from .messages import ANONYMOUS, Call, FromActor, Origin, Outcome, Upgrade, response_to
-from .modules import Interfaces, Modules, check_stable_variables, interface, metadata, prepared_with_interface
+from .modules import Interfaces, Modules, check_stable_variables, metadata, prepared_with_interface
 from .queries import Certifier, Queries
+from .restoration import Restoration
+from .restore import Restorer
 from .roster import Roster
 from .services import Services
 
@@ -142,7 +143,9 @@ class Host:
         self.clock = Clock(config.clock, self.store)  # (a manual one reads the time the store kept)
         self._modules = Modules(limits, self._journal, self.clock)
         self._interfaces = Interfaces()
-        self._actors = Roster()
+        created = dict(self._journal.created_actors())
+        manifest = {spec.name: actor_principal(spec.name) for spec in specs}
+        self._actors = Roster(Restoration(manifest | created, system_state is not None))
         self._delivery = Delivery(
             self.store, self._journal, ledger, self.inboxes, self._actors, self._forget, self._call_system, self.clock
         )
@@ -180,74 +183,28 @@ class Host:
             self.queries.ask,
         )
         self._canister_ids = CanisterIds(self.store)
+        self._restorer = Restorer(
+            self.store,
+            self._journal,
+            self._modules,
+            self._interfaces,
+            self._services,
+            self._instantiate,
+            self._register,
+            self._actors.restoration,
+        )
 
     # --- life cycle --------------------------------------------------------------------------
     async def start(self) -> None:
-        """Install new actors and restore saved ones (in parallel threads), then start their loops,
-        re-running what their inboxes hold and re-issuing pending system calls."""
+        """Install new actors, restore saved ones and the device's state side by side, then start the
+        actors' loops (`restore`); gateways may serve meanwhile (`restoration`)."""
         self._delivery.start(asyncio.get_running_loop())
-        await self._system.rebuild()
-        restored = await asyncio.gather(
-            *(asyncio.to_thread(self._add, spec) for spec in self._specs),
-            *(
-                asyncio.to_thread(self._restore, name, principal, self._journal.load(name))
-                for name, principal in self._journal.created_actors()
-            ),
-        )
-        for saved in filter(None, restored):  # (read before the actor's thread runs)
-            for callback, deadline in saved[0].bounded_waits():
-                self._delivery.expire_at(saved[0], callback, deadline)
-        self.clock.catch_up(actor.instance.now for actor in self._actors if actor.instance)
-        for actor in self._actors:
-            actor.start()
-        for saved in filter(None, restored):
-            self._delivery.resume(*saved)
+        specs = [(spec, actor_principal(spec.name)) for spec in self._specs]
+        await self._restorer.run(specs, self._system, self._delivery, self.clock, self._actors)
 
-    def _add(self, spec: ActorSpec):
-        principal = actor_principal(spec.name)
-        saved = self._journal.load(spec.name)
-        if saved is not None:
-            restored = self._restore(spec.name, principal, saved)
-            module = saved.state["module"]
-            if hashlib.sha256(spec.wasm).digest() == module:
-                self._interfaces.set(spec.name, module, interface(self._modules.prepared(module), spec.did, spec.name))
-            return restored
-        batch = Batch()
-        module = Journal.add_module(batch, spec.wasm)
-        self._modules.remember(module, spec.wasm, spec.name)
-        self._interfaces.set(spec.name, module, interface(self._modules.prepared(module), spec.did, spec.name))
-        actor = Actor(
-            spec.name,
-            principal,
-            self._services,
-            self._instantiate(module, spec.name, principal=principal),
-            module,
-            Canister(list(spec.controllers)),
-        )
-        Journal.put_delta(batch, spec.name, actor.install())
-        self.store.commit(batch)
-        self._register(actor)
-        return None
-
-    def _restore(self, name: str, principal: bytes, saved):
-        """Bring back an actor as the store holds it; (actor, its inbox, its pending system calls)."""
-        module = saved.state["module"]
-        instance = None
-        if module is not None:
-            instance = self._instantiate(module, name, bytes(saved.stable.over(b"")), principal)
-            instance.restore(saved.state, saved.memory.over(instance.memory_packer.initial))
-            instance.memory_packer.adopt(saved.memory)
-            instance.stable_packer.adopt(saved.stable)
-        actor = Actor(name, principal, self._services, instance, module, Canister())
-        actor.restore(saved.state, saved.log)
-        self._register(actor, saved.inbox[-1][0] + 1 if saved.inbox else 0)
-        log.info(
-            "actor %s restored: %d message(s) to run, %d system call(s) pending",
-            name,
-            len(saved.inbox),
-            len(saved.pending),
-        )
-        return actor, saved.inbox, saved.pending
+    def starting(self) -> errors.Restoring | None:
+        """What start-up still restores (``restoring 3 of 6 actors``), or None once every actor runs."""
+        return None if self._actors.restoration.done else self._actors.restoration.refusal()
 
     def _register(self, actor: Actor, next_seq: int = 0) -> None:
         self._delivery.register(actor, next_seq)
@@ -327,8 +284,7 @@ class Host:
 
     def name_of(self, principal: bytes) -> str | None:
         """The name of the actor with this principal (a created actor's is its principal's text)."""
-        actor = self._actors.with_principal(principal)
-        return actor.name if actor else None
+        return self._actors.name_of(principal)
 
     async def call(
         self, name: str, method: str, arg: bytes, *, query: bool, caller: bytes = ANONYMOUS, key: bytes | None = None
@@ -347,6 +303,7 @@ class Host:
                 f"the argument is {len(arg)} bytes; the limit is {self.limits.max_message_bytes}"
             )
         if name == MANAGEMENT_NAME:
+            self._actors.check_started(f"the management canister's {method}")
             return await self._call_management(method, arg, query, caller)
         actor = self._actors.named(name)
         kind = actor.method_kind(method)
@@ -358,6 +315,8 @@ class Host:
             )
         if query and kind == "update":
             raise errors.WrongMethodKind(f"{name}.{method} is an update method: call it on the call route")
+        if not query or kind != "query":  # (a plain query reads the actor alone: served while others restore)
+            self._actors.check_started(f"{name}.{method}")
         if query:
             return await self.queries.ask(actor, method, arg, caller)
         if key is None:
@@ -381,7 +340,7 @@ class Host:
 
     async def upgrade(self, name: str, wasm: bytes) -> None:
         """Replace actor ``name``'s code keeping its state, or raise UpgradeRefused and change nothing."""
-        actor = self._actors.named(name)
+        actor = self._actors.started(name, f"an upgrade of {name}")
         async with self._upgrading.setdefault(name, asyncio.Lock()):
             digest = hashlib.sha256(wasm).digest()
             if actor.instance is None:  # (a created canister): its first code is install_code's
@@ -412,7 +371,7 @@ class Host:
         balance paying), made from outside on its behalf (a weights import): recorded as the actor's
         calls are, and answered once the record is on disk. ``data``: Candid, or an Attachment written
         through ``system_spool``."""
-        actor = self._actors.named(name)
+        actor = self._actors.started(name, f"{name}'s {method}")
 
         def commit(batch: Batch, _: Outcome) -> None:
             self.store.commit(batch)  # flushed below, not while other calls' answers wait to commit
@@ -505,6 +464,7 @@ class Host:
         the cycles: ``LedgerAccounts.spend``), so both commit or neither. Raises ValueError for
         settings the IC refuses, CreationRefused (a ValueError) past ``creations``' bounds; then nothing
         is committed."""
+        self._actors.check_started("create_canister")
         batch = Batch() if batch is None else batch
         principal = self._create(batch, caller, settings, cycles, change_origin(caller, False, None))
         self._delivery.commit(batch)

@@ -5,6 +5,7 @@ upgrade's stable variables must pass."""
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Iterator
 
 import wasmtime
@@ -30,6 +31,7 @@ class Modules:
         self._limits = limits
         self._journal = journal  # where a module compiled before a restart (or dropped since) is read again
         self._compiled: dict[bytes, tuple[PreparedModule, wasmtime.Module]] = {}
+        self._compiling: dict[bytes, threading.Lock] = {}  # (dict.setdefault is atomic: one lock a module)
 
     def __iter__(self) -> Iterator[bytes]:
         return iter(list(self._compiled))
@@ -38,16 +40,19 @@ class Modules:
         return self._compiled[digest][0]
 
     def remember(self, digest: bytes, wasm: bytes, name: str, prepared: PreparedModule | None = None) -> None:
-        """Prepare (unless ``prepared`` is given) and compile a module once, for actor ``name``."""
-        if digest in self._compiled:
-            return
-        if prepared is None:
-            prepared = prepared_for(wasm, name, self._limits)
-        try:
-            module = wasmtime.Module(self.engine, prepared.wasm)
-        except wasmtime.WasmtimeError as error:
-            raise UnsupportedModule(f"actor {name}: the module does not compile: {error}") from None
-        self._compiled[digest] = (prepared, module)
+        """Prepare (unless ``prepared`` is given) and compile a module once, for actor ``name``. Actors
+        restored side by side that run one module wait for the first to compile it: preparing is
+        Python (it holds the GIL), so each doing it too would cost the others as much again."""
+        with self._compiling.setdefault(digest, threading.Lock()):
+            if digest in self._compiled:
+                return
+            if prepared is None:
+                prepared = prepared_for(wasm, name, self._limits)
+            try:
+                module = wasmtime.Module(self.engine, prepared.wasm)
+            except wasmtime.WasmtimeError as error:
+                raise UnsupportedModule(f"actor {name}: the module does not compile: {error}") from None
+            self._compiled[digest] = (prepared, module)
 
     def drop(self, digest: bytes, running: set[bytes | None]) -> None:
         """Forget the compiled module of a refused upload unless an actor runs it (``running``):
@@ -55,6 +60,7 @@ class Modules:
         needed."""
         if digest not in running:
             self._compiled.pop(digest, None)
+            self._compiling.pop(digest, None)
 
     def instantiate(
         self, module: bytes, name: str, principal: bytes, stable: bytes = b"", *, replica: bool = False

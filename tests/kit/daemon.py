@@ -78,6 +78,9 @@ def moxzi(*args: str, cwd=None, input: str | None = None, timeout: float = 300) 
     return subprocess.run(argv, cwd=cwd, input=input, capture_output=True, text=True, timeout=timeout)
 
 
+READY = "actors ready in"  # what moxzid logs once start-up restored every actor
+
+
 @contextlib.contextmanager
 def running_moxzid(
     *args,
@@ -86,10 +89,12 @@ def running_moxzid(
     third_party: bool = False,
     serving: str = r"serving on (http://\S+)",
     preexec_fn=None,
+    ready: bool = True,
 ):
     """moxzid started with ``args`` (and ``--plugins PLUGINS --listen 127.0.0.1:0``), once its log shows
-    ``serving`` (its first group is the Daemon's url); killed at exit if still running. ``preexec_fn``
-    runs in the child before moxzid does (to set its resource limits)."""
+    ``serving`` (its first group is the Daemon's url) and, with ``ready``, that every actor runs (the
+    port opens before); killed at exit if still running. ``preexec_fn`` runs in the child before
+    moxzid does (to set its resource limits)."""
     log = cwd / "moxzid.log"
     listen = ["--listen", "127.0.0.1:0"] if "http" in plugins.split(",") else []
     with log.open("w") as stderr:
@@ -103,7 +108,7 @@ def running_moxzid(
         )
     try:
         deadline = time.monotonic() + 60
-        while not (found := re.search(serving, log.read_text())):
+        while not (found := re.search(serving, log.read_text())) or (ready and READY not in log.read_text()):
             assert process.poll() is None, f"moxzid exited {process.returncode}:\n{log.read_text()}"
             assert time.monotonic() < deadline, f"moxzid did not start serving:\n{log.read_text()}"
             time.sleep(0.05)

@@ -20,7 +20,7 @@ from ..traps import ActorTrap
 from .calls import WasmCalls
 from .globals import Globals
 from .memory import StableMemory, TrackedMemory
-from .memory_image import Packer
+from .memory_image import Packer, Stored
 from .rewrite import DIRTY_PAGES_EXPORT, GROW_CAP_EXPORT, START_EXPORT, PreparedModule
 from .stable import FUNCTION_TYPES as STABLE_FUNCTIONS
 from .stable import StableFunctions
@@ -346,9 +346,14 @@ class Instance:
         """The wasm value types of the globals `state` holds ("i32", "i64", "f32", "f64", ...)."""
         return self._globals.types
 
-    def restore(self, state: dict, memory: bytes | bytearray) -> None:
-        """Become the instance a saved state describes (instead of running start and init)."""
-        self.memory.load(memory)
+    def restore(self, state: dict, memory: bytes | Stored) -> None:
+        """Become the instance a saved state describes (instead of running start and init): ``memory``
+        is its main memory's contents (a snapshot's), or as the store holds it, written straight into
+        its own over the module's initial image."""
+        if isinstance(memory, Stored):
+            self.memory.fill(memory.size, lambda live: memory.write(live, self.memory_packer.initial))
+        else:
+            self.memory.load(memory)
         self._set_globals(state["globals"])
         self._committed_globals = list(state["globals"])
         self.timer, self.now = state["timer"], state["now"]

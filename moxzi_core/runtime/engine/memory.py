@@ -8,6 +8,7 @@ work of keeping a snapshot grows with what the message touched, not with the siz
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Callable
 
 import numpy as np
 import wasmtime
@@ -215,19 +216,28 @@ class TrackedMemory:
         return [shadow[n * size : (n + 1) * size] for n in numbers]
 
     def load(self, image: bytes | bytearray) -> None:
-        """Replace the whole memory with ``image`` (an upgrade's kept heap, or a restored snapshot)."""
-        missing = len(image) - self.size
+        """Replace the whole memory with ``image`` (an upgrade's kept heap, or a snapshot's)."""
+
+        def copy(live: memoryview) -> None:
+            live[:] = image
+
+        self.fill(len(image), copy)
+
+    def fill(self, size: int, write: Callable[[memoryview], None]) -> None:
+        """Replace the whole memory with ``size`` bytes that ``write`` writes into the first ``size``
+        bytes of the memory, zeroed first (a restored state: `memory_image.Stored.write`)."""
+        missing = size - self.size
         if missing > 0:
             self._memory.grow(self._store, -(-missing // _WASM_PAGE))
             self._cover()
         live = self._live().reshape(-1)
-        live[: len(image) // 8] = np.frombuffer(image, dtype=np.uint64)
-        live[len(image) // 8 :] = 0
+        live[:] = 0
+        write(live[: size // 8].data.cast("B"))
         self._map_bytes()[:] = 0
         if self._shadow_module is not None:
             self._keep()
         else:
-            self._committed = self._extent = len(image) // PAGE
+            self._committed = self._extent = size // PAGE
 
     def image(self, pages: int | None = None) -> bytes:
         """The committed contents: whole, or their first ``pages`` 4 KiB pages."""

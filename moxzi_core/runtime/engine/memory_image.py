@@ -168,6 +168,13 @@ class Stored:
         """The whole memory: the stored chunks and patches, and elsewhere what ``initial`` holds (zeros
         past it). Raises StoreError for a damaged chunk or one beyond ``size``."""
         image = bytearray(self.size)
+        self.write(memoryview(image), initial)
+        return image
+
+    def write(self, image: memoryview, initial: bytes) -> None:
+        """Write the whole memory (`over`) into ``image``, ``size`` bytes that hold zeros: a restored
+        instance's own memory, so that no copy of it is made first (a heap of 320 MiB costs as much
+        again to fill and copy)."""
         image[: min(len(initial), self.size)] = initial[: self.size]
         for number in self.chunks.keys() | self.patches.keys():
             at = number * CHUNK
@@ -183,7 +190,6 @@ class Stored:
                     image[at + page * PAGE : at + (page + 1) * PAGE] = _page(patch)
             except ValueError as error:
                 raise StoreError(f"{self.what} is corrupt: {error}") from None
-        return image
 
 
 def chunk_of(value: bytes | None) -> bytes:

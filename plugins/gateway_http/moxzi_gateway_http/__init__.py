@@ -19,7 +19,10 @@ Routes (all answers JSON unless stated):
   as ``dfx canister call`` takes and prints them: the body ``(42, "x")``, the answer ``(43 : nat)``
   as text (``moxzi call`` uses these).
 - ``POST /upgrade/ACTOR``: body the new wasm; answers the text ``upgraded``.
-- ``GET /actors``: each actor's name, principal, persistence mode and methods with their Candid types.
+- ``GET /actors``: each actor's name, principal, persistence mode and methods with their Candid types
+  (while moxzid starts, those restored so far).
+- ``GET /health``: ``{"status": "ready"}`` once every actor runs; while moxzid starts, 503 with
+  ``Retry-After`` and ``{"status": "starting", "error": "moxzid is starting: restoring 3 of 6 actors; ..."}``.
 - ``GET /cycles``: each actor's cycles, ``{ACTOR: {"balance": B, "spent": S}}`` (with ``--cycles 0``
   nothing is charged: every balance and spent is 0).
 - ``POST /cycles/ACTOR``: body ``{"add": N}``, N > 0; adds N cycles to the actor's balance and answers

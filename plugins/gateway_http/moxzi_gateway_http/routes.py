@@ -37,6 +37,9 @@ Statuses:
   the actor trapped (5, CANISTER_ERROR) or the system failed (1, SYS_FATAL), 503 for a transient
   condition worth retrying (2, SYS_TRANSIENT: the actor's inbox holding ``--max-queued-calls`` calls
   from outside, or ``--max-queued-mb`` of their bytes, or all inboxes ``--total-queued-mb``, is one), 404 for an invalid destination (3).
+- 503 with ``Retry-After``: moxzid is starting and the call needs what it has not restored yet (the
+  actor; for an update call, a composite query, an upgrade or a weights route, every actor and the
+  device); the message says what it restores (``restoring 3 of 6 actors``). Nothing ran.
 - 500: the codec process converting a large message died, killed or past its memory (``codec.py``):
   converting the arguments (the call did not run) or the reply (it ran; only the answer is lost).
   Anything else; the message is answered and the traceback logged, and the gateway keeps serving.
@@ -54,7 +57,7 @@ from typing import Any, TypeGuard
 from aiohttp import web
 
 from moxzi_core.candid import CandidError, Principal
-from moxzi_core.errors import MoxziError, UnknownMethod, no_method
+from moxzi_core.errors import MoxziError, Restoring, UnknownMethod, no_method
 from moxzi_core.host_api import GatewayHost
 from moxzi_core.runtime.inbox_bounds import CallsPerClient
 from moxzi_core.runtime.messages import ANONYMOUS, Reject
@@ -137,6 +140,7 @@ def build_app(
     app.router.add_post("/query/{actor}/{method}", _query_text)
     app.router.add_post("/upgrade/{actor}", _upgrade)
     app.router.add_get("/actors", _actors)
+    app.router.add_get("/health", _health)
     app.router.add_get("/cycles", _cycles)
     app.router.add_post("/cycles/{actor}", _add_cycles)
     app.router.add_post("/cycles-ledger/{principal}", _fund_ledger_account)
@@ -153,12 +157,12 @@ async def _stop_codec(app: web.Application) -> None:
     app[CODEC].close()
 
 
-def _json(value, status: int = 200) -> web.Response:
-    return web.Response(text=json_text(value), status=status, content_type="application/json")
+def _json(value, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
+    return web.Response(text=json_text(value), status=status, content_type="application/json", headers=headers)
 
 
-def _error(status: int, message: str, **details) -> web.Response:
-    return _json({"error": message, **details}, status)
+def _error(status: int, message: str, headers: dict[str, str] | None = None, **details) -> web.Response:
+    return _json({"error": message, **details}, status, headers)
 
 
 @web.middleware
@@ -175,6 +179,8 @@ async def _errors_as_json(request: web.Request, handler) -> web.StreamResponse:
         response = _error(exc.status, str(exc))
         response.force_close()
         return response
+    except Restoring as exc:
+        return _error(exc.status, str(exc), headers={"Retry-After": str(exc.retry_after)})
     except MoxziError as exc:
         return _error(exc.status, str(exc))
     except Exception as exc:  # a bad request must never take the daemon down
@@ -396,6 +402,16 @@ async def _backup(request: web.Request) -> web.StreamResponse:
 async def _say_which_moxzid(request: web.Request, response: web.StreamResponse) -> None:
     """Every answer names the moxzid that gave it, so a client signs for it (controllers.py)."""
     response.headers[ID_HEADER] = request.config_dict[CONTROLLERS].moxzid_id.hex()  # (mounted apps too)
+
+
+async def _health(request: web.Request) -> web.Response:
+    """200 ``{"status": "ready"}`` once every actor runs; while moxzid starts, 503 with ``Retry-After``
+    and what it restores (``{"status": "starting", "error": "restoring 3 of 6 actors"}``)."""
+    starting = request.app[HOST].starting()
+    if starting is None:
+        return _json({"status": "ready"})
+    answer = {"status": "starting", "error": str(starting)}
+    return _json(answer, starting.status, {"Retry-After": str(starting.retry_after)})
 
 
 async def _actors(request: web.Request) -> web.Response:

@@ -60,6 +60,9 @@ def _device(host: GatewayHost) -> Device:
 
 async def export(request: web.Request, host: GatewayHost, actor: str) -> web.StreamResponse:
     device = _device(host)
+    starting = host.starting()
+    if starting is not None:  # the device's state may not be rebuilt yet
+        raise starting
     prefix = request.query.get("prefix", "")
     publications = request.query.get("publications", "") in ("1", "true", "yes")
     caller = host.info(actor).principal.bytes

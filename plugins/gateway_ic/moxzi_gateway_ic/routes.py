@@ -23,6 +23,9 @@ reject_message, error_code}``, as agents retry other statuses (a query to an unk
 the sender's bound, gets a signed ``rejected`` answer instead, as agents accept no other). A call the
 actor's full inbox refuses (``--max-queued-calls``, ``--max-queued-mb``, ``--total-queued-mb``) is
 rejected SYS_TRANSIENT, IC0201, as the IC rejects a call to a full queue.
+While moxzid starts (``GatewayHost.starting``), a call, and a query that needs an actor not restored
+yet (or every actor: a composite query), answers 503 with ``Retry-After`` and what moxzid restores, as
+text; nothing ran, and agents retry it. ``/api/v2/status`` says ``replica_health_status: starting``.
 A body that is not a well-formed request, an expired or far-future one (the text starts ``Invalid
 request expiry: ``, on which the JS agent re-syncs its clock) and a refused read_state answer 400 (403
 for reading another sender's request or, not being a controller, private metadata, or through
@@ -41,7 +44,7 @@ import cbor2
 from aiohttp import web
 
 from moxzi_core.candid import CandidError, Principal, decode_args, idl_hash
-from moxzi_core.errors import MoxziError, UnknownMethod
+from moxzi_core.errors import MoxziError, Restoring, UnknownMethod
 from moxzi_core.received import NotReceived, Received
 from moxzi_core.runtime.inbox_bounds import CallsPerClient
 from moxzi_core.runtime.messages import ANONYMOUS, MANAGEMENT, Reject
@@ -136,6 +139,11 @@ def _text(message: str, status: int = 400) -> web.Response:
     return web.Response(text=message, status=status)
 
 
+def _restoring(error: Restoring) -> web.Response:
+    """moxzid is starting and the call or query needs what it has not restored yet: nothing ran."""
+    return web.Response(text=str(error), status=error.status, headers={"Retry-After": str(error.retry_after)})
+
+
 class IcInterface:
     def __init__(self, host, identity: Identity, body_secs: float, calls_per_sender: int = CALLS_PER_SENDER):
         self.host = host
@@ -162,7 +170,7 @@ class IcInterface:
         return _cbor(
             {
                 "root_key": self.identity.root_key_der,
-                "replica_health_status": "healthy",
+                "replica_health_status": "healthy" if self.host.starting() is None else "starting",
                 "ic_api_version": "0.18.0",
                 "impl_version": "moxzid",
                 "certified_height": 0,
@@ -215,10 +223,15 @@ class IcInterface:
         try:
             envelope = await self._envelope(request, "call")
             name = self._target(request, envelope)
+            starting = self.host.starting()  # an update call waits for every actor (`GatewayHost.starting`)
+            if starting is not None:
+                raise starting
         except Refused as refused:
             return _text(str(refused)) if refused.malformed else _rejection(Reject.CANISTER_REJECT, str(refused))
         except _Reject as reject:
             return _rejection(reject.code, reject.message)
+        except Restoring as restoring:
+            return _restoring(restoring)
         status = self.statuses.get(envelope.id)
         # Calls that change what is not an actor's own state are kept until they expire, so a captured
         # one resent never runs twice: management calls, and the system canisters' (a cycles-ledger
@@ -326,11 +339,15 @@ class IcInterface:
             return _text(str(refused)) if refused.malformed else _rejection(Reject.CANISTER_REJECT, str(refused))
         except _Reject as reject:  # a query's reject is signed like its reply: agents accept no other
             answer = _rejected(reject.code, reject.code.error_code, reject.message)
+        except Restoring as restoring:
+            return _restoring(restoring)
         else:
             sender = _sender(envelope.sender, request)
             if self._in_flight.take(sender):
                 try:
                     answer = await self._query_answer(name, envelope)
+                except Restoring as restoring:
+                    return _restoring(restoring)
                 finally:
                     self._in_flight.release(sender)
             else:
@@ -344,6 +361,8 @@ class IcInterface:
         """A query's answer, before its signature."""
         try:
             outcome = await self._outcome(name, envelope, query=True)
+        except Restoring:
+            raise  # (answered 503: nothing ran)
         except MoxziError as error:
             return _rejected(*_refusal(error), str(error))
         if outcome.reply is not None:

@@ -5,6 +5,7 @@ The real JS and Python agents drive it in test_gateway_ic_agents.py."""
 import asyncio
 import hashlib
 import random
+import threading
 import time
 import urllib.request
 
@@ -27,6 +28,7 @@ from moxzi_core.billing import DefaultPrices, Ledger
 from moxzi_core.candid import TEXT, Principal, Some, decode_args, encode_args, resolve
 from moxzi_core.runtime.engine import Limits
 from moxzi_core.runtime.host import ActorSpec, Host, HostConfig, actor_principal
+from moxzi_core.runtime.journal import Journal
 from moxzi_core.runtime.management.interface import SERVICE as MANAGEMENT_SERVICE
 from moxzi_core.signatures import Refused, hash_of_map
 
@@ -864,3 +866,33 @@ def test_a_captured_management_call_does_not_run_again_after_moxzid_restarts(tmp
             owner.principal
         ]
         assert daemon.stop() == 0
+
+
+async def test_while_the_host_starts_calls_and_queries_answer_503_with_retry_after(monkeypatch):
+    """moxzid serves before its actors are back (moxzi_core.runtime.restore): a call or query to one not
+    back yet answers 503 with Retry-After and what it restores, nothing runs, and the status says
+    ``starting``; once it is back both are served."""
+    back, load = threading.Event(), Journal.load
+    monkeypatch.setattr(Journal, "load", lambda journal, name: back.wait(60) and load(journal, name))
+    built = build_actor("gate")
+    host = Host([ActorSpec("gate", built.wasm, built.did)])
+    async with serving(host, {"/api": build_ic_app}, max_message_bytes=LIMIT) as (_, ic):
+        starting = asyncio.create_task(host.start())
+        try:
+            assert (await post_get(ic, "/api/v2/status"))[1]["replica_health_status"] == "starting"
+            for kind in ("query", "call"):
+                async with ic.post(
+                    f"/api/v3/canister/{Principal(GATE)}/{kind}",
+                    data=envelope(content(kind, method="get" if kind == "query" else "inc")),
+                    headers={"content-type": "application/cbor"},
+                ) as response:
+                    assert response.status == 503 and response.headers["Retry-After"] == "1", kind
+                    assert "restoring 1 of 1 actors" in await response.text(), kind
+        finally:
+            back.set()
+            await starting
+        try:
+            assert (await post_get(ic, "/api/v2/status"))[1]["replica_health_status"] == "healthy"
+            assert await count(ic) == 0  # the refused call did not run
+        finally:
+            await host.stop()
