@@ -140,6 +140,7 @@ class Client:
                 if progress is not None:
                     progress(said["copied"], said["of"])
         raise CallError(f"POST {self.url}/backup: moxzid stopped answering before the backup was whole")
+
     def health(self) -> dict:
         """``{"status": "ready"}`` once every actor runs (``GET /health``); while moxzid starts, raises
         CallError with status 503 and what it restores."""

@@ -65,6 +65,8 @@ def no_method(actor: str, method: str, known: Iterable[str]) -> str:
     """What a call of a method ``actor`` does not have says: ``actor gpt has no method 'trian'; did you
     mean 'train'?``."""
     return f"actor {actor} has no method {method!r}{did_you_mean(method, known)}"
+
+
 class Restoring(MoxziError):
     """moxzid is starting and what the request needs is not back yet (`runtime.restore`): retry after
     ``retry_after`` seconds (a gateway sends it as ``Retry-After``)."""

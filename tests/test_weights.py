@@ -30,8 +30,8 @@ from moxzi_core.candid.types import FLOAT64
 from moxzi_core.client import Client
 from moxzi_core.device import open_device, weights
 from moxzi_core.device.weights_file import WeightsFileError, float32_values, read_layout, write
-from moxzi_core.runtime.host import ActorSpec, Host
 from moxzi_core.runtime.device_calls import DeviceCalls
+from moxzi_core.runtime.host import ActorSpec, Host
 from moxzi_core.store import MemoryStore
 from moxzi_gateway_http import weights as gateway_weights
 from moxzi_gateway_http.routes import build_app

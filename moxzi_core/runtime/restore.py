@@ -32,13 +32,13 @@ from .actor import Actor
 from .canister import Canister
 from .clock import Clock
 from .delivery import Delivery
+from .device_calls import DeviceCalls
 from .engine import Instance
 from .journal import Journal, Saved
 from .modules import Interfaces, Modules, interface
 from .restoration import Restoration
 from .roster import Roster
 from .services import Services
-from .device_calls import DeviceCalls
 
 log = logging.getLogger("moxzid")
 
