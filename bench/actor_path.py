@@ -38,18 +38,16 @@ import statistics
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from moxzid import serving
+from moxzid import code_of, serving
 
 from moxzi_core.build import build
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 TEXT = ROOT.parent / "shared" / "data" / "tinyshakespeare.txt"
-PLUGINS = ("gateway_http", "gateway_ic", "store_lmdb", "device_torch", "console", "device_triton")
 
 
 @dataclass(frozen=True)
@@ -127,24 +125,6 @@ def measure(daemon, row: Row) -> Sample:
     return Sample(wall, seconds_after - seconds, calls_after - calls, cpu)
 
 
-@contextlib.contextmanager
-def code_from(tree: Path | None) -> Iterator[None]:
-    """moxzid processes started inside import moxzi from ``tree`` (None: this checkout's, as the
-    environment has it)."""
-    if tree is None:
-        yield
-        return
-    before = os.environ.get("PYTHONPATH")
-    os.environ["PYTHONPATH"] = os.pathsep.join([str(tree), *(str(tree / "plugins" / p) for p in PLUGINS)])
-    try:
-        yield
-    finally:
-        if before is None:
-            del os.environ["PYTHONPATH"]
-        else:
-            os.environ["PYTHONPATH"] = before
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5, help="rounds; medians count (default 5)")
@@ -170,7 +150,7 @@ def main() -> None:
         daemons = []
         for name, tree in trees:
             folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
-            with code_from(tree):
+            with code_of(tree):
                 daemon = stack.enter_context(
                     serving(
                         folder,

@@ -20,32 +20,13 @@ import os
 import statistics
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import aiohttp
-from moxzid import build_actor, serving
+from moxzid import build_actor, code_of, serving
 
 # (moxzid flags, plugins) of each store
 STORES = {"in memory": ((), "http"), "-s": (("-s", "state"), "http,lmdb")}
-
-
-@contextlib.contextmanager
-def code_of(checkout: Path | None) -> Iterator[None]:
-    """moxzid processes started inside run ``checkout``'s code (its core and plugins), or this one's."""
-    if checkout is None:
-        yield
-        return
-    paths = [checkout, *sorted(p for p in (checkout / "plugins").iterdir() if p.is_dir())]
-    before = os.environ.get("PYTHONPATH")
-    os.environ["PYTHONPATH"] = os.pathsep.join(str(p) for p in paths)
-    try:
-        yield
-    finally:
-        if before is None:
-            del os.environ["PYTHONPATH"]
-        else:
-            os.environ["PYTHONPATH"] = before
 
 
 async def one_round(url: str, clients: int, seconds: float) -> tuple[float, int]:

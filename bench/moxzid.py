@@ -8,6 +8,7 @@ folder of the script being run, bench/, is on the path).
 """
 
 import contextlib
+import os
 import re
 import sys
 from collections.abc import Iterator
@@ -20,7 +21,31 @@ from kit.daemon import Daemon, project, running_moxzid  # noqa: E402
 
 from moxzi_core.build import BuildResult  # noqa: E402
 
-__all__ = ["build_actor", "memory_mib", "serving"]
+__all__ = ["build_actor", "code_of", "memory_mib", "python_path", "serving"]
+
+
+def python_path(checkout: Path) -> str:
+    """PYTHONPATH for moxzid from ``checkout``: the core and every plugin (as a development worktree sets it)."""
+    plugins = sorted(str(p) for p in (checkout / "plugins").iterdir() if p.is_dir())
+    return os.pathsep.join([str(checkout), *plugins, str(checkout / "tests" / "thirdparty_op")])
+
+
+@contextlib.contextmanager
+def code_of(checkout: Path | None) -> Iterator[None]:
+    """moxzid processes started inside run ``checkout``'s code (its core and plugins), or this one's (None:
+    as the environment has it)."""
+    if checkout is None:
+        yield
+        return
+    before = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = python_path(checkout)
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["PYTHONPATH"]
+        else:
+            os.environ["PYTHONPATH"] = before
 
 
 @contextlib.contextmanager

@@ -27,17 +27,11 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from moxzid import build_actor, serving
+from moxzid import build_actor, python_path, serving
 
 ROOT = Path(__file__).resolve().parent.parent
 FILL_MIB = 8  # per call: the collector runs between messages, so the heap holds little garbage
 POLL_SECONDS = 0.05
-
-
-def python_path(checkout: Path) -> str:
-    """PYTHONPATH for moxzid from ``checkout``: the core and every plugin (as /work/wt/env.sh sets it)."""
-    plugins = sorted(str(p) for p in (checkout / "plugins").iterdir() if p.is_dir())
-    return os.pathsep.join([str(checkout), *plugins, str(checkout / "tests" / "thirdparty_op")])
 
 
 def build_state(folder: Path, actors: int, mib: int) -> list[str]:
