@@ -105,11 +105,7 @@ def main(argv: list[str] | None = None) -> int:
                 "or method."
             ),
         )
-        command.add_argument(
-            "--url",
-            default=os.environ.get(URL_VARIABLE, DEFAULT_URL),
-            help=f"moxzid's HTTP gateway (default ${URL_VARIABLE}, else {DEFAULT_URL})",
-        )
+        _add_url(command)
         command.add_argument("actor", metavar="ACTOR")
         command.add_argument("method", metavar="METHOD")
         command.add_argument(
@@ -243,34 +239,36 @@ def _add_backup_command(commands) -> None:
             "token, unless it listens on loopback. Offline, `moxzid backup -s DIR DEST` does the same."
         ),
     )
+    _add_url(command)
+    _add_token(command)
+    command.add_argument("destination", metavar="DEST", type=Path)
+    command.set_defaults(run=_backup)
+
+
+def _add_url(command) -> None:
+    """--url: the moxzid a command talks to."""
     command.add_argument(
         "--url",
         default=os.environ.get(URL_VARIABLE, DEFAULT_URL),
         help=f"moxzid's HTTP gateway (default ${URL_VARIABLE}, else {DEFAULT_URL})",
     )
+
+
+def _add_token(command) -> None:
+    """--token: moxzid's admin token, for its admin routes."""
     command.add_argument(
         "--token",
         default=os.environ.get(TOKEN_VARIABLE),
         help=f"moxzid's admin token (default ${TOKEN_VARIABLE}; in STATE_DIR/admin-token)",
     )
-    command.add_argument("destination", metavar="DEST", type=Path)
-    command.set_defaults(run=_backup)
 
 
 def _add_access_options(command) -> None:
     """--url, and --token or --identity: how a command that uses a controller's or the admin's route
     reaches moxzid and says who it is."""
-    command.add_argument(
-        "--url",
-        default=os.environ.get(URL_VARIABLE, DEFAULT_URL),
-        help=f"moxzid's HTTP gateway (default ${URL_VARIABLE}, else {DEFAULT_URL})",
-    )
+    _add_url(command)
     who = command.add_mutually_exclusive_group()
-    who.add_argument(
-        "--token",
-        default=os.environ.get(TOKEN_VARIABLE),
-        help=f"moxzid's admin token (default ${TOKEN_VARIABLE}; in STATE_DIR/admin-token)",
-    )
+    _add_token(who)
     who.add_argument(
         "--identity",
         type=Path,
