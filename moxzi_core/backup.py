@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .store import CopyProgress, Store, StoreError
+from .store import CopyProgress, Store, StoreError, sync_directory
 
 PRIVATE_DIRECTORY, PRIVATE_FILE = 0o700, 0o600
 
@@ -76,7 +76,7 @@ def back_up(store: Store, state_dir: Path, destination: Path, progress: CopyProg
         for entry in sorted(os.scandir(state_dir), key=lambda entry: entry.name):
             if entry.name not in copied.files and entry.is_file(follow_symlinks=False):
                 size += _copy_private(Path(entry.path), destination / entry.name)
-        _sync(destination)
+        sync_directory(destination)
     except (StoreError, OSError) as exc:
         _remove_contents(destination, made)
         raise BackupError(f"the backup into {destination} failed: {exc}; it was removed") from exc
@@ -104,15 +104,6 @@ def _copy_private(source: Path, target: Path) -> int:
         writing.flush()
         os.fsync(writing.fileno())
         return writing.tell()
-
-
-def _sync(directory: Path) -> None:
-    """Make the names in ``directory`` durable."""
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def _remove_contents(destination: Path, made: bool) -> None:

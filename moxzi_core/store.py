@@ -8,6 +8,7 @@ a power loss. Batches committed (without a flush) must survive the process being
 
 from __future__ import annotations
 
+import os
 import threading
 from abc import ABC, abstractmethod
 from bisect import bisect_left
@@ -18,6 +19,15 @@ from typing import Protocol
 
 # What a long copy reports as it goes: (bytes copied so far, about how many it will copy in all).
 CopyProgress = Callable[[int, int], None]
+
+
+def sync_directory(directory: Path) -> None:
+    """Make the names in ``directory`` durable (a rename, a file made there): a store's, a backup's."""
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 class StoreError(Exception):

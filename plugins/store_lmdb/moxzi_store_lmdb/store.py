@@ -39,7 +39,7 @@ from pathlib import Path
 import lmdb
 import numpy as np
 
-from moxzi_core.store import Batch, CopyProgress, Store, StoreCopy, StoreError, StoreView
+from moxzi_core.store import Batch, CopyProgress, Store, StoreCopy, StoreError, StoreView, sync_directory
 
 FORMAT = "moxzi-lmdb 1"
 FORMAT_FILE = "FORMAT"
@@ -162,7 +162,7 @@ class LmdbStore(Store):
         self._env.close()
         try:
             os.replace(copy, data)
-            _sync_directory(self._directory)
+            sync_directory(self._directory)
         except OSError as exc:
             raise _unusable(self._directory, exc) from exc
         finally:
@@ -322,18 +322,9 @@ def _begin_format(directory: Path) -> None:
 def _finish_format(directory: Path) -> None:
     try:
         os.replace(directory / NEW_FORMAT_FILE, directory / FORMAT_FILE)
-        _sync_directory(directory)
+        sync_directory(directory)
     except OSError as exc:
         raise _unusable(directory, exc) from exc
-
-
-def _sync_directory(directory: Path) -> None:
-    """Make a rename in ``directory`` durable."""
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def _open_environment(directory: Path, map_size: int) -> lmdb.Environment:
