@@ -41,7 +41,9 @@ Every key starts with what it belongs to, so one actor's data is one prefix:
     cycles/<name>                    the actor's cycle balance and what it spent, CBOR [balance,
                                      spent] (written by moxzi_core.billing.Ledger)
     ic/received/<request id>         a management call received over the IC interface, kept until
-                                     its ingress_expiry (written by the ic plugin: moxzi_core.received)
+                                     its ingress_expiry (written by the ic plugin: moxzi_core.received);
+    ic/received-by-canister/<id>     one a controller made to its canister, counted against that
+                                     canister (plugins/gateway_ic/moxzi_gateway_ic/routes.py: RECEIVED)
     http/signed/<request id>         a signed weights request the http gateway let through, kept
                                      until its expiry (controllers.py: moxzi_core.received)
 

@@ -75,7 +75,15 @@ MAX_CALLS_PER_SENDER = Setting(
     default=CALLS_PER_SENDER,
     metavar="N",
 )
-RECEIVED = b"ic/received/"  # the management and system canisters' calls received (moxzi_core.received)
+# The ids of management and system canisters' calls received (moxzi_core.received), in two tables. A call
+# its sender makes to a canister it controls counts against that canister, as the signed HTTP routes'
+# requests do: canisters are bounded in number (--max-created-actors), so each keeps a fair share however
+# many keys flood. The rest (create_canister, the cycles ledger's calls, a stranger's call naming a
+# canister) counts against its sender in a smaller pool of their own: fresh keys cost nothing, so a flood
+# of them can fill the pool, but not refuse a controller's call to its canister.
+RECEIVED = b"ic/received/"  # the pool (and every id the previous main kept)
+RECEIVED_BY_CANISTER = b"ic/received-by-canister/"
+POOL_CAPACITY = 20_000  # 60 a second in an expiry window: creations are bounded far lower anyway
 
 
 def build_ic_app(host, settings: Settings) -> web.Application:
@@ -150,7 +158,15 @@ class IcInterface:
         self.identity = identity
         self.body_secs = body_secs
         self.statuses = Statuses()
-        self.received = Received(host.store, RECEIVED, "management and cycles-ledger calls")
+        self.received = Received(
+            host.store,
+            RECEIVED,
+            "management and cycles-ledger calls naming no canister their sender controls",
+            capacity=POOL_CAPACITY,
+        )
+        self.received_by_canister = Received(
+            host.store, RECEIVED_BY_CANISTER, "management calls from canisters' controllers", key_name="canister"
+        )
         self.system = SystemCanisters(host, identity.subnet_id)
         self._running: set[asyncio.Task] = set()
         # Calls and queries in flight by sender (`_sender`), only those with any: a v2 call is answered
@@ -238,7 +254,7 @@ class IcInterface:
         # create_canister spends its sender's account).
         kept = envelope.content["canister_id"] == MANAGEMENT or self.system.serves(envelope.content["canister_id"])
         expiry = envelope.content["ingress_expiry"]
-        if status is None and kept and self.received.known(envelope.id):
+        if status is None and kept and self._known(envelope.id):
             # Received before moxzid restarted, or before the statuses forgot it: it ran (or runs), once.
             status = self.statuses.add(envelope.id, envelope.sender, expiry, _effective(request))
             if status is None:
@@ -259,7 +275,8 @@ class IcInterface:
                 )
             try:
                 if kept:
-                    self.received.receive(envelope.id, expiry, sender)
+                    table, key = self._received_in(envelope, _effective(request), sender)
+                    table.receive(envelope.id, expiry, key)
             except NotReceived as refusal:
                 self.statuses.forget(envelope.id)
                 self._in_flight.release(sender)
@@ -284,6 +301,19 @@ class IcInterface:
                 "certificate": self.identity.certificate({b"request_status": {envelope.id: status.tree()}}),
             }
         )
+
+    def _known(self, request_id: bytes) -> bool:
+        return self.received.known(request_id) or self.received_by_canister.known(request_id)
+
+    def _received_in(self, envelope: Request, effective: bytes, sender: bytes) -> tuple[Received, bytes]:
+        """The table a kept call's id goes in and the key it counts against (see ``RECEIVED``): the
+        canister a management call acts on (the URL's, which ``_target`` checked its argument names)
+        when its sender controls it, else the sender (``_sender``) in the pool."""
+        if envelope.content["canister_id"] == MANAGEMENT:
+            name = self._actor(effective)
+            if name is not None and envelope.sender in self.host.info(name).controllers:
+                return self.received_by_canister, effective
+        return self.received, sender
 
     def _too_many(self, envelope: Request) -> str:
         return (

@@ -16,7 +16,7 @@ from kit.daemon import project, running_moxzid
 from kit.gateway import serving
 from kit.host import spec
 from kit.identity import Ed25519Identity
-from moxzi_gateway_ic import build_ic_app, cbor, hashtree
+from moxzi_gateway_ic import build_ic_app, cbor, hashtree, routes
 from moxzi_gateway_ic.bls import ROOT_KEY_DER_PREFIX
 from moxzi_gateway_ic.certificates import Keys
 from moxzi_gateway_ic.hashtree import build_tree, tree_hash
@@ -26,6 +26,7 @@ from moxzi_gateway_ic.system_canisters import CYCLES_LEDGER, CYCLES_MINTING, FEE
 
 from moxzi_core.billing import DefaultPrices, Ledger
 from moxzi_core.candid import TEXT, Principal, Some, decode_args, encode_args, resolve
+from moxzi_core.received import NotReceived
 from moxzi_core.runtime.engine import Limits
 from moxzi_core.runtime.host import ActorSpec, Host, HostConfig, actor_principal
 from moxzi_core.runtime.journal import Journal
@@ -597,6 +598,48 @@ async def test_creating_past_the_cap_is_an_ic_reject_and_the_others_are_served()
             assert status == 200 and await count(ic) == before + 1
     finally:
         await host.stop()
+
+
+async def test_fresh_keys_filling_the_pool_of_management_ids_leave_a_controllers_call_to_its_canister(
+    host, monkeypatch
+):
+    """A flood of fresh keys, each holding an id or two of a management call (a stranger's
+    canister_status on gate), fills the pool of such ids: the next fresh key's call is a SYS_TRANSIENT
+    rejection. gate's controller's calls to gate count against gate's share, not the pool, and are
+    served meanwhile."""
+    monkeypatch.setattr(routes, "POOL_CAPACITY", 64)
+    apps = []
+
+    def build(host, settings):
+        apps.append(build_ic_app(host, settings))
+        return apps[-1]
+
+    async with serving(host, {"/api": build}) as (_, ic):
+        gateway = next(route.handler.__self__ for route in apps[0].router.routes())
+        expiry = time.time_ns() + 4 * 60 * 10**9
+        try:  # the table as tens of thousands of fresh keys leave it, cheaply
+            while True:
+                gateway.received.receive(random.randbytes(32), expiry, random.randbytes(29))
+        except NotReceived:
+            pass
+        status_of_gate = management("canister_status", {"canister_id": Principal(GATE)})
+        for _ in range(2):  # a fresh key's call, as an agent sends it, finds the pool full
+            stranger = Ed25519Identity()
+            fields = {
+                **content("call", stranger.principal, method="canister_status", arg=status_of_gate),
+                "canister_id": b"",
+            }
+            _, answer = await post(ic, f"/api/v4/canister/{Principal(GATE)}/call", envelope(fields, stranger))
+            assert answer["status"] == "non_replicated_rejection" and answer["error_code"] == "IC0201", answer
+            assert "keeps the ids of" in answer["reject_message"]
+        for _ in range(3):
+            status, record = await manage(ic, OWNER, "canister_status", {"canister_id": Principal(GATE)})
+            assert status == "replied" and record[0]["settings"]["controllers"] == [Principal(OWNER.principal)]
+        fields = resolve(MANAGEMENT_SERVICE.methods["update_settings"].args[0]).fields
+        record = resolve(next(f.type for f in fields if f.name == "settings"))
+        settings = {f.name: Some(1) if f.name == "freezing_threshold" else None for f in record.fields}
+        update = {"canister_id": Principal(GATE), "settings": settings, "sender_canister_version": None}
+        assert (await manage(ic, OWNER, "update_settings", update))[0] == "replied"
 
 
 async def test_a_creator_past_its_share_is_an_ic_reject_and_other_creators_create():
