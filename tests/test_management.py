@@ -428,6 +428,31 @@ async def test_created_actors_are_capped_counted_from_the_store():
         await host.stop()
 
 
+async def test_the_last_creators_share_is_kept_for_the_manifests_actors_and_their_controllers():
+    """Fresh keys, each within --max-created-per-creator, make all but one creator's share of
+    --max-created-actors and are refused past that (SYS_TRANSIENT, naming both flags' share); the
+    manifest's controller and actor still create, up to the total."""
+    empty = {"settings": None, "sender_canister_version": None}
+    host = await started(factory(False), max_created_actors=5, max_created_per_creator=2)
+    try:
+        for key in range(3):
+            _, made = await manage(host, "create_canister", empty, caller=bytes([key + 100] * 29))
+            assert made.reply is not None, made.reject_message
+        _, refused = await manage(host, "create_canister", empty, caller=bytes([99] * 29))
+        assert refused.reject_code == Reject.SYS_TRANSIENT
+        assert refused.reject_message == (
+            "moxzid holds 3 created canisters, as many as it may (moxzid --max-created-actors 5, less the 2 "
+            "kept for the manifest's actors and their controllers): delete one, or ask the operator for more"
+        )
+        (_, made) = await manage(host, "create_canister", empty)  # OPERATOR controls the factory
+        assert made.reply is not None, made.reject_message
+        await update(host, "factory", "make", [NAT], [1], rets=[PRINCIPAL])  # a manifest's actor
+        outcome = await host.call("factory", "make", encode_args([NAT], [2]), query=False)
+        assert outcome.reply is None and "(moxzid --max-created-actors 5)" in outcome.reject_message
+    finally:
+        await host.stop()
+
+
 async def test_created_actors_are_capped_per_creator():
     """Past --max-created-per-creator, a creator's create_canister is refused naming the flag while
     other creators still create: a key, an actor, and the anonymous principal (every anonymous client

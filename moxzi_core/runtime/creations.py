@@ -9,7 +9,10 @@ counts as that one creator: the canisters it creates are controlled by the anony
 every anonymous client alike, and a count per remote address would be no bound (a local client may use
 all of 127.0.0.0/8; actors have none). So anonymous clients, web pages among them, together hold at most
 one creator's share, and the rest stays for actors and keys. A client with many keys (a key pair costs
-nothing) still reaches the total; the bound per creator keeps one actor or one key from reaching it.
+nothing) still reaches the total less one creator's share: that last share is kept for the operator's
+side, the manifest's actors and their controllers (``operator`` in ``check``), so they still create
+while such a client holds the rest (it frees as its canisters are deleted). The bound per creator keeps
+one actor or one key from reaching the total.
 """
 
 from __future__ import annotations
@@ -32,16 +35,20 @@ class CreationBounds:
     total: int = MAX_CREATED_ACTORS
     per_creator: int = MAX_CREATED_PER_CREATOR
 
-    def check(self, journal: Journal, creator: bytes) -> None:
+    def check(self, journal: Journal, creator: bytes, *, operator: bool) -> None:
         """Raises CreationRefused when ``creator`` may not create another actor now: moxzid holds
-        ``total`` created actors, or ``creator`` made ``per_creator`` of those it holds."""
+        ``total`` created actors (``total`` less ``per_creator``, kept for them, unless ``creator`` is on
+        the ``operator``'s side: a manifest's actor or one of their controllers), or ``creator`` made
+        ``per_creator`` of those it holds."""
         # Counted from the store: what creations and deletions committed (each commits before the
         # event loop, where every creation runs, takes another step), so the counts cannot drift.
         created = journal.created_actors()
-        if len(created) >= self.total:
+        kept = 0 if operator else min(self.per_creator, self.total - 1)
+        if len(created) >= self.total - kept:
+            held = "" if not kept else f", less the {kept} kept for the manifest's actors and their controllers"
             raise CreationRefused(
                 f"moxzid holds {len(created)} created canisters, as many as it may (moxzid --max-created-actors "
-                f"{self.total}): delete one, or ask the operator for more"
+                f"{self.total}{held}): delete one, or ask the operator for more"
             )
         made = journal.created_by(creator)
         if made >= self.per_creator:

@@ -471,13 +471,21 @@ class Host:
         self.store.flush()
         return Principal(principal)
 
+    def _on_operators_side(self, caller: bytes) -> bool:
+        """Whether ``caller`` may take the creations ``creations`` keeps in reserve: it is one of the
+        manifest's actors or controls one (or the manifest has none: there is no one to keep them for)."""
+        manifest = [self._actors.by_principal.get(actor_principal(spec.name)) for spec in self._specs]
+        return not manifest or any(
+            a is not None and (caller == a.principal or caller in a.canister.controllers) for a in manifest
+        )
+
     def _create(
         self, batch: Batch, caller: bytes, settings: Mapping[str, object], cycles: int | None, by: list
     ) -> bytes:
         """A new actor without code (create_canister: `canisters.new_canister`) starting with ``cycles``
         (None: as every actor), written into ``batch``, running from now on; its principal. Raises
         CreationRefused past ``creations``' bounds."""
-        self.creations.check(self._journal, caller)
+        self.creations.check(self._journal, caller, operator=self._on_operators_side(caller))
         canister = management.canisters.new_canister(caller, settings, by)
         principal = self._canister_ids.next(batch, self._actors.by_principal)
         name = Principal(principal).to_text()

@@ -68,7 +68,8 @@ MAX_CREATED_ACTORS = Setting(
     "count",
     "actors that callers may create (the management canister's create_canister, the cycles ledger's) "
     "and have not deleted; past it create_canister is refused (default "
-    f"{creations.MAX_CREATED_ACTORS}; the manifest's actors do not count)",
+    f"{creations.MAX_CREATED_ACTORS}; the manifest's actors do not count); the last "
+    "--max-created-per-creator of them are kept for the manifest's actors and their controllers",
     default=creations.MAX_CREATED_ACTORS,
     metavar="N",
 )
