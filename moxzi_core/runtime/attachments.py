@@ -78,7 +78,8 @@ class AttachmentWriter:
     """A Spool into the store: an attachment written as its bytes come, 4 MiB per batch (what memory holds of it
     at a time), rather than into a temporary file and copied in later. ``finish`` gives the Attachment,
     in the store already; ``discard`` drops what was written. Until a record or the copy names it,
-    start-up drops it. Written from one thread at a time."""
+    start-up drops it. Each write's bytes go into parts of their own (a fetch writes 1 MiB at a time: 16
+    whole parts), not joined with the batch's others first (a copy). Written from one thread at a time."""
 
     def __init__(self, store: Store):
         self._store, self.ident = store, secrets.token_bytes(8)
@@ -120,7 +121,8 @@ class AttachmentWriter:
 
     def _commit_part(self) -> None:
         batch = Batch()
-        self._parts = put_parts(batch, self.ident, self._parts, b"".join(self._pending))
+        for data in self._pending:  # each write's own parts: no copy of the batch joined first
+            self._parts = put_parts(batch, self.ident, self._parts, data)
         self._store.commit(batch)
         self._pending, self._pending_bytes = [], 0
 
