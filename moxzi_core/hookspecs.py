@@ -162,6 +162,9 @@ def register_backends(register: BackendRegister) -> None:
 def register_stores(register: StoreRegister) -> None:
     """Register state stores: ``register(name, opener)``, where ``opener(directory)`` opens (creating if
     needed) the ``moxzi_core.store.Store`` that keeps everything moxzid must not lose under ``-s DIR``.
+    Beyond its abstract methods, a store may override ``Store.read_into`` (many values copied into one
+    buffer in one read: how a recorded fetch's parts are read back); one that does not inherits a
+    version that gets each key on its own.
 
     :param register: takes the store's name and its opener; with ``-s``, exactly one loaded plugin may
         register a store."""

@@ -43,9 +43,9 @@ class Backend(Protocol):
     name: str  # e.g. "torch:cpu"
     family: str  # e.g. "torch": which ops' kernels it runs
 
-    def tensor(self, data: bytes | bytearray, elem: str, shape: tuple[int, ...]) -> Any:
-        """An input or a stored tensor from little-endian bytes; it may keep a bytearray's memory (the
-        caller hands it over)."""
+    def tensor(self, data: bytes | bytearray | memoryview, elem: str, shape: tuple[int, ...]) -> Any:
+        """An input or a stored tensor from little-endian bytes; it may keep a writable buffer's memory (a
+        bytearray, a fetch's writable memoryview: the caller hands it over)."""
 
     def param(self, shape: tuple[int, ...], init: dict, seed: int) -> Any:
         """A parameter from ``init`` (``{"values": little-endian float32}``, ``normal``, ``uniform``,

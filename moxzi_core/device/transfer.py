@@ -57,6 +57,7 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO, Protocol, cast
 
 import cbor2
+import numpy as np
 
 from ..runtime.attachments import Attachment, Spool
 from .ops import ELEM_SIZES, FLOAT, DeviceError, Meta
@@ -375,21 +376,27 @@ class Fetched:
         except DeviceError as error:
             raise DeviceError(f"{self.source}: {error}") from None
 
-    def tensors(self, make: Callable[[bytearray, Meta], Any]) -> list:
+    def tensors(self, make: Callable[[memoryview, Meta], Any]) -> list:
         """``make(bytes, type)`` of each tensor in ``described``'s order (the bytes are the tensor's
-        own: ``make`` may keep them), once all of them and the digest after them were read to the
-        file's end."""
-        made = [make(self._exactly(meta.numel * ELEM_SIZES[meta.dtype]), meta) for _, meta in self.described]
+        own, writable: ``make`` may keep them), once all of them and the digest after them were read
+        to the file's end."""
+        made = [make(self._exactly(meta.numel * ELEM_SIZES[meta.dtype], _unzeroed), meta) for _, meta in self.described]
         self._exactly(DIGEST_BYTES)
         if self._reader.read(1):
             raise DeviceError(f"{self.source}: the export's size does not match its header (padded)")
         return made
 
-    def _exactly(self, n: int) -> bytearray:
-        data = bytearray(n)
+    def _exactly(self, n: int, new: Callable[[int], Any] = bytearray) -> Any:
+        data = new(n)
         if self._reader.readinto(data) != n:  # a buffered reader gives all it asks for but at the end
             raise DeviceError(f"{self.source}: the export is cut off (truncated)")
         return data
+
+
+def _unzeroed(n: int) -> memoryview:
+    """``n`` writable bytes, not zeroed first: the read fills them all, and zeroing a tensor's bytearray
+    first was a pass of its own (64 MiB: ~36 ms of CPU, where numpy's memory and the copy took ~9 ms)."""
+    return np.empty(n, np.uint8).data
 
 
 def _header(raw: bytes | bytearray) -> list[tuple[str, Meta]]:

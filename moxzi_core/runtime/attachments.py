@@ -23,6 +23,7 @@ BATCH = 4 << 20  # an attachment is written this much per batch: what memory hol
 # serve the next one (and the memory chunks), where a value of 4 MiB needed a free run of 1,025 pages
 # that a store's freed pages seldom hold, and grew the file by each copy of the device.
 _PART = 1 << 16
+_MOST_PARTS = 1 << 10  # read in one ``Store.read_into``: 64 MiB
 
 
 def _u64(n: int) -> bytes:
@@ -77,7 +78,8 @@ class AttachmentWriter:
     """A Spool into the store: an attachment written as its bytes come, 4 MiB per batch (what memory holds of it
     at a time), rather than into a temporary file and copied in later. ``finish`` gives the Attachment,
     in the store already; ``discard`` drops what was written. Until a record or the copy names it,
-    start-up drops it. Written from one thread at a time."""
+    start-up drops it. Each write's bytes go into parts of their own (a fetch writes 1 MiB at a time: 16
+    whole parts), not joined with the batch's others first (a copy). Written from one thread at a time."""
 
     def __init__(self, store: Store):
         self._store, self.ident = store, secrets.token_bytes(8)
@@ -119,7 +121,8 @@ class AttachmentWriter:
 
     def _commit_part(self) -> None:
         batch = Batch()
-        self._parts = put_parts(batch, self.ident, self._parts, b"".join(self._pending))
+        for data in self._pending:  # each write's own parts: no copy of the batch joined first
+            self._parts = put_parts(batch, self.ident, self._parts, data)
         self._store.commit(batch)
         self._pending, self._pending_bytes = [], 0
 
@@ -144,8 +147,17 @@ class StoredParts(io.RawIOBase):
         return True
 
     def readinto(self, into) -> int:
+        if not self._part and len(into) >= _PART:  # a tensor's bytes: many parts in one read, one copy
+            into = memoryview(into).cast("B")
+            keys = [self._key(self._next + i) for i in range(min(len(into) // _PART + 1, _MOST_PARTS))]
+            n = sum(sizes := self._store.read_into(keys, into))
+            if sizes:
+                self._next += len(sizes)
+                if self._check_digest:
+                    self._digest.update(into[:n])
+                return n
         if not self._part:
-            part = self._store.get(SYSTEM_PARTS + self._ident + b"/" + _u64(self._next))
+            part = self._store.get(self._key(self._next))
             if part is None:
                 self._check()
                 return 0
@@ -156,6 +168,9 @@ class StoredParts(io.RawIOBase):
         into[:n] = self._part[:n]
         self._part = self._part[n:]
         return n
+
+    def _key(self, n: int) -> bytes:
+        return SYSTEM_PARTS + self._ident + b"/" + _u64(n)
 
     def _check(self) -> None:
         if not self._check_digest:

@@ -79,7 +79,7 @@ def fetched(device: DeviceState, caller: bytes, space: Space, attached: Attachme
         work=sum(m.numel for m in incoming.values()),
     )
 
-    def make(data: bytearray, meta: Meta) -> Any:
+    def make(data: memoryview, meta: Meta) -> Any:
         checkpoint()  # nothing is stored before every tensor is made
         return device.backend.tensor(data, FLOAT, meta.shape)
 

@@ -107,9 +107,9 @@ class TorchBackend:
         ]
 
     # --- tensors ----------------------------------------------------------------------------------
-    def tensor(self, data: bytes | bytearray, elem: str, shape: tuple[int, ...]) -> torch.Tensor:
+    def tensor(self, data: bytes | bytearray | memoryview, elem: str, shape: tuple[int, ...]) -> torch.Tensor:
         """An input: integers become int64 (what embedding and cross_entropy index with). float32 in a
-        bytearray becomes a tensor on its memory (no copy on torch:cpu). (Not ``_on_this_thread``:
+        writable buffer (a bytearray, a fetch's memoryview) becomes a tensor on its memory (no copy on torch:cpu). (Not ``_on_this_thread``:
         numpy converts it, torch computes nothing, and the run that reads it gives the thread its count.)"""
         array = np.frombuffer(data, dtype=_DTYPES[elem]).reshape(shape)
         t = torch.from_numpy(array.astype(np.int64 if elem != "f32" else np.float32, copy=not array.flags.writeable))

@@ -22,7 +22,7 @@ from kit.daemon import moxzid
 from kit.memory import resident_mib
 
 from moxzi_core import plugins
-from moxzi_core.store import Batch, MemoryStore, StoreError
+from moxzi_core.store import Batch, MemoryStore, Store, StoreError
 from moxzi_store_lmdb import LmdbStore
 
 OPENERS = {"memory": lambda directory: MemoryStore(), "lmdb": LmdbStore}
@@ -87,6 +87,18 @@ def test_scan_is_in_key_order_and_keeps_to_its_prefix(store):
     assert [key for key, _ in store.scan(b"\xff")] == [b"\xff", b"\xff\xff"]
     assert list(store.scan(b"c")) == []
     assert list(store.scan(b"ab/c/")) == []
+
+
+@pytest.mark.parametrize("own", [True, False], ids=["own", "fallback"])
+def test_read_into_copies_values_back_to_back_until_one_is_absent_or_does_not_fit(store, own):
+    """Each store's ``read_into``, and the one a third-party store without it inherits."""
+    read_into = store.read_into if own else lambda keys, into: Store.read_into(store, keys, into)
+    commit(store, {b"p/0": b"abc", b"p/1": b"", b"p/2": b"defg", b"p/3": b"hi"})
+    into = bytearray(8)
+    assert read_into([b"p/0", b"p/1", b"p/2", b"p/3"], memoryview(into)) == [3, 0, 4]  # p/3 does not fit
+    assert into[:7] == b"abcdefg"
+    assert read_into([b"p/2", b"p/9", b"p/0"], memoryview(into)) == [4]  # stops at the absent p/9
+    assert read_into([b"p/9"], memoryview(into)) == []
 
 
 def test_cleared_prefixes_go_before_the_writes_of_the_same_batch(store):
@@ -236,6 +248,9 @@ def test_reading_large_values_leaves_none_of_their_pages_resident(tmp_path):
         before = resident_mib("RssFile")
         assert all(store.get(key) == value for key, value in parts.items())
         assert dict(store.scan(b"part/")) == parts
+        into = bytearray(64 << 20)
+        assert store.read_into(list(parts), memoryview(into)) == [4 << 20] * 16
+        assert into == b"".join(parts.values())
         assert resident_mib("RssFile") - before < 16
     finally:
         store.close()
