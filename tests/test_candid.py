@@ -40,6 +40,7 @@ from moxzi_core.candid import (
     encode_args,
     idl_hash,
 )
+from moxzi_core.candid.decode import REPEAT_BYTES
 from moxzi_core.candid.encode import MAX_NUMBER_BITS
 from moxzi_core.candid.wire import leb128, sleb128
 
@@ -450,6 +451,16 @@ def test_a_decoder_charges_a_remembered_value_what_decoding_it_cost():
     with pytest.raises(CandidError) as from_scratch:
         decode_args(message, [STEP], budget=enough - 1)
     assert (str(short.value), short.value.offset) == (str(from_scratch.value), from_scratch.value.offset)
+
+
+def test_a_decoder_gives_a_message_repeated_whole_the_value_it_gave_before():
+    message = steps([{"param": "w"}], 1)[0]
+    decoder = Decoder([STEP], remember=[PROGRAM])
+    first = decoder.decode(message)
+    assert decoder.decode(bytes(bytearray(message))) is first  # an equal copy: not read again
+    assert first == decode_args(message, [STEP])
+    large = encode_args([STEP], [{"data": bytes(REPEAT_BYTES), "program": [], "lr": None}])
+    assert decoder.decode(large) is not decoder.decode(large)  # too large to keep
 
 
 def _decodes(message: bytes, budget: int) -> bool:

@@ -54,6 +54,7 @@ from .wire import FIXED_FORMATS, MAGIC, Reader
 DEFAULT_BUDGET = 100_000
 BUDGET_PER_BYTE = 2
 MAX_DEPTH = 256
+REPEAT_BYTES = 1 << 16  # (Decoder) a message repeated whole is remembered up to this size
 
 ValueReader = Callable[[int], Any]  # reads one value; the argument is the nesting depth
 
@@ -86,10 +87,13 @@ class Decoder:
     where the previous one of that type began is not decoded again: the previous value is given, and the
     budget charged what decoding it cost. A message as long as the one before of its head that differs
     from it only inside its leaves (blobs' contents, fixed-size numbers) is read from that one's
-    template (``template.py``): its leaves, and the containers on their paths, read anew. Parsing is a
+    template (``template.py``): its leaves, and the containers on their paths, read anew. A message of
+    at most ``REPEAT_BYTES`` that repeats the one before byte for byte (a training loop's step on the
+    same batch) is not read at all: the value given for that one is given again. Parsing is a
     function of the bytes it reads alone, so each gives what decoding from scratch gives. Remembered
-    values, and a template's values off its leaves' paths, are shared by the results of the messages
-    that repeat them: callers must not change them. Safe to use from several threads at once.
+    values, a template's values off its leaves' paths and a repeated message's whole value are shared
+    by the results of the messages that repeat them: callers must not change them. Safe to use from
+    several threads at once.
     """
 
     def __init__(self, types: Sequence[CandidType], *, remember: Sequence[CandidType] = (), heads: int = 16):
@@ -98,11 +102,15 @@ class Decoder:
         self._size = heads
         self._heads: list[_Head] = []  # most recently used last; a head in use is taken out
         self._lock = threading.Lock()
+        self._last: tuple[bytes, list[Any], int] | None = None  # the last message, its value and its cost
 
     def decode(self, data: bytes, *, budget: int | None = None) -> list[Any]:
         """As ``decode_args(data, types, budget=budget)``."""
         budget = DEFAULT_BUDGET + BUDGET_PER_BYTE * len(data) if budget is None else budget
         data = bytes(data)
+        last = self._last
+        if last is not None and last[0] == data and last[2] <= budget:
+            return last[1]
         with self._lock:
             head = next((h for h in reversed(self._heads) if h.cost <= budget and data.startswith(h.key, 4)), None)
             if head is not None:
@@ -112,17 +120,22 @@ class Decoder:
         else:
             head.reuse(data, budget)
         try:
-            values = head.template.read(data) if head.template is not None and head.template.cost <= budget else None
-            if values is None:
+            template = head.template if head.template is not None and head.template.cost <= budget else None
+            values = None if template is None else template.read(data)
+            if values is not None and template is not None:
+                cost = template.cost
+            else:
                 spans: list[Span] = []
                 head.r.spans = spans
                 values = head.values()
+                cost = budget - head.r.budget
                 # learnt from a message as long as the one before: a run of messages that differ in
                 # length (a growing context) is never walked
                 if len(data) == head.length:
-                    cost = budget - head.r.budget
                     head.template = learn(data, spans, values, head.wire, head.expected, self._remember, cost)
                 head.length = len(data)
+            if len(data) <= REPEAT_BYTES:
+                self._last = (data, values, cost)
             return values
         except RecursionError:
             raise head.r.fail("types or values nested too deeply") from None

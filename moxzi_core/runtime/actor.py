@@ -75,7 +75,9 @@ class Actor:
         if instance is not None:
             assert module is not None, "an actor with an instance has its module's hash"
             self.adopt(instance, module)
-        self._queue: queue.Queue = queue.Queue()
+        # (SimpleQueue: its put and the wake-up of a waiting get are C, no Condition: a device call's answer
+        # reaches the actor's thread ~10 µs sooner than through queue.Queue)
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
         self._calls = CallContexts()
         self._deferred: list[tuple[int | None, object]] = []  # waiting for outstanding callbacks (an upgrade)
         self._thread: threading.Thread | None = None
