@@ -144,9 +144,10 @@ class Delivery:
         arrived, self._arrived = self._arrived, []
         try:
             self.deliver(Batch(), [(actor, message) for actor, message, _ in arrived])
-        except StoreError as error:  # (the loop stops: see ``commit``) the callers get the error
-            for _, _, origin in arrived:
-                if not (answer := self._waiting[origin.request]).done():
+        except Exception as error:  # each caller still waiting gets it, as when it recorded its own call
+            for _, _, origin in arrived:  # (a StoreError also stops the loop: see ``commit``)
+                answer = self._waiting.get(origin.request)
+                if answer is not None and not answer.done():
                     answer.set_exception(error)
 
     def deliver(self, batch: Batch, messages: list[tuple[Actor, object]]) -> None:
