@@ -1,6 +1,7 @@
 """Group commit (moxzi_core/runtime/group_sync.py): calls that settle while the store flushes share the
 next flush, the actor runs on meanwhile, no answer goes out before its batch is on disk, and with kill -9
-in the middle of many concurrent calls none answered is lost or run twice."""
+in the middle of many concurrent calls none answered is lost or run twice; the calls that arrive in
+one turn of the event loop are recorded in one transaction."""
 
 import asyncio
 import json
@@ -131,3 +132,32 @@ def test_no_answered_call_is_lost_or_run_twice_when_moxzid_is_killed_among_many(
         assert sorted(again.values()) == list(range(1, len(tried) + 1))  # each call counted once
         assert moxzid.call("lab", "get", query=True) == [len(tried)]
         assert "Traceback" not in (tmp_path / "moxzid.log").read_text()
+
+
+class CountingDisk(MemoryStore):
+    """A store on a disk that counts the transactions that write inbox records."""
+
+    in_memory = False
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.recording = 0
+
+    def commit(self, batch) -> None:
+        if any(b"/inbox/" in key and value is not None for key, value in batch.writes.items()):
+            self.recording += 1
+        super().commit(batch)
+
+
+async def test_calls_arriving_in_one_turn_are_recorded_in_one_transaction():
+    store = CountingDisk()
+    host = Host([spec("lab")], store=store)
+    await host.start()
+    try:
+        answers = await asyncio.wait_for(
+            asyncio.gather(*(host.call("lab", "inc", encode_args([], []), query=False) for _ in range(CALLS))), 30
+        )
+        assert sorted(decode_args(a.reply, [NAT])[0] for a in answers) == list(range(1, CALLS + 1))
+        assert store.recording == 1
+    finally:
+        await host.stop()

@@ -11,7 +11,7 @@ average.
 
 Compressing 64 KiB costs ~0.1 ms, and rewriting a chunk's value costs LMDB its ~6 pages, which a
 message that wrote one page of it should not pay each time: up to `MAX_PATCHES` pages of a chunk are
-written as patches, each page compressed alone and stored under the chunk's name and its number in
+written as patches, each page compressed alone (at a faster level, `PATCH_LEVEL`) and stored under the chunk's name and its number in
 the chunk, read over the chunk's value (or over the initial image's chunk, when it has none). Past
 that, the chunk is packed whole and its patches go. (A store that keeps its values in memory takes a
 patch for every page of a chunk written, or the chunk whole where a message wrote every page of it.)
@@ -40,7 +40,11 @@ from .memory import PAGE
 
 CHUNK = 1 << 16
 PAGES_PER_CHUNK = CHUNK // PAGE
-LEVEL = 1
+LEVEL = 1  # a chunk's zstd level
+# A patch's: it is packed on the actor's thread for every page a message wrote, before its next
+# message, and a chunk holds a few at most (`MAX_PATCHES`). zstd's fast level -1 packs a 4 KiB page of a
+# Motoko heap ~40% sooner than level 1, its frame ~5% larger (7.65x against 8.0x), read as any frame is.
+PATCH_LEVEL = -1
 MAX_PATCHES = 4  # patches a chunk may have; a message that would give it more packs it whole
 _FRAME, _RAW = 0, 255  # a value's first byte: a zstd frame follows, or the bytes themselves
 _FRAME_BYTE, _RAW_BYTE = bytes([_FRAME]), bytes([_RAW])
@@ -78,8 +82,12 @@ def pack(content: bytes | memoryview, number: int, initial: bytes, compress: boo
     return _value(content, compress)
 
 
-def _value(content: bytes | memoryview, compress: bool) -> bytes:
-    return _FRAME_BYTE + _codec().compressor.compress(content) if compress else _RAW_BYTE + content
+def _value(content: bytes | memoryview, compress: bool, patch: bool = False) -> bytes:
+    """A chunk's value (a ``patch``'s: a page's, compressed at `PATCH_LEVEL`)."""
+    if not compress:
+        return _RAW_BYTE + content
+    codec = _codec()
+    return _FRAME_BYTE + (codec.patcher if patch else codec.compressor).compress(content)
 
 
 class Packer:
@@ -126,7 +134,7 @@ class Packer:
                 patched.extend(written)
                 self._patched.setdefault(number, set()).update(page % PAGES_PER_CHUNK for page in written)
         for page, content in zip(patched, read(patched, 1)):
-            values[patch_name(*divmod(page, PAGES_PER_CHUNK))] = _value(content, self.compress)
+            values[patch_name(*divmod(page, PAGES_PER_CHUNK))] = _value(content, self.compress, patch=True)
         for number, content in zip(whole, read(whole, PAGES_PER_CHUNK)):
             values[chunk_name(number)] = pack(content, number, self.initial, self.compress)
             for at in self._patched.pop(number, ()):
@@ -255,6 +263,7 @@ def _initial_chunk(initial: bytes, number: int) -> bytes:
 class _Codec:
     def __init__(self) -> None:
         self.compressor = zstandard.ZstdCompressor(level=LEVEL, write_checksum=True)
+        self.patcher = zstandard.ZstdCompressor(level=PATCH_LEVEL, write_checksum=True)
         self.decompressor = zstandard.ZstdDecompressor()
 
 
