@@ -77,18 +77,22 @@ def breakdown(state: Path, levels: list[int]) -> None:
     used = main["branch_pages"] + main["leaf_pages"] + main["overflow_pages"] + 2
     file_bytes = (state / "data.mdb").stat().st_size
     print(f"{state}: data.mdb {file_bytes / 1e6:.1f} MB, {total_pages * page_size / 1e6:.1f} MB of pages used")
-    print(f"| kind | entries | value MB | on disk MB (pages) | raw MB |")
+    print("| kind | entries | value MB | on disk MB (pages) | raw MB |")
     print("| --- | ---: | ---: | ---: | ---: |")
     for name, (entries, size, pages, raw) in sorted(rows.items(), key=lambda r: -r[1][2]):
         print(f"| {name} | {entries:,} | {size / 1e6:.1f} | {pages * page_size / 1e6:.1f} | {raw / 1e6:.1f} |")
     free = total_pages - used
     print(f"| free pages (LMDB's free list) | | | {free * page_size / 1e6:.1f} | |")
-    print(f"| branch and leaf pages, meta | | | {(main['branch_pages'] + main['leaf_pages'] + 2) * page_size / 1e6:.1f} | |")
+    print(
+        f"| branch and leaf pages, meta | | | {(main['branch_pages'] + main['leaf_pages'] + 2) * page_size / 1e6:.1f} | |"
+    )
     if levels and chunks:
         decompressor = zstandard.ZstdDecompressor()
         contents = [decompressor.decompress(frame) for frame in chunks]
         zero_pages = sum(content.count(bytes(4096)) for content in contents)  # (a page-aligned count)
-        print(f"heap chunks: {len(contents):,}, {sum(map(len, contents)) / 1e6:.1f} MB raw; {zero_pages:,} zero 4 KiB pages in them")
+        print(
+            f"heap chunks: {len(contents):,}, {sum(map(len, contents)) / 1e6:.1f} MB raw; {zero_pages:,} zero 4 KiB pages in them"
+        )
         for level in levels:
             compressor = zstandard.ZstdCompressor(level=level, write_checksum=True)
             sizes = [len(compressor.compress(content)) + 1 for content in contents]

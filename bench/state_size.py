@@ -77,7 +77,9 @@ def main() -> None:
     parser.add_argument("--device", default="torch:cpu")
     parser.add_argument("--workdir", type=Path)
     parser.add_argument("--text", type=Path, default=SHAKESPEARE)
-    parser.add_argument("--seed", action="store_true", help="gpt: the tutorial's actor as written (bench/actors/seed003)")
+    parser.add_argument(
+        "--seed", action="store_true", help="gpt: the tutorial's actor as written (bench/actors/seed003)"
+    )
     args = parser.parse_args()
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix=f"state-size-{args.flow}-"))
     workdir.mkdir(parents=True, exist_ok=True)
