@@ -1,14 +1,15 @@
 """How large the state directory grows: the seeds' training flows run against moxzid with ``-s`` on a
 tensor device, the directory's size (and the actors' wasm memory) printed after each stage.
 
-    python3 bench/state_size.py gpt [--steps 500] [--device torch:cpu] [--workdir DIR]
+    python3 bench/state_size.py gpt [--seed] [--steps 500] [--device torch:cpu] [--workdir DIR]
     python3 bench/state_size.py islands [--steps 500] [--device torch:cpu] [--workdir DIR]
 
-``gpt``: seed 003's Shakespeare GPT (examples/shakespeare): ``load`` the text, then train ``--steps``.
+``gpt``: seed 003's Shakespeare GPT (examples/shakespeare; with ``--seed``, the tutorial's gpt.mo as it
+writes it, bench/actors/seed003): ``load`` the text, then train ``--steps``.
 ``islands``: seed 000's six actors (examples/islands): every trainer loads the text, the writer follows
 the trainer and writes, the trainer trains ``--steps`` in the background, then island0 leads the
 islands through rounds of 10 steps (``--steps`` / 2 each). Sizes are the bytes the directory's files
-take on disk (``du``), and the data file's length.
+take on disk (``du``), and the data file's length; bench/state_breakdown.py then tells where they go.
 """
 
 from __future__ import annotations
@@ -76,11 +77,15 @@ def main() -> None:
     parser.add_argument("--device", default="torch:cpu")
     parser.add_argument("--workdir", type=Path)
     parser.add_argument("--text", type=Path, default=SHAKESPEARE)
+    parser.add_argument(
+        "--seed", action="store_true", help="gpt: the tutorial's actor as written (bench/actors/seed003)"
+    )
     args = parser.parse_args()
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix=f"state-size-{args.flow}-"))
     workdir.mkdir(parents=True, exist_ok=True)
     if args.flow == "gpt":
-        sources, manifest = [ROOT / "examples/shakespeare/gpt.mo"], ROOT / "examples/shakespeare/actors.json"
+        actor = ROOT / ("bench/actors/seed003" if args.seed else "examples/shakespeare") / "gpt.mo"
+        sources, manifest = [actor], ROOT / "examples/shakespeare/actors.json"
     else:
         sources = [ROOT / "examples/islands/trainer.mo", ROOT / "examples/islands/writer.mo"]
         manifest = ROOT / "examples/islands/actors.json"

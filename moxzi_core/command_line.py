@@ -28,8 +28,8 @@ DESCRIPTION = (
 COMMANDS = {
     "plugins": "list installed plugins, their versions and what each registers; with --device, whose "
     "kernel runs each op there (and with --device-world, its ranks)",
-    "compact": "give the space the -s directory's store freed back to the OS (a compacting copy of it); "
-    "refused while a moxzid uses the directory",
+    "compact": "compress the -s directory's actor memories again, harder, and give the space its store "
+    "freed back to the OS (a compacting copy of it); refused while a moxzid uses the directory",
     "backup": "copy the -s directory (its store and the keys beside it) into DEST, a new or empty "
     "directory; refused while a moxzid uses it (`moxzi backup DEST` asks a running one)",
     "device-worker": "run rank RANK of a device that spans ranks (needs --device, --device-world and "

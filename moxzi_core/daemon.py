@@ -48,6 +48,7 @@ from .manifest import ManifestError, load_manifest
 from .progress import log_progress
 from .registry import Registry
 from .runtime.host import Host, actor_principal
+from .runtime.journal import repack_memories
 from .runtime.settings import host_config
 from .settings import MANIFEST, PLUGINS, STATE, Settings, SettingsError
 from .store import MemoryStore, Store, StoreError
@@ -193,12 +194,15 @@ def _compact(settings: Settings, registry: Registry, loaded) -> int:
         _print_error(exc)
         return 1
     try:
+        packed, repacked = repack_memories(store)
         before, after = store.compact()
     except StoreError as exc:
         _print_error(exc)
         return 1
     finally:
         store.close()
+    if packed:
+        print(f"{settings[STATE]}: actors' memories {packed / 1e6:.1f} MB -> {repacked / 1e6:.1f} MB compressed again")
     print(f"{settings[STATE]}: {before / 1e6:.1f} MB -> {after / 1e6:.1f} MB")
     return 0
 

@@ -77,6 +77,7 @@ LAYOUT = b"6"  # 2: the system's copy is an attachment; 3: messages, call contex
 _PAGED_LAYOUT = b"4"  # 4 KiB pages, a value each: converted on opening
 _INLINE_PATCHES_LAYOUT = b"5"  # a layout 6 store without patch values: only its layout is rewritten
 _MEMORY, _STABLE = b"memory", b"stable-memory"
+REPACK_BATCH = 256  # memory values ``repack_memories`` rewrites per batch: 16 MiB of chunks at most, raw
 # The images of a snapshot, by the name read_canister_snapshot_data and upload_canister_snapshot_data give
 # them, as they lie in the store: its memories, and an uploaded snapshot's own module.
 SNAPSHOT_IMAGES = {"wasm_memory": _MEMORY, "stable_memory": _STABLE, "wasm_module": b"module"}
@@ -449,10 +450,34 @@ class Journal:
         ]
 
     def actor_names(self) -> list[str]:
-        names = set()
-        for key, _ in self.store.scan(b"actor/"):
-            names.add(key.split(b"/")[1].decode())
-        return sorted(names)
+        return _actor_names(self.store)
+
+
+def _actor_names(store: Store) -> list[str]:
+    return sorted({key.split(b"/")[1].decode() for key, _ in store.scan(b"actor/")})
+
+
+def repack_memories(store: Store) -> tuple[int, int]:
+    """Compress every actor's memory chunks and patches again at the cold level (`memory_image.repack`),
+    off the write path (``moxzid compact``, which holds the store alone): the values' bytes before and
+    after. A batch of at most REPACK_BATCH values at a time, each value replaced by one that holds the same
+    bytes, so a stop at any point leaves every memory as it was; a store with no layout (no actors) has
+    nothing to repack."""
+    before = after = 0
+    for name in _actor_names(store):
+        for kind in (_MEMORY, _STABLE):
+            entries = list(store.scan(_actor(name, kind, b"")))
+            for at in range(0, len(entries), REPACK_BATCH):
+                keys, values = zip(*entries[at : at + REPACK_BATCH])
+                batch = Batch()
+                for key, value, repacked in zip(keys, values, memory_image.repack(values)):
+                    before += len(value)
+                    after += len(value if repacked is None else repacked)
+                    if repacked is not None:
+                        batch.put(key, repacked)
+                if batch.writes:
+                    store.commit(batch)
+    return before, after
 
 
 def _plain(value):

@@ -11,7 +11,7 @@ from kit.host import query, spec, update
 from moxzi_core.runtime.engine import memory_image
 from moxzi_core.runtime.engine.memory import PAGE
 from moxzi_core.runtime.host import Host
-from moxzi_core.runtime.journal import Delta, Journal
+from moxzi_core.runtime.journal import Delta, Journal, repack_memories
 from moxzi_core.store import Batch, MemoryStore, StoreError
 
 CHUNK = memory_image.CHUNK
@@ -332,3 +332,26 @@ def test_a_store_in_memory_gets_a_chunk_written_whole_as_one_value_and_its_patch
     restarted = memory_image.Packer(compress=False)  # as after a restart: it knows the patches from the store
     restarted.adopt(stored)
     assert restarted.changed(range(32, 48), runs_of(memory))[patch(2, 8)] is None
+
+
+def test_compaction_compresses_the_memories_again_and_they_read_back_the_same():
+    """``moxzid compact`` packs every chunk and patch again at the cold level (`repack_memories`): the
+    same memories read back from fewer bytes; a raw value (a store in memory's) is left as it is."""
+    store = MemoryStore()
+    journal = Journal(store)
+    memory, stable = bytearray(heap_like(8)), heap_like(2, seed=5)
+    packer = memory_image.Packer()
+    snapshot(store, Delta(STATE, packer.whole(bytes(memory)), memory_image.Packer().whole(stable), full=True))
+    memory[3 * CHUNK] ^= 0xFF
+    snapshot(store, Delta(STATE, packer.changed([48], runs_of(memory)), {}))
+    raw = memory_image.Packer(compress=False).changed([49], runs_of(memory))
+    snapshot(store, Delta(STATE, raw, {}))
+    values = stored_memory(store)
+    stable_bytes = sum(len(value) for _, value in store.scan(b"actor/a/stable-memory/"))
+
+    before, after = repack_memories(store)
+    assert after < before == sum(map(len, values.values())) + stable_bytes
+    assert stored_memory(store).keys() == values.keys() and stored_memory(store)[patch(3, 1)] == values[patch(3, 1)]
+    assert all(len(value) <= len(values[name]) for name, value in stored_memory(store).items())
+    saved = journal.load("a")
+    assert saved is not None and saved.memory.over(b"") == memory and saved.stable.over(b"") == stable
