@@ -172,12 +172,12 @@ class Stored:
         self.write([np.frombuffer(image, dtype=np.uint8)], initial)
         return image
 
-    def write(self, images: Sequence[np.ndarray], initial: bytes) -> None:
+    def write(self, images: Sequence[np.ndarray], initial: bytes) -> int:
         """Write the whole memory (`over`) into each of ``images``, ``size`` bytes that hold zeros: a
         restored instance's own memory and its committed copy, so that no copy of it is made first (a
-        heap of 320 MiB costs as much again to fill and copy). Chunks that hold zeros are not written.
-        The copies are numpy's and zstd decompresses, both without the GIL: actors restored side by
-        side run at once."""
+        heap of 320 MiB costs as much again to fill and copy). Return where what it wrote ends: past
+        it, the memory is zero. Chunks that hold zeros are not written. The copies are numpy's and
+        zstd decompresses, both without the GIL: actors restored side by side run at once."""
 
         def put(at: int, content: bytes) -> None:
             source = np.frombuffer(content, dtype=np.uint8)
@@ -185,7 +185,8 @@ class Stored:
                 image[at : at + len(source)] = source
 
         put(0, initial[: self.size])
-        for number in self.chunks.keys() | self.patches.keys():
+        numbers = self.chunks.keys() | self.patches.keys()
+        for number in numbers:
             at = number * CHUNK
             try:
                 if at + CHUNK > self.size:
@@ -199,6 +200,7 @@ class Stored:
                     put(at + page * PAGE, _page(patch))
             except ValueError as error:
                 raise StoreError(f"{self.what} is corrupt: {error}") from None
+        return max(min(len(initial), self.size), (max(numbers) + 1) * CHUNK if numbers else 0)
 
 
 def chunk_of(value: bytes | None) -> bytes:
