@@ -2,13 +2,15 @@
 opening, to the first actor answering a query, and to every actor answering, for this checkout and a
 baseline checkout (another worktree: ``git worktree add /tmp/mainref main``) on the same state.
 
-    python3 bench/restart.py --baseline /tmp/mainref [--actors 6] [--mib 64] [--rounds 3]
+    python3 bench/restart.py --baseline /tmp/mainref [--actors 6] [--mib 64] [--rounds 3] [--stages]
 
 The state is a stand-in for seed 000's (six actors, 666 MB): ``--actors`` copies of
 bench/actors/ballast.mo, each holding ``--mib`` MiB of pseudo-random bytes (incompressible, as trained
 weights nearly are), written once by this checkout's moxzid with ``-s`` and restarted by each side in
 turn (the order alternating by round). No device: the stand-in measures the actors' part of a restart.
-Prints the medians of ``--rounds`` rounds side by side.
+Prints the medians of ``--rounds`` rounds side by side. ``--stages`` prints, instead, what restoring one
+actor costs each side in CPU seconds by stage (`stages`), a measure a loaded machine disturbs less than
+the seconds until actors answer.
 """
 
 from __future__ import annotations
@@ -96,6 +98,59 @@ def restart(folder: Path, checkout_path: str, names: list[str]) -> tuple[float, 
     return opened, min(answered.values()), max(answered.values())
 
 
+STAGES = ("reading from LMDB", "instantiating", "restoring its memories", "its first query replica")
+
+
+def stages(state: Path, rounds: int) -> None:
+    """Print (JSON) the medians of ``rounds`` restores, an actor at a time, of each stage's CPU seconds
+    (its page faults included), the code being the one on ``sys.path``; preparing the module, once, last."""
+    from moxzi_core.runtime.clock import Clock
+    from moxzi_core.runtime.engine import Limits
+    from moxzi_core.runtime.journal import Journal
+    from moxzi_core.runtime.modules import Modules
+    from moxzi_store_lmdb.store import LmdbStore
+
+    journal = Journal(LmdbStore(state))
+    modules = Modules(Limits(), journal, Clock())
+    names = journal.actor_names()
+    times: dict[str, list[float]] = {stage: [] for stage in STAGES}
+    prepare = 0.0
+    for round_ in range(rounds):
+        name = names[round_ % len(names)]
+        at = [time.process_time()]
+        saved = journal.load(name)
+        assert saved is not None and saved.state["module"] is not None, f"{name} has code"
+        module = saved.state["module"]
+        if round_ == 0:
+            modules.remember(module, journal.module(module), name)
+            prepare = time.process_time() - at[0]
+            at[0] = time.process_time()
+        at.append(time.process_time())
+        instance = modules.instantiate(module, name, b"", bytes(saved.stable.over(b"")))
+        at.append(time.process_time())
+        instance.restore(saved.state, saved.memory)
+        at.append(time.process_time())
+        modules.instantiate(module, name, b"", replica=True).follow(instance, None, None)
+        at.append(time.process_time())
+        for stage, start, end in zip(STAGES, at, at[1:]):
+            times[stage].append(end - start)
+    print(json.dumps({**{s: statistics.median(t) for s, t in times.items()}, "preparing the module": prepare}))
+
+
+def stages_side_by_side(state: Path, sides: dict[str, str], rounds: int) -> None:
+    measured = {}
+    for side, path in sides.items():
+        command = [sys.executable, __file__, "--baseline", ".", "--stages-of", str(state), "--rounds", str(rounds)]
+        answer = subprocess.run(command, env={**os.environ, "PYTHONPATH": path}, capture_output=True, text=True)
+        assert answer.returncode == 0, answer.stderr
+        measured[side] = json.loads(answer.stdout.splitlines()[-1])
+    print(f"\nCPU seconds restoring one actor, medians of {rounds} (the module's preparation: once)")
+    print(f"{'':<28}{'baseline':>10}{'this':>10}{'ratio':>8}")
+    for stage in [*STAGES, "preparing the module"]:
+        old, new = measured["baseline"][stage], measured["this"][stage]
+        print(f"{stage:<28}{old:>10.3f}{new:>10.3f}{new / max(old, 1e-9):>8.2f}")
+
+
 def du_mb(path: Path) -> float:
     return int(subprocess.run(["du", "-sk", str(path)], capture_output=True, text=True).stdout.split()[0]) / 1000
 
@@ -107,7 +162,12 @@ def main() -> None:
     parser.add_argument("--mib", type=int, default=32, help="MiB of data per actor (its heap grows ~10x)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--workdir", type=Path, help="keep the state here, and use it if it is there")
+    parser.add_argument("--stages", action="store_true", help="CPU seconds per stage of one actor's restore")
+    parser.add_argument("--stages-of", type=Path, help=argparse.SUPPRESS)  # (one side's, in its own process)
     args = parser.parse_args()
+    if args.stages_of:
+        stages(args.stages_of, args.rounds)
+        return
     sides = {"baseline": python_path(args.baseline.resolve()), "this": python_path(ROOT)}
     with contextlib.ExitStack() as stack:
         folder = args.workdir or Path(stack.enter_context(tempfile.TemporaryDirectory()))
@@ -117,6 +177,9 @@ def main() -> None:
         else:
             names = build_state(folder, args.actors, args.mib)
         print(f"state: {len(names)} ballast actors, {du_mb(folder / 'state'):.0f} MB on disk")
+        if args.stages:
+            stages_side_by_side(folder / "state", sides, args.rounds)
+            return
         times: dict[str, list[tuple[float, float, float]]] = {side: [] for side in sides}
         for round_ in range(args.rounds):
             order = list(sides) if round_ % 2 == 0 else list(reversed(sides))

@@ -114,3 +114,38 @@ def test_a_commit_finds_pages_marked_anywhere_in_a_run_of_64_marks(tracked):
         for page in pages:  # back as it was: a change again
             memory.write(page * PAGE + 9, b"\x00")
         assert memory.commit() == pages
+
+
+def test_a_filled_memory_holds_only_what_was_written_and_a_replica_follows_it(tracked):
+    """`fill` (a restore) zeroes only what the memory held before and writes the memory and its
+    committed copy at once; its extent ends where the writing did, and a new replica copies up to it."""
+    _, store, wasm_memory, memory = tracked
+    memory.write(20 * PAGE, b"old")  # held before the fill, below and past what it writes
+    memory.write(31 * PAGE, b"old")
+    memory.commit()
+    content = np.frombuffer(b"new!" * (PAGE // 4), dtype=np.uint8)
+
+    def write(targets):
+        for target in targets:
+            target[3 * PAGE : 4 * PAGE] = content
+        return 4 * PAGE
+
+    memory.fill(48 * PAGE, write)  # grown by 16 pages
+    expected = bytearray(48 * PAGE)
+    expected[3 * PAGE : 4 * PAGE] = content.tobytes()
+    assert memory.read(0, 48 * PAGE) == expected
+    assert memory.image() == expected
+    assert memory.extent == 4 * PAGE
+    assert memory.commit() == []
+    memory.write(40 * PAGE, b"lost")  # past the extent: a rollback zeroes it
+    memory.rollback()
+    assert memory.read(40 * PAGE, 4) == bytes(4)
+    replica_memory = wasmtime.Memory(
+        store, wasmtime.MemoryType(wasmtime.Limits(2, None), is_64=wasm_memory.type(store).is_64)
+    )
+    replica_map = wasmtime.Memory(store, wasmtime.MemoryType(wasmtime.Limits(1, None)))
+    replica = TrackedMemory(replica_memory, store, replica_map, shadow=False)
+    replica.write(5 * PAGE, b"its initial image")  # (a replica's module's data segments)
+    replica._take_marks()
+    replica.follow(memory, None)
+    assert replica.read(0, 48 * PAGE) == expected

@@ -351,7 +351,7 @@ class Instance:
         is its main memory's contents (a snapshot's), or as the store holds it, written straight into
         its own over the module's initial image."""
         if isinstance(memory, Stored):
-            self.memory.fill(memory.size, lambda live: memory.write(live, self.memory_packer.initial))
+            self.memory.fill(memory.size, lambda targets: memory.write(targets, self.memory_packer.initial))
         else:
             self.memory.load(memory)
         self._set_globals(state["globals"])
