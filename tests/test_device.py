@@ -657,7 +657,8 @@ async def test_an_actors_device_calls_go_on_while_the_event_loop_stands_still(re
     async with learner_host(registry, MemoryStore(), checkpoint=CheckpointPolicy()) as (host, _):
         watched = host.events.subscribe()
         learning = asyncio.ensure_future(host.call("learner", "learn", encode_args([NAT], [3]), query=False))
-        await asyncio.sleep(0)  # one step of the loop: the call is in the actor's inbox
+        while host.quiet():  # the loop's turns until the call is recorded and in the actor's inbox
+            await asyncio.sleep(0)
         deadline = time.monotonic() + 20
         calls: list[dict] = []
         while len(calls) < 5 and time.monotonic() < deadline:
