@@ -12,7 +12,7 @@ import os
 import threading
 from abc import ABC, abstractmethod
 from bisect import bisect_left
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -72,6 +72,20 @@ class StoreCopy:
     observed: object = None  # what ``observe`` read of the copy's moment
 
 
+def copy_values_into(values: Iterable[bytes | memoryview | None], into: memoryview) -> list[int]:
+    """``Store.read_into``'s copying, for every store: ``values`` copied back to back into ``into`` up to
+    the first that is None or no longer fits (which is taken from ``values`` but not copied); their
+    lengths."""
+    sizes, at = [], 0
+    for value in values:
+        if value is None or at + len(value) > len(into):
+            break
+        into[at : at + len(value)] = value
+        at += len(value)
+        sizes.append(len(value))
+    return sizes
+
+
 class Store(ABC):
     """A transactional key-value store. Its methods may be called from any thread."""
 
@@ -119,15 +133,7 @@ class Store(ABC):
         the values copied. For values that no commit changes meanwhile (an attachment's parts: the
         read of a recorded fetch), in as few reads and copies as the store can: this one, for stores
         that do not override it, gets each key on its own."""
-        sizes, at = [], 0
-        for key in keys:
-            value = self.get(key)
-            if value is None or at + len(value) > len(into):
-                break
-            into[at : at + len(value)] = value
-            at += len(value)
-            sizes.append(len(value))
-        return sizes
+        return copy_values_into(map(self.get, keys), into)
 
     def compact(self) -> tuple[int, int]:
         """Give the space freed inside the store back to the OS (``moxzid compact``): the bytes it

@@ -39,7 +39,16 @@ from pathlib import Path
 import lmdb
 import numpy as np
 
-from moxzi_core.store import Batch, CopyProgress, Store, StoreCopy, StoreError, StoreView, sync_directory
+from moxzi_core.store import (
+    Batch,
+    CopyProgress,
+    Store,
+    StoreCopy,
+    StoreError,
+    StoreView,
+    copy_values_into,
+    sync_directory,
+)
 
 FORMAT = "moxzi-lmdb 1"
 FORMAT_FILE = "FORMAT"
@@ -388,19 +397,18 @@ class _View:
 
     def read_into(self, keys: Sequence[bytes], into: memoryview) -> list[int]:
         """``Store.read_into`` inside the transaction."""
-        sizes, at = [], 0
-        try:
+
+        def values() -> Iterator[memoryview | None]:
             for key in keys:
                 value = self._txn.get(key)
-                if value is None or at + len(value) > len(into):
-                    break
-                into[at : at + len(value)] = value
-                _release(value)
-                at += len(value)
-                sizes.append(len(value))
+                yield value
+                if value is not None:  # copied by now (``copy_values_into`` asked for the next)
+                    _release(value)
+
+        try:
+            return copy_values_into(values(), into)
         except (lmdb.CorruptedError, lmdb.PageNotFoundError) as exc:
             raise _corrupt(self._directory, exc) from exc
-        return sizes
 
     def scan(self, prefix: bytes) -> Iterator[tuple[bytes, bytes]]:
         """Every (key, value) under ``prefix``, read whole now (the transaction may end after)."""
