@@ -52,6 +52,7 @@ def test_killed_while_training_on_two_ranks_ends_with_one_devices_result(tmp_pat
         later_kills=(0.1, 0.5),
         restarts=2,
         uninterrupted_flags=ONE,
+        first_kill_by=STEPS // 2,
     )
     # On a quick machine the last kill may come after the last step; the first always interrupts training.
     assert seen == sorted(seen) and seen[0] < STEPS, f"the kills did not interrupt training: {seen}"

@@ -65,11 +65,13 @@ def uninterrupted_and_crashed(
     later_kills: tuple,
     restarts: int,
     uninterrupted_flags=None,
+    first_kill_by: int | None = None,
 ):
     """Returns (the uninterrupted run's result, the killed run's result, the progress seen at each
     restart, the last moxzid's log). Each kill comes a random time (``first_kill`` after starting the
-    work, ``later_kills`` after each restart) into a run. The uninterrupted run has ``flags`` too unless
-    ``uninterrupted_flags`` says otherwise."""
+    work, ``later_kills`` after each restart) into a run; the first comes sooner if the work's progress
+    reaches ``first_kill_by``, so that a quick machine cannot finish before it. The uninterrupted run has
+    ``flags`` too unless ``uninterrupted_flags`` says otherwise."""
     uninterrupted, crashed = tmp_path / "uninterrupted", tmp_path / "crashed"
     for folder in (uninterrupted, crashed):
         folder.mkdir()
@@ -81,7 +83,9 @@ def uninterrupted_and_crashed(
     rng = random.Random(seed)
     with running_moxzid(*flags, cwd=crashed) as daemon:
         start(daemon)
-        time.sleep(rng.uniform(*first_kill))
+        kill_at = time.monotonic() + rng.uniform(*first_kill)
+        while time.monotonic() < kill_at and (first_kill_by is None or progress(daemon) < first_kill_by):
+            time.sleep(0.01)
         daemon.process.kill()
     seen = []
     for _ in range(restarts):  # the work carries on by itself after each restart, until killed again
