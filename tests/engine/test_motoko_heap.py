@@ -126,3 +126,34 @@ def test_the_patches_of_a_chunk_with_no_value_get_zeros_in_the_ranges():
     memory[2 * PAGE : 3 * PAGE] = bytes(PAGE)  # (page 2: never written, the initial image's)
     memory[start:end] = bytes(end - start)
     assert memory_image.Stored(len(memory), values.items(), "a").over(b"") == memory
+
+
+class FakeMemory:
+    """The parts of `TrackedMemory` that `FreedPartitions` uses, over a bytearray: what it zeroed."""
+
+    def __init__(self, memory: bytearray):
+        self.memory, self.zeroed = memory, []
+
+    size = property(lambda self: len(self.memory))
+
+    def read(self, at: int, length: int) -> bytes:
+        return bytes(self.memory[at : at + length])
+
+    def zero(self, start: int, end: int, *, written: bool = False) -> None:
+        self.zeroed.append((start, end, written))
+
+
+def test_freed_partitions_are_zeroed_once_and_the_first_time_every_free_one():
+    size = 4 * P
+    memory = FakeMemory(bytearray(size))
+    table = heap({0: (True, 0), 1: (False, 3000), 2: (False, 5000)})
+    memory.memory[: motoko_heap.END] = table
+    freed = motoko_heap.FreedPartitions()
+    freed.zero(memory)  # the first look: all the free space
+    assert memory.zeroed == [(start, end, False) for start, end in free_of(table, size)]
+    memory.zeroed.clear()
+    freed.zero(memory)
+    assert memory.zeroed == []  # nothing changed in the table
+    memory.memory[: motoko_heap.END] = heap({0: (True, 0), 1: (False, 3000), 2: (True, 0)}, reclaimed=99)
+    freed.zero(memory)  # partition 2 freed: all of it; 0 and 3, free before: the pages written; 1 in use: none
+    assert memory.zeroed == [(HEAP_BASE, P, True), (2 * P, 3 * P, False), (3 * P, 4 * P, True)]

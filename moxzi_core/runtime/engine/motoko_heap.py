@@ -1,6 +1,8 @@
 """Where a Motoko actor's main memory holds nothing its runtime will read: the free space of the
 incremental collector's partitions, read from the partition table that enhanced orthogonal persistence
-keeps in the memory itself (``moxzid compact`` stores zeros there: `journal.repack_memories`).
+keeps in the memory itself. A running actor's partitions get zeros when its collector frees them
+(`FreedPartitions`, at the end of that message), and ``moxzid compact`` stores zeros in all of its free
+space (`journal.repack_memories`).
 
 The runtime (motoko-rts, ``gc/incremental/partitioned_heap.rs``) divides the heap into 64 MiB
 partitions. Each has a static space, a dynamic space of ``dynamic_size`` bytes after it that bump
@@ -17,8 +19,12 @@ layout, version 1, with no collection running, gives no free space at all.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from .memory import TrackedMemory
 
 METADATA = 0x48_0000  # the persistent metadata's address (4.5 MiB)
 FINGERPRINT = "MOTOKO ORTHOGONAL PERSISTENCE 64".encode("utf-32-le")
@@ -31,6 +37,7 @@ _ENTRY = 56  # index, free, large_content, marked_size, static_size, dynamic_siz
 _FIELDS = 11  # after the table: extension, partitions, heap_base, allocation_index, free_partitions,
 # evacuating, reclaimed, bitmap_allocation_pointer, gc_running, precomputed_heap_size, evacuated_size
 END = TABLE + PER_TABLE * _ENTRY + 8 * _FIELDS  # where what this reads ends
+_CHANGES = TABLE + PER_TABLE * _ENTRY + 8 * 3  # allocation_index, free_partitions, evacuating, reclaimed
 
 
 def free_space(read: Callable[[int, int], bytes | None], size: int) -> list[tuple[int, int]]:
@@ -78,3 +85,33 @@ def free_space(read: Callable[[int, int], bytes | None], size: int) -> list[tupl
         if start < end:
             ranges.append((start, end))
     return ranges
+
+
+class FreedPartitions:
+    """Zeros in the partitions of an actor's Motoko heap that its collector freed, written into its main
+    memory as the host (`TrackedMemory.zero`) before the message that freed them commits: their pages
+    are then stored as zeros (a chunk of zeros needs no value), and the actor's memory is the same
+    whether it runs on or is restored. It looks only when the table's allocation partition, count of
+    free partitions or bytes reclaimed changed since it last looked (a few bytes read a message), then
+    zeroes the free partitions that were in use when it last looked, and in the others the pages the
+    message wrote (the mark bitmaps of a collection that ran whole in one message); the first time,
+    all the free space. The rest of a partition in use is left: it was zeroed when it was freed."""
+
+    def __init__(self) -> None:
+        self._seen: bytes | None = None  # allocation_index, free_partitions, evacuating, reclaimed
+        self._free: np.ndarray | None = None  # the partitions free when it last looked (None: never)
+
+    def zero(self, memory: TrackedMemory) -> None:
+        size = memory.size
+        if size < END or (seen := memory.read(_CHANGES, 32)) == self._seen:
+            return
+        self._seen = seen
+        entries = np.frombuffer(memory.read(TABLE, PER_TABLE * _ENTRY), dtype=np.uint8)
+        before, self._free = self._free, entries[8::_ENTRY] == 1
+        for start, end in free_space(memory.read, size):
+            partition = start // PARTITION
+            if before is None or not before[partition]:
+                if before is None or self._free[partition]:  # (an in-use one's rest: zeroed when it was freed)
+                    memory.zero(start, end)
+            elif self._free[partition]:
+                memory.zero(start, end, written=True)
