@@ -149,7 +149,11 @@ def test_freed_partitions_are_zeroed_once_and_the_first_time_every_free_one():
     table = heap({0: (True, 0), 1: (False, 3000), 2: (False, 5000)})
     memory.memory[: motoko_heap.END] = table
     freed = motoko_heap.FreedPartitions()
-    freed.zero(memory)  # the first look: all the free space
+    memory.memory[: motoko_heap.END] = heap({0: (True, 0), 1: (False, 3000), 2: (False, 5000)}, gc_running=1)
+    freed.zero(memory)
+    assert memory.zeroed == []  # a collection under way: nothing read
+    memory.memory[: motoko_heap.END] = table
+    freed.zero(memory)  # the first table read: all the free space
     assert memory.zeroed == [(start, end, False) for start, end in free_of(table, size)]
     memory.zeroed.clear()
     freed.zero(memory)

@@ -29,7 +29,6 @@ if TYPE_CHECKING:
 METADATA = 0x48_0000  # the persistent metadata's address (4.5 MiB)
 FINGERPRINT = "MOTOKO ORTHOGONAL PERSISTENCE 64".encode("utf-32-le")
 VERSION = 1  # the metadata's layout version this reads
-_VERSION_AT = METADATA + len(FINGERPRINT)
 TABLE = METADATA + 0xA8  # the collector's partition table, in its state after the metadata's header
 PARTITION = 64 << 20
 PER_TABLE = 128  # partitions in a table; more come in extension tables, which this leaves alone
@@ -94,12 +93,13 @@ class FreedPartitions:
     whether it runs on or is restored. It looks only when the table's allocation partition, count of
     free partitions or bytes reclaimed changed since it last looked (a few bytes read a message), then
     zeroes the free partitions that were in use when it last looked, and in the others the pages the
-    message wrote (the mark bitmaps of a collection that ran whole in one message); the first time,
-    all the free space. The rest of a partition in use is left: it was zeroed when it was freed."""
+    message wrote (the mark bitmaps of a collection that ran whole in one message); the first time it
+    reads a table (not while a collection runs), all the free space. The rest of a partition in use is left: it was zeroed when it was freed."""
 
     def __init__(self) -> None:
         self._seen: bytes | None = None  # allocation_index, free_partitions, evacuating, reclaimed
-        self._free: np.ndarray | None = None  # the partitions free when it last looked (None: never)
+        self._free: np.ndarray | None = None  # the partitions free when it last looked
+        self._swept = False  # whether it has zeroed all the free space once (a look that read a table)
 
     def zero(self, memory: TrackedMemory) -> None:
         size = memory.size
@@ -107,11 +107,14 @@ class FreedPartitions:
             return
         self._seen = seen
         entries = np.frombuffer(memory.read(TABLE, PER_TABLE * _ENTRY), dtype=np.uint8)
-        before, self._free = self._free, entries[8::_ENTRY] == 1
-        for start, end in free_space(memory.read, size):
+        before, self._free = self._free if self._swept else None, entries[8::_ENTRY] == 1
+        for start, end in (ranges := free_space(memory.read, size)):
             partition = start // PARTITION
             if before is None or not before[partition]:
                 if before is None or self._free[partition]:  # (an in-use one's rest: zeroed when it was freed)
                     memory.zero(start, end)
             elif self._free[partition]:
                 memory.zero(start, end, written=True)
+        self._swept = self._swept or bool(ranges)
+        if not self._swept:
+            self._seen = None  # (look again at the next message, until a table reads)
