@@ -367,6 +367,9 @@ class StableMemory:
 
     def commit(self) -> list[int]:
         """End the message keeping its writes; return the changed 4 KiB pages."""
+        if self._bytes.size == 0:  # (never grown, as most actors' stable memory: its size needs no reading)
+            self._committed_pages = 0
+            return []
         self._committed_pages = self.pages
         return self._bytes.commit()
 
