@@ -163,12 +163,16 @@ class TrackedMemory:
 
     def extent_if_committed(self) -> int:
         """`extent` as committing now would leave it (the marks are kept). Reads only the marks from
-        `extent` to the memory's end: a message that writes below it, as most do, costs next to
-        nothing."""
+        `extent` to the memory's end, counted by numpy, then where the last one lies if any: ~2 µs for
+        letters.mo's dozen marks past its extent and ~4 for gpt.mo's 15,600 (a call into the shadow's
+        wasm took 5 and 10)."""
         pages = self.size // PAGE
         if self._extent >= pages:  # (every page lies below it: an empty stable memory's too)
             return self.extent
-        return self._shadowed().call("extent_if_committed", pages, self._extent)[0] * PAGE
+        beyond = self._map_bytes()[self._extent : pages]
+        if not np.count_nonzero(beyond):
+            return self.extent
+        return (self._extent + int(np.flatnonzero(beyond.view(np.bool_))[-1]) + 1) * PAGE
 
     def rollback(self) -> None:
         """Put back every committed byte, and the globals' committed values. Wasm memory cannot shrink: pages grown since, and those past

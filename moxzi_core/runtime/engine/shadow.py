@@ -1,7 +1,8 @@
 """A tracked memory's committed copy, kept by a small wasm module of moxzid's own in the actor's store, so
-that a commit, a rollback and the check of what a commit would leave are each one call into wasm
-instead of a dozen numpy operations (six changed pages of letters.mo's heap: 21 -> 6 µs; a letters.mo
-callback's two commits, on a busy machine: 92-133 -> 40-46 µs of CPU).
+that a commit and a rollback are each one call into wasm instead of a dozen numpy operations (six
+changed pages of letters.mo's heap: 21 -> 6 µs; a letters.mo callback's two commits, on a busy machine:
+92-133 -> 40-46 µs of CPU). What a commit would leave (`TrackedMemory.extent_if_committed`) numpy
+finds sooner than a call into wasm could start.
 
 Per tracked memory (an actor's main memory, its stable memory's bytes), one instance, given the memory
 and its dirty-page map (`dirty`: a byte per 4 KiB page, nonzero = written since the last commit or
@@ -14,7 +15,7 @@ rollback). It holds:
   main memory's copy: numeric, which Motoko's all are), 8 bytes each in their order, which ``commit``
   takes and ``rollback`` puts back in the same call into wasm (a letters.mo callback's 36 globals read
   one C call each: ~10 µs a commit);
-- the exports below, each given the tracked memory's size in 4 KiB pages (the host's count: a store
+- the exports below, ``commit`` and ``rollback`` each given the tracked memory's size in 4 KiB pages (the host's count: a store
   that trapped may have marked pages past it, which are unmarked, never copied) and its extent (the
   pages from which the committed memory is zero):
 
@@ -28,9 +29,6 @@ rollback). It holds:
   zeroes those, with any growth).
 
   ``keep_globals()``: keep the globals' values (as ``commit`` does), without a commit.
-
-  ``extent_if_committed(pages, extent) -> extent``: the extent ``commit`` would leave, reading the marks
-  from the extent on and leaving every mark.
 
 The module runs in the actor's store, whose fuel counts the actor's instructions and whose epoch
 interrupts the actor when the host stops: `Shadow.call` gives it fuel and lifts the epoch deadline
@@ -158,27 +156,7 @@ def _text(memory64: bool, global_types: tuple[str, ...]) -> str:
         (i64.store $map (i32.shl (local.get $word) (i32.const 3)) (i64.const 0))))
       (local.set $word (i32.add (local.get $word) (i32.const 1)))
       (br $scan)))
-    (local.get $beyond))
-
-  (func (export "extent_if_committed") (param $pages i32) (param $extent i32) (result i32)
-    (local $page i32) (local $marks i32) (local $top i32)
-    (local.set $marks (i32.shl (memory.size $map) (i32.const 16)))
-    (if (i32.lt_u (local.get $pages) (local.get $marks)) (then (local.set $marks (local.get $pages))))
-    (local.set $page (local.get $extent))
-    (local.set $top (local.get $extent))
-    ;; 16 marks at a time where they lie whole within the memory's, a group without any skipped (past
-    ;; gpt.mo's extent lie ~15,600 marks: 51 -> 10 µs), else one at a time.
-    (block $done (loop $scan
-      (br_if $done (i32.ge_u (local.get $page) (local.get $marks)))
-      (if (i32.and (i32.eqz (i32.and (local.get $page) (i32.const 15)))
-                   (i32.le_u (i32.add (local.get $page) (i32.const 16)) (local.get $marks)))
-        (then (if (i32.eqz (v128.any_true (v128.load $map (local.get $page)))) (then
-          (local.set $page (i32.add (local.get $page) (i32.const 16)))
-          (br $scan)))))
-      (if (i32.load8_u $map (local.get $page)) (then (local.set $top (i32.add (local.get $page) (i32.const 1)))))
-      (local.set $page (i32.add (local.get $page) (i32.const 1)))
-      (br $scan)))
-    (local.get $top)))
+    (local.get $beyond)))
 """
 
 
@@ -214,7 +192,7 @@ class Shadow:
         # (the globals' kept values, as `globals` holds them)
         self.globals_layout = struct.Struct("<" + "".join(GLOBAL_TYPES[t] for t in global_types))
         self._functions: dict[str, wasmtime.Func] = {}
-        for name in ("commit", "rollback", "extent_if_committed", "keep_globals"):
+        for name in ("commit", "rollback", "keep_globals"):
             function = exports[name]
             assert isinstance(function, wasmtime.Func)
             self._functions[name] = function
