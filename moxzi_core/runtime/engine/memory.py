@@ -152,7 +152,7 @@ class TrackedMemory:
 
     def committed_globals(self) -> list:
         """The globals' values as the last commit (or `keep_globals`) kept them, in their order."""
-        return list(self._shadowed().globals_layout.unpack_from(self._kept_globals()))
+        return list(self._shadowed().globals_layout.unpack_from(self._kept_globals().data))
 
     @property
     def extent(self) -> int:

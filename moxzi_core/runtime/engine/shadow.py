@@ -57,7 +57,9 @@ def _text(memory64: bool, global_types: tuple[str, ...]) -> str:
     a = "i64" if memory64 else "i32"
     imports = "".join(f'(import "moxzi" "g{i}" (global $g{i} (mut {t})))' for i, t in enumerate(global_types))
     keep = "".join(f"({t}.store $globals (i32.const {8 * i}) (global.get $g{i}))" for i, t in enumerate(global_types))
-    put_back = "".join(f"(global.set $g{i} ({t}.load $globals (i32.const {8 * i})))" for i, t in enumerate(global_types))
+    put_back = "".join(
+        f"(global.set $g{i} ({t}.load $globals (i32.const {8 * i})))" for i, t in enumerate(global_types)
+    )
 
     def address(i32: str) -> str:  # an i32 count (of bytes) as an address of the tracked memory
         return f"(i64.extend_i32_u {i32})" if memory64 else i32
