@@ -4,6 +4,7 @@ the actor's thread commits and settles the message; its answer waits for that co
 (``device_calls.Gate``), so the store never holds the answer to a call whose making it does not hold. A message that is not settled after
 all leaves its early call unanswered, and the actor's next calls run."""
 
+import concurrent.futures
 import threading
 import time
 from types import SimpleNamespace
@@ -14,10 +15,10 @@ from kit.host import update
 
 from moxzi_core.candid import FLOAT64, NAT, Vec, encode_args
 from moxzi_core.runtime.delivery import Delivery
-from moxzi_core.runtime.device_calls import Gate
+from moxzi_core.runtime.device_calls import DeviceCalls, Gate, Threaded
 from moxzi_core.runtime.ic0 import OutgoingCall
 from moxzi_core.runtime.journal import Journal
-from moxzi_core.runtime.messages import MANAGEMENT
+from moxzi_core.runtime.messages import MANAGEMENT, Outcome
 from moxzi_core.runtime.turn import Turn
 from moxzi_core.store import MemoryStore
 
@@ -119,3 +120,28 @@ def test_a_call_after_one_that_waits_for_the_settle_waits_too():
     assert asked == ["long", "short"]
     assert list(turn.effects.started) == [0]
     assert [call.method for _, call in turn.effects.calls] == ["long", "short", "long", "other"]
+
+
+def test_a_call_that_ends_before_start_early_returns_is_answered_once_its_gate_opens():
+    """A call started early may end before the thread that started it adds its callback (that thread
+    preempted meanwhile, under load): its answer then waits for the gate on a thread of its own, not on the
+    thread that opens the gate as it settles, which would wait for itself (moxzid hung, every thread idle)."""
+
+    def ended_at_once(caller, data, purse, here):
+        future: concurrent.futures.Future = concurrent.futures.Future()
+        future.set_result(Outcome(b"ran"))
+        return future
+
+    calls = DeviceCalls(Journal(MemoryStore()), {"run": Threaded(ended_at_once)}, None, None)
+    gates: list[Gate | None] = []
+    starting = threading.Thread(target=lambda: gates.append(calls.start_early("a", b"a", "run", b"")), daemon=True)
+    starting.start()
+    starting.join(10)
+    assert not starting.is_alive(), "start_early waited for the gate its own thread opens"
+    [gate] = gates
+    assert gate is not None
+    answered: list[Outcome] = []
+    done = threading.Event()
+    gate.open(lambda batch, outcome: (answered.append(outcome), done.set()))
+    assert done.wait(10)
+    assert [outcome.reply for outcome in answered] == [b"ran"]

@@ -65,6 +65,28 @@ def test_neither_the_fuel_nor_a_stopping_host_changes_a_commit(tracked):
     assert store.get_fuel() == 12345
 
 
+def test_the_globals_a_commit_keeps_a_rollback_puts_back():
+    """Given globals, the committed copy keeps their values with each commit (an empty memory's too)
+    and puts them back with each rollback, in the same call into wasm."""
+    engine = new_engine()
+    store = new_store(engine, 10**9)
+    zeros = [wasmtime.Val.i32(0), wasmtime.Val.i64(0), wasmtime.Val.f32(0.0), wasmtime.Val.f64(0.0)]
+    globals_ = [wasmtime.Global(store, wasmtime.GlobalType(zero.type, True), zero) for zero in zeros]
+    for pages in (0, 1):  # (an empty memory commits without a call into wasm for its pages)
+        memory = wasmtime.Memory(store, wasmtime.MemoryType(wasmtime.Limits(pages, None)))
+        dirty_map = wasmtime.Memory(store, wasmtime.MemoryType(wasmtime.Limits(1, None)))
+        tracked = TrackedMemory(memory, store, dirty_map, globals_=globals_)
+        for g, value in zip(globals_, (-7, 2**40 + pages, 1.5, -2.25)):
+            g.set_value(store, value)
+        tracked.commit()
+        assert tracked.committed_globals() == [-7, 2**40 + pages, 1.5, -2.25]
+        for g, zero in zip(globals_, (0, 0, 0.0, 0.0)):
+            g.set_value(store, zero)
+        assert tracked.committed_globals() == [-7, 2**40 + pages, 1.5, -2.25]  # until the next commit
+        tracked.rollback()
+        assert [g.value(store) for g in globals_] == [-7, 2**40 + pages, 1.5, -2.25]
+
+
 def test_random_pages_commit_as_numpy_compares_them(tracked):
     _, _, _, memory = tracked
     rng = np.random.default_rng(7)

@@ -216,10 +216,21 @@ class DeviceCalls:
                     self._answering -= 1
                     self._lock.notify_all()
 
+        starter = threading.get_ident()
+
+        def ended(future: concurrent.futures.Future) -> None:
+            if isinstance(answer, Gate) and threading.get_ident() == starter:
+                # The call ended before this thread added the callback (preempted after starting it, or it
+                # could not start: `_submit`), so the callback runs here, on the thread that opens the
+                # gate as it settles: waiting here would never end. The answer waits on a thread of its own.
+                threading.Thread(target=finished, args=(future,), name="moxzi-gate", daemon=True).start()
+            else:
+                finished(future)
+
         future = _submit(method, caller, data, purse, here=here)
         if isinstance(answer, Gate):
             answer.underway = getattr(future, "underway", None)
-        future.add_done_callback(finished)
+        future.add_done_callback(ended)
         return True
 
     def spool(self) -> Spool:

@@ -23,6 +23,7 @@ from .memory import StableMemory, TrackedMemory
 from .memory_image import Packer, Stored
 from .motoko_heap import FreedPartitions
 from .rewrite import DIRTY_PAGES_EXPORT, GROW_CAP_EXPORT, START_EXPORT, PreparedModule
+from .shadow import GLOBAL_TYPES
 from .stable import FUNCTION_TYPES as STABLE_FUNCTIONS
 from .stable import StableFunctions
 
@@ -167,7 +168,20 @@ class Instance:
         self._growth: int | None = None
         self._cap_pages: int | None = None
         self._written_cap: int | None = None  # what the growth cap's global holds (None: as instantiated)
-        self.memory = TrackedMemory(memory, self._store, dirty_map, shadow=not replica)
+        mutable = [
+            g
+            for g in (_export_of(exports, n, wasmtime.Global) for n in prepared.global_exports)
+            if g.type(self._store).mutable
+        ]
+        self._globals = Globals(self._store, mutable)
+        # The committed values of the mutable globals: kept by the main memory's committed copy, in the
+        # same call into wasm as its pages, where all are numeric (Motoko's are); else read and written
+        # here (`_committed_globals`, as a replica's are: `follow`)
+        self._globals_kept = not replica and all(t in GLOBAL_TYPES for t in self._globals.types)
+        self._committed_globals: list = []
+        self.memory = TrackedMemory(
+            memory, self._store, dirty_map, shadow=not replica, globals_=mutable if self._globals_kept else ()
+        )
         # What packs the memories for the store (none for a replica, which writes no snapshot): the main
         # memory over its image as instantiated (its data segments, up to the last non-zero byte);
         # ``compress``: False for a store that keeps its values in memory (`Store.in_memory`).
@@ -182,15 +196,6 @@ class Instance:
         if stable:
             self.stable.load(stable)
         self._table = next((e for e in exports.values() if isinstance(e, wasmtime.Table)), None)
-        self._globals = Globals(
-            self._store,
-            [
-                g
-                for g in (_export_of(exports, n, wasmtime.Global) for n in prepared.global_exports)
-                if g.type(self._store).mutable
-            ],
-        )
-        self._committed_globals: list = []  # as of the start function, the last commit or restore
         self._saved_timer = 0
         self._fuel_given = 0
 
@@ -240,8 +245,17 @@ class Instance:
             self._grow_cap.write([cap])  # (only here: the global is moxzid's, the module's code never sets it)
             self._written_cap = cap
 
-    def _read_globals(self) -> list:
-        return self._globals.read()  # Motoko modules have dozens: read once per message
+    @property
+    def committed_globals(self) -> list:
+        """The mutable globals' values as of the start function, the last commit or restore."""
+        return self.memory.committed_globals() if self._globals_kept else self._committed_globals
+
+    def _keep_globals(self) -> None:
+        """Make the mutable globals' values now the committed ones."""
+        if self._globals_kept:
+            self.memory.keep_globals()
+        else:
+            self._committed_globals = self._globals.read()
 
     def invoke(
         self,
@@ -309,7 +323,8 @@ class Instance:
 
     def commit(self) -> tuple[list[int], list[int]]:
         """Keep the message's effects; return the changed pages of (main, stable) memory."""
-        self._committed_globals = self._read_globals()
+        if not self._globals_kept:  # (else the memory's commit keeps them)
+            self._committed_globals = self._globals.read()
         if self._freed is not None:
             self._freed.zero(self.memory)
         return self.memory.commit(), self.stable.commit()
@@ -318,12 +333,10 @@ class Instance:
         self.timer = self._saved_timer
         if self.replica:
             return  # `follow` puts the memories and globals back, with what was committed since
-        self._set_globals(self._committed_globals)
+        if not self._globals_kept:  # (else the memory's rollback puts them back)
+            self._globals.write(self._committed_globals)
         self.memory.rollback()
         self.stable.rollback()
-
-    def _set_globals(self, values: list) -> None:
-        self._globals.write(values)
 
     def follow(self, source: Instance, memory_pages: np.ndarray | None, stable_pages: np.ndarray | None) -> None:
         """(A replica, between queries) Become ``source``'s committed state again, given the pages of
@@ -331,8 +344,8 @@ class Instance:
         ``source`` is not committing; its running message, if any, is not seen."""
         self.memory.follow(source.memory, memory_pages)
         self.stable.follow(source.stable, stable_pages)
-        self._committed_globals = source._committed_globals
-        self._set_globals(self._committed_globals)
+        self._committed_globals = source.committed_globals
+        self._globals.write(self._committed_globals)
         self.now = max(self.now, source.now)
 
     def state(self) -> dict:
@@ -340,7 +353,7 @@ class Instance:
         return {
             "memory_size": self.memory.size,
             "stable_size": self.stable.kept_size,
-            "globals": self._committed_globals,
+            "globals": self.committed_globals,
             "timer": self.timer,
             "now": self.now,
         }
@@ -358,8 +371,8 @@ class Instance:
             self.memory.fill(memory.size, lambda targets: memory.write(targets, self.memory_packer.initial))
         else:
             self.memory.load(memory)
-        self._set_globals(state["globals"])
-        self._committed_globals = list(state["globals"])
+        self._globals.write(state["globals"])
+        self._keep_globals()
         self.timer, self.now = state["timer"], state["now"]
 
     def run_start(self) -> str | None:
@@ -368,5 +381,5 @@ class Instance:
         trap = None
         if self.prepared.has_start:
             trap = self.invoke(None, START_EXPORT, fuel=self.limits.instructions_per_message)
-        self._committed_globals = self._read_globals()
+        self._keep_globals()
         return trap

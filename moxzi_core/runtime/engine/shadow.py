@@ -1,7 +1,8 @@
 """A tracked memory's committed copy, kept by a small wasm module of moxzid's own in the actor's store, so
-that a commit, a rollback and the check of what a commit would leave are each one call into wasm
-instead of a dozen numpy operations (six changed pages of letters.mo's heap: 21 -> 6 µs; a letters.mo
-callback's two commits, on a busy machine: 92-133 -> 40-46 µs of CPU).
+that a commit and a rollback are each one call into wasm instead of a dozen numpy operations (six
+changed pages of letters.mo's heap: 21 -> 6 µs; a letters.mo callback's two commits, on a busy machine:
+92-133 -> 40-46 µs of CPU). What a commit would leave (`TrackedMemory.extent_if_committed`) numpy
+finds sooner than a call into wasm could start.
 
 Per tracked memory (an actor's main memory, its stable memory's bytes), one instance, given the memory
 and its dirty-page map (`dirty`: a byte per 4 KiB page, nonzero = written since the last commit or
@@ -10,20 +11,24 @@ rollback). It holds:
 - ``shadow``: a memory of the same address type holding the committed contents; it grows (zero) as the
   tracked memory does, so a page nobody committed is zero there, as in a fresh memory;
 - ``changed``: a memory where ``commit`` lists, as i32s, the pages it found changed;
-- the exports below, each given the tracked memory's size in 4 KiB pages (the host's count: a store
+- ``globals``: the committed values of the globals it is given (the instance's mutable ones, for the
+  main memory's copy: numeric, which Motoko's all are), 8 bytes each in their order, which ``commit``
+  takes and ``rollback`` puts back in the same call into wasm (a letters.mo callback's 36 globals read
+  one C call each: ~10 µs a commit);
+- the exports below, ``commit`` and ``rollback`` each given the tracked memory's size in 4 KiB pages (the host's count: a store
   that trapped may have marked pages past it, which are unmarked, never copied) and its extent (the
   pages from which the committed memory is zero):
 
-  ``commit(pages, extent) -> (count, extent)``: for each marked page (after a message that completed,
-  only the memory's pages are), unmark it and, if it differs from the shadow, copy it there and list
-  it; the extent grows past the last page listed. A count of -1: the shadow cannot grow (its memory is
-  at the store's limit).
+  ``commit(pages, extent) -> (count, extent)``: keep the globals' values; for each marked page (after
+  a message that completed, only the memory's pages are), unmark it and, if it differs from the
+  shadow, copy it there and list it; the extent grows past the last page listed. A count of -1: the
+  shadow cannot grow (its memory is at the store's limit).
 
-  ``rollback(pages, extent) -> beyond``: unmark every page, copying the shadow's back over those below
-  the extent; 1 if a page at or past it was marked (the host zeroes those, with any growth).
+  ``rollback(pages, extent) -> beyond``: put the globals' kept values back; unmark every page, copying
+  the shadow's back over those below the extent; 1 if a page at or past it was marked (the host
+  zeroes those, with any growth).
 
-  ``extent_if_committed(pages, extent) -> extent``: the extent ``commit`` would leave, reading the marks
-  from the extent on and leaving every mark.
+  ``keep_globals()``: keep the globals' values (as ``commit`` does), without a commit.
 
 The module runs in the actor's store, whose fuel counts the actor's instructions and whose epoch
 interrupts the actor when the host stops: `Shadow.call` gives it fuel and lifts the epoch deadline
@@ -33,17 +38,28 @@ a commit short, and the actor's count of instructions stays its own.
 
 from __future__ import annotations
 
+import struct
+from collections.abc import Sequence
+
 import wasmtime
 
 from .calls import WasmCalls
 from .own import compiled
 
 PAGE = 4096
+# The globals a copy keeps, by wasm value type: the struct code of one kept in its 8 bytes
+GLOBAL_TYPES = {"i32": "i4x", "i64": "q", "f32": "f4x", "f64": "d"}
 
 
-def _text(memory64: bool) -> str:
-    """The module's text for a tracked memory with 64-bit (else 32-bit) addresses."""
+def _text(memory64: bool, global_types: tuple[str, ...]) -> str:
+    """The module's text for a tracked memory with 64-bit (else 32-bit) addresses, keeping globals of
+    ``global_types``."""
     a = "i64" if memory64 else "i32"
+    imports = "".join(f'(import "moxzi" "g{i}" (global $g{i} (mut {t})))' for i, t in enumerate(global_types))
+    keep = "".join(f"({t}.store $globals (i32.const {8 * i}) (global.get $g{i}))" for i, t in enumerate(global_types))
+    put_back = "".join(
+        f"(global.set $g{i} ({t}.load $globals (i32.const {8 * i})))" for i, t in enumerate(global_types)
+    )
 
     def address(i32: str) -> str:  # an i32 count (of bytes) as an address of the tracked memory
         return f"(i64.extend_i32_u {i32})" if memory64 else i32
@@ -52,8 +68,12 @@ def _text(memory64: bool) -> str:
 (module
   (import "moxzi" "memory" (memory $live {a} 0))
   (import "moxzi" "map" (memory $map 0))
+  {imports}
   (memory $shadow (export "shadow") {a} 0)
   (memory $changed (export "changed") 1)
+  (memory $globals (export "globals") {-(-len(global_types) // 8192)})
+
+  (func $keep_globals (export "keep_globals") {keep})
 
   ;; The address of 4 KiB page `page`.
   (func $at (param $page i32) (result {a}) {address("(i32.shl (local.get $page) (i32.const 12))")})
@@ -84,6 +104,7 @@ def _text(memory64: bool) -> str:
 
   (func (export "commit") (param $pages i32) (param $extent i32) (result i32 i32)
     (local $at i32) (local $end i32) (local $page i32) (local $last i32) (local $count i32)
+    (call $keep_globals)
     (if (i32.eqz (call $cover (local.get $pages))) (then (return (i32.const -1) (local.get $extent))))
     ;; The marks of the memory's pages, 16 at a time (the map, whole 64 KiB pages, covers them); a
     ;; message that completed marked no page past them (only a trapped store can: `rollback`). 64
@@ -120,6 +141,7 @@ def _text(memory64: bool) -> str:
 
   (func (export "rollback") (param $pages i32) (param $extent i32) (result i32)
     (local $word i32) (local $words i32) (local $page i32) (local $last i32) (local $beyond i32)
+    {put_back}
     (local.set $words (i32.shl (memory.size $map) (i32.const 13)))
     (block $done (loop $scan
       (br_if $done (i32.ge_u (local.get $word) (local.get $words)))
@@ -136,33 +158,14 @@ def _text(memory64: bool) -> str:
         (i64.store $map (i32.shl (local.get $word) (i32.const 3)) (i64.const 0))))
       (local.set $word (i32.add (local.get $word) (i32.const 1)))
       (br $scan)))
-    (local.get $beyond))
-
-  (func (export "extent_if_committed") (param $pages i32) (param $extent i32) (result i32)
-    (local $page i32) (local $marks i32) (local $top i32)
-    (local.set $marks (i32.shl (memory.size $map) (i32.const 16)))
-    (if (i32.lt_u (local.get $pages) (local.get $marks)) (then (local.set $marks (local.get $pages))))
-    (local.set $page (local.get $extent))
-    (local.set $top (local.get $extent))
-    ;; 16 marks at a time where they lie whole within the memory's, a group without any skipped (past
-    ;; gpt.mo's extent lie ~15,600 marks: 51 -> 10 µs), else one at a time.
-    (block $done (loop $scan
-      (br_if $done (i32.ge_u (local.get $page) (local.get $marks)))
-      (if (i32.and (i32.eqz (i32.and (local.get $page) (i32.const 15)))
-                   (i32.le_u (i32.add (local.get $page) (i32.const 16)) (local.get $marks)))
-        (then (if (i32.eqz (v128.any_true (v128.load $map (local.get $page)))) (then
-          (local.set $page (i32.add (local.get $page) (i32.const 16)))
-          (br $scan)))))
-      (if (i32.load8_u $map (local.get $page)) (then (local.set $top (i32.add (local.get $page) (i32.const 1)))))
-      (local.set $page (i32.add (local.get $page) (i32.const 1)))
-      (br $scan)))
-    (local.get $top)))
+    (local.get $beyond)))
 """
 
 
-def _module(engine: wasmtime.Engine, memory64: bool) -> wasmtime.Module:
-    """The module for a tracked memory with 64-bit (else 32-bit) addresses, compiled once per engine."""
-    return compiled(engine, ("shadow", memory64), lambda: _text(memory64))
+def _module(engine: wasmtime.Engine, memory64: bool, global_types: tuple[str, ...]) -> wasmtime.Module:
+    """The module for a tracked memory with 64-bit (else 32-bit) addresses keeping globals of
+    ``global_types``, compiled once per engine (Motoko's actors share a few layouts)."""
+    return compiled(engine, ("shadow", memory64, global_types), lambda: _text(memory64, global_types))
 
 
 _FUEL = 1 << 62  # the module's loops are bounded by the memories' sizes; fuel only keeps wasmtime going
@@ -170,22 +173,36 @@ _NO_DEADLINE = 1 << 62
 
 
 class Shadow:
-    """The committed copy of ``memory`` (whose pages ``dirty_map`` marks), in ``store``."""
+    """The committed copy of ``memory`` (whose pages ``dirty_map`` marks), and of ``globals_`` (mutable,
+    each of a type in GLOBAL_TYPES), in ``store``."""
 
-    def __init__(self, store: wasmtime.Store, memory: wasmtime.Memory, dirty_map: wasmtime.Memory, memory64: bool):
-        exports = wasmtime.Instance(store, _module(store.engine, memory64), [memory, dirty_map]).exports(store)
-        shadow, changed = exports["shadow"], exports["changed"]
+    def __init__(
+        self,
+        store: wasmtime.Store,
+        memory: wasmtime.Memory,
+        dirty_map: wasmtime.Memory,
+        memory64: bool,
+        globals_: Sequence[wasmtime.Global] = (),
+    ):
+        global_types = tuple(str(g.type(store).content) for g in globals_)
+        module = _module(store.engine, memory64, global_types)
+        exports = wasmtime.Instance(store, module, [memory, dirty_map, *globals_]).exports(store)
+        shadow, changed, kept = exports["shadow"], exports["changed"], exports["globals"]
         assert isinstance(shadow, wasmtime.Memory) and isinstance(changed, wasmtime.Memory)
-        self.memory, self.changed = shadow, changed
+        assert isinstance(kept, wasmtime.Memory)
+        self.memory, self.changed, self.globals = shadow, changed, kept
+        # (the globals' kept values, as `globals` holds them)
+        self.globals_layout = struct.Struct("<" + "".join(GLOBAL_TYPES[t] for t in global_types))
         self._functions: dict[str, wasmtime.Func] = {}
-        for name in ("commit", "rollback", "extent_if_committed"):
+        for name in ("commit", "rollback", "keep_globals"):
             function = exports[name]
             assert isinstance(function, wasmtime.Func)
             self._functions[name] = function
         self._calls = WasmCalls(store)
 
-    def call(self, name: str, pages: int, extent: int) -> tuple[int, int]:
-        """``name(pages, extent)``'s results (the second 0 for a function with one). The store's fuel is
+    def call(self, name: str, *args: int) -> tuple[int, int]:
+        """``name(*args)``'s results (0 for each it does not have): ``name(pages, extent)``, or
+        ``keep_globals()``. The store's fuel is
         as it was (the actor's count of instructions stays its own) and its epoch deadline one tick
         on, as `Instance.invoke` sets it."""
         calls = self._calls
@@ -193,8 +210,9 @@ class Shadow:
         calls.set_fuel(_FUEL)
         calls.set_epoch_deadline(_NO_DEADLINE)
         try:
-            results = calls.call(self._functions[name], pages, extent)
+            results = calls.call(self._functions[name], *args)
         finally:
             calls.set_fuel(fuel)
             calls.set_epoch_deadline(1)
-        return int(results[0]), int(results[1]) if len(results) > 1 else 0
+        results += [0, 0]
+        return int(results[0]), int(results[1])
