@@ -21,7 +21,9 @@ returns, so it survives the process being killed; ``flush`` fsyncs it, so it sur
 ``moxzi_core.backup``); a plain copy of the directory is one only while no moxzid uses it.
 
 LMDB reuses the pages it frees but never gives them back to the OS: ``data.mdb`` stays as large as the
-most it ever held. ``compact`` (``moxzid compact -s DIR``) rewrites it with only the pages in use.
+most it ever held. ``compact`` (``moxzid compact -s DIR``) rewrites it with only the pages in use, and
+so does the store by itself while moxzid runs, once it has been idle a while with a quarter of the file
+free, and as it closes (``compact_if_wasteful``; ``idle.py``).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ import fcntl
 import mmap
 import os
 import threading
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
@@ -49,6 +52,8 @@ from moxzi_core.store import (
     copy_values_into,
     sync_directory,
 )
+
+from . import idle
 
 FORMAT = "moxzi-lmdb 1"
 FORMAT_FILE = "FORMAT"
@@ -82,8 +87,12 @@ class LmdbStore(Store):
     corrupt, or when this process may not use it. ``commit`` raises StoreError, applying nothing, when
     the disk (or ``map_size``, the most the store may hold) is full."""
 
-    def __init__(self, directory: Path | str, map_size: int = DEFAULT_MAP_SIZE):
+    def __init__(self, directory: Path | str, map_size: int = DEFAULT_MAP_SIZE, compact_idle: bool = True):
+        """``compact_idle`` False: free pages stay in ``data.mdb`` until ``compact`` is called."""
         self._directory, self._map_size = Path(directory), map_size
+        self._gate, self._activity = idle.Gate(), idle.Activity()  # every use of ``_env`` passes the gate
+        self._compacting = threading.Lock()  # one copy at a time: ``compact``'s or the idle thread's
+        self._stop = threading.Event()
         _prepare(self._directory)
         self._lock_fd = _lock(self._directory)
         try:
@@ -95,27 +104,33 @@ class LmdbStore(Store):
         except BaseException:
             os.close(self._lock_fd)
             raise
+        self._compactor = None
+        if compact_idle:
+            self._compactor = threading.Thread(
+                target=idle.compact_when_idle, args=(weakref.ref(self), self._stop), name="lmdb-compact", daemon=True
+            )
+            self._compactor.start()
 
     def get(self, key: bytes) -> bytes | None:
-        with self._env.begin(buffers=True) as txn:
+        with self._gate, self._env.begin(buffers=True) as txn:
             return _View(txn, self._directory).get(key)
 
     def scan(self, prefix: bytes) -> Iterator[tuple[bytes, bytes]]:
         # Read whole inside one transaction: the caller sees one committed state, and no transaction
         # outlives this call (an abandoned one would pin old pages and a reader slot).
-        with self._env.begin(buffers=True) as txn:
+        with self._gate, self._env.begin(buffers=True) as txn:
             return _View(txn, self._directory).scan(prefix)
 
     def read_into(self, keys: Sequence[bytes], into: memoryview) -> list[int]:
         # One read transaction, each value copied once, straight from the map into ``into``.
-        with self._env.begin(buffers=True) as txn:
+        with self._gate, self._env.begin(buffers=True) as txn:
             return _View(txn, self._directory).read_into(keys, into)
 
     def commit(self, batch: Batch) -> None:
         # Leaving the ``with`` by an exception aborts the transaction, and a failed commit is aborted
         # by LMDB: either way nothing of the batch is applied.
         try:
-            with self._env.begin(write=True) as txn:
+            with self._gate, self._env.begin(write=True) as txn:
                 for prefix in batch.cleared_prefixes:
                     _delete_prefix(txn, prefix)
                 for key, value in batch.writes.items():
@@ -123,6 +138,7 @@ class LmdbStore(Store):
                         txn.delete(key)
                     else:
                         txn.put(key, value)
+            self._activity.committed()
         except lmdb.MapFullError as exc:
             raise StoreError(
                 f"the disk is full: {self._directory} holds the most it may ({self._env.info()['map_size']} "
@@ -145,7 +161,8 @@ class LmdbStore(Store):
 
     def flush(self) -> None:
         try:
-            self._env.sync(True)
+            with self._gate:
+                self._env.sync(True)
         except lmdb.Error as exc:
             raise StoreError(
                 f"{self._directory}: the committed batches could not be made durable "
@@ -153,6 +170,10 @@ class LmdbStore(Store):
             ) from exc
 
     def close(self) -> None:
+        self._stop.set()
+        if self._compactor is not None:
+            self._compactor.join()
+            self.compact_if_wasteful(idle_only=False)  # what a stop right after a large batch left
         self._env.close()
         os.close(self._lock_fd)  # releases the flock
 
@@ -161,27 +182,89 @@ class LmdbStore(Store):
         ``mdb_copy -c``): the copy is written and fsynced beside it, then renamed over it, so a process
         stopped at any point leaves the store whole, old or compacted. Returns the data file's bytes
         before and after. Raises StoreError, the store as it was, when the copy cannot be written (it
-        needs room for what the store holds)."""
-        data, copy = self._directory / DATA_FILE, self._directory / COMPACTING_FILE
-        before = data.stat().st_size
+        needs room for what the store holds). Calls from other threads wait for the swap."""
+        data = self._directory / DATA_FILE
+        with self._compacting:
+            before = data.stat().st_size
+            self._write_copy()
+            self._gate.begin_swap(None)
+            try:
+                self._swap_copy_in()
+            finally:
+                self._gate.end_swap()
+        return before, data.stat().st_size
+
+    def compact_if_wasteful(self, idle_only: bool = True) -> None:
+        """Compact (as ``compact``) while in use, when free pages take more than ``idle.WASTED_SHARE``
+        of ``data.mdb`` and ``idle.WASTED_BYTES``, and (``idle_only``) no batch was committed for
+        ``idle.QUIET_SECONDS`` or more. The copy is made while other threads read and commit; it is
+        swapped in only if none committed since it began, and once no call is in the environment
+        (``idle.Gate``), else thrown away. A failure is logged, the store as it was."""
+        if idle_only and not self._activity.idle():
+            return
+        with self._compacting:
+            before = self._wasted()
+            if before is None:
+                return
+            try:
+                copied = self._write_copy()
+            except StoreError as exc:
+                self._activity.failed()
+                idle.log.warning("%s; its free pages stay until a later try", exc)
+                return
+            swapped = False
+            if self._gate.begin_swap(idle.SWAP_WAIT_SECONDS):
+                try:
+                    if self._env.info()["last_txnid"] == copied:
+                        self._swap_copy_in()
+                        swapped = True
+                except StoreError as exc:  # the rename failed: the environment is the old one, reopened
+                    idle.log.error("%s", exc)
+                    return
+                finally:
+                    self._gate.end_swap()
+        if not swapped:
+            (self._directory / COMPACTING_FILE).unlink(missing_ok=True)
+            self._activity.spoilt()
+            return
+        self._activity.swapped()
+        after = (self._directory / DATA_FILE).stat().st_size
+        idle.log.info("%s: %.1f MB -> %.1f MB, its free pages given back", self._directory, before / 1e6, after / 1e6)
+
+    def _wasted(self) -> int | None:
+        """``data.mdb``'s size when enough of it is free pages to compact it, else None."""
+        with self._gate:
+            info, tree = self._env.info(), self._env.stat()
+        used = tree["branch_pages"] + tree["leaf_pages"] + tree["overflow_pages"] + 2  # (+ the meta pages)
+        free = (info["last_pgno"] + 1 - used) * tree["psize"]
+        size = (self._directory / DATA_FILE).stat().st_size
+        return size if free > idle.WASTED_BYTES and free > idle.WASTED_SHARE * size else None
+
+    def _write_copy(self) -> int:
+        """Write the compacted copy beside ``data.mdb``, fsynced; the id of the transaction it copied."""
+        copy = self._directory / COMPACTING_FILE
         try:
-            # 0600 from its creation, whatever the umask: it becomes data.mdb (the store removed any older copy
-            # as it opened).
-            with open(os.open(copy, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE), "wb") as file:
-                self._env.copyfd(file.fileno(), compact=True)
-                os.fsync(file.fileno())
+            with self._gate, self._env.begin() as txn:
+                # 0600 from its creation, whatever the umask: it becomes data.mdb (the store removed any older
+                # copy as it opened).
+                with open(os.open(copy, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE), "wb") as file:
+                    self._env.copyfd(file.fileno(), compact=True, txn=txn)
+                    os.fsync(file.fileno())
+                return txn.id()
         except (OSError, lmdb.Error) as exc:
             copy.unlink(missing_ok=True)
             raise StoreError(f"{self._directory} cannot be compacted: {exc}; the store is as it was") from exc
+
+    def _swap_copy_in(self) -> None:
+        """(No call in the environment) The copy renamed over ``data.mdb``, the environment reopened on it."""
         self._env.close()
         try:
-            os.replace(copy, data)
+            os.replace(self._directory / COMPACTING_FILE, self._directory / DATA_FILE)
             sync_directory(self._directory)
         except OSError as exc:
             raise _unusable(self._directory, exc) from exc
         finally:
             self._env = _open_environment(self._directory, self._map_size)
-        return before, data.stat().st_size
 
     def backup(
         self,
@@ -204,6 +287,7 @@ class LmdbStore(Store):
         format_text = (FORMAT + "\n").encode()
         try:
             with (
+                self._gate,
                 self._env.begin(buffers=True) as txn,
                 open(os.open(data, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE), "wb") as file,
             ):
@@ -231,7 +315,8 @@ class LmdbStore(Store):
 
     def size_bytes(self) -> int:
         """The pages LMDB has used (free pages inside the file included)."""
-        return (self._env.info()["last_pgno"] + 1) * self._env.stat()["psize"]
+        with self._gate:
+            return (self._env.info()["last_pgno"] + 1) * self._env.stat()["psize"]
 
     @property
     def description(self) -> str:

@@ -1,0 +1,115 @@
+"""Giving ``data.mdb``'s free pages back while moxzid runs: the store's calls pass a ``Gate``, which
+lets the environment be swapped for its compacted copy only between them, and ``compact_when_idle``
+(a thread of each ``LmdbStore``) does that once the store has been quiet a while.
+
+LMDB copies on write and reuses the pages it frees, but never gives them back to the OS: a message
+that rewrote a heap (seed 003's gpt.mo ``load``: ~48 MB of compressed chunks) leaves that much free
+in the file for good. The compaction copies the store (LMDB's compacting copy, in a read transaction:
+readers and writers go on meanwhile), fsyncs the copy, and swaps it in only if no batch was committed
+since the copy's transaction began; otherwise the copy is thrown away and tried again after a longer
+quiet spell (``LmdbStore.compact_if_wasteful``).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import weakref
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .store import LmdbStore
+
+log = logging.getLogger("moxzid")
+
+CHECK_SECONDS = 1.0  # how often the thread looks at the store
+QUIET_SECONDS = 2.0  # no commit for this long: the store is idle (doubling after each copy a commit spoilt)
+MOST_QUIET_SECONDS = 64.0
+RETRY_SECONDS = 600.0  # after a copy that failed (no room on the disk, say)
+# Worth a compaction: free pages over this share of the file and this many bytes (a copy rewrites the
+# whole file, and the next commits grow it again by about two batches' pages).
+WASTED_SHARE = 0.25
+WASTED_BYTES = 16 << 20
+SWAP_WAIT_SECONDS = 0.5  # the longest the swap waits for the store's calls in progress to end
+
+
+class Gate:
+    """Any number of the store's calls in the environment at once (``with gate:``), or the swap alone
+    (``begin_swap`` .. ``end_swap``). A swap stops new calls from entering and waits for those in
+    progress to end; when they go on for longer than its timeout (a backup's long copy) it gives up and
+    lets the waiting calls in: they wait ``SWAP_WAIT_SECONDS`` at most, and then only while the store
+    is idle."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition(threading.Lock())
+        self._calls = 0
+        self._shut = False  # a swap waits for the calls in progress, or runs
+
+    def __enter__(self) -> None:
+        with self._changed:
+            while self._shut:
+                self._changed.wait()
+            self._calls += 1
+
+    def __exit__(self, *exc_info) -> None:
+        with self._changed:
+            self._calls -= 1
+            if not self._calls:
+                self._changed.notify_all()
+
+    def begin_swap(self, timeout: float | None) -> bool:
+        """Whether the calls in progress ended within ``timeout`` seconds (None: however long they
+        take); if so, none enters until ``end_swap``."""
+        with self._changed:
+            self._shut = True
+            if self._changed.wait_for(lambda: not self._calls, timeout):
+                return True
+            self._shut = False
+            self._changed.notify_all()
+            return False
+
+    def end_swap(self) -> None:
+        with self._changed:
+            self._shut = False
+            self._changed.notify_all()
+
+
+class Activity:
+    """When the store last committed a batch, and how long it must stay quiet to be compacted."""
+
+    def __init__(self) -> None:
+        self.last_commit = time.monotonic()
+        self.quiet_needed = QUIET_SECONDS
+        self.not_before = 0.0
+
+    def committed(self) -> None:
+        self.last_commit = time.monotonic()
+
+    def idle(self) -> bool:
+        now = time.monotonic()
+        return now >= self.not_before and now - self.last_commit >= self.quiet_needed
+
+    def spoilt(self) -> None:
+        """A commit came during the copy: wait for a longer quiet spell before the next."""
+        self.quiet_needed = min(self.quiet_needed * 2, MOST_QUIET_SECONDS)
+
+    def swapped(self) -> None:
+        self.quiet_needed = QUIET_SECONDS
+
+    def failed(self) -> None:
+        self.not_before = time.monotonic() + RETRY_SECONDS
+
+
+def compact_when_idle(store: weakref.ref[LmdbStore], stop: threading.Event) -> None:
+    """(The store's thread) Compact the store whenever it is idle and wasteful, until ``stop`` is set
+    or the store is gone."""
+    while not stop.wait(CHECK_SECONDS):
+        held = store()
+        if held is None:
+            return
+        try:
+            held.compact_if_wasteful()
+        except Exception:  # the store stays usable, as it was (LmdbStore.compact_if_wasteful)
+            log.exception("the store's compaction failed; it goes on uncompacted")
+        del held
