@@ -42,20 +42,22 @@ class Gate:
     is idle."""
 
     def __init__(self) -> None:
-        self._changed = threading.Condition(threading.Lock())
+        # Calls take the bare lock (its C ``with``: ~0.5 us a call less than the condition's).
+        self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
         self._calls = 0
         self._shut = False  # a swap waits for the calls in progress, or runs
 
     def __enter__(self) -> None:
-        with self._changed:
+        with self._lock:
             while self._shut:
                 self._changed.wait()
             self._calls += 1
 
     def __exit__(self, *exc_info) -> None:
-        with self._changed:
+        with self._lock:
             self._calls -= 1
-            if not self._calls:
+            if self._shut and not self._calls:  # the swap waits for this
                 self._changed.notify_all()
 
     def begin_swap(self, timeout: float | None) -> bool:

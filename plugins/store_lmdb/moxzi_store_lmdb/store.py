@@ -189,7 +189,7 @@ class LmdbStore(Store):
             self._write_copy()
             self._gate.begin_swap(None)
             try:
-                self._swap_copy_in()
+                self._reopen(swap_in_copy=True)
             finally:
                 self._gate.end_swap()
         return before, data.stat().st_size
@@ -215,16 +215,19 @@ class LmdbStore(Store):
             swapped = False
             if self._gate.begin_swap(idle.SWAP_WAIT_SECONDS):
                 try:
-                    if self._env.info()["last_txnid"] == copied:
-                        self._swap_copy_in()
-                        swapped = True
+                    # A commit since the copy began: only closed and opened again, which unmaps the
+                    # pages the copy read (resident in this process until then).
+                    swapped = self._env.info()["last_txnid"] == copied
+                    self._reopen(swap_in_copy=swapped)
                 except StoreError as exc:  # the rename failed: the environment is the old one, reopened
                     idle.log.error("%s", exc)
-                    return
+                    self._activity.failed()
+                    swapped = False
                 finally:
                     self._gate.end_swap()
         if not swapped:
-            (self._directory / COMPACTING_FILE).unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                (self._directory / COMPACTING_FILE).unlink(missing_ok=True)
             self._activity.spoilt()
             return
         self._activity.swapped()
@@ -232,13 +235,17 @@ class LmdbStore(Store):
         idle.log.info("%s: %.1f MB -> %.1f MB, its free pages given back", self._directory, before / 1e6, after / 1e6)
 
     def _wasted(self) -> int | None:
-        """``data.mdb``'s size when enough of it is free pages to compact it, else None."""
+        """``data.mdb``'s size when enough of it is free pages to compact it, and the disk has room
+        for the copy twice over (its writes must not fill the disk the commits meanwhile need), else
+        None."""
         with self._gate:
             info, tree = self._env.info(), self._env.stat()
-        used = tree["branch_pages"] + tree["leaf_pages"] + tree["overflow_pages"] + 2  # (+ the meta pages)
-        free = (info["last_pgno"] + 1 - used) * tree["psize"]
+        used = (tree["branch_pages"] + tree["leaf_pages"] + tree["overflow_pages"] + 2) * tree["psize"]  # (+ meta)
+        free = (info["last_pgno"] + 1) * tree["psize"] - used
         size = (self._directory / DATA_FILE).stat().st_size
-        return size if free > idle.WASTED_BYTES and free > idle.WASTED_SHARE * size else None
+        disk = os.statvfs(self._directory)
+        room = disk.f_bavail * disk.f_frsize > 2 * used
+        return size if room and free > idle.WASTED_BYTES and free > idle.WASTED_SHARE * size else None
 
     def _write_copy(self) -> int:
         """Write the compacted copy beside ``data.mdb``, fsynced; the id of the transaction it copied."""
@@ -255,12 +262,14 @@ class LmdbStore(Store):
             copy.unlink(missing_ok=True)
             raise StoreError(f"{self._directory} cannot be compacted: {exc}; the store is as it was") from exc
 
-    def _swap_copy_in(self) -> None:
-        """(No call in the environment) The copy renamed over ``data.mdb``, the environment reopened on it."""
+    def _reopen(self, swap_in_copy: bool) -> None:
+        """(No call in the environment) The environment closed and opened again, on the copy renamed
+        over ``data.mdb`` (``swap_in_copy``) or on ``data.mdb`` as it is."""
         self._env.close()
         try:
-            os.replace(self._directory / COMPACTING_FILE, self._directory / DATA_FILE)
-            sync_directory(self._directory)
+            if swap_in_copy:
+                os.replace(self._directory / COMPACTING_FILE, self._directory / DATA_FILE)
+                sync_directory(self._directory)
         except OSError as exc:
             raise _unusable(self._directory, exc) from exc
         finally:
