@@ -81,16 +81,21 @@ class Activity:
     """When the store last committed a batch, and how long it must stay quiet to be compacted."""
 
     def __init__(self) -> None:
-        self.last_commit = time.monotonic()
+        self.last_commit: float | None = None
         self.quiet_needed = QUIET_SECONDS
         self.not_before = 0.0
 
     def committed(self) -> None:
         self.last_commit = time.monotonic()
 
-    def idle(self) -> bool:
+    def due(self, idle_only: bool) -> bool:
+        """Whether to compact now: this process committed (one that only reads, as ``moxzid backup
+        -s`` does, leaves the file as it found it), no copy failed in the last ``RETRY_SECONDS``, and
+        (``idle_only``) no commit came for ``quiet_needed`` seconds."""
         now = time.monotonic()
-        return now >= self.not_before and now - self.last_commit >= self.quiet_needed
+        if self.last_commit is None or now < self.not_before:
+            return False
+        return not idle_only or now - self.last_commit >= self.quiet_needed
 
     def spoilt(self) -> None:
         """A commit came during the copy: wait for a longer quiet spell before the next."""

@@ -197,10 +197,11 @@ class LmdbStore(Store):
     def compact_if_wasteful(self, idle_only: bool = True) -> None:
         """Compact (as ``compact``) while in use, when free pages take more than ``idle.WASTED_SHARE``
         of ``data.mdb`` and ``idle.WASTED_BYTES``, and (``idle_only``) no batch was committed for
-        ``idle.QUIET_SECONDS`` or more. The copy is made while other threads read and commit; it is
-        swapped in only if none committed since it began, and once no call is in the environment
-        (``idle.Gate``), else thrown away. A failure is logged, the store as it was."""
-        if idle_only and not self._activity.idle():
+        ``idle.QUIET_SECONDS`` or more (``idle.Activity.due``). The copy is made while other threads
+        read and commit (not while a backup copies); it is swapped in only if none committed since it
+        began, and once no call is in the environment (``idle.Gate``), else thrown away. A failure is
+        logged, the store as it was."""
+        if not self._activity.due(idle_only):
             return
         with self._compacting:
             before = self._wasted()
@@ -296,6 +297,7 @@ class LmdbStore(Store):
         format_text = (FORMAT + "\n").encode()
         try:
             with (
+                self._compacting,  # a compaction's copy would take the disk and time the backup needs
                 self._gate,
                 self._env.begin(buffers=True) as txn,
                 open(os.open(data, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE), "wb") as file,

@@ -175,3 +175,17 @@ def test_sigkill_during_compaction_leaves_the_store_whole(tmp_path):
         assert not (directory / "data.mdb.compacting").exists()
         store.close()
     assert shrank > 10  # the children did compact, again and again
+
+
+def test_a_store_only_read_is_left_as_it_was_found(tmp_path, quick):
+    """A process that commits nothing (``moxzid backup -s``) does not rewrite the store it reads."""
+    directory = tmp_path / "state"
+    wasteful = LmdbStore(directory, compact_idle=False)
+    kept = waste(wasteful)
+    wasteful.close()
+    before = size(directory)
+    store = LmdbStore(directory)
+    time.sleep(idle.QUIET_SECONDS + 3 * idle.CHECK_SECONDS)
+    assert contents(store) == kept
+    store.close()
+    assert size(directory) == before
