@@ -22,7 +22,7 @@ returns, so it survives the process being killed; ``flush`` fsyncs it, so it sur
 
 LMDB reuses the pages it frees but never gives them back to the OS: ``data.mdb`` stays as large as the
 most it ever held. ``compact`` (``moxzid compact -s DIR``) rewrites it with only the pages in use, and
-so does the store by itself while moxzid runs, once it has been idle a while with a quarter of the file
+so does the store by itself while moxzid runs, once it has been idle a while with a twentieth of the file
 free, and as it closes (``compact_if_wasteful``; ``idle.py``).
 """
 
@@ -35,6 +35,7 @@ import fcntl
 import mmap
 import os
 import threading
+import time
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -204,7 +205,7 @@ class LmdbStore(Store):
         if not self._activity.due(idle_only):
             return
         with self._compacting:
-            before = self._wasted()
+            began, before = time.monotonic(), self._wasted()
             if before is None:
                 return
             try:
@@ -233,7 +234,13 @@ class LmdbStore(Store):
             return
         self._activity.swapped()
         after = (self._directory / DATA_FILE).stat().st_size
-        idle.log.info("%s: %.1f MB -> %.1f MB, its free pages given back", self._directory, before / 1e6, after / 1e6)
+        idle.log.info(
+            "%s: %.1f MB -> %.1f MB, its free pages given back (%.1f s)",
+            self._directory,
+            before / 1e6,
+            after / 1e6,
+            time.monotonic() - began,
+        )
 
     def _wasted(self) -> int | None:
         """``data.mdb``'s size when enough of it is free pages to compact it, and the disk has room
