@@ -112,13 +112,15 @@ class Activity:
 
 def compact_when_idle(store: weakref.ref[LmdbStore], stop: threading.Event) -> None:
     """(The store's thread) Compact the store whenever it is idle and wasteful, until ``stop`` is set
-    or the store is gone."""
+    or the store is gone, or a failure ``compact_if_wasteful`` does not expect (its directory gone, say)
+    ends the thread: the store goes on, compacted only as it closes."""
     while not stop.wait(CHECK_SECONDS):
         held = store()
         if held is None:
             return
         try:
             held.compact_if_wasteful()
-        except Exception:  # the store stays usable, as it was (LmdbStore.compact_if_wasteful)
-            log.exception("the store's compaction failed; it goes on uncompacted")
+        except Exception:
+            log.exception("the store's compaction while idle failed; it stops until moxzid does")
+            return
         del held

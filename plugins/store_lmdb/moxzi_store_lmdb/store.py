@@ -172,11 +172,13 @@ class LmdbStore(Store):
 
     def close(self) -> None:
         self._stop.set()
-        if self._compactor is not None:
-            self._compactor.join()
-            self.compact_if_wasteful(idle_only=False)  # what a stop right after a large batch left
-        self._env.close()
-        os.close(self._lock_fd)  # releases the flock
+        try:
+            if self._compactor is not None:
+                self._compactor.join()
+                self.compact_if_wasteful(idle_only=False)  # what a stop right after a large batch left
+        finally:
+            self._env.close()
+            os.close(self._lock_fd)  # releases the flock
 
     def compact(self) -> tuple[int, int]:
         """Rewrite ``data.mdb`` with only the pages in use, in key order (LMDB's compacting copy, as
