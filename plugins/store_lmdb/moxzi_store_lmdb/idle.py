@@ -27,6 +27,9 @@ CHECK_SECONDS = 1.0  # how often the thread looks at the store
 QUIET_SECONDS = 2.0  # no commit for this long: the store is idle (doubling after each copy a commit spoilt)
 MOST_QUIET_SECONDS = 64.0
 RETRY_SECONDS = 600.0  # after a copy that failed (no room on the disk, say)
+# The most of the time copies may take: an actor that frees pages and idles, again and again, cannot
+# make the store rewrite itself more often (the next copy waits 1/COPY_SHARE of the last one's time).
+COPY_SHARE = 0.01
 # Worth a compaction: free pages over this share of the file and this many bytes. A copy rewrites the
 # whole file while idle, and the next commits grow it again by about two batches' pages: seed 003's
 # gpt.mo, compacted to 116 MB, held 134 MB after 300 more steps (18 MB free) and, compacted again,
@@ -99,12 +102,11 @@ class Activity:
             return False
         return not idle_only or now - self.last_commit >= self.quiet_needed
 
-    def spoilt(self) -> None:
-        """A commit came during the copy: wait for a longer quiet spell before the next."""
-        self.quiet_needed = min(self.quiet_needed * 2, MOST_QUIET_SECONDS)
-
-    def swapped(self) -> None:
-        self.quiet_needed = QUIET_SECONDS
+    def copied(self, seconds: float, swapped: bool) -> None:
+        """After a copy that took ``seconds``: the next waits ``seconds / COPY_SHARE``, and, when a
+        commit during the copy kept it from being swapped in, for a quiet spell twice as long."""
+        self.not_before = time.monotonic() + seconds / COPY_SHARE
+        self.quiet_needed = QUIET_SECONDS if swapped else min(self.quiet_needed * 2, MOST_QUIET_SECONDS)
 
     def failed(self) -> None:
         self.not_before = time.monotonic() + RETRY_SECONDS

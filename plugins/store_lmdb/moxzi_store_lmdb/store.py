@@ -200,7 +200,8 @@ class LmdbStore(Store):
     def compact_if_wasteful(self, idle_only: bool = True) -> None:
         """Compact (as ``compact``) while in use, when free pages take more than ``idle.WASTED_SHARE``
         of ``data.mdb`` and ``idle.WASTED_BYTES``, and (``idle_only``) no batch was committed for
-        ``idle.QUIET_SECONDS`` or more (``idle.Activity.due``). The copy is made while other threads
+        ``idle.QUIET_SECONDS`` or more, and copies take at most ``idle.COPY_SHARE`` of the time
+        (``idle.Activity.due``). The copy is made while other threads
         read and commit (not while a backup copies); it is swapped in only if none committed since it
         began, and once no call is in the environment (``idle.Gate``), else thrown away. A failure is
         logged, the store as it was."""
@@ -229,19 +230,19 @@ class LmdbStore(Store):
                     swapped = False
                 finally:
                     self._gate.end_swap()
+        took = time.monotonic() - began
+        self._activity.copied(took, swapped)
         if not swapped:
             with contextlib.suppress(OSError):
                 (self._directory / COMPACTING_FILE).unlink(missing_ok=True)
-            self._activity.spoilt()
             return
-        self._activity.swapped()
         after = (self._directory / DATA_FILE).stat().st_size
         idle.log.info(
             "%s: %.1f MB -> %.1f MB, its free pages given back (%.1f s)",
             self._directory,
             before / 1e6,
             after / 1e6,
-            time.monotonic() - began,
+            took,
         )
 
     def _wasted(self) -> int | None:

@@ -190,7 +190,7 @@ from moxzi_core.store import Batch
 from moxzi_store_lmdb import LmdbStore, idle
 
 directory, items, repeat, compacting = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "compact"
-idle.WASTED_BYTES = 1 << 20
+idle.WASTED_BYTES, idle.COPY_SHARE = 1 << 20, 1e9  # (a compaction after each batch)
 store = LmdbStore(directory, compact_idle=False)
 data = os.path.join(directory, "data.mdb")
 n = int(store.get(b"count") or 0)
@@ -567,6 +567,7 @@ def test_a_store_closed_right_after_freeing_pages_gives_them_back(tmp_path):
 
 
 def test_a_batch_committed_during_the_copy_keeps_the_file_it_went_to(tmp_path, monkeypatch):
+    monkeypatch.setattr(idle, "COPY_SHARE", 1e9)  # (the next copy may follow at once)
     directory = tmp_path / "state"
     store = LmdbStore(directory, compact_idle=False)
     kept = waste(store)
@@ -582,10 +583,25 @@ def test_a_batch_committed_during_the_copy_keeps_the_file_it_went_to(tmp_path, m
     store.compact_if_wasteful(idle_only=False)
     assert size(directory) >= before and not (directory / "data.mdb.compacting").exists()
     assert contents(store) == {**kept, b"late": b"value"}
-    monkeypatch.undo()
+    monkeypatch.delattr(store, "_write_copy")
     store.compact_if_wasteful(idle_only=False)  # (now nothing commits meanwhile)
     assert size(directory) < 2e6
     assert contents(store) == {**kept, b"late": b"value"}
+    store.close()
+
+
+def test_copies_take_at_most_a_share_of_the_time(tmp_path):
+    """An actor that frees pages and idles, again and again, does not make the store rewrite itself
+    each time: the next copy waits 1/COPY_SHARE of the last one's time."""
+    directory = tmp_path / "state"
+    store = LmdbStore(directory, compact_idle=False)
+    waste(store)
+    store.compact_if_wasteful(idle_only=False)
+    assert size(directory) < 2e6
+    kept = waste(store)
+    store.compact_if_wasteful(idle_only=False)
+    assert size(directory) > 20e6
+    assert contents(store) == kept
     store.close()
 
 
