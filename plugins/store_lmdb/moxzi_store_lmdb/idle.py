@@ -42,7 +42,7 @@ SWAP_WAIT_SECONDS = 0.5  # the longest the swap waits for the store's calls in p
 class Gate:
     """Any number of the store's calls in the environment at once (``with gate:``), or the swap alone
     (``begin_swap`` .. ``end_swap``). A swap stops new calls from entering and waits for those in
-    progress to end; when they go on for longer than its timeout (a backup's long copy) it gives up and
+    progress to end; when they go on for longer than its timeout (a scan of many values) it gives up and
     lets the waiting calls in: they wait ``SWAP_WAIT_SECONDS`` at most, and then only while the store
     is idle."""
 
