@@ -30,7 +30,6 @@ memories twice, the snapshots' ``total_size`` without ``-s``); ``budget`` what t
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import statistics
@@ -41,7 +40,7 @@ from pathlib import Path
 
 import cbor2
 from moxzi_gateway_ic.hashtree import lookup
-from moxzid import build_actor, memory_mib, running_moxzid
+from moxzid import build_actor, memory_mib, project, running_moxzid
 
 from moxzi_core.candid import NAT64, Principal, decode_args, encode_args
 from moxzi_core.runtime.host import actor_principal
@@ -108,13 +107,10 @@ class Anonymous:
         return canister
 
 
-def project(folder: Path, actors: int) -> list[str]:
+def hoarders(folder: Path, actors: int) -> list[str]:
     """``actors`` hoarders in the manifest (hoarder0, ...), controlled by the anonymous principal; their names."""
-    (folder / "hoarder.wasm").write_bytes(HOARDER.wasm)
-    (folder / "hoarder.did").write_bytes(HOARDER.did_path.read_bytes())
     named = [f"hoarder{n}" for n in range(actors)]
-    entries = [{"name": name, "wasm": "hoarder.wasm", "controllers": ["2vxsx-fae"]} for name in named]
-    (folder / "actors.json").write_text(json.dumps({"actors": entries}))
+    project(folder, controllers=("2vxsx-fae",), **dict.fromkeys(named, HOARDER))
     return named
 
 
@@ -143,7 +139,7 @@ def names(through_api: bool, actors: int, rounds: int) -> list[dict]:
     created and calls over /api) filling the device and deleting it all."""
     rows = []
     with tempfile.TemporaryDirectory() as folder:
-        named = project(Path(folder), 1 if through_api else actors)
+        named = hoarders(Path(folder), 1 if through_api else actors)
         flags = ("-m", "actors.json", *DEVICE, *MEMORY)
         with running_moxzid(*flags, cwd=Path(folder), plugins="http,ic,console,torch") as daemon:
             client, first = Anonymous(daemon.url), Principal(actor_principal(named[0]))
@@ -185,7 +181,7 @@ def snapshots(flags: tuple[str, ...], budget: float, canisters: int, count: int,
     """One row: ``canisters`` hoarders with ``mib`` MiB of random stable memory each, and ``count``
     snapshots of each taken until refused (RssAnon: the store's pages with -s are a file's)."""
     with tempfile.TemporaryDirectory() as folder:
-        named = project(Path(folder), 1)
+        named = hoarders(Path(folder), 1)
         with running_moxzid("-m", "actors.json", *flags, cwd=Path(folder), plugins="http,ic,lmdb,console") as daemon:
             client, hoarder = Anonymous(daemon.url), Principal(actor_principal(named[0]))
             targets = [hoarder] + [client.create_hoarder(hoarder) for _ in range(canisters - 1)]

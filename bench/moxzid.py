@@ -21,7 +21,7 @@ from kit.daemon import Daemon, project, running_moxzid  # noqa: E402
 
 from moxzi_core.build import BuildResult  # noqa: E402
 
-__all__ = ["build_actor", "code_of", "memory_mib", "python_path", "running_moxzid", "serving"]
+__all__ = ["build_actor", "code_of", "memory_mib", "project", "python_path", "running_moxzid", "serving"]
 
 
 def python_path(checkout: Path) -> str:

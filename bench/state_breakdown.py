@@ -1,7 +1,9 @@
 """Where a state directory's bytes go: the bytes in ``data.mdb`` by kind of key (journal layout:
 moxzi_core/runtime/journal.py), the LMDB pages each kind takes, the free pages, and for the memory
 chunks the bytes they hold raw against compressed (and, with ``--levels``, what zstd's higher levels
-would make of them).
+would make of them). Then each actor's heap: its wasm memory, what its Motoko runtime holds (the static
+and dynamic spaces of its collector's partitions) and their free space (`motoko_heap.free_space`; what
+of it is not zeros), and its chunks' bytes.
 
     python3 bench/state_breakdown.py STATE_DIR [--levels 1,3,9,19]
 
@@ -18,7 +20,10 @@ from pathlib import Path
 
 import cbor2
 import lmdb
+import numpy as np
 import zstandard
+
+from moxzi_core.runtime.engine import memory_image, motoko_heap
 
 _PAGE_HEADER = 16  # an overflow run's header (LMDB's page header)
 
@@ -100,12 +105,43 @@ def breakdown(state: Path, levels: list[int]) -> None:
             print(f"  zstd level {level}: {sum(sizes) / 1e6:.1f} MB, {pages * page_size / 1e6:.1f} MB of pages")
 
 
+def heaps(state: Path) -> None:
+    """A row for each actor: its main memory, its heap's held and free bytes, its chunks' bytes."""
+    env = lmdb.open(str(state), readonly=True, lock=False)
+    print("| actor | wasm memory MiB | heap held MiB | free MiB (not zeros) | chunks MB |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    with env.begin() as txn:
+        names = sorted({bytes(key).split(b"/")[1] for key, _ in txn.cursor() if bytes(key).startswith(b"actor/")})
+        for name in names:
+            raw_state = txn.get(b"actor/" + name + b"/state")
+            if raw_state is None:
+                continue
+            size = cbor2.loads(raw_state).get("memory_size", 0)
+            prefix = b"actor/" + name + b"/memory/"
+            values = [
+                (bytes(key)[len(prefix) :], bytes(value))
+                for key, value in txn.cursor()
+                if bytes(key).startswith(prefix)
+            ]
+            memory = memory_image.Stored(size, values, name.decode())
+            free = motoko_heap.free_space(memory.read, size)
+            image = np.frombuffer(memory.over(b""), dtype=np.uint8)
+            garbage = sum(int(np.count_nonzero(image[start:end])) for start, end in free)  # (bytes, not pages)
+            freed = sum(end - start for start, end in free)
+            held = "?" if not free else f"{(size - freed) / 2**20:.0f}"
+            print(
+                f"| {name.decode()} | {size / 2**20:.0f} | {held} | {freed / 2**20:.0f} ({garbage / 2**20:.0f}) "
+                f"| {sum(len(value) for _, value in values) / 1e6:.1f} |"
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("state", type=Path)
     parser.add_argument("--levels", default="", help="zstd levels to recompress the heap chunks at, e.g. 1,3,9,19")
     args = parser.parse_args()
     breakdown(args.state, [int(level) for level in args.levels.split(",") if level])
+    heaps(args.state)
 
 
 if __name__ == "__main__":

@@ -69,7 +69,7 @@ import cbor2
 from ..store import Batch, Store, StoreError, StoreView
 from .attachments import BATCH, SYSTEM_ATTACHED, Attachment, AttachmentWriter, StoredParts, put_parts
 from .attachments import drop as drop_attachment
-from .engine import PAGE, memory_image
+from .engine import PAGE, memory_image, motoko_heap
 
 LAYOUT = b"6"  # 2: the system's copy is an attachment; 3: messages, call contexts and callbacks carry
 # cycles; 4: an attachment's head is in its index (a recorded fetch's parts are the export's body alone);
@@ -411,12 +411,7 @@ class Journal:
         return None if raw is None else cbor2.loads(raw)
 
     def _image(self, name: str, kind: bytes, size: int) -> memory_image.Stored:
-        prefix = _actor(name, kind, b"")
-        return memory_image.Stored(
-            size,
-            ((key[len(prefix) :], value) for key, value in self.store.scan(prefix)),
-            f"{self.store.description}: the saved state of actor {name}",
-        )
+        return _stored_image(self.store, name, kind, size)
 
     def _upgrade_layout(self) -> None:
         """Convert a layout 4 store: each actor's 4 KiB pages become compressed chunks, an actor per
@@ -453,6 +448,15 @@ class Journal:
         return _actor_names(self.store)
 
 
+def _stored_image(store: Store, name: str, kind: bytes, size: int) -> memory_image.Stored:
+    prefix = _actor(name, kind, b"")
+    return memory_image.Stored(
+        size,
+        ((key[len(prefix) :], value) for key, value in store.scan(prefix)),
+        f"{store.description}: the saved state of actor {name}",
+    )
+
+
 def _actor_names(store: Store) -> list[str]:
     return sorted({key.split(b"/")[1].decode() for key, _ in store.scan(b"actor/")})
 
@@ -460,13 +464,19 @@ def _actor_names(store: Store) -> list[str]:
 def repack_memories(store: Store) -> tuple[int, int]:
     """Compress every actor's memory chunks and patches again at the cold level (`memory_image.repack`),
     off the write path (``moxzid compact``, which holds the store alone): the values' bytes before and
-    after. A batch of at most REPACK_BATCH values at a time, each value replaced by one that holds the same
-    bytes, so a stop at any point leaves every memory as it was; a store with no layout (no actors) has
-    nothing to repack."""
+    after. First the chunks of a Motoko heap's free space (`motoko_heap.free_space`: what its collector
+    freed and will write before it reads) are stored as zeros, an actor per batch. Then a batch of at
+    most REPACK_BATCH values at a time, each value replaced by one that holds the same bytes. A stop at
+    any point leaves every memory as it was, or with more of its free space zeros; a store with no
+    layout (no actors) has nothing to repack."""
     before = after = 0
     for name in _actor_names(store):
+        before_clearing = list(store.scan(_actor(name, _MEMORY, b"")))
+        cleared = _clear_free_space(store, name)
+        before += sum(len(value) for key, value in before_clearing if key in cleared)
+        after += sum(len(value) for value in cleared.values() if value is not None)
         for kind in (_MEMORY, _STABLE):
-            entries = list(store.scan(_actor(name, kind, b"")))
+            entries = [(key, value) for key, value in store.scan(_actor(name, kind, b"")) if key not in cleared]
             for at in range(0, len(entries), REPACK_BATCH):
                 keys, values = zip(*entries[at : at + REPACK_BATCH])
                 batch = Batch()
@@ -478,6 +488,30 @@ def repack_memories(store: Store) -> tuple[int, int]:
                 if batch.writes:
                     store.commit(batch)
     return before, after
+
+
+def _clear_free_space(store: Store, name: str) -> dict[bytes, bytes | None]:
+    """Store zeros in actor ``name``'s main memory where its Motoko heap is free (`repack_memories`):
+    the values written by key (None: deleted)."""
+    raw = store.get(_actor(name, b"state"))
+    if raw is None:
+        return {}
+    try:
+        size = cbor2.loads(raw).get("memory_size", 0)
+        memory = _stored_image(store, name, _MEMORY, size)
+        values = memory.cleared(motoko_heap.free_space(memory.read, size))
+    except (cbor2.CBORDecodeError, AttributeError, ValueError, StoreError):
+        return {}  # (a state or chunk that does not read: left for the restore that reads it to report)
+    batch = Batch()
+    for value_name, value in values.items():
+        key = _actor(name, _MEMORY, value_name)
+        if value is None:
+            batch.delete(key)
+        else:
+            batch.put(key, value)
+    if batch.writes:
+        store.commit(batch)
+    return {_actor(name, _MEMORY, value_name): value for value_name, value in values.items()}
 
 
 def _plain(value):

@@ -119,16 +119,20 @@ def running_moxzid(
             process.wait()
 
 
-def project(folder: Path, *actors: str, **hosted: str | BuiltActor | BuildResult) -> Path:
+def project(
+    folder: Path, *actors: str, controllers: tuple[str, ...] = (), **hosted: str | BuiltActor | BuildResult
+) -> Path:
     """``folder`` with a manifest (actors.json) and each actor's wasm and .did; the manifest. Each of
     ``actors`` is a test actor (tests/actors/NAME.mo) hosted under its own name; ``NAME=ACTOR`` hosts
     ACTOR under NAME, ACTOR being a test actor's name or a build's output (moxzi_core.build) made
-    outside ``folder``."""
+    outside ``folder``. ``controllers`` (principals' text) control every actor the manifest names."""
     entries = []
     for name, actor in {**{actor: actor for actor in actors}, **hosted}.items():
         built = build_actor(actor) if isinstance(actor, str) else actor
         shutil.copy(built.wasm_path, folder / f"{name}.wasm")
         shutil.copy(built.did_path, folder / f"{name}.did")
-        entries.append({"name": name, "wasm": f"{name}.wasm"})
+        entries.append(
+            {"name": name, "wasm": f"{name}.wasm", **({"controllers": list(controllers)} if controllers else {})}
+        )
     (folder / "actors.json").write_text(json.dumps({"actors": entries}))
     return folder / "actors.json"

@@ -21,6 +21,7 @@ from .calls import WasmCalls
 from .globals import Globals
 from .memory import StableMemory, TrackedMemory
 from .memory_image import Packer, Stored
+from .motoko_heap import FreedPartitions
 from .rewrite import DIRTY_PAGES_EXPORT, GROW_CAP_EXPORT, START_EXPORT, PreparedModule
 from .stable import FUNCTION_TYPES as STABLE_FUNCTIONS
 from .stable import StableFunctions
@@ -172,6 +173,7 @@ class Instance:
         # ``compress``: False for a store that keeps its values in memory (`Store.in_memory`).
         self.memory_packer = Packer(b"" if replica else self.memory.image().rstrip(b"\0"), compress)
         self.stable_packer = Packer(compress=compress)
+        self._freed = None if replica else FreedPartitions()
         self.stable = StableMemory(
             self._store,
             stable_functions.attach(memory, dirty_map, grow_cap, prepared.memory64, limits.stable_memory_pages),
@@ -308,6 +310,8 @@ class Instance:
     def commit(self) -> tuple[list[int], list[int]]:
         """Keep the message's effects; return the changed pages of (main, stable) memory."""
         self._committed_globals = self._read_globals()
+        if self._freed is not None:
+            self._freed.zero(self.memory)
         return self.memory.commit(), self.stable.commit()
 
     def rollback(self) -> None:

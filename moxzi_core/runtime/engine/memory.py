@@ -201,6 +201,23 @@ class TrackedMemory:
             self._map_bytes()[start // PAGE : (start + len(data) - 1) // PAGE + 1] = 1
             _copy(address, bytes(data), len(data))  # memmove holding the GIL (bytes(data) is data, for bytes)
 
+    def written(self, start: int, size: int) -> bool:
+        """Whether the module or the host wrote a page of ``start`` to ``start + size`` since the last
+        commit (or rollback)."""
+        return size > 0 and bool(self._map_bytes()[start // PAGE : (start + size - 1) // PAGE + 1].any())
+
+    def zero(self, start: int, end: int, *, written: bool = False) -> None:
+        """Write zeros in the whole pages from ``start`` to ``end`` as the host, marking only the pages
+        that held something (with ``written``, only those written since the last commit)."""
+        first, pages = -(-start // PAGE), self._live()
+        if written:
+            at = first + np.flatnonzero(self._map_bytes()[first : end // PAGE])
+            at = at[pages[at].any(axis=1)]
+        else:
+            at = first + np.flatnonzero(pages[first : end // PAGE].any(axis=1))
+        pages[at] = 0
+        self._map_bytes()[at] = 1
+
     @property
     def size(self) -> int:
         return _data_size(self._store._context(), self._handle)

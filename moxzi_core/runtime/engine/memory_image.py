@@ -184,6 +184,64 @@ class Stored:
         self.write([np.frombuffer(image, dtype=np.uint8)], initial)
         return image
 
+    def chunk(self, number: int) -> bytes | None:
+        """Chunk ``number``'s contents, its patches applied; None where the store holds no value for
+        it (the initial image's chunk, which this does not know). Raises ValueError for a damaged one."""
+        value = self.chunks.get(number)
+        if value is None or value[0] not in (_FRAME, _RAW):  # (layout 5's patches inline: over the initial image)
+            return None
+        content = _content(value, CHUNK)
+        if len(content) != CHUNK:
+            raise ValueError(f"a memory chunk at {number * CHUNK} is {len(content)} bytes")
+        patches = self.patches.get(number, {})
+        if not patches:
+            return content
+        patched = bytearray(content)
+        for page, patch in patches.items():
+            patched[page * PAGE : (page + 1) * PAGE] = _page(patch)
+        return bytes(patched)
+
+    def read(self, at: int, length: int) -> bytes | None:
+        """The bytes at ``at`` (within one chunk or across several), as `chunk` gives them; None where
+        one of their chunks is unknown."""
+        parts = []
+        for number in range(at // CHUNK, -(-(at + length) // CHUNK)):
+            content = self.chunk(number)
+            if content is None:
+                return None
+            parts.append(content)
+        start = at % CHUNK
+        return b"".join(parts)[start : start + length]
+
+    def cleared(self, ranges: Iterable[tuple[int, int]]) -> dict[bytes, bytes | None]:
+        """The values by name (None: delete it) that hold zeros in ``ranges`` and this memory elsewhere:
+        each stored chunk that overlaps one, packed again at COLD_LEVEL with its patches folded in
+        (their values deleted); a chunk the store holds no value for (the initial image's) keeps it, and
+        its patches get zeros in the ranges."""
+        spans: dict[int, list[tuple[int, int]]] = {}
+        for start, end in ranges:
+            for number in range(start // CHUNK, -(-end // CHUNK)):
+                at = number * CHUNK
+                spans.setdefault(number, []).append((max(start, at) - at, min(end, at + CHUNK) - at))
+        values: dict[bytes, bytes | None] = {}
+        compressor = zstandard.ZstdCompressor(level=COLD_LEVEL, write_checksum=True)
+        for number, zeroed in spans.items():
+            if number not in self.chunks:  # its patches over the initial image's chunk: zeros in those
+                for page, patch in self.patches.get(number, {}).items():
+                    if any(start < (page + 1) * PAGE and end > page * PAGE for start, end in zeroed):
+                        within = [(start - page * PAGE, end - page * PAGE) for start, end in zeroed]
+                        values[patch_name(number, page)] = _FRAME_BYTE + compressor.compress(
+                            _zeroed(_page(patch), within)
+                        )
+                continue
+            known = _ZEROS if zeroed == [(0, CHUNK)] else self.chunk(number)
+            if known is None:
+                continue
+            values[chunk_name(number)] = _FRAME_BYTE + compressor.compress(_zeroed(known, zeroed))
+            for page in self.patches.get(number, {}):
+                values[patch_name(number, page)] = None
+        return values
+
     def write(self, images: Sequence[np.ndarray], initial: bytes) -> int:
         """Write the whole memory (`over`) into each of ``images``, ``size`` bytes that hold zeros: a
         restored instance's own memory and its committed copy, so that no copy of it is made first (a
@@ -213,6 +271,15 @@ class Stored:
             except ValueError as error:
                 raise StoreError(f"{self.what} is corrupt: {error}") from None
         return max(min(len(initial), self.size), (max(numbers) + 1) * CHUNK if numbers else 0)
+
+
+def _zeroed(content: bytes, spans: Iterable[tuple[int, int]]) -> bytes:
+    """``content`` with zeros in ``spans`` (offsets in it; what lies outside it changes nothing)."""
+    cleared = bytearray(content)
+    for start, end in spans:
+        start, end = max(start, 0), min(end, len(cleared))
+        cleared[start:end] = _ZEROS[: max(end - start, 0)]
+    return bytes(cleared)
 
 
 def chunk_of(value: bytes | None) -> bytes:
