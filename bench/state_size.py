@@ -13,7 +13,9 @@ writer.mo as it writes them (bench/actors/seed000) in its order: the trainer loa
 background to ``--steps`` / 4 (the tutorial's 250 of 1,000), the writer follows and writes, the trainer
 trains on to ``--steps`` and the writer writes again, then the four islands load and island0 leads them
 through ``--rounds`` rounds of 10 steps (the tutorial's 25). Sizes are the bytes the directory's files
-take on disk (``du``), and the data file's length; bench/state_breakdown.py then tells where they go.
+take on disk (``du``), and the data file's length, after each stage, again once moxzid has been idle
+``--idle`` seconds (the LMDB store gives its free pages back once idle), and once it stopped;
+bench/state_breakdown.py then tells where they go.
 """
 
 from __future__ import annotations
@@ -38,12 +40,15 @@ def du(path: Path, *flags: str) -> int:
     return int(subprocess.run(["du", *flags, str(path)], capture_output=True, text=True, check=True).stdout.split()[0])
 
 
-def report(stage: str, daemon: Moxzid, state: Path) -> None:
+def report(stage: str, daemon: Moxzid | None, state: Path) -> None:
+    """The directory's size; with ``daemon`` (running), the actors' wasm memory too."""
     used, on_disk = du(state, "-sb", "--apparent-size"), du(state, "-sk") << 10
     data = (state / "data.mdb").stat().st_size
-    with urllib.request.urlopen(f"{daemon.client.url}/metrics") as answer:  # the console plugin's
-        metrics = answer.read().decode()
-    memory = sum(float(m) for m in re.findall(r"^moxzi_actor_memory_bytes\{[^}]*\} (\S+)", metrics, re.M))
+    memory = 0.0
+    if daemon is not None:
+        with urllib.request.urlopen(f"{daemon.client.url}/metrics") as answer:  # the console plugin's
+            metrics = answer.read().decode()
+        memory = sum(float(m) for m in re.findall(r"^moxzi_actor_memory_bytes\{[^}]*\} (\S+)", metrics, re.M))
     line = f"{stage}: state {on_disk / 1e6:.0f} MB on disk ({used / 1e6:.0f} MB of files), data.mdb {data / 1e6:.0f} MB"
     if memory:
         line += f"; actors' wasm memory {memory / 2**20:.0f} MiB"
@@ -98,6 +103,7 @@ def main() -> None:
     parser.add_argument("--device", default="torch:cpu")
     parser.add_argument("--workdir", type=Path)
     parser.add_argument("--text", type=Path, default=SHAKESPEARE)
+    parser.add_argument("--idle", type=float, default=5.0, help="seconds idle before the last report while it runs")
     parser.add_argument(
         "--seed", action="store_true", help="the tutorial's actors as written (bench/actors/seed003, seed000)"
     )
@@ -123,6 +129,9 @@ def main() -> None:
             islands_seed(daemon, state, text, args.steps, args.rounds)
         else:
             islands(daemon, state, text, args.steps)
+        time.sleep(args.idle)
+        report(f"after {args.idle:g} s idle", daemon, state)
+    report("stopped", None, state)
     say(f"{time.monotonic() - started:.0f} s; state in {state}")
 
 

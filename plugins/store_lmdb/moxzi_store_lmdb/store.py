@@ -21,7 +21,9 @@ returns, so it survives the process being killed; ``flush`` fsyncs it, so it sur
 ``moxzi_core.backup``); a plain copy of the directory is one only while no moxzid uses it.
 
 LMDB reuses the pages it frees but never gives them back to the OS: ``data.mdb`` stays as large as the
-most it ever held. ``compact`` (``moxzid compact -s DIR``) rewrites it with only the pages in use.
+most it ever held. ``compact`` (``moxzid compact -s DIR``) rewrites it with only the pages in use, and
+so does the store by itself while moxzid runs, once it has been idle a while with a twentieth of the file
+free, and as it closes (``compact_if_wasteful``; ``idle.py``).
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ import fcntl
 import mmap
 import os
 import threading
+import time
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
@@ -49,6 +53,8 @@ from moxzi_core.store import (
     copy_values_into,
     sync_directory,
 )
+
+from . import idle
 
 FORMAT = "moxzi-lmdb 1"
 FORMAT_FILE = "FORMAT"
@@ -82,8 +88,12 @@ class LmdbStore(Store):
     corrupt, or when this process may not use it. ``commit`` raises StoreError, applying nothing, when
     the disk (or ``map_size``, the most the store may hold) is full."""
 
-    def __init__(self, directory: Path | str, map_size: int = DEFAULT_MAP_SIZE):
+    def __init__(self, directory: Path | str, map_size: int = DEFAULT_MAP_SIZE, compact_idle: bool = True):
+        """``compact_idle`` False: free pages stay in ``data.mdb`` until ``compact`` is called."""
         self._directory, self._map_size = Path(directory), map_size
+        self._gate, self._activity = idle.Gate(), idle.Activity()  # every use of ``_env`` passes the gate
+        self._compacting = threading.Lock()  # one copy at a time: ``compact``'s or the idle thread's
+        self._stop = threading.Event()
         _prepare(self._directory)
         self._lock_fd = _lock(self._directory)
         try:
@@ -95,27 +105,33 @@ class LmdbStore(Store):
         except BaseException:
             os.close(self._lock_fd)
             raise
+        self._compactor = None
+        if compact_idle:
+            self._compactor = threading.Thread(
+                target=idle.compact_when_idle, args=(weakref.ref(self), self._stop), name="lmdb-compact", daemon=True
+            )
+            self._compactor.start()
 
     def get(self, key: bytes) -> bytes | None:
-        with self._env.begin(buffers=True) as txn:
+        with self._gate, self._env.begin(buffers=True) as txn:
             return _View(txn, self._directory).get(key)
 
     def scan(self, prefix: bytes) -> Iterator[tuple[bytes, bytes]]:
         # Read whole inside one transaction: the caller sees one committed state, and no transaction
         # outlives this call (an abandoned one would pin old pages and a reader slot).
-        with self._env.begin(buffers=True) as txn:
+        with self._gate, self._env.begin(buffers=True) as txn:
             return _View(txn, self._directory).scan(prefix)
 
     def read_into(self, keys: Sequence[bytes], into: memoryview) -> list[int]:
         # One read transaction, each value copied once, straight from the map into ``into``.
-        with self._env.begin(buffers=True) as txn:
+        with self._gate, self._env.begin(buffers=True) as txn:
             return _View(txn, self._directory).read_into(keys, into)
 
     def commit(self, batch: Batch) -> None:
         # Leaving the ``with`` by an exception aborts the transaction, and a failed commit is aborted
         # by LMDB: either way nothing of the batch is applied.
         try:
-            with self._env.begin(write=True) as txn:
+            with self._gate, self._env.begin(write=True) as txn:
                 for prefix in batch.cleared_prefixes:
                     _delete_prefix(txn, prefix)
                 for key, value in batch.writes.items():
@@ -123,6 +139,7 @@ class LmdbStore(Store):
                         txn.delete(key)
                     else:
                         txn.put(key, value)
+            self._activity.committed()
         except lmdb.MapFullError as exc:
             raise StoreError(
                 f"the disk is full: {self._directory} holds the most it may ({self._env.info()['map_size']} "
@@ -145,7 +162,8 @@ class LmdbStore(Store):
 
     def flush(self) -> None:
         try:
-            self._env.sync(True)
+            with self._gate:
+                self._env.sync(True)
         except lmdb.Error as exc:
             raise StoreError(
                 f"{self._directory}: the committed batches could not be made durable "
@@ -153,35 +171,120 @@ class LmdbStore(Store):
             ) from exc
 
     def close(self) -> None:
-        self._env.close()
-        os.close(self._lock_fd)  # releases the flock
+        self._stop.set()
+        try:
+            if self._compactor is not None:
+                self._compactor.join()
+                self.compact_if_wasteful(idle_only=False)  # what a stop right after a large batch left
+        finally:
+            self._env.close()
+            os.close(self._lock_fd)  # releases the flock
 
     def compact(self) -> tuple[int, int]:
         """Rewrite ``data.mdb`` with only the pages in use, in key order (LMDB's compacting copy, as
         ``mdb_copy -c``): the copy is written and fsynced beside it, then renamed over it, so a process
         stopped at any point leaves the store whole, old or compacted. Returns the data file's bytes
         before and after. Raises StoreError, the store as it was, when the copy cannot be written (it
-        needs room for what the store holds)."""
-        data, copy = self._directory / DATA_FILE, self._directory / COMPACTING_FILE
-        before = data.stat().st_size
+        needs room for what the store holds). Calls from other threads wait for the swap."""
+        data = self._directory / DATA_FILE
+        with self._compacting:
+            before = data.stat().st_size
+            self._write_copy()
+            self._gate.begin_swap(None)
+            try:
+                self._reopen(swap_in_copy=True)
+            finally:
+                self._gate.end_swap()
+        return before, data.stat().st_size
+
+    def compact_if_wasteful(self, idle_only: bool = True) -> None:
+        """Compact (as ``compact``) while in use, when free pages take more than ``idle.WASTED_SHARE``
+        of ``data.mdb`` and ``idle.WASTED_BYTES``, and (``idle_only``) no batch was committed for
+        ``idle.QUIET_SECONDS`` or more, and copies take at most ``idle.COPY_SHARE`` of the time
+        (``idle.Activity.due``). The copy is made while other threads
+        read and commit (not while a backup copies); it is swapped in only if none committed since it
+        began, and once no call is in the environment (``idle.Gate``), else thrown away. A failure is
+        logged, the store as it was."""
+        if not self._activity.due(idle_only):
+            return
+        with self._compacting:
+            began, before = time.monotonic(), self._wasted()
+            if before is None:
+                return
+            try:
+                copied = self._write_copy()
+            except StoreError as exc:
+                self._activity.failed()
+                idle.log.warning("%s; its free pages stay until a later try", exc)
+                return
+            swapped = False
+            if self._gate.begin_swap(idle.SWAP_WAIT_SECONDS):
+                try:
+                    # A commit since the copy began: only closed and opened again, which unmaps the
+                    # pages the copy read (resident in this process until then).
+                    swapped = self._env.info()["last_txnid"] == copied
+                    self._reopen(swap_in_copy=swapped)
+                except StoreError as exc:  # the rename failed: the environment is the old one, reopened
+                    idle.log.error("%s", exc)
+                    self._activity.failed()
+                    swapped = False
+                finally:
+                    self._gate.end_swap()
+        took = time.monotonic() - began
+        self._activity.copied(took, swapped)
+        if not swapped:
+            with contextlib.suppress(OSError):
+                (self._directory / COMPACTING_FILE).unlink(missing_ok=True)
+            return
+        after = (self._directory / DATA_FILE).stat().st_size
+        idle.log.info(
+            "%s: %.1f MB -> %.1f MB, its free pages given back (%.1f s)",
+            self._directory,
+            before / 1e6,
+            after / 1e6,
+            took,
+        )
+
+    def _wasted(self) -> int | None:
+        """``data.mdb``'s size when enough of it is free pages to compact it, and the disk has room
+        for the copy twice over (its writes must not fill the disk the commits meanwhile need), else
+        None."""
+        with self._gate:
+            info, tree = self._env.info(), self._env.stat()
+        used = (tree["branch_pages"] + tree["leaf_pages"] + tree["overflow_pages"] + 2) * tree["psize"]  # (+ meta)
+        free = (info["last_pgno"] + 1) * tree["psize"] - used
+        size = (self._directory / DATA_FILE).stat().st_size
+        disk = os.statvfs(self._directory)
+        room = disk.f_bavail * disk.f_frsize > 2 * used
+        return size if room and free > idle.WASTED_BYTES and free > idle.WASTED_SHARE * size else None
+
+    def _write_copy(self) -> int:
+        """Write the compacted copy beside ``data.mdb``, fsynced; the id of the transaction it copied."""
+        copy = self._directory / COMPACTING_FILE
         try:
-            # 0600 from its creation, whatever the umask: it becomes data.mdb (the store removed any older copy
-            # as it opened).
-            with open(os.open(copy, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE), "wb") as file:
-                self._env.copyfd(file.fileno(), compact=True)
-                os.fsync(file.fileno())
+            with self._gate, self._env.begin() as txn:
+                # 0600 from its creation, whatever the umask: it becomes data.mdb (the store removed any older
+                # copy as it opened).
+                with open(os.open(copy, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE), "wb") as file:
+                    self._env.copyfd(file.fileno(), compact=True, txn=txn)
+                    os.fsync(file.fileno())
+                return txn.id()
         except (OSError, lmdb.Error) as exc:
             copy.unlink(missing_ok=True)
             raise StoreError(f"{self._directory} cannot be compacted: {exc}; the store is as it was") from exc
+
+    def _reopen(self, swap_in_copy: bool) -> None:
+        """(No call in the environment) The environment closed and opened again, on the copy renamed
+        over ``data.mdb`` (``swap_in_copy``) or on ``data.mdb`` as it is."""
         self._env.close()
         try:
-            os.replace(copy, data)
-            sync_directory(self._directory)
+            if swap_in_copy:
+                os.replace(self._directory / COMPACTING_FILE, self._directory / DATA_FILE)
+                sync_directory(self._directory)
         except OSError as exc:
             raise _unusable(self._directory, exc) from exc
         finally:
             self._env = _open_environment(self._directory, self._map_size)
-        return before, data.stat().st_size
 
     def backup(
         self,
@@ -204,6 +307,8 @@ class LmdbStore(Store):
         format_text = (FORMAT + "\n").encode()
         try:
             with (
+                self._compacting,  # a compaction's copy would take the disk and time the backup needs
+                self._gate,
                 self._env.begin(buffers=True) as txn,
                 open(os.open(data, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE), "wb") as file,
             ):
@@ -231,7 +336,8 @@ class LmdbStore(Store):
 
     def size_bytes(self) -> int:
         """The pages LMDB has used (free pages inside the file included)."""
-        return (self._env.info()["last_pgno"] + 1) * self._env.stat()["psize"]
+        with self._gate:
+            return (self._env.info()["last_pgno"] + 1) * self._env.stat()["psize"]
 
     @property
     def description(self) -> str:

@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import lmdb
@@ -23,7 +24,7 @@ from kit.memory import resident_mib
 
 from moxzi_core import plugins
 from moxzi_core.store import Batch, MemoryStore, Store, StoreError
-from moxzi_store_lmdb import LmdbStore
+from moxzi_store_lmdb import LmdbStore, idle
 
 OPENERS = {"memory": lambda directory: MemoryStore(), "lmdb": LmdbStore}
 
@@ -184,49 +185,69 @@ def test_everything_survives_closing_and_reopening(tmp_path):
 
 
 CHILD_COMMITTING_FOREVER = """
-import sys
+import os, sys
 from moxzi_core.store import Batch
-from moxzi_store_lmdb import LmdbStore
+from moxzi_store_lmdb import LmdbStore, idle
 
-store = LmdbStore(sys.argv[1])
+directory, items, repeat, compacting = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "compact"
+idle.WASTED_BYTES, idle.COPY_SHARE = 1 << 20, 1e9  # (a compaction after each batch)
+store = LmdbStore(directory, compact_idle=False)
+data = os.path.join(directory, "data.mdb")
 n = int(store.get(b"count") or 0)
 while True:
     n += 1
     batch = Batch()
     batch.clear_prefix(b"items/")
-    for k in range(n % 20 + 1):
-        batch.put(b"items/%03d" % k, b"%d," % n * 1000)
+    for k in range(n % items + 1):
+        batch.put(b"items/%03d" % k, b"%d," % n * repeat)
     batch.put(b"count", b"%d" % n)
     store.commit(batch)
     if n % 50 == 0:
         store.flush()
-    print(n, flush=True)
+    print(n, os.path.getsize(data), flush=True)
+    if compacting:
+        store.compact_if_wasteful(idle_only=False)
+        print(n, os.path.getsize(data), flush=True)
 """
 
 
-def test_sigkill_leaves_whole_batches_and_loses_none_it_committed(tmp_path):
-    """A child commits numbered batches in a loop and is killed with SIGKILL at random moments; the
-    store then holds the last batch it reported committed, or a later one, and all of it."""
-    directory = tmp_path / "state"
-    rng = random.Random(3)
-    for _ in range(4):
+def kill_committing_children(directory: Path, rng: random.Random, children: int, lines: range, *args: str) -> int:
+    """Run CHILD_COMMITTING_FOREVER (``args``: items, repeat, "compact" or not) ``children`` times,
+    each killed by SIGKILL a random moment after an odd number of its lines; after each, the store
+    holds the last batch it reported committed, or a later one, and all of it. How many times the
+    file shrank between two of a child's lines about the same batch (a compaction)."""
+    items, repeat = int(args[0]), int(args[1])
+    shrank = 0
+    for _ in range(children):
         child = subprocess.Popen(
-            [sys.executable, "-c", CHILD_COMMITTING_FOREVER, str(directory)], stdout=subprocess.PIPE, text=True
+            [sys.executable, "-c", CHILD_COMMITTING_FOREVER, str(directory), *args], stdout=subprocess.PIPE, text=True
         )
-        reported = 0
-        for _ in range(rng.randrange(20, 200)):
-            reported = int(child.stdout.readline())
-        threading.Event().wait(rng.random() / 50)  # land anywhere in a commit
+        reported, last_size = 0, 0
+        for _ in range(rng.randrange(lines.start, lines.stop) | 1):  # (odd: a compacting child's is about to)
+            n, at = map(int, child.stdout.readline().split())
+            shrank += reported == n and at < last_size
+            reported, last_size = n, at
+        threading.Event().wait(rng.random() / 50)  # land anywhere in a commit (or a compaction)
         child.send_signal(signal.SIGKILL)
         child.wait()
         child.stdout.close()
 
-        store = LmdbStore(directory)
+        store = LmdbStore(directory, compact_idle=False)
         count = int(store.get(b"count"))
         assert count >= reported
-        value = b"%d," % count * 1000
-        assert contents(store) == {b"count": b"%d" % count, **{b"items/%03d" % k: value for k in range(count % 20 + 1)}}
+        value = b"%d," % count * repeat
+        assert contents(store) == {
+            b"count": b"%d" % count,
+            **{b"items/%03d" % k: value for k in range(count % items + 1)},
+        }
+        assert not (directory / "data.mdb.compacting").exists()
         store.close()
+    return shrank
+
+
+def test_sigkill_leaves_whole_batches_and_loses_none_it_committed(tmp_path):
+    """A child commits numbered batches in a loop and is killed with SIGKILL at random moments."""
+    kill_committing_children(tmp_path / "state", random.Random(3), 4, range(20, 200), "20", "1000", "-")
 
 
 def try_open_in_another_process(directory: Path) -> subprocess.CompletedProcess:
@@ -418,25 +439,27 @@ def test_a_directory_it_may_not_write_is_refused(tmp_path):
 # --- compaction ----------------------------------------------------------------------------------
 
 
-def a_store_that_freed_most_of_its_pages(directory: Path) -> dict[bytes, bytes]:
-    """A store that held 20 MB and now holds 10 values of 64 KiB: what it keeps."""
-    store = LmdbStore(directory)
+def waste(store: LmdbStore) -> dict[bytes, bytes]:
+    """Commit 20 MB, then delete all but 10 values of 64 KiB (the rest free pages): what it keeps."""
     values = {b"k%03d" % n: os.urandom(64 << 10) for n in range(300)}
     commit(store, values)
     commit(store, deletes=list(values)[10:])
-    store.close()
     return dict(list(values.items())[:10])
 
 
-def test_compact_gives_the_freed_pages_back_and_keeps_every_value(tmp_path):
-    directory = tmp_path / "state"
-    kept = a_store_that_freed_most_of_its_pages(directory)
-    store = LmdbStore(directory)
-    size = (directory / "data.mdb").stat().st_size
-    assert size > 20e6  # LMDB reuses freed pages, but keeps the file
+def a_store_that_freed_most_of_its_pages(directory: Path) -> dict[bytes, bytes]:
+    """A store that held 20 MB and now holds 10 values of 64 KiB (closed without compacting itself): what
+    it keeps."""
+    store = LmdbStore(directory, compact_idle=False)
+    kept = waste(store)
+    store.close()
+    return kept
 
-    before, after = store.compact()
-    assert before == size and after == (directory / "data.mdb").stat().st_size < 1.5e6
+
+def goes_on_compacted(store: LmdbStore, kept: dict[bytes, bytes]) -> None:
+    """``store``, just compacted, holds ``kept``, takes a batch, and closes leaving only its own files,
+    which a new opener reads whole."""
+    directory = store._directory
     assert contents(store) == kept  # read through the store reopened on the compacted file
     commit(store, {b"new": b"value"})
     store.close()
@@ -444,6 +467,18 @@ def test_compact_gives_the_freed_pages_back_and_keeps_every_value(tmp_path):
     reopened = LmdbStore(directory)
     assert contents(reopened) == {**kept, b"new": b"value"}
     reopened.close()
+
+
+def test_compact_gives_the_freed_pages_back_and_keeps_every_value(tmp_path):
+    directory = tmp_path / "state"
+    kept = a_store_that_freed_most_of_its_pages(directory)
+    store = LmdbStore(directory, compact_idle=False)
+    size = (directory / "data.mdb").stat().st_size
+    assert size > 20e6  # LMDB reuses freed pages, but keeps the file
+
+    before, after = store.compact()
+    assert before == size and after == (directory / "data.mdb").stat().st_size < 1.5e6
+    goes_on_compacted(store, kept)
 
 
 def test_a_compaction_stopped_half_way_leaves_the_store_as_it_was(tmp_path):
@@ -462,7 +497,7 @@ def test_a_compaction_stopped_half_way_leaves_the_store_as_it_was(tmp_path):
 def test_moxzid_compact_refuses_while_a_moxzid_holds_the_directory(tmp_path):
     directory = tmp_path / "state"
     kept = a_store_that_freed_most_of_its_pages(directory)
-    held = LmdbStore(directory)
+    held = LmdbStore(directory, compact_idle=False)
     before = files(directory)
     refused = moxzid("compact", "-s", str(directory))
     assert refused.returncode == 1
@@ -476,6 +511,106 @@ def test_moxzid_compact_refuses_while_a_moxzid_holds_the_directory(tmp_path):
     store = LmdbStore(directory)
     assert contents(store) == kept
     store.close()
+
+
+# --- compaction while in use (moxzi_store_lmdb.idle) ---------------------------------------------
+
+
+def size(directory: Path) -> int:
+    return (directory / "data.mdb").stat().st_size
+
+
+@pytest.fixture
+def quick(monkeypatch):
+    monkeypatch.setattr(idle, "CHECK_SECONDS", 0.05)
+    monkeypatch.setattr(idle, "QUIET_SECONDS", 0.3)
+
+
+def test_an_idle_store_gives_its_free_pages_back_while_threads_read(tmp_path, quick):
+    directory = tmp_path / "state"
+    store = LmdbStore(directory)
+    kept = waste(store)
+    assert size(directory) > 20e6
+    done, errors, reads = threading.Event(), [], [0]
+
+    def read() -> None:
+        while not done.is_set():
+            try:
+                assert {key: store.get(key) for key in kept} == kept
+                reads[0] += 1
+            except Exception as exc:  # (reported below: a read must never fail across the swap)
+                errors.append(exc)
+
+    readers = [threading.Thread(target=read) for _ in range(2)]
+    for thread in readers:
+        thread.start()
+    deadline = time.monotonic() + 10
+    while size(directory) > 2e6 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    done.set()
+    for thread in readers:
+        thread.join()
+    assert errors == [] and reads[0] > 0
+    assert size(directory) < 2e6
+    goes_on_compacted(store, kept)
+
+
+def test_a_store_closed_right_after_freeing_pages_gives_them_back(tmp_path):
+    directory = tmp_path / "state"
+    store = LmdbStore(directory)
+    kept = waste(store)
+    store.close()  # long before the idle thread would have
+    assert size(directory) < 2e6
+    reopened = LmdbStore(directory)
+    assert contents(reopened) == kept
+    reopened.close()
+
+
+def test_a_batch_committed_during_the_copy_keeps_the_file_it_went_to(tmp_path, monkeypatch):
+    monkeypatch.setattr(idle, "COPY_SHARE", 1e9)  # (the next copy may follow at once)
+    directory = tmp_path / "state"
+    store = LmdbStore(directory, compact_idle=False)
+    kept = waste(store)
+    before = size(directory)
+    copy = store._write_copy
+
+    def copy_then_commit() -> int:
+        copied = copy()
+        commit(store, {b"late": b"value"})
+        return copied
+
+    monkeypatch.setattr(store, "_write_copy", copy_then_commit)
+    store.compact_if_wasteful(idle_only=False)
+    assert size(directory) >= before and not (directory / "data.mdb.compacting").exists()
+    assert contents(store) == {**kept, b"late": b"value"}
+    monkeypatch.delattr(store, "_write_copy")
+    store.compact_if_wasteful(idle_only=False)  # (now nothing commits meanwhile)
+    assert size(directory) < 2e6
+    assert contents(store) == {**kept, b"late": b"value"}
+    store.close()
+
+
+def test_copies_take_at_most_a_share_of_the_time(tmp_path):
+    """An actor that frees pages and idles, again and again, does not make the store rewrite itself
+    each time: the next copy waits 1/COPY_SHARE of the last one's time."""
+    directory = tmp_path / "state"
+    store = LmdbStore(directory, compact_idle=False)
+    waste(store)
+    store.compact_if_wasteful(idle_only=False)
+    assert size(directory) < 2e6
+    kept = waste(store)
+    store.compact_if_wasteful(idle_only=False)
+    assert size(directory) > 20e6
+    assert contents(store) == kept
+    store.close()
+
+
+@pytest.mark.slow  # starts 8 Python processes that commit and compact, killing each at a random point
+def test_sigkill_during_compaction_leaves_the_store_whole(tmp_path):
+    """A child commits numbered batches, each rewriting up to 3 MB, and compacts after each; killed at
+    random moments (mostly inside a compaction: its copy, fsync, rename or reopen)."""
+    shrank = kill_committing_children(tmp_path / "state", random.Random(5), 8, range(8, 60), "5", "100000", "compact")
+    assert shrank > 10  # the children did compact, again and again
 
 
 @pytest.mark.parametrize(
