@@ -1,7 +1,8 @@
 """Group commit (moxzi_core/runtime/group_sync.py): calls that settle while the store flushes share the
 next flush, the actor runs on meanwhile, no answer goes out before its batch is on disk, and with kill -9
 in the middle of many concurrent calls none answered is lost or run twice; the calls that arrive in
-one turn of the event loop are recorded in one transaction."""
+one turn of the event loop are recorded in one transaction, and an actor that finds its next call queued
+as one settles writes them in one batch (`turn.Held`)."""
 
 import asyncio
 import json
@@ -19,6 +20,7 @@ from kit.host import eventually, query, spec
 from moxzi_core.candid import NAT, decode_args, encode_args
 from moxzi_core.runtime.group_sync import GroupSync
 from moxzi_core.runtime.host import Host
+from moxzi_core.runtime.turn import SETTLE_TOGETHER
 from moxzi_core.store import MemoryStore, StoreError
 
 CALLS = 20
@@ -135,17 +137,20 @@ def test_no_answered_call_is_lost_or_run_twice_when_moxzid_is_killed_among_many(
 
 
 class CountingDisk(MemoryStore):
-    """A store on a disk that counts the transactions that write inbox records."""
+    """A store on a disk that counts the transactions that write inbox records, and those that consume
+    them (settle messages)."""
 
     in_memory = False
 
     def __init__(self) -> None:
         super().__init__()
-        self.recording = 0
+        self.recording = self.settling = 0
 
     def commit(self, batch) -> None:
         if any(b"/inbox/" in key and value is not None for key, value in batch.writes.items()):
             self.recording += 1
+        if any(b"/inbox/" in key and value is None for key, value in batch.writes.items()):
+            self.settling += 1
         super().commit(batch)
 
 
@@ -159,5 +164,13 @@ async def test_calls_arriving_in_one_turn_are_recorded_in_one_transaction():
         )
         assert sorted(decode_args(a.reply, [NAT])[0] for a in answers) == list(range(1, CALLS + 1))
         assert store.recording == 1
+        # The actor found the next call queued as each settled: up to SETTLE_TOGETHER calls a batch
+        assert store.settling <= -(-CALLS // SETTLE_TOGETHER) + 1, store.settling
     finally:
         await host.stop()
+    restarted = Host([spec("lab")], store=store)  # what those batches wrote is the whole state
+    await restarted.start()
+    try:
+        assert await query(restarted, "lab", "get") == [CALLS]
+    finally:
+        await restarted.stop()
