@@ -18,6 +18,7 @@ from kit.daemon import project, running_moxzid
 from kit.host import eventually, query, spec
 
 from moxzi_core.candid import NAT, decode_args, encode_args
+from moxzi_core.runtime.delivery import Delivery
 from moxzi_core.runtime.group_sync import GroupSync
 from moxzi_core.runtime.host import Host
 from moxzi_core.runtime.turn import SETTLE_TOGETHER
@@ -145,12 +146,14 @@ class CountingDisk(MemoryStore):
     def __init__(self) -> None:
         super().__init__()
         self.recording = self.settling = 0
+        self.settled_without_state = 0  # batches that consumed several messages but wrote no state record
 
     def commit(self, batch) -> None:
         if any(b"/inbox/" in key and value is not None for key, value in batch.writes.items()):
             self.recording += 1
-        if any(b"/inbox/" in key and value is None for key, value in batch.writes.items()):
-            self.settling += 1
+        consumed = sum(b"/inbox/" in key and value is None for key, value in batch.writes.items())
+        self.settling += consumed > 0
+        self.settled_without_state += consumed > 1 and not any(key.endswith(b"/state") for key in batch.writes)
         super().commit(batch)
 
 
@@ -172,5 +175,39 @@ async def test_calls_arriving_in_one_turn_are_recorded_in_one_transaction():
     await restarted.start()
     try:
         assert await query(restarted, "lab", "get") == [CALLS]
+    finally:
+        await restarted.stop()
+
+
+async def test_a_failed_settle_still_writes_and_answers_the_messages_held_before_it(monkeypatch):
+    """An internal error settling the message that would write the held ones: they are written by
+    themselves (`Actor._fail`) and answered, the failed call gets the error, and none waits forever."""
+    settle, failed = Delivery.settle, []
+
+    def failing(self, actor, consumed, effects, delta, *, hold=False):
+        if not hold and actor.name in self._held and not failed:  # (a batch of held messages is open)
+            failed.append(consumed)
+            raise RuntimeError("a bug while settling")
+        return settle(self, actor, consumed, effects, delta, hold=hold)
+
+    monkeypatch.setattr(Delivery, "settle", failing)
+    store = CountingDisk()
+    host = Host([spec("lab")], store=store)
+    await host.start()
+    try:
+        answers = await asyncio.wait_for(
+            asyncio.gather(*(host.call("lab", "inc", encode_args([], []), query=False) for _ in range(CALLS))), 30
+        )
+        rejected = [a for a in answers if a.reply is None]
+        assert failed and len(rejected) == 1 and "a bug while settling" in (rejected[0].reject_message or "")
+        assert len({decode_args(a.reply, [NAT])[0] for a in answers if a.reply is not None}) == CALLS - 1
+        ran = await query(host, "lab", "get")
+        assert store.settled_without_state == 0  # (the held ones wrote their pages before the error's batch)
+    finally:
+        await host.stop()
+    restarted = Host([spec("lab")], store=store)  # the store holds what the actor held
+    await restarted.start()
+    try:
+        assert await query(restarted, "lab", "get") == ran
     finally:
         await restarted.stop()
