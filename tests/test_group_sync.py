@@ -157,26 +157,35 @@ class CountingDisk(MemoryStore):
         super().commit(batch)
 
 
+async def calls_at_once(host: Host) -> list:
+    """The answers to CALLS calls of ``inc``, made at once."""
+    calls = (host.call("lab", "inc", encode_args([], []), query=False) for _ in range(CALLS))
+    return await asyncio.wait_for(asyncio.gather(*calls), 30)
+
+
+async def count_after_restart(store: MemoryStore) -> list:
+    """What ``lab`` counts in a host started again on ``store``."""
+    restarted = Host([spec("lab")], store=store)
+    await restarted.start()
+    try:
+        return await query(restarted, "lab", "get")
+    finally:
+        await restarted.stop()
+
+
 async def test_calls_arriving_in_one_turn_are_recorded_in_one_transaction():
     store = CountingDisk()
     host = Host([spec("lab")], store=store)
     await host.start()
     try:
-        answers = await asyncio.wait_for(
-            asyncio.gather(*(host.call("lab", "inc", encode_args([], []), query=False) for _ in range(CALLS))), 30
-        )
+        answers = await calls_at_once(host)
         assert sorted(decode_args(a.reply, [NAT])[0] for a in answers) == list(range(1, CALLS + 1))
         assert store.recording == 1
         # The actor found the next call queued as each settled: up to SETTLE_TOGETHER calls a batch
         assert store.settling <= -(-CALLS // SETTLE_TOGETHER) + 1, store.settling
     finally:
         await host.stop()
-    restarted = Host([spec("lab")], store=store)  # what those batches wrote is the whole state
-    await restarted.start()
-    try:
-        assert await query(restarted, "lab", "get") == [CALLS]
-    finally:
-        await restarted.stop()
+    assert await count_after_restart(store) == [CALLS]  # what those batches wrote is the whole state
 
 
 async def test_a_failed_settle_still_writes_and_answers_the_messages_held_before_it(monkeypatch):
@@ -195,9 +204,7 @@ async def test_a_failed_settle_still_writes_and_answers_the_messages_held_before
     host = Host([spec("lab")], store=store)
     await host.start()
     try:
-        answers = await asyncio.wait_for(
-            asyncio.gather(*(host.call("lab", "inc", encode_args([], []), query=False) for _ in range(CALLS))), 30
-        )
+        answers = await calls_at_once(host)
         rejected = [a for a in answers if a.reply is None]
         assert failed and len(rejected) == 1 and "a bug while settling" in (rejected[0].reject_message or "")
         assert len({decode_args(a.reply, [NAT])[0] for a in answers if a.reply is not None}) == CALLS - 1
@@ -205,9 +212,4 @@ async def test_a_failed_settle_still_writes_and_answers_the_messages_held_before
         assert store.settled_without_state == 0  # (the held ones wrote their pages before the error's batch)
     finally:
         await host.stop()
-    restarted = Host([spec("lab")], store=store)  # the store holds what the actor held
-    await restarted.start()
-    try:
-        assert await query(restarted, "lab", "get") == ran
-    finally:
-        await restarted.stop()
+    assert await count_after_restart(store) == ran  # the store holds what the actor held
