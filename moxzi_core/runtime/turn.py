@@ -96,10 +96,11 @@ class Held:
     """Group commit at the actor: the messages an actor settled without writing them yet, so that one
     batch writes several (`Delivery.settle`'s ``hold``). With many callers an actor's inbox holds the
     next call as one settles, and each call of a counter rewrites the same four pages: packing them
-    (zstd), the state record's CBOR and an LMDB transaction took ~110 µs of the ~170 µs each call cost
+    (zstd), the state record's CBOR and an LMDB transaction took ~120 µs of the ~175 µs each call cost
     more with a state directory than in memory. Their answers wait for the batch, as every answer to a
     caller outside waits for its batch to be on disk, so a crash loses nothing acknowledged: the inbox
-    still holds what a batch not written consumed, and a restart runs it again."""
+    still holds what a batch not written consumed, and a restart runs it again (as it runs what a host
+    that stopped held: no caller was answered for it)."""
 
     def __init__(self, most: int):
         self.most = most  # messages in one batch at most (their answers wait for the last)
