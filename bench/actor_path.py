@@ -41,7 +41,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from moxzid import code_of, serving
+from moxzid import code_of, cpu_seconds, serving
 
 from moxzi_core.build import build
 
@@ -106,12 +106,6 @@ def call(url: str, actor: str, method: str, args) -> object:
     )
     with urllib.request.urlopen(request, timeout=600) as answer:
         return json.loads(answer.read())
-
-
-def cpu_seconds(pid: int) -> float:
-    """User and system CPU seconds process ``pid`` has used, all its threads."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def measure(daemon, row: Row) -> Sample:

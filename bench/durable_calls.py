@@ -5,7 +5,9 @@
 
 Each cell is one moxzid (a fresh state directory for ``-s``) and ``--rounds`` rounds of ``--seconds``
 each, every client (an aiohttp session of its own) calling ``inc`` one call after another; the cells
-take turns round by round; the table shows the median rate and ``-s`` over in memory. With ``--reference DIR`` (a checkout of another
+take turns round by round; the table shows the median rate and ``-s`` over in memory, and moxzid's CPU
+time per call (all its threads, user and system), which the machine's other work moves much less than
+the rates: where other work takes most of the cores, the rate follows the CPU time moxzid gets. With ``--reference DIR`` (a checkout of another
 moxzi, e.g. ``git archive main | tar -x -C DIR``), each cell runs that code's moxzid too, in the same
 run, for a before/after. The clients share the machine's cores with moxzid, and on a shared machine
 the rates move from run to run: compare the rows of one run.
@@ -23,7 +25,7 @@ import time
 from pathlib import Path
 
 import aiohttp
-from moxzid import build_actor, code_of, serving
+from moxzid import build_actor, code_of, cpu_seconds, serving
 
 # (moxzid flags, plugins) of each store
 STORES = {"in memory": ((), "http"), "-s": (("-s", "state"), "http,lmdb")}
@@ -68,6 +70,7 @@ async def main() -> None:
     counter = build_actor("counter")
     codes = {"this": None} if args.reference is None else {"reference": args.reference.resolve(), "this": None}
     results: dict[tuple[str, int, str], float] = {}
+    cpu_per_call: dict[tuple[str, int, str], float] = {}  # moxzid's CPU µs per call
     for clients in args.clients:
         # Every cell's moxzid runs at once (idle but for its turn), and the rounds take turns, so that
         # what else the machine runs meanwhile falls on every cell alike.
@@ -81,24 +84,33 @@ async def main() -> None:
                             serving(folder, *flags, plugins=plugins, counter=counter)
                         )
             rates: dict[tuple[str, str], list[float]] = {cell: [] for cell in daemons}
+            cpu: dict[tuple[str, str], list[float]] = {cell: [] for cell in daemons}
             answered = dict.fromkeys(daemons, 0)
             for _ in range(args.rounds):
                 for cell, daemon in daemons.items():
+                    used = cpu_seconds(daemon.process.pid)
                     rate, made = await one_round(daemon.url, clients, args.seconds)
+                    cpu[cell].append((cpu_seconds(daemon.process.pid) - used) / made * 1e6)
                     rates[cell].append(rate)
                     answered[cell] += made
             for (code, store), daemon in daemons.items():
                 assert await count(daemon.url) == answered[code, store], "the counter missed or doubled calls"
                 results[code, clients, store] = statistics.median(rates[code, store])
+                cpu_per_call[code, clients, store] = statistics.median(cpu[code, store])
     print(
         f"counter inc through /call-json, calls/s, median of {args.rounds} rounds of {args.seconds:g} s "
         f"(shared machine: {os.cpu_count()} cores, clients included)"
     )
-    print(f"{'code':12}{'clients':>8}{'in memory':>11}{'-s':>9}{'-s/memory':>11}")
+    print(f"{'':20}{'calls/s':^31}{'moxzid CPU µs/call':^31}")
+    print(f"{'code':12}{'clients':>8}" + f"{'in memory':>11}{'-s':>9}{'-s/memory':>11}" * 2)
     for clients in args.clients:
         for code in codes:
             memory, durable = results[code, clients, "in memory"], results[code, clients, "-s"]
-            print(f"{code:12}{clients:8}{memory:11.0f}{durable:9.0f}{durable / memory:11.2f}")
+            used, used_durable = cpu_per_call[code, clients, "in memory"], cpu_per_call[code, clients, "-s"]
+            print(
+                f"{code:12}{clients:8}{memory:11.0f}{durable:9.0f}{durable / memory:11.2f}"
+                f"{used:11.0f}{used_durable:9.0f}{used_durable / used:11.2f}"
+            )
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """moxzid as a process for the benches: actors in a folder with their manifest, moxzid started on it once
-it serves, stopped at the end, and its memory read while it runs.
+it serves, stopped at the end, and its memory and CPU time read while it runs.
 
 Starting moxzid, waiting for its port and building the test actors have one home, the tests' kit
 (tests/kit/daemon.py, tests/kit/actorbuild.py, whose build cache the benches share); this module puts
@@ -21,7 +21,7 @@ from kit.daemon import Daemon, project, running_moxzid  # noqa: E402
 
 from moxzi_core.build import BuildResult  # noqa: E402
 
-__all__ = ["build_actor", "code_of", "memory_mib", "project", "python_path", "running_moxzid", "serving"]
+__all__ = ["build_actor", "code_of", "cpu_seconds", "memory_mib", "project", "python_path", "running_moxzid", "serving"]
 
 
 def python_path(checkout: Path) -> str:
@@ -68,3 +68,9 @@ def memory_mib(daemon: Daemon, field: str = "VmRSS") -> float:
     """moxzid's resident memory now (``VmRSS``) or at its peak so far (``VmHWM``), MiB."""
     status = Path(f"/proc/{daemon.process.pid}/status").read_text()
     return int(re.search(rf"{field}:\s+(\d+) kB", status).group(1)) / 1024
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds process ``pid`` has used, all its threads."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

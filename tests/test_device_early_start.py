@@ -88,11 +88,11 @@ async def test_a_message_not_settled_leaves_its_early_call_unanswered(registry, 
     settle = Delivery.settle
     failed: list[bool] = []
 
-    def failing(self, actor, *args, started=None, **kwargs):
-        if started and not failed:  # the first message that started a call: learn's, with its params call
+    def failing(self, actor, consumed, effects, *args, **kwargs):
+        if effects.started and not failed:  # the first message that started a call: learn's, with its params call
             failed.append(True)
             raise RuntimeError("a bug while settling")
-        return settle(self, actor, *args, **({} if started is None else {"started": started}), **kwargs)
+        return settle(self, actor, consumed, effects, *args, **kwargs)
 
     monkeypatch.setattr(Delivery, "settle", failing)
     store = MemoryStore()

@@ -1,7 +1,8 @@
 """Group commit (moxzi_core/runtime/group_sync.py): calls that settle while the store flushes share the
 next flush, the actor runs on meanwhile, no answer goes out before its batch is on disk, and with kill -9
 in the middle of many concurrent calls none answered is lost or run twice; the calls that arrive in
-one turn of the event loop are recorded in one transaction."""
+one turn of the event loop are recorded in one transaction, and an actor that finds its next call queued
+as one settles writes them in one batch (`turn.Held`)."""
 
 import asyncio
 import json
@@ -17,8 +18,10 @@ from kit.daemon import project, running_moxzid
 from kit.host import eventually, query, spec
 
 from moxzi_core.candid import NAT, decode_args, encode_args
+from moxzi_core.runtime.delivery import Delivery
 from moxzi_core.runtime.group_sync import GroupSync
 from moxzi_core.runtime.host import Host
+from moxzi_core.runtime.turn import SETTLE_TOGETHER
 from moxzi_core.store import MemoryStore, StoreError
 
 CALLS = 20
@@ -135,18 +138,39 @@ def test_no_answered_call_is_lost_or_run_twice_when_moxzid_is_killed_among_many(
 
 
 class CountingDisk(MemoryStore):
-    """A store on a disk that counts the transactions that write inbox records."""
+    """A store on a disk that counts the transactions that write inbox records, and those that consume
+    them (settle messages)."""
 
     in_memory = False
 
     def __init__(self) -> None:
         super().__init__()
-        self.recording = 0
+        self.recording = self.settling = 0
+        self.settled_without_state = 0  # batches that consumed several messages but wrote no state record
 
     def commit(self, batch) -> None:
         if any(b"/inbox/" in key and value is not None for key, value in batch.writes.items()):
             self.recording += 1
+        consumed = sum(b"/inbox/" in key and value is None for key, value in batch.writes.items())
+        self.settling += consumed > 0
+        self.settled_without_state += consumed > 1 and not any(key.endswith(b"/state") for key in batch.writes)
         super().commit(batch)
+
+
+async def calls_at_once(host: Host) -> list:
+    """The answers to CALLS calls of ``inc``, made at once."""
+    calls = (host.call("lab", "inc", encode_args([], []), query=False) for _ in range(CALLS))
+    return await asyncio.wait_for(asyncio.gather(*calls), 30)
+
+
+async def count_after_restart(store: MemoryStore) -> list:
+    """What ``lab`` counts in a host started again on ``store``."""
+    restarted = Host([spec("lab")], store=store)
+    await restarted.start()
+    try:
+        return await query(restarted, "lab", "get")
+    finally:
+        await restarted.stop()
 
 
 async def test_calls_arriving_in_one_turn_are_recorded_in_one_transaction():
@@ -154,10 +178,38 @@ async def test_calls_arriving_in_one_turn_are_recorded_in_one_transaction():
     host = Host([spec("lab")], store=store)
     await host.start()
     try:
-        answers = await asyncio.wait_for(
-            asyncio.gather(*(host.call("lab", "inc", encode_args([], []), query=False) for _ in range(CALLS))), 30
-        )
+        answers = await calls_at_once(host)
         assert sorted(decode_args(a.reply, [NAT])[0] for a in answers) == list(range(1, CALLS + 1))
         assert store.recording == 1
+        # The actor found the next call queued as each settled: up to SETTLE_TOGETHER calls a batch
+        assert store.settling <= -(-CALLS // SETTLE_TOGETHER) + 1, store.settling
     finally:
         await host.stop()
+    assert await count_after_restart(store) == [CALLS]  # what those batches wrote is the whole state
+
+
+async def test_a_failed_settle_still_writes_and_answers_the_messages_held_before_it(monkeypatch):
+    """An internal error settling the message that would write the held ones: they are written by
+    themselves (`Actor._fail`) and answered, the failed call gets the error, and none waits forever."""
+    settle, failed = Delivery.settle, []
+
+    def failing(self, actor, consumed, effects, delta, *, hold=False):
+        if not hold and actor.name in self._held and not failed:  # (a batch of held messages is open)
+            failed.append(consumed)
+            raise RuntimeError("a bug while settling")
+        return settle(self, actor, consumed, effects, delta, hold=hold)
+
+    monkeypatch.setattr(Delivery, "settle", failing)
+    store = CountingDisk()
+    host = Host([spec("lab")], store=store)
+    await host.start()
+    try:
+        answers = await calls_at_once(host)
+        rejected = [a for a in answers if a.reply is None]
+        assert failed and len(rejected) == 1 and "a bug while settling" in (rejected[0].reject_message or "")
+        assert len({decode_args(a.reply, [NAT])[0] for a in answers if a.reply is not None}) == CALLS - 1
+        ran = await query(host, "lab", "get")
+        assert store.settled_without_state == 0  # (the held ones wrote their pages before the error's batch)
+    finally:
+        await host.stop()
+    assert await count_after_restart(store) == ran  # the store holds what the actor held

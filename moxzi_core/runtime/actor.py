@@ -42,7 +42,7 @@ from .messages import (
 )
 from .query_replicas import Replicas
 from .services import Services
-from .turn import Effects, Turn
+from .turn import Effects, Held, Turn
 
 log = logging.getLogger("moxzid")
 
@@ -79,6 +79,7 @@ class Actor:
         # reaches the actor's thread ~10 µs sooner than through queue.Queue)
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
         self._calls = CallContexts()
+        self._held = Held(services.settle_together)  # messages settled, to be written with the next
         self._deferred: list[tuple[int | None, object]] = []  # waiting for outstanding callbacks (an upgrade)
         self._thread: threading.Thread | None = None
         self._stopping = False
@@ -208,6 +209,8 @@ class Actor:
     # --- the message loop --------------------------------------------------------------------
     def _loop(self) -> None:
         while True:
+            if self._held.count and self._queue.empty():  # (no next message is there to write them)
+                self._settle(None, Effects())
             wait, task = self._task_wait()
             if wait == 0:  # a system task is due: it goes before queued messages
                 seq, message, self._in_task = None, task, True
@@ -232,10 +235,11 @@ class Actor:
                 self._in_task = False
 
     def _fail(self, seq: int | None, message, error: Exception) -> None:
+        self._settle(None, Effects())  # (what was held, before the failed message)
         outcome = Outcome.reject(Reject.SYS_FATAL, f"moxzid internal error in {self.name}: {error}")
         if isinstance(message, (Call, Upgrade, Manage)):  # (a call's cycles go back with the reject)
             refund = message.cycles if isinstance(message, Call) else 0
-            self.services.settle(self, seq, [(message.origin, replace(outcome, refund=refund))], [], None)
+            self.services.settle(self, seq, Effects(answers=[(message.origin, replace(outcome, refund=refund))]), None)
 
     def _task_wait(self) -> tuple[float | None, object]:
         """Seconds until the next system task is due (None: none is), and which (`tasks`)."""
@@ -306,24 +310,21 @@ class Actor:
             self._deferred.append((seq, message))
         return True
 
-    def _settle(self, seq: int | None) -> None:
-        effects = self.turn.effects
+    def _settle(self, seq: int | None, effects: Effects | None = None) -> None:
+        """Settle the message handled now; given ``effects`` (of nothing), write the messages held."""
+        effects = effects or self.turn.effects
         self.footprint = self.memory_sizes()
         tasks.check_low_memory(self.canister, self.footprint[0])
-        changed = seq is not None or effects.wrote
-        changed = changed or self.canister.log.changed  # (a trapped task's prints and trap)
-        self.services.settle(
-            self,
-            seq,
-            effects.answers,
-            effects.calls,
-            effects.delta(self.instance, self._state(), self.canister.log) if changed else None,
-            effects.instructions,
-            started=effects.started,
-            cycles=effects.cycles,
-            burned=effects.burned,
-            deleted=effects.deleted,
-        )
+        held = effects is self.turn.effects and self._held.hold(effects, self._queue.qsize())
+        with self._held.writing(effects, held) as with_held:  # (the log: a trapped task's prints and trap)
+            changed = not held and (with_held or seq is not None or effects.wrote or self.canister.log.changed)
+            self.services.settle(
+                self,
+                seq,
+                effects,
+                effects.delta(self.instance, self._state(), self.canister.log) if changed else None,
+                hold=held,
+            )
 
     # --- calls -------------------------------------------------------------------------------
     def _on_call(self, call: Call) -> None:

@@ -15,8 +15,8 @@ import itertools
 import logging
 import secrets
 import threading
-from collections.abc import Awaitable, Callable, Mapping
-from types import MappingProxyType
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from ..billing import Ledger
@@ -44,6 +44,7 @@ from .messages import (
 )
 from .replays import Replays
 from .roster import Roster
+from .turn import Effects
 
 log = logging.getLogger("moxzid")
 
@@ -73,6 +74,7 @@ class Delivery:
         self._records_messages = store.read_back
         # What those records hold, by (actor, seq) and (actor, callback), kept here for `quiet`
         self._unsettled: set[tuple[str, int]] = set()
+        self._held: dict[str, _Held] = {}  # by actor: the batch of messages settled with ``hold``
         self._unanswered: set[tuple[str, int]] = set()
         self._lock = threading.Lock()  # orders inbox appends: a message's place = its delivery order
         self._next_seq: dict[str, int] = {}
@@ -239,42 +241,33 @@ class Delivery:
             self.synced.after(lambda: self._release([(future, outcome)], []))
 
     def settle(
-        self,
-        actor: Actor,
-        consumed: int | None,
-        answers: list[tuple[Origin, Outcome]],
-        calls: list[tuple[int, OutgoingCall]],
-        delta: Delta | None,
-        instructions: int = 0,
-        *,
-        started: Mapping[int, Gate] = MappingProxyType({}),
-        cycles: int = 0,
-        burned: int = 0,
-        deleted: bool = False,
+        self, actor: Actor, consumed: int | None, effects: Effects, delta: Delta | None, *, hold: bool = False
     ) -> None:
-        """Make one handled message final: consume it, write the actor's delta, what it sent, what it
-        cost and what it did to its cycle balance (``cycles``, of which ``burned`` were burned) in one
+        """Make one handled message final: consume it, write the actor's delta, what it sent
+        (``effects``: its answers and calls), what it cost and what it did to its cycle balance in one
         batch, deliver the sent messages (with the cycles on them), (after a flush) answer outsiders, then
-        start system calls (open the gates of those ``started`` before the commit, by callback:
-        ``Turn.call``). ``deleted``: the message deleted the actor (delete_canister), whose
-        state goes."""
+        start system calls (open the gates of those started before the commit, by callback:
+        ``Turn.call``). A message that deleted its actor (delete_canister) takes the actor's state with
+        it. ``hold``: the message sent nothing (`Effects.waits_for_next`), and its batch is written with
+        the actor's next settle's (`turn.Held`), which writes the delta of both."""
+        answers, calls, deleted = effects.answers, effects.calls, effects.deleted
         if consumed is None and delta is None and not answers and not calls:
             return
-        batch = Batch()
+        held = self._held.get(actor.name)  # (kept where this settle fails: `turn.Held.writing`)
+        batch = held.batch if held is not None else Batch()
         if self._ledger is not None:
-            if instructions:
-                self._ledger.charge(batch, actor.name, "instructions", instructions)
-            self._ledger.transfer(batch, actor.name, cycles, burned)
+            if effects.instructions:
+                self._ledger.charge(batch, actor.name, "instructions", effects.instructions)
+            self._ledger.transfer(batch, actor.name, effects.cycles, effects.burned)
         if consumed is not None:
             if self._records_messages:
                 Journal.consume(batch, actor.name, consumed)
             self._inboxes.release(actor.name, consumed)
-            self._unsettled.discard((actor.name, consumed))
         if deleted:
             Journal.forget(batch, actor.name)
             self._forget(actor)
-            for held in (self._unsettled, self._unanswered):
-                held.difference_update({entry for entry in held if entry[0] == actor.name})
+            for unsettled in (self._unsettled, self._unanswered):
+                unsettled.difference_update({entry for entry in unsettled if entry[0] == actor.name})
         elif delta is not None:
             Journal.put_delta(batch, actor.name, delta)
         messages: list[tuple[Actor, object]] = []
@@ -288,22 +281,32 @@ class Delivery:
                     keyed.append((origin.key, outcome))
             elif isinstance(origin, FromActor):
                 messages.append((self._roster.named(origin.actor), response_to(origin, outcome)))
+        # Answers to callers still waiting (not those of a caller gone, or from before a restart) go
+        # out once what they report is on disk
+        futures = [(self._waiting.get(request), outcome) for request, outcome in outside]
+        waiting = [(future, outcome) for future, outcome in futures if future is not None]
+        consumed_seqs = [consumed] if consumed is not None else []
+        if held is not None:
+            waiting, keyed, consumed_seqs = held.waiting + waiting, held.keyed + keyed, held.consumed + consumed_seqs
+        if hold:
+            assert not messages and not calls and not deleted, "a message held for the next sent nothing"
+            self._held[actor.name] = _Held(batch, waiting, keyed, consumed_seqs)
+            return
         system = self._route(batch, actor, calls, messages)
         self.deliver(batch, messages)
+        self._held.pop(actor.name, None)
+        self._unsettled.difference_update((actor.name, seq) for seq in consumed_seqs)
         for callback, call in calls:
             if call.deadline is not None and call.callee != MANAGEMENT and self._roster.with_principal(call.callee):
                 self.loop.call_soon_threadsafe(self.expire_at, actor, callback, call.deadline)
         if deleted:
             log.info("actor %s deleted", actor.name)
-        # Answers to callers still waiting (not those of a caller gone, or from before a restart) go
-        # out once what they report is on disk; the system calls start now (a short device call runs
-        # here, on the actor's thread, and must not wait for the flush).
-        futures = [(self._waiting.get(request), outcome) for request, outcome in outside]
-        waiting = [(future, outcome) for future, outcome in futures if future is not None]
         if waiting or keyed:
             self.synced.after(lambda: self._release(waiting, keyed))
+        # The system calls start now (a short device call runs here, on the actor's thread, and must
+        # not wait for the flush).
         for callback, method, data, attached in system:
-            self._call_system(actor, callback, method, data, attached, started.get(callback))
+            self._call_system(actor, callback, method, data, attached, effects.started.get(callback))
 
     def _release(self, waiting: list[tuple[asyncio.Future, Outcome]], keyed: list[tuple[bytes, Outcome]]) -> None:
         """(On the event loop, once the batch that settled them is on disk) answer callers outside and
@@ -354,3 +357,14 @@ class Delivery:
                 (target, Call(call.method, bytes(call.data), actor.principal, origin, call.deadline or 0, call.cycles))
             )
         return system
+
+
+@dataclass
+class _Held:
+    """The batch of an actor's messages settled with ``hold``, not written yet, and what waits for it:
+    callers' answers, keyed calls' outcomes, the inbox entries it consumes (`Delivery.settle`)."""
+
+    batch: Batch
+    waiting: list[tuple[asyncio.Future, Outcome]]
+    keyed: list[tuple[bytes, Outcome]]
+    consumed: list[int]

@@ -50,6 +50,7 @@ from .restoration import Restoration
 from .restore import Restorer
 from .roster import Roster
 from .services import Services
+from .turn import SETTLE_TOGETHER
 
 log = logging.getLogger("moxzid")
 
@@ -169,6 +170,7 @@ class Host:
             self._modules.remember,
             self.clock,
             self.store.read_back,
+            1 if self.store.in_memory else SETTLE_TOGETHER,
         )
         self._manager = Manager(
             ledger,

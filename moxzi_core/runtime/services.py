@@ -49,3 +49,5 @@ class Services:
     # Whether a later host reads the store back (`store.Store.read_back`): else an actor's memory pages
     # and state record, which only a restart reads, are not written.
     store_read_back: bool = True
+    # The most messages of an actor settled in one batch (`turn.Held`): 1 where each is written alone.
+    settle_together: int = 1

@@ -4,6 +4,8 @@ memory allows, and the cycle balance as the message sees it."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .canister_log import CanisterLog
@@ -11,9 +13,12 @@ from .device_calls import Gate
 from .engine import Instance
 from .ic0 import OutgoingCall
 from .journal import Delta, Snapshot
-from .messages import MANAGEMENT, Origin, Outcome
+from .messages import MANAGEMENT, FromActor, Origin, Outcome
 from .services import Services
 
+# The most messages of an actor written in one batch where the store writes to disk (`Held`): more
+# saves less each (7/8 of the per-batch work at 8) and holds the first one's answer longer.
+SETTLE_TOGETHER = 8
 LET_RUN_SECONDS = 0.002  # at most how long the actor's thread lets a device call it started get under way
 
 
@@ -72,6 +77,60 @@ class Effects:
         if log.take_changed() and state is not None:
             delta.log = log.record()
         return delta
+
+    @property
+    def waits_for_next(self) -> bool:
+        """Whether the message may be settled in one batch with the actor's next (`Held`): it sent
+        nothing (no calls, no answer to another actor) and wrote nothing besides its memories' pages
+        and its state record, which the next message's delta writes again."""
+        return not (
+            self.calls or self.started or self.deleted or self.full or self.chunks or self.chunks_cleared
+        ) and not (self.snapshots or self.snapshot_parts or self.modules or self._answers_actors)
+
+    @property
+    def _answers_actors(self) -> bool:
+        return any(isinstance(origin, FromActor) for origin, _ in self.answers)
+
+
+class Held:
+    """Group commit at the actor: the messages an actor settled without writing them yet, so that one
+    batch writes several (`Delivery.settle`'s ``hold``). With many callers an actor's inbox holds the
+    next call as one settles, and each call of a counter rewrites the same four pages: packing them
+    (zstd), the state record's CBOR and an LMDB transaction took ~120 µs of the ~175 µs each call cost
+    more with a state directory than in memory. Their answers wait for the batch, as every answer to a
+    caller outside waits for its batch to be on disk, so a crash loses nothing acknowledged: the inbox
+    still holds what a batch not written consumed, and a restart runs it again (as it runs what a host
+    that stopped held: no caller was answered for it)."""
+
+    def __init__(self, most: int):
+        self.most = most  # messages in one batch at most (their answers wait for the last)
+        self.count = 0
+        self._memory_pages: set[int] = set()
+        self._stable_pages: set[int] = set()
+
+    def hold(self, effects: Effects, queued: int) -> bool:
+        """Whether the message whose ``effects`` these are waits for the next (``queued``: messages
+        in the actor's inbox now), keeping the pages it wrote; False when its own batch is written."""
+        if not queued or self.count + 1 >= self.most or not effects.waits_for_next:
+            return False
+        self.count += 1
+        self._memory_pages |= effects.memory_pages
+        self._stable_pages |= effects.stable_pages
+        return True
+
+    @contextlib.contextmanager
+    def writing(self, effects: Effects, held: bool) -> Iterator[bool]:
+        """Around the settle of the message whose ``effects`` these are: unless it is ``held``, add the
+        held messages' pages to them, yielding whether any was held (its delta must then be written,
+        with the actor's state record); they are forgotten once that settle went through, and kept for
+        the next where it failed (an internal error: `Actor._fail` writes them)."""
+        if held or not self.count:
+            yield False
+            return
+        effects.memory_pages |= self._memory_pages
+        effects.stable_pages |= self._stable_pages
+        yield True
+        self.count, self._memory_pages, self._stable_pages = 0, set(), set()
 
 
 class Turn:
