@@ -11,6 +11,13 @@ turn (the order alternating by round). No device: the stand-in measures the acto
 Prints the medians of ``--rounds`` rounds side by side. ``--stages`` prints, instead, what restoring one
 actor costs each side in CPU seconds by stage (`stages`), a measure a loaded machine disturbs less than
 the seconds until actors answer.
+
+``--seed-state FOLDER`` restarts instead seed 000's own state: a folder that
+``bench/state_size.py islands --seed --workdir FOLDER`` left (actors.json, the actors, state/), with
+the torch device; ``--baseline-state`` is the baseline's (the same flow run by the baseline's code; by
+default the same folder). Each round restarts a copy, so neither side changes what the other reads. The
+actors answering are those with a ``status`` query (the trainer and the islands); "ready" is when
+``GET /health`` says every actor and the device are back.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ import argparse
 import contextlib
 import json
 import os
+import shutil
 import socket
 import statistics
 import subprocess
@@ -63,18 +71,25 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def restart(folder: Path, checkout_path: str, names: list[str]) -> tuple[float, float, float]:
-    """(port open, first actor answering, every actor answering), seconds from starting moxzid."""
+def restart(
+    folder: Path,
+    checkout_path: str,
+    names: list[str],
+    method: str = "size",
+    flags: tuple[str, ...] = ("--plugins", "http,lmdb"),
+) -> tuple[float, float, float, float]:
+    """(port open, first actor answering ``method``, every actor answering, ready), seconds from starting
+    moxzid."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     command = [sys.executable, "-m", "moxzi_core.daemon", "-m", "actors.json", "-s", "state"]
-    command += ["--plugins", "http,lmdb", "--listen", f"127.0.0.1:{port}"]
+    command += [*flags, "--listen", f"127.0.0.1:{port}"]
     env = {**os.environ, "PYTHONPATH": checkout_path}
     started = time.perf_counter()
     process = subprocess.Popen(command, cwd=folder, env=env, stderr=subprocess.DEVNULL)
-    opened, answered = None, {}
+    opened, answered, ready = None, {}, None
     try:
-        while len(answered) < len(names):
+        while len(answered) < len(names) or ready is None:
             assert process.poll() is None, f"moxzid exited {process.returncode}"
             assert time.perf_counter() - started < 600, "moxzid did not serve every actor in 600 s"
             if opened is None:
@@ -87,15 +102,40 @@ def restart(folder: Path, checkout_path: str, names: list[str]) -> tuple[float, 
             for name in names:
                 if name not in answered:
                     try:
-                        if ask(f"{url}/query-json/{name}/size"):
+                        if ask(f"{url}/query-json/{name}/{method}"):
                             answered[name] = time.perf_counter() - started
                     except (urllib.error.URLError, ConnectionError, TimeoutError):
                         pass
+            if ready is None and is_ready(url):
+                ready = time.perf_counter() - started
             time.sleep(POLL_SECONDS)
     finally:
         process.terminate()
         process.wait(timeout=60)
-    return opened, min(answered.values()), max(answered.values())
+    return opened, min(answered.values()), max(answered.values()), ready
+
+
+def is_ready(url: str) -> bool:
+    """Whether ``GET /health`` says moxzid restored every actor and the device."""
+    try:
+        with urllib.request.urlopen(f"{url}/health", timeout=5) as answer:
+            return b"ready" in answer.read()
+    except (urllib.error.URLError, ConnectionError, TimeoutError):
+        return False
+
+
+def restart_copy(folder: Path, checkout_path: str) -> tuple[float, float, float, float]:
+    """`restart` on a copy of seed 000's ``folder``, with the torch device, timing its trainers' ``status``."""
+    trainers = [
+        actor["name"]
+        for actor in json.loads((folder / "actors.json").read_text())["actors"]
+        if " status:" in (folder / actor["wasm"]).with_suffix(".did").read_text()
+    ]
+    with tempfile.TemporaryDirectory(dir=folder.parent) as scratch:
+        copy = Path(scratch) / folder.name
+        shutil.copytree(folder, copy)
+        flags = ("--plugins", "http,lmdb,torch", "--device", "torch:cpu")
+        return restart(copy, checkout_path, trainers, "status", flags)
 
 
 STAGES = ("reading from LMDB", "instantiating", "restoring its memories", "its first query replica")
@@ -163,12 +203,21 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--workdir", type=Path, help="keep the state here, and use it if it is there")
     parser.add_argument("--stages", action="store_true", help="CPU seconds per stage of one actor's restore")
+    parser.add_argument("--seed-state", type=Path, help="restart this folder of seed 000's (see above) instead")
+    parser.add_argument(
+        "--baseline-state", type=Path, help="the baseline's folder of seed 000's (default: --seed-state)"
+    )
     parser.add_argument("--stages-of", type=Path, help=argparse.SUPPRESS)  # (one side's, in its own process)
     args = parser.parse_args()
     if args.stages_of:
         stages(args.stages_of, args.rounds)
         return
     sides = {"baseline": python_path(args.baseline.resolve()), "this": python_path(ROOT)}
+    if args.seed_state:
+        folders = {"baseline": (args.baseline_state or args.seed_state).resolve(), "this": args.seed_state.resolve()}
+        print(", ".join(f"{side}: {du_mb(folder / 'state'):.0f} MB on disk" for side, folder in folders.items()))
+        side_by_side(list(sides), args.rounds, lambda side: restart_copy(folders[side], sides[side]), args.baseline)
+        return
     with contextlib.ExitStack() as stack:
         folder = args.workdir or Path(stack.enter_context(tempfile.TemporaryDirectory()))
         folder.mkdir(parents=True, exist_ok=True)
@@ -180,15 +229,20 @@ def main() -> None:
         if args.stages:
             stages_side_by_side(folder / "state", sides, args.rounds)
             return
-        times: dict[str, list[tuple[float, float, float]]] = {side: [] for side in sides}
-        for round_ in range(args.rounds):
-            order = list(sides) if round_ % 2 == 0 else list(reversed(sides))
-            for side in order:
-                times[side].append(restart(folder, sides[side], names))
-                print(f"round {round_ + 1} {side}: " + ", ".join(f"{t:.2f}" for t in times[side][-1]), flush=True)
-    print(f"\nmedians of {args.rounds} rounds, seconds from starting moxzid (baseline: {args.baseline})")
+        side_by_side(list(sides), args.rounds, lambda side: restart(folder, sides[side], names), args.baseline)
+
+
+def side_by_side(sides: list[str], rounds: int, restarted, baseline: Path) -> None:
+    """Run ``restarted(side)`` for each side ``rounds`` times, the order alternating by round, printing
+    each round's times and then their medians side by side."""
+    times: dict[str, list[tuple[float, ...]]] = {side: [] for side in sides}
+    for round_ in range(rounds):
+        for side in sides if round_ % 2 == 0 else reversed(sides):
+            times[side].append(restarted(side))
+            print(f"round {round_ + 1} {side}: " + ", ".join(f"{t:.2f}" for t in times[side][-1]), flush=True)
+    print(f"\nmedians of {rounds} rounds, seconds from starting moxzid (baseline: {baseline})")
     print(f"{'':<28}{'baseline':>10}{'this':>10}{'ratio':>8}")
-    for at, what in enumerate(("port open", "first actor answering", "every actor answering")):
+    for at, what in enumerate(("port open", "first actor answering", "every actor answering", "ready (GET /health)")):
         old, new = (statistics.median(t[at] for t in times[side]) for side in sides)
         print(f"{what:<28}{old:>10.2f}{new:>10.2f}{new / old:>8.2f}")
 

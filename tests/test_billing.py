@@ -333,7 +333,7 @@ def test_balances_survive_a_moxzid_restart(tmp_path):
         assert http(f"{daemon.url}/call-json/learner/learn", [2])[0] == 200
         before = http(f"{daemon.url}/cycles")[1]
         assert before["learner"]["spent"] > 0
-        assert daemon.stop() == 0
+        daemon.process.kill()  # (a stop might copy the device instead of leaving the record to re-run)
     with running_moxzid(*flags, cwd=tmp_path) as daemon:  # re-running the device record charges nothing
         assert http(f"{daemon.url}/cycles")[1] == before
 

@@ -166,9 +166,26 @@ async def test_copies_of_the_device_replace_the_record(registry, policy):
         assert first + await learn(host, 3) == uninterrupted
 
 
+async def test_a_stop_copies_a_record_that_would_take_long_to_run_again(registry):
+    """As the host stops, the device is copied when re-running what was recorded since the last copy
+    would take the next start-up ``at_stop`` seconds or more (0 here): that start-up re-runs nothing."""
+    async with learner_host(registry, MemoryStore()) as (host, _):
+        uninterrupted = await learn(host, 3) + await learn(host, 3)
+
+    store = MemoryStore()
+    at_stop = CheckpointPolicy(seconds=0, megabytes=1e9, at_stop=0)
+    async with learner_host(registry, store, checkpoint=at_stop) as (host, _):
+        first = await learn(host, 3)
+        assert len(Journal(store).system_calls()) == 5 and Journal(store).system_checkpoint() is None
+    assert Journal(store).system_checkpoint()[0] == 5 and Journal(store).system_calls() == []
+
+    async with learner_host(registry, store, checkpoint=at_stop) as (host, _):
+        assert first + await learn(host, 3) == uninterrupted
+
+
 async def test_a_long_record_is_copied_right_after_start_up(registry):
     store = MemoryStore()
-    never = CheckpointPolicy(seconds=0, megabytes=1e9)
+    never = CheckpointPolicy(seconds=0, megabytes=1e9, at_stop=float("inf"))
     async with learner_host(registry, store, checkpoint=never) as (host, _):
         await learn(host, 3)
     assert Journal(store).system_checkpoint() is None

@@ -65,6 +65,15 @@ class Copies:
         spaced = time.monotonic() - self._last_at >= policy.spacing * self._last_seconds
         return due and (spaced or ignore_spacing)
 
+    def worth_at_stop(self) -> bool:
+        """Whether a copy as moxzid stops saves the next start-up more than it costs the stop: the calls
+        recorded since the last copy took the policy's ``at_stop`` seconds and longer to run than that
+        copy took to write (re-running them is what the next start-up would do)."""
+        record, policy = self._record, self._record.policy
+        if self._state is None or policy is None:
+            return False
+        return record.since_seconds >= policy.at_stop and record.since_seconds > self._last_seconds
+
     async def take(self, paused: Callable[[], contextlib.AbstractAsyncContextManager[None]]) -> None:
         """Copy the state while calls are ``paused`` (those in flight recorded), dropping the record
         before it. A copy that fails leaves the record whole: the next call that makes one due tries

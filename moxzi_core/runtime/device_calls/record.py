@@ -27,11 +27,13 @@ from ..messages import Outcome
 class CheckpointPolicy:
     """When to copy the system's state: once the calls recorded since the last copy took ``seconds``
     of system time (0: never by time) or their record passed ``megabytes``; never more often than
-    every ``spacing`` copy-durations."""
+    every ``spacing`` copy-durations. And as moxzid stops, once they took ``at_stop`` seconds and longer
+    than the last copy took to write (`Copies.worth_at_stop`)."""
 
     seconds: float = 30.0
     megabytes: float = 64.0
     spacing: float = 10.0
+    at_stop: float = 1.0  # (re-running less at the next start-up costs next to nothing)
 
 
 class Record:

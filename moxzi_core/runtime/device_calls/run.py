@@ -272,14 +272,23 @@ class DeviceCalls:
             self._copying = asyncio.get_running_loop().create_task(self._copies.take(self._paused))
 
     async def stop(self) -> None:
-        """Start no more copies, and let one being taken finish, and the answers being committed: they
-        write to the store, which the host's owner closes next (and the next start-up reads). A call
-        that ends later is not answered: it is still pending, and runs again after a restart."""
+        """Start no more copies but a last one, and let one being taken finish, and the answers being
+        committed: they write to the store, which the host's owner closes next (and the next start-up
+        reads). A call that ends later is not answered: it is still pending, and runs again after a
+        restart. The last copy (`Copies.worth_at_stop`) spares the next start-up re-running the record;
+        it is taken only when no call runs or waits as moxzid stops, since a call ending from then on is
+        not recorded, and a copy holding its effects would have them twice once it runs again."""
         with self._lock:
             self._stopped = True
+            last_copy = not (self._in_flight or self._waiting or self._copying) and self._copies.worth_at_stop()
+            self._closed = self._closed or last_copy
+        if last_copy:
+            self._open.clear()
         await asyncio.to_thread(self._wait_answered)
         if self._copying is not None:
             await self._copying
+        if last_copy:
+            await self._copies.take(self._paused)
 
     def _wait_answered(self) -> None:
         with self._lock:
