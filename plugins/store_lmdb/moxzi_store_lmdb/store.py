@@ -217,22 +217,24 @@ class LmdbStore(Store):
                 self._activity.failed()
                 idle.log.warning("%s; its free pages stay until a later try", exc)
                 return
-            swapped = False
+            swapped = renamed = False
             if self._gate.begin_swap(idle.SWAP_WAIT_SECONDS):
                 try:
                     # A commit since the copy began: only closed and opened again, which unmaps the
                     # pages the copy read (resident in this process until then).
                     swapped = self._env.info()["last_txnid"] == copied
                     self._reopen(swap_in_copy=swapped)
+                    renamed = swapped
                 except StoreError as exc:  # the rename failed: the environment is the old one, reopened
                     idle.log.error("%s", exc)
-                    self._activity.failed()
-                    swapped = False
                 finally:
                     self._gate.end_swap()
         took = time.monotonic() - began
-        self._activity.copied(took, swapped)
-        if not swapped:
+        if swapped and not renamed:
+            self._activity.failed()  # (not `copied`, whose sooner next try would undo the wait)
+        else:
+            self._activity.copied(took, swapped)
+        if not renamed:
             with contextlib.suppress(OSError):
                 (self._directory / COMPACTING_FILE).unlink(missing_ok=True)
             return
