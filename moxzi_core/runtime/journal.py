@@ -61,7 +61,7 @@ from __future__ import annotations
 import hashlib
 import io
 import secrets
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 import cbor2
@@ -411,7 +411,7 @@ class Journal:
         return None if raw is None else cbor2.loads(raw)
 
     def _image(self, name: str, kind: bytes, size: int) -> memory_image.Stored:
-        return _stored_image(self.store, name, kind, size)
+        return _stored_image(self.store, name, kind, size, self.store.scan(_actor(name, kind, b"")))
 
     def _upgrade_layout(self) -> None:
         """Convert a layout 4 store: each actor's 4 KiB pages become compressed chunks, an actor per
@@ -448,11 +448,15 @@ class Journal:
         return _actor_names(self.store)
 
 
-def _stored_image(store: Store, name: str, kind: bytes, size: int) -> memory_image.Stored:
+def _stored_image(
+    store: Store, name: str, kind: bytes, size: int, entries: Iterable[tuple[bytes, bytes]]
+) -> memory_image.Stored:
+    """Actor ``name``'s memory ``kind`` (`_MEMORY`, `_STABLE`) of ``size`` bytes, from its values by
+    key (``entries``: what the store holds under its prefix)."""
     prefix = _actor(name, kind, b"")
     return memory_image.Stored(
         size,
-        ((key[len(prefix) :], value) for key, value in store.scan(prefix)),
+        ((key[len(prefix) :], value) for key, value in entries),
         f"{store.description}: the saved state of actor {name}",
     )
 
@@ -471,12 +475,13 @@ def repack_memories(store: Store) -> tuple[int, int]:
     layout (no actors) has nothing to repack."""
     before = after = 0
     for name in _actor_names(store):
-        before_clearing = list(store.scan(_actor(name, _MEMORY, b"")))
-        cleared = _clear_free_space(store, name)
-        before += sum(len(value) for key, value in before_clearing if key in cleared)
+        memory = dict(store.scan(_actor(name, _MEMORY, b"")))
+        cleared = _clear_free_space(store, name, memory)
+        before += sum(len(memory[key]) for key in cleared if key in memory)
         after += sum(len(value) for value in cleared.values() if value is not None)
-        for kind in (_MEMORY, _STABLE):
-            entries = [(key, value) for key, value in store.scan(_actor(name, kind, b"")) if key not in cleared]
+        kept = [(key, value) for key, value in memory.items() if key not in cleared]  # (as they still are)
+        for entries in (kept, store.scan(_actor(name, _STABLE, b""))):
+            entries = list(entries)
             for at in range(0, len(entries), REPACK_BATCH):
                 keys, values = zip(*entries[at : at + REPACK_BATCH])
                 batch = Batch()
@@ -490,15 +495,15 @@ def repack_memories(store: Store) -> tuple[int, int]:
     return before, after
 
 
-def _clear_free_space(store: Store, name: str) -> dict[bytes, bytes | None]:
-    """Store zeros in actor ``name``'s main memory where its Motoko heap is free (`repack_memories`):
-    the values written by key (None: deleted)."""
+def _clear_free_space(store: Store, name: str, memory_values: dict[bytes, bytes]) -> dict[bytes, bytes | None]:
+    """Store zeros in actor ``name``'s main memory, whose values by key are ``memory_values``, where its
+    Motoko heap is free (`repack_memories`): the values written by key (None: deleted)."""
     raw = store.get(_actor(name, b"state"))
     if raw is None:
         return {}
     try:
         size = cbor2.loads(raw).get("memory_size", 0)
-        memory = _stored_image(store, name, _MEMORY, size)
+        memory = _stored_image(store, name, _MEMORY, size, memory_values.items())
         values = memory.cleared(motoko_heap.free_space(memory.read, size))
     except (cbor2.CBORDecodeError, AttributeError, ValueError, StoreError):
         return {}  # (a state or chunk that does not read: left for the restore that reads it to report)
