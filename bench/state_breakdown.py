@@ -23,7 +23,9 @@ import lmdb
 import numpy as np
 import zstandard
 
-from moxzi_core.runtime.engine import memory_image, motoko_heap
+from moxzi_core.runtime.engine import motoko_heap
+from moxzi_core.runtime.journal import Journal
+from moxzi_store_lmdb.store import LmdbStore
 
 _PAGE_HEADER = 16  # an overflow run's header (LMDB's page header)
 
@@ -107,32 +109,30 @@ def breakdown(state: Path, levels: list[int]) -> None:
 
 def heaps(state: Path) -> None:
     """A row for each actor: its main memory, its heap's held and free bytes, its chunks' bytes."""
-    env = lmdb.open(str(state), readonly=True, lock=False)
+    store = LmdbStore(state, compact_idle=False)
+    journal = Journal(store)
     print("| actor | wasm memory MiB | heap held MiB | free MiB (not zeros) | chunks MB |")
     print("| --- | ---: | ---: | ---: | ---: |")
-    with env.begin() as txn:
-        names = sorted({bytes(key).split(b"/")[1] for key, _ in txn.cursor() if bytes(key).startswith(b"actor/")})
-        for name in names:
-            raw_state = txn.get(b"actor/" + name + b"/state")
-            if raw_state is None:
+    try:
+        for name in journal.actor_names():
+            saved = journal.load(name)
+            if saved is None:
                 continue
-            size = cbor2.loads(raw_state).get("memory_size", 0)
-            prefix = b"actor/" + name + b"/memory/"
-            values = [
-                (bytes(key)[len(prefix) :], bytes(value))
-                for key, value in txn.cursor()
-                if bytes(key).startswith(prefix)
-            ]
-            memory = memory_image.Stored(size, values, name.decode())
+            memory, size = saved.memory, saved.memory.size
             free = motoko_heap.free_space(memory.read, size)
             image = np.frombuffer(memory.over(b""), dtype=np.uint8)
             garbage = sum(int(np.count_nonzero(image[start:end])) for start, end in free)  # (bytes, not pages)
             freed = sum(end - start for start, end in free)
             held = "?" if not free else f"{(size - freed) / 2**20:.0f}"
-            print(
-                f"| {name.decode()} | {size / 2**20:.0f} | {held} | {freed / 2**20:.0f} ({garbage / 2**20:.0f}) "
-                f"| {sum(len(value) for _, value in values) / 1e6:.1f} |"
+            chunks = sum(map(len, memory.chunks.values())) + sum(
+                len(patch) for patches in memory.patches.values() for patch in patches.values()
             )
+            print(
+                f"| {name} | {size / 2**20:.0f} | {held} | {freed / 2**20:.0f} ({garbage / 2**20:.0f}) "
+                f"| {chunks / 1e6:.1f} |"
+            )
+    finally:
+        store.close()
 
 
 def main() -> None:
