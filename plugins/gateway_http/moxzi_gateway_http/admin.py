@@ -37,14 +37,14 @@ class AdminToken:
         if _is_loopback(host):
             return cls(None, "")
         if state_dir is None:
-            token = secrets.token_urlsafe(32)
+            token = _new_token()
             log.info("admin token for /upgrade and POST /cycles (new at each start without -s): %s", token)
             return cls(token, "moxzid's log")
         path = Path(state_dir) / TOKEN_FILE
         if not path.exists():
             descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             with os.fdopen(descriptor, "w") as file:
-                file.write(secrets.token_urlsafe(32) + "\n")
+                file.write(_new_token() + "\n")
         log.info("admin token for /upgrade and POST /cycles: in %s", path)
         return cls(path.read_text().strip(), str(path))
 
@@ -54,6 +54,11 @@ class AdminToken:
             return True
         scheme, _, given = (authorization or "").partition(" ")
         return scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), self.token.encode())
+
+
+def _new_token() -> str:
+    # hex, not base64url: a token starting with "-" read as a flag by `moxzi upgrade --token TOKEN`
+    return secrets.token_hex(32)
 
 
 def _is_loopback(host: str) -> bool:

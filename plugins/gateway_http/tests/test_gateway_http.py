@@ -244,6 +244,12 @@ def test_the_admin_token_is_needed_off_loopback_and_kept_in_the_state_directory(
     assert AdminToken.for_listening("example.org", None).token not in (None, admin.token)
 
 
+def test_an_admin_token_never_reads_as_a_flag():
+    # `moxzi upgrade --token TOKEN` took a token starting with "-" for an option (1 in 64 of base64url ones)
+    tokens = [AdminToken.for_listening("example.org", None).token or "" for _ in range(300)]
+    assert all(token and not token.startswith("-") for token in tokens)
+
+
 @pytest.fixture
 async def guarded(host):
     """A session on ``host``'s routes where the admin routes need the token ``s3cret``."""
