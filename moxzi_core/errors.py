@@ -69,10 +69,12 @@ def no_method(actor: str, method: str, known: Iterable[str]) -> str:
 
 class Restoring(MoxziError):
     """moxzid is starting and what the request needs is not back yet (`runtime.restore`): retry after
-    ``retry_after`` seconds (a gateway sends it as ``Retry-After``)."""
+    ``retry_after`` seconds (a gateway sends it as ``Retry-After``). ``progress`` is what start-up
+    restores now, the message's part that says so (``restoring 3 of 6 actors``: the console shows it)."""
 
     status = 503
 
-    def __init__(self, message: str, retry_after: int):
+    def __init__(self, message: str, retry_after: int, progress: str):
         super().__init__(message)
         self.retry_after = retry_after
+        self.progress = progress

@@ -59,8 +59,8 @@ class GatewayHost(Protocol):
         ``moxzi_core.device.Device``)."""
 
     def starting(self) -> Restoring | None:
-        """While moxzid starts, what it restores (``restoring 3 of 6 actors``; the error a request that
-        must wait for it gets, a 503 with ``Retry-After``); None once every actor runs. Meanwhile a
+        """While moxzid starts, what it restores (the error a request that must wait for it gets, a 503
+        with ``Retry-After``; its ``progress``: ``restoring 3 of 6 actors``); None once every actor runs. Meanwhile a
         request for an actor not back yet raises ``errors.Restoring``, and so does one that needs every
         actor back (an update call, a composite query); a restored actor answers its plain queries."""
 

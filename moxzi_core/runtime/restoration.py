@@ -45,6 +45,7 @@ class Restoration:
     def refusal(self, what: str | None = None) -> errors.Restoring:
         """The error for a request that must wait for start-up; ``what`` names what it asked for."""
         waits = "" if what is None else f"; {what} answers once it is back"
+        progress = self.describe()
         return errors.Restoring(
-            f"moxzid is starting: {self.describe()}{waits}; retry in {RETRY_AFTER_SECONDS} s", RETRY_AFTER_SECONDS
+            f"moxzid is starting: {progress}{waits}; retry in {RETRY_AFTER_SECONDS} s", RETRY_AFTER_SECONDS, progress
         )

@@ -3,8 +3,10 @@
 - ``/console``: ``GET /console/`` the page (``static/index.html``; the gateway's ``GET /`` leads here),
   with what ``/console/state`` and ``/console/history`` answer now inside it, so it paints with data
   before it fetches anything; ``GET /console/static/FILE`` its scripts, ``GET /console/state`` (the page fetches it every few
-  seconds): JSON: ``actors`` (name, principal, mode, memory, cycles, messages, traps, instructions,
-  device usage, methods with their Candid types as JSON trees, see ``type_tree``), ``device``
+  seconds): JSON: ``starting`` (while moxzid starts, what it restores, ``restoring 3 of 6 actors``: the
+  ``progress`` of ``host.starting()``, the line its 503s and ``/health`` say; null once ready),
+  ``actors`` (while moxzid starts, those restored so far; name, principal, mode, memory, cycles,
+  messages, traps, instructions, device usage, methods with their Candid types as JSON trees, see ``type_tree``), ``device``
   (backend name, or null), ``store`` (its ``description`` and ``bytes``, how large the state is, or
   null where the store cannot tell), ``transfers`` (the device's live exports and fetches in flight,
   ``Device.transfers``, or null), ``checkpoints`` (how many device copies were taken since moxzid
@@ -177,7 +179,9 @@ def _state(host, watch: Watch) -> dict:
     watch.catch_up()
     names = host.actor_names()
     watch.prune(names)
+    starting = host.starting()
     return {
+        "starting": None if starting is None else starting.progress,
         "actors": [_actor(host, watch, name) for name in names],
         "device": None if host.system_state is None else host.system_state.runs_on,
         "store": {"description": host.store.description, "bytes": host.store.size_bytes()},

@@ -3,10 +3,12 @@
 (Debian's, driven by Playwright): the actor list, a call through a method's form, and the letters
 example training while its loss curve gains points."""
 
+import asyncio
 import gc
 import http.client
 import json
 import re
+import threading
 import time
 import urllib.parse
 import urllib.request
@@ -30,6 +32,7 @@ from moxzi_core import plugins
 from moxzi_core.candid import parse_did
 from moxzi_core.events import Events
 from moxzi_core.runtime.host import Host
+from moxzi_core.runtime.journal import Journal
 from moxzi_core.settings import Address, Settings
 from moxzi_core.store import MemoryStore
 from moxzi_gateway_http.transport import HttpTransport
@@ -271,6 +274,80 @@ async def test_the_page_comes_with_the_state_and_the_past_inside_it():
         assert hostile in [line["message"] for line in first["history"]["log"]]
     finally:
         await host.stop()
+
+
+@pytest.fixture
+async def restoring(monkeypatch):
+    """(gateway, session, release, start-up): a host serving the console while its start-up holds the
+    actor ``slow`` back (its ``Journal.load`` waits for ``release``), once ``ready`` is back."""
+    release, load = threading.Event(), Journal.load
+
+    def held_back(journal, name):
+        if name == "slow":
+            release.wait(60)
+        return load(journal, name)
+
+    monkeypatch.setattr(Journal, "load", held_back)
+    host = Host([spec("ready", "counter"), spec("slow", "counter")])
+    start = asyncio.get_running_loop().create_task(host.start())
+    try:
+        async with serving(host, {"/console": console_app}) as (gateway, http):
+            while host.actor_names() != ["ready"]:
+                await asyncio.sleep(0.02)
+            yield gateway, http, release, start
+    finally:
+        release.set()
+        await start
+        await host.stop()
+
+
+async def test_while_moxzid_restores_the_console_state_says_what_it_restores(restoring):
+    """The state and the page's embedded state list the actors back so far and say what moxzid
+    restores, the line /health says too; once every actor is back, they list all and say nothing of it."""
+    _, http, release, start = restoring
+
+    async def states() -> tuple[dict, dict]:
+        """What GET /console/state answers, and the state embedded in GET /console/."""
+        async with http.get("/console/state") as response:
+            state = await response.json()
+        async with http.get("/console/") as response:
+            (embedded,) = re.findall(r'<script id="first-state" [^>]*>(.*?)</script>', await response.text())
+        return state, json.loads(embedded)["state"]
+
+    async with http.get("/health") as response:
+        health = await response.json()
+    for state in await states():
+        assert [actor["name"] for actor in state["actors"]] == ["ready"]
+        assert state["starting"] == "restoring 1 of 2 actors", state["starting"]
+        assert state["starting"] in health["error"], health
+    release.set()
+    await start
+    for state in await states():
+        assert [actor["name"] for actor in state["actors"]] == ["ready", "slow"]
+        assert state["starting"] is None
+
+
+async def test_while_moxzid_restores_the_page_says_what_it_restores(restoring):
+    """In a headless Chromium: the first paint says what moxzid restores; once it is ready, the page's
+    next fetch of the state (called here rather than waited for, every 2 s) takes the line away and
+    shows the actors restored since."""
+    async_api = pytest.importorskip("playwright.async_api")
+    gateway, _, release, start = restoring
+    async with async_api.async_playwright() as p:
+        chromium = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
+        try:
+            page = await chromium.new_page()
+            await page.goto(f"http://{gateway.address}/console/")
+            line = page.locator("#starting")
+            assert (await line.is_visible(), await line.inner_text()) == (True, "restoring 1 of 2 actors")
+            release.set()
+            await start
+            await page.evaluate("refresh()")
+            assert not await line.is_visible()
+            rows = page.locator("#actors tbody tr")
+            assert await rows.evaluate_all("rows => rows.map(r => r.dataset.actor)") == ["ready", "slow"]
+        finally:
+            await chromium.close()
 
 
 async def test_a_host_served_with_the_console_is_freed_once_stopped():

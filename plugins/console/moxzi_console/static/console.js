@@ -272,6 +272,9 @@ function paint(state) {
   $("#device").textContent = state.device ? `device ${state.device}` : "no device";
   $("#store").textContent = state.store.bytes === null ? "" : `state ${bytes(state.store.bytes)}`;
   $("#store").title = state.store.description;
+  // While moxzid starts, what it restores (the actors listed are those back so far); gone once ready.
+  $("#starting").textContent = state.starting ?? "";
+  $("#starting").hidden = !state.starting;
   renderActors(state.actors);
   renderTransfers(state.transfers);
   renderCheckpoints(state.checkpoints);
