@@ -159,11 +159,13 @@ def export_body(tensors: dict[str, np.ndarray]) -> bytes:
 
 
 class FakeExporter:
-    """Serves GET /export/<anything> with ``body``, announcing ``length`` bytes (default its size);
-    ``stall`` seconds after the first 100 bytes."""
+    """Serves GET /export/<anything> with ``body``, announcing ``length`` bytes (default its size); with
+    ``hold``, the rest of the body after the first 100 bytes only once ``go_on`` is set (``sent_first``
+    says those were sent)."""
 
     def __init__(self):
-        self.body, self.length, self.stall = b"", None, 0.0
+        self.body, self.length, self.hold = b"", None, False
+        self.sent_first, self.go_on = threading.Event(), threading.Event()
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -173,7 +175,9 @@ class FakeExporter:
                 self.end_headers()
                 self.wfile.write(fake.body[:100])
                 self.wfile.flush()
-                time.sleep(fake.stall)
+                fake.sent_first.set()
+                if fake.hold:
+                    fake.go_on.wait(120)
                 self.wfile.write(fake.body[100:])
 
             def log_message(self, *args):
@@ -184,6 +188,7 @@ class FakeExporter:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def close(self):
+        self.go_on.set()
         self.server.shutdown()
         self.server.server_close()
 
@@ -228,14 +233,16 @@ def test_a_corrupted_or_truncated_transfer_is_rejected_and_changes_nothing(daemo
 def test_a_download_does_not_hold_up_other_device_calls(daemons, fake):
     _, there = daemons
     there.call("alice", "make", ["quick"], [[4]])
-    fake.body, fake.stall = export_body({"slow": np.ones(1000, dtype="<f4")}), 6.0
+    fake.body, fake.hold = export_body({"slow": np.ones(1000, dtype="<f4")}), True
     results = {}
     fetching = threading.Thread(target=lambda: results.update(fetch=there.try_call("bob", "fetch", fake.url, "s/")))
     fetching.start()
-    time.sleep(0.5)  # the fetch is waiting on the network now
-    started = time.monotonic()
-    there.values("alice", "quick")  # a device call of another actor on the same device
-    assert time.monotonic() - started < 3.0  # not the download's 6 s
+    assert fake.sent_first.wait(60)  # the fetch is waiting on the network now
+    # A device call of another actor on the same device, answered while the download is held (one that
+    # waited for the download would wait for ever: the download goes on only after it).
+    there.values("alice", "quick")
+    assert fetching.is_alive()
+    fake.go_on.set()
     fetching.join()
     assert results["fetch"][0] == 200
     np.testing.assert_array_equal(there.values("bob", "s/slow", True), np.ones(1000))
@@ -365,15 +372,15 @@ async def test_a_copy_of_the_device_does_not_wait_for_a_download(registry, fake)
     )
     await host.start()
     try:
-        fake.body, fake.stall = export_body({"slow": np.ones(1000, dtype="<f4")}), 5.0
+        fake.body, fake.hold = export_body({"slow": np.ones(1000, dtype="<f4")}), True
         fetch = asyncio.create_task(update(host, "bob", "fetch", [TEXT, TEXT], [fake.url, "s/"], rets=[]))
-        await asyncio.sleep(0.5)  # the fetch waits on the network now
-        started = time.monotonic()
-        for n in range(3):  # each call is recorded, and each record makes a copy due
-            await update(host, "alice", "make", [VEC_TEXT, VEC_VEC_NAT32], [[f"q{n}"], [[4]]], rets=[])
-        assert time.monotonic() - started < 3.0  # not the download's 5 s
+        assert await asyncio.to_thread(fake.sent_first.wait, 60)  # the fetch waits on the network now
+        for n in range(3):  # each call is recorded, and each record makes a copy due; the download is held
+            make = update(host, "alice", "make", [VEC_TEXT, VEC_VEC_NAT32], [[f"q{n}"], [[4]]], rets=[])
+            await asyncio.wait_for(make, 60)  # (one that waited for the download would wait for ever)
         assert Journal(store).system_checkpoint()[0] >= 2  # copies were taken meanwhile
         assert not fetch.done()
+        fake.go_on.set()
         await fetch
         [blob] = await update(host, "bob", "values", [TEXT, BOOL], ["s/slow", True], rets=[BLOB])
         assert np.frombuffer(blob, dtype="<f4").tolist() == [1.0] * 1000
