@@ -9,7 +9,7 @@ import random
 import time
 
 import pytest
-from kit.crashing import call_in_background
+from kit.crashing import call_in_background, kill_by
 from kit.daemon import project, running_moxzid
 from kit.device import learner_host, read, run_arg, snapshot, training
 from kit.http import request
@@ -316,13 +316,11 @@ def test_killed_during_device_calls_each_call_is_paid_exactly_once(tmp_path):
     rng, seen = random.Random(5), []
     with running_moxzid(*flags, **options) as daemon:
         call_in_background(daemon, "call-json/learner/learn", [steps])
-        time.sleep(rng.uniform(0.5, 1.0))
-        daemon.process.kill()
+        kill_by(daemon, rng.uniform(0.5, 1.0), progress, steps // 2)
     for _ in range(2):
         with running_moxzid(*flags, **options) as daemon:
             seen.append(progress(daemon))
-            time.sleep(rng.uniform(0.2, 0.5))
-            daemon.process.kill()
+            kill_by(daemon, rng.uniform(0.2, 0.5), progress, (seen[-1] + steps) // 2)
     with running_moxzid(*flags, **options) as daemon:
         deadline = time.monotonic() + 240
         while progress(daemon) < steps:

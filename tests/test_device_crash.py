@@ -26,6 +26,7 @@ def test_killed_while_training_ends_with_the_same_parameters(tmp_path):
         first_kill=(0.3, 0.8),
         later_kills=(0.1, 0.4),
         restarts=2,
+        total=STEPS,
     )
     assert result == expected
     assert seen == sorted(seen) and seen[-1] < STEPS, f"the kills did not interrupt training: {seen}"

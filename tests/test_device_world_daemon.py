@@ -51,11 +51,10 @@ def test_killed_while_training_on_two_ranks_ends_with_one_devices_result(tmp_pat
         first_kill=(0.5, 1.5),
         later_kills=(0.1, 0.5),
         restarts=2,
+        total=STEPS,
         uninterrupted_flags=ONE,
-        first_kill_by=STEPS // 2,
     )
-    # On a quick machine the last kill may come after the last step; the first always interrupts training.
-    assert seen == sorted(seen) and seen[0] < STEPS, f"the kills did not interrupt training: {seen}"
+    assert seen == sorted(seen) and seen[-1] < STEPS, f"the kills did not interrupt training: {seen}"
     np.testing.assert_allclose(result[0], expected[0], rtol=1e-5)
     # Float rounding differs between one device and two (AdamW magnifies it where gradients nearly cancel).
     drift = np.abs(np.frombuffer(result[1], "<f4") - np.frombuffer(expected[1], "<f4"))

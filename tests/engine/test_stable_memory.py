@@ -421,6 +421,7 @@ def test_kill_9_during_stable_writes_ends_as_an_uninterrupted_run(tmp_path):
         first_kill=(0.05, 0.3),
         later_kills=(0.05, 0.4),
         restarts=3,
+        total=STEPS,
     )
     assert result == expected
     assert steps_seen == sorted(steps_seen) and steps_seen[-1] < STEPS

@@ -52,6 +52,15 @@ def call_in_background(daemon: Daemon, route: str, args=(), timeout=300) -> None
     threading.Thread(target=post, daemon=True).start()
 
 
+def kill_by(daemon: Daemon, seconds: float, progress: Callable[[Daemon], int], reached: int) -> None:
+    """kill -9 of ``daemon`` ``seconds`` from now, or sooner once ``progress(daemon)`` reaches ``reached``:
+    a kill meant to land in the middle of some work must not count on how fast a machine does it."""
+    kill_at = time.monotonic() + seconds
+    while time.monotonic() < kill_at and progress(daemon) < reached:
+        time.sleep(0.01)
+    daemon.process.kill()
+
+
 def uninterrupted_and_crashed(
     tmp_path: Path,
     flags,
@@ -64,14 +73,15 @@ def uninterrupted_and_crashed(
     first_kill: tuple,
     later_kills: tuple,
     restarts: int,
+    total: int,
     uninterrupted_flags=None,
-    first_kill_by: int | None = None,
 ):
     """Returns (the uninterrupted run's result, the killed run's result, the progress seen at each
     restart, the last moxzid's log). Each kill comes a random time (``first_kill`` after starting the
-    work, ``later_kills`` after each restart) into a run; the first comes sooner if the work's progress
-    reaches ``first_kill_by``, so that a quick machine cannot finish before it. The uninterrupted run has
-    ``flags`` too unless ``uninterrupted_flags`` says otherwise."""
+    work, ``later_kills`` after each restart) into a run, or sooner once the work's progress is halfway
+    from where it stood to ``total`` (its progress when done), so that no machine is quick enough to
+    finish before a kill. The uninterrupted run has ``flags`` too unless ``uninterrupted_flags`` says
+    otherwise."""
     uninterrupted, crashed = tmp_path / "uninterrupted", tmp_path / "crashed"
     for folder in (uninterrupted, crashed):
         folder.mkdir()
@@ -83,16 +93,12 @@ def uninterrupted_and_crashed(
     rng = random.Random(seed)
     with running_moxzid(*flags, cwd=crashed) as daemon:
         start(daemon)
-        kill_at = time.monotonic() + rng.uniform(*first_kill)
-        while time.monotonic() < kill_at and (first_kill_by is None or progress(daemon) < first_kill_by):
-            time.sleep(0.01)
-        daemon.process.kill()
+        kill_by(daemon, rng.uniform(*first_kill), progress, total // 2)
     seen = []
     for _ in range(restarts):  # the work carries on by itself after each restart, until killed again
         with running_moxzid(*flags, cwd=crashed) as daemon:
             seen.append(progress(daemon))
-            time.sleep(rng.uniform(*later_kills))
-            daemon.process.kill()
+            kill_by(daemon, rng.uniform(*later_kills), progress, (seen[-1] + total) // 2)
     with running_moxzid(*flags, cwd=crashed) as daemon:
         result = finished(daemon)
         return expected, result, seen, daemon.log.read_text()
