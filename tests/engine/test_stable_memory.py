@@ -273,7 +273,7 @@ def test_a_query_that_may_not_wait_long_for_a_replica_gives_up():
             replicas.run(lambda instance, certified_data: None, wait=30)
         return time.monotonic() - started
 
-    assert replicas.run(call_back) < 1  # nobody else would give the replica back: no wait
+    assert replicas.run(call_back) < 10  # nobody else would give the replica back: no wait (a wait takes 30 s)
 
 
 def test_a_stable_function_of_another_type_is_refused():
