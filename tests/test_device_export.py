@@ -140,9 +140,10 @@ def test_unknown_token_and_unreachable_exporter(daemons):
     here, there = daemons
     message = there.reject("bob", "fetch", f"{here.exports}/export/{'x' * 43}", "nope/")
     assert "HTTP 404: there is no export with this token" in message
-    with ThreadingHTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler) as closed:
-        port = closed.server_address[1]
-    assert "the download failed" in there.reject("bob", "fetch", f"http://127.0.0.1:{port}/export/abc", "nope/")
+    with socket.socket() as closed:  # bound, not listening: nothing answers, nor may bind it meanwhile
+        closed.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{closed.getsockname()[1]}/export/abc"
+        assert "the download failed" in there.reject("bob", "fetch", url, "nope/")
     assert "expected a URL this moxzid can download (http://, https://)" in there.reject(
         "bob", "fetch", "file:///etc/passwd", "nope/"
     )

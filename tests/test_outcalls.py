@@ -119,10 +119,9 @@ async def test_the_ics_rejects():
             traps = await fetch(host, site.url + "/page", transform="boom")
             assert traps.startswith("reject #canister_error: ") and "the transform trapped" in traps
             assert await fetch(host, site.url + "/slow") == "reject #system_transient: Timeout expired (1 s)"
-            with socket.socket() as closed:  # a port nothing listens on
+            with socket.socket() as closed:  # bound, not listening: nothing answers, nor may bind it meanwhile
                 closed.bind(("127.0.0.1", 0))
-                port = closed.getsockname()[1]
-            unreachable = await fetch(host, f"http://127.0.0.1:{port}/")
+                unreachable = await fetch(host, f"http://127.0.0.1:{closed.getsockname()[1]}/")
             assert unreachable.startswith("reject #system_transient: Connecting to 127.0.0.1 failed")
             long_url = await fetch(host, site.url + "/" + "a" * 8200)
             assert long_url.startswith("reject #canister_reject: url is too long")
