@@ -213,14 +213,16 @@ async def test_the_fee_is_the_ics_and_what_is_left_goes_back():
 async def test_an_answer_is_recorded_and_a_restart_never_fetches_again():
     """The outcall's answer waits in the actor's inbox behind a long message when moxzid stops (as after
     a crash); the restarted actor runs it from the record, and the server is asked once."""
-    long = Limits(instructions_per_message=6_000_000_000)  # the long message: about 2 s, then it traps
+    long = Limits(instructions_per_message=6_000_000_000)  # after the restart, the long message: ~2 s, then a trap
     async with Site() as site:
         store = MemoryStore()
-        host = await started(store=store, limits=long)
+        # Before the stop, a limit of hours: on a machine quick enough to reach 6e9 instructions in the 0.3 s
+        # below, the message would have ended (trapped) before the stop, taking the answer out of the inbox.
+        host = await started(store=store, limits=Limits(instructions_per_message=10**15))
         try:
             asyncio.create_task(fetch(host, site.url + "/held", transform="strip"))
             await eventually(lambda: _true(len(site.hits) == 1))
-            spin = asyncio.create_task(host.call("outcaller", "spin", encode_args([NAT], [10**10]), query=False))
+            spin = asyncio.create_task(host.call("outcaller", "spin", encode_args([NAT], [10**13]), query=False))
             await asyncio.sleep(0.3)  # the long message runs
             site.release.set()
             await eventually(lambda: _true(not Journal(store).load("outcaller").pending))
