@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 from kit.actorbuild import build_actor
-from kit.host import NO_ARGS, eventually, query, spec, started, update
+from kit.host import NO_ARGS, SPIN_LIMITS, eventually, query, spec, started, update
 
 from moxzi_core.candid import BLOB, BOOL, NAT, NAT64, PRINCIPAL, TEXT, Opt, Vec, decode_args, encode_args
 from moxzi_core.runtime import tasks
@@ -190,7 +190,7 @@ async def test_a_trapped_update_never_shows_through_a_composite_query(classic):
     host = await started(
         spec("a", "composite", classic=classic),
         spec("b", classic=classic),
-        limits=Limits(instructions_per_message=3 * 10**9),
+        limits=SPIN_LIMITS,
     )
     try:
         await update(host, "a", "set", [NAT], [1], rets=[])

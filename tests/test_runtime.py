@@ -6,7 +6,7 @@ import logging
 
 import pytest
 from kit.actorbuild import build_actor
-from kit.host import NO_ARGS, eventually, query, spec, started, update
+from kit.host import NO_ARGS, SPIN_LIMITS, eventually, query, spec, started, update
 
 from moxzi_core import errors
 from moxzi_core.candid import NAT, PRINCIPAL, TEXT, Principal, decode_args, encode_args
@@ -169,7 +169,7 @@ async def test_a_query_sees_the_state_before_the_running_update(classic):
 
 @pytest.mark.parametrize("classic", [False, True], ids=["enhanced", "classic"])
 async def test_a_trapped_update_never_shows_through_a_query(classic):
-    host = await started(spec("a", classic=classic), limits=Limits(instructions_per_message=3_000_000_000))
+    host = await started(spec("a", classic=classic), limits=SPIN_LIMITS)
     try:
         assert await update(host, "a", "inc") == [1]
         # A first query makes the actor's replica, so the one below only reads it while the update spins.

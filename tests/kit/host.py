@@ -8,6 +8,10 @@ from moxzi_core.runtime.engine import Limits
 from moxzi_core.runtime.host import ActorSpec, Host, HostConfig
 
 NO_ARGS = encode_args([], [])
+# For an update that spins until it runs out of instructions while a test queries meanwhile: ~0.7 s here
+# (~8e9 instructions a second), longer than those queries (0.1-0.15 s) on a machine up to 6x quicker.
+# (3e9, 0.36 s here, was not: a machine 3-4x quicker trapped before the query 0.1 s after the start.)
+SPIN_LIMITS = Limits(instructions_per_message=6 * 10**9)
 
 
 def spec(name: str, actor: str = "lab", *, classic: bool = False) -> ActorSpec:
