@@ -163,21 +163,21 @@ class Held:
         self._stable_pages |= effects.stable_pages
         return True
 
-    def write_late(self, now: float) -> bool:
+    def write_late(self, now: float) -> float | None:
         """(`HeldWatch`'s thread) Write the messages held if the last was held `HELD_SECONDS` before
-        ``now`` (a `time.perf_counter` time) and the actor committed nothing since; whether they still
-        wait."""
+        ``now`` (a `time.perf_counter` time) and the actor committed nothing since; when they are due if
+        they still wait, else None."""
         with self._replicas.committing:
             late = self._late
             if late is None or now < late.due:
-                return late is not None
+                return None if late is None else late.due
             self._late = None
             if late.changes != self._replicas.changes:  # (a commit of the next message: its settle writes them)
-                return False
+                return None
             effects = Effects(memory_pages=self._memory_pages, stable_pages=self._stable_pages)
             self._write(effects.delta(late.instance, late.state, late.log))
             self.count, self._memory_pages, self._stable_pages = 0, set(), set()
-            return False
+            return None
 
 
 @dataclass
