@@ -75,8 +75,10 @@ class HeldWatch:
                     if when is None and self._watched.get(check) == watched[check]:  # (not added again meanwhile)
                         del self._watched[check]
             waiting = [when for when in due.values() if when is not None]
-            if waiting:  # (one a settle took wakes the thread early once, at most)
-                time.sleep(max(min(waiting) - time.perf_counter(), 0))
+            if waiting:  # (one a settle took wakes the thread early once, at most; ``stop`` wakes it)
+                with self._changed:
+                    if self._thread is not None:
+                        self._changed.wait(max(min(waiting) - time.perf_counter(), 0))
 
     @staticmethod
     def _due(check: Callable[[float], float | None], now: float) -> float | None:
