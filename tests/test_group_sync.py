@@ -2,7 +2,7 @@
 next flush, the actor runs on meanwhile, no answer goes out before its batch is on disk, and with kill -9
 in the middle of many concurrent calls none answered is lost or run twice; the calls that arrive in
 one turn of the event loop are recorded in one transaction, and an actor that finds its next call queued
-as one settles writes them in one batch (`turn.Held`)."""
+as one settles writes them in one batch (`turn.Held`), unless that next call runs long (`HeldWatch`)."""
 
 import asyncio
 import json
@@ -186,6 +186,24 @@ async def test_calls_arriving_in_one_turn_are_recorded_in_one_transaction():
     finally:
         await host.stop()
     assert await count_after_restart(store) == [CALLS]  # what those batches wrote is the whole state
+
+
+async def test_a_held_call_is_answered_while_the_next_message_runs_long():
+    """A call held for the next message's batch is written alone once that message runs past
+    `HELD_SECONDS` (`HeldWatch`), and answered then, not after it: here the next one loops until its
+    instruction limit (seconds) or the host's stop, and the call is answered while it runs."""
+    store = CountingDisk()
+    host = Host([spec("lab")], store=store)
+    await host.start()
+    try:
+        inc = asyncio.create_task(host.call("lab", "inc", encode_args([], []), query=False))
+        spin = asyncio.create_task(host.call("lab", "spin", encode_args([], []), query=False))
+        answer = await asyncio.wait_for(inc, 10)  # (recorded with spin, so held when it settles)
+        assert decode_args(answer.reply, [NAT]) == [1]
+        assert not spin.done()
+    finally:
+        await host.stop()  # (cuts spin short: it stays in the inbox)
+    assert await count_after_restart(store) == [1]  # what answered the call was written
 
 
 async def test_a_failed_settle_still_writes_and_answers_the_messages_held_before_it(monkeypatch):

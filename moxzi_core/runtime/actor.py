@@ -79,7 +79,8 @@ class Actor:
         # reaches the actor's thread ~10 µs sooner than through queue.Queue)
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
         self._calls = CallContexts()
-        self._held = Held(services.settle_together)  # messages settled, to be written with the next
+        # Messages settled, to be written with the next
+        self._held = Held(services, self.replicas, lambda delta: services.settle(self, None, Effects(), delta))
         self._deferred: list[tuple[int | None, object]] = []  # waiting for outstanding callbacks (an upgrade)
         self._thread: threading.Thread | None = None
         self._stopping = False
@@ -124,7 +125,7 @@ class Actor:
                 )
         if trap is not None:
             raise RuntimeError(f"actor {self.name}: installation trapped: {trap}")
-        return Effects(full=True).delta(self.instance, self._state(), self.canister.log)
+        return Effects(full=True).delta(self.instance, self._state(), self.canister.log.changes())
 
     def restore(self, state: dict, log: list | None) -> None:
         """Take back the call contexts and callbacks of a saved state (the instance restores itself),
@@ -315,16 +316,13 @@ class Actor:
         effects = effects or self.turn.effects
         self.footprint = self.memory_sizes()
         tasks.check_low_memory(self.canister, self.footprint[0])
-        held = effects is self.turn.effects and self._held.hold(effects, self._queue.qsize())
-        with self._held.writing(effects, held) as with_held:  # (the log: a trapped task's prints and trap)
-            changed = not held and (with_held or seq is not None or effects.wrote or self.canister.log.changed)
-            self.services.settle(
-                self,
-                seq,
-                effects,
-                effects.delta(self.instance, self._state(), self.canister.log) if changed else None,
-                hold=held,
-            )
+        queued = self._queue.qsize() if effects is self.turn.effects else 0
+        with self._held.settling(effects, queued, seq is not None, self._now) as (delta, held):
+            self.services.settle(self, seq, effects, delta, hold=held)
+
+    def _now(self) -> tuple[Instance | None, dict | None, CanisterLog]:
+        """What the store's record of the actor is made of now (`Effects.delta`)."""
+        return self.instance, self._state(), self.canister.log
 
     # --- calls -------------------------------------------------------------------------------
     def _on_call(self, call: Call) -> None:

@@ -102,11 +102,13 @@ class Canister:
         )
 
     def record(self) -> list:
+        """The canister as its actor's state record holds it; it shares nothing the actor's thread
+        changes in place (the settings are copied), so a record taken now stays as taken (`turn.Held`)."""
         return [
             self.controllers,
             self.status,
             self.version,
-            self.settings,
+            dict(self.settings),
             self.created,
             [origin_record(origin) for origin in self.stop_waiters],
             self.certified_data,

@@ -31,7 +31,7 @@ class CanisterLog:
             (idx, timestamp, bytes(content)) for idx, timestamp, content in records or ()
         )
         self._size = sum(RECORD_OVERHEAD + len(content) for _, _, content in self._records)
-        self.changed = False  # since the store last got it (`take_changed`)
+        self.changed = False  # since the store last got it (`changes`)
 
     @property
     def next_idx(self) -> int:
@@ -66,10 +66,11 @@ class CanisterLog:
         with self._lock:
             return list(self._records)
 
-    def take_changed(self) -> bool:
-        """Whether records came or went since the last call (the actor's thread, as it settles)."""
+    def changes(self) -> list | None:
+        """The log as the store keeps it (`record`) if records came or went since the last call, else
+        None (the actor's thread, as it settles)."""
         changed, self.changed = self.changed, False
-        return changed
+        return self.record() if changed else None
 
     def record(self) -> list:
         """The log as the store keeps it: [next index, [[idx, timestamp, content], ...]]."""

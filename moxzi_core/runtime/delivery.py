@@ -25,6 +25,7 @@ from .actor import Actor
 from .clock import Cancellable, Clock
 from .device_calls import Gate
 from .group_sync import GroupSync
+from .held_watch import HeldWatch
 from .ic0 import OutgoingCall
 from .inbox_bounds import InboxBounds
 from .journal import Delta, Journal
@@ -87,6 +88,7 @@ class Delivery:
         self.replays: Replays | None = None  # the keyed calls' outcomes, from start()
         self._expiries: set[Cancellable] = set()  # bounded-wait deadlines still to pass
         self.synced = GroupSync(store)  # what waits for batches to be on disk: answers to callers outside
+        self.held_watch = HeldWatch()  # writes an actor's held messages while the next one runs long
         # Each call from outside waits under a request id of its own: this host's prefix (a restored
         # inbox's messages name another host's requests, which nobody waits for) and a count (drawing
         # each id from the OS's random source took a tenth of the event loop's time at 64 clients)
@@ -96,12 +98,16 @@ class Delivery:
         self._loop = loop
         self.replays = Replays(self._store, loop)
         self.synced.start(loop)
+        if not self._store.in_memory:  # (where no actor holds messages: `Services.settle_together`)
+            self.held_watch.start()
 
     def stop(self) -> None:
-        """Pass no more deadlines: a stopped host writes nothing (the next start arms them again)."""
+        """Pass no more deadlines and write no held messages late: a stopped host writes nothing (the next
+        start arms them again)."""
         for expiry in self._expiries:
             expiry.cancel()
         self._expiries.clear()
+        self.held_watch.stop()
         self.synced.stop()
 
     @property
@@ -249,7 +255,8 @@ class Delivery:
         start system calls (open the gates of those started before the commit, by callback:
         ``Turn.call``). A message that deleted its actor (delete_canister) takes the actor's state with
         it. ``hold``: the message sent nothing (`Effects.waits_for_next`), and its batch is written with
-        the actor's next settle's (`turn.Held`), which writes the delta of both."""
+        the actor's next settle's (`turn.Held`), which writes the delta of both, or by a settle of
+        nothing else (`Held.write_late`, from another thread, if the next message runs long)."""
         answers, calls, deleted = effects.answers, effects.calls, effects.deleted
         if consumed is None and delta is None and not answers and not calls:
             return

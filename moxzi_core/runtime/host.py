@@ -171,6 +171,7 @@ class Host:
             self.clock,
             self.store.read_back,
             1 if self.store.in_memory else SETTLE_TOGETHER,
+            self._delivery.held_watch,
         )
         self._manager = Manager(
             ledger,

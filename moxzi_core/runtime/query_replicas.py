@@ -62,9 +62,13 @@ class Replicas:
         self._generation = 0
         self._idle: list[_Replica] = []
         self._all: list[_Replica] = []
+        # How many times the actor's committed state changed (commits, changes of instance), for what
+        # else reads it from another thread (`turn.Held.write_late`)
+        self.changes = 0
 
     def committed(self, memory_pages: list[int], stable_pages: list[int]) -> None:
         """The actor committed these pages (call holding ``committing``)."""
+        self.changes += 1
         for replica in self._all:
             if replica.memory_pages is not None and replica.stable_pages is not None:  # (set together)
                 replica.memory_pages.update(memory_pages)
@@ -73,6 +77,7 @@ class Replicas:
     def replace(self, source: Instance | None) -> None:
         """The actor now runs ``source`` (its first code, an upgrade, a reinstall; None: its code was
         uninstalled; call holding ``committing``): drop every replica."""
+        self.changes += 1
         self._source = source
         self._generation += 1
         self._idle, self._all = [], []

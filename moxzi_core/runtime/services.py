@@ -12,6 +12,7 @@ from ..events import Events
 from .clock import Clock
 from .device_calls import Gate
 from .engine import Instance, Limits
+from .held_watch import HeldWatch
 from .journal import Snapshot
 from .memory_budget import MemoryBudget
 from .messages import Manage, Outcome
@@ -51,3 +52,4 @@ class Services:
     store_read_back: bool = True
     # The most messages of an actor settled in one batch (`turn.Held`): 1 where each is written alone.
     settle_together: int = 1
+    held_watch: HeldWatch | None = None  # writes a batch held while the next message runs long (`turn.Held`)

@@ -5,15 +5,18 @@ memory allows, and the cycle balance as the message sees it."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from .canister_log import CanisterLog
 from .device_calls import Gate
 from .engine import Instance
+from .held_watch import HELD_SECONDS
 from .ic0 import OutgoingCall
 from .journal import Delta, Snapshot
 from .messages import MANAGEMENT, FromActor, Origin, Outcome
+from .query_replicas import Replicas
 from .services import Services
 
 # The most messages of an actor written in one batch where the store writes to disk (`Held`): more
@@ -50,11 +53,11 @@ class Effects:
         completed."""
         return bool(self.memory_pages or self.stable_pages or self.full or self.calls or self.executed)
 
-    def delta(self, instance: Instance | None, state: dict | None, log: CanisterLog) -> Delta:
+    def delta(self, instance: Instance | None, state: dict | None, log: list | None) -> Delta:
         """What the store must write of the actor after the message: its ``state`` record, the pages
-        of ``instance``'s memories the message changed (all of them after an install) and its canister's
-        ``log`` if that changed; with ``state`` None (no host reads the store back) only the chunks and
-        snapshots, which later messages read."""
+        of ``instance``'s memories the message changed (all of them after an install), as committed, and
+        its canister's ``log`` record where that changed (`CanisterLog.changes`); with ``state`` None (no
+        host reads the store back) only the chunks and snapshots, which later messages read."""
         if state is None:
             delta = Delta(None)
         elif instance is None:
@@ -74,8 +77,8 @@ class Effects:
             )
         delta.chunks, delta.chunks_cleared, delta.snapshots = self.chunks, self.chunks_cleared, self.snapshots
         delta.snapshot_parts, delta.modules = self.snapshot_parts, self.modules
-        if log.take_changed() and state is not None:
-            delta.log = log.record()
+        if log is not None and state is not None:
+            delta.log = log
         return delta
 
     @property
@@ -100,17 +103,59 @@ class Held:
     more with a state directory than in memory. Their answers wait for the batch, as every answer to a
     caller outside waits for its batch to be on disk, so a crash loses nothing acknowledged: the inbox
     still holds what a batch not written consumed, and a restart runs it again (as it runs what a host
-    that stopped held: no caller was answered for it)."""
+    that stopped held: no caller was answered for it).
 
-    def __init__(self, most: int):
-        self.most = most  # messages in one batch at most (their answers wait for the last)
+    The next message's settle writes the batch, unless that message runs past `HELD_SECONDS`: then the
+    host's `HeldWatch` writes it alone (``write_late``), from what the held messages left: the state
+    record and log taken as the last was held, and the pages they wrote as committed, which stay so
+    until the next message commits (`Replicas.changes`; read holding `Replicas.committing`)."""
+
+    def __init__(self, services: Services, replicas: Replicas, write: Callable[[Delta], None]):
+        """``write(delta)``: settle the held messages with ``delta`` (nothing more: `Delivery.settle`)."""
+        self.most = services.settle_together  # messages in one batch at most (their answers wait for the last)
         self.count = 0
         self._memory_pages: set[int] = set()
         self._stable_pages: set[int] = set()
+        self._watch, self._replicas, self._write = services.held_watch, replicas, write
+        self._late: _Late | None = None  # what ``write_late`` writes, from when the last was held until a settle
 
-    def hold(self, effects: Effects, queued: int) -> bool:
-        """Whether the message whose ``effects`` these are waits for the next (``queued``: messages
-        in the actor's inbox now), keeping the pages it wrote; False when its own batch is written."""
+    @contextlib.contextmanager
+    def settling(
+        self,
+        effects: Effects,
+        queued: int,
+        consumes: bool,
+        now: Callable[[], tuple[Instance | None, dict | None, CanisterLog]],
+    ) -> Iterator[tuple[Delta | None, bool]]:
+        """Around the settle of the message whose ``effects`` these are (``queued``: messages in the
+        actor's inbox now; ``consumes``: it consumes its inbox entry; ``now()``: the actor's instance,
+        state record and log now): yields what the store must write of the actor (None: nothing) and
+        whether the message is held for the next (`Effects.waits_for_next`; then nothing is written).
+        Unless it is held, the messages held before are written with it: their pages added to its
+        ``effects``, forgotten once that settle went through, and kept for the next where it failed (an
+        internal error: `Actor._fail` writes them)."""
+        with self._replicas.committing:  # (a late write running now ends first, and none comes after)
+            self._late = None
+        instance, state, log = now()
+        if self._hold(effects, queued):
+            late = _Late(instance, state, log.record() if log.changed else None, self._replicas.changes)
+            yield None, True
+            self._late = late
+            if self._watch is not None:
+                self._watch.add(self.write_late)
+            return
+        held = self.count > 0
+        if held:
+            effects.memory_pages |= self._memory_pages
+            effects.stable_pages |= self._stable_pages
+        changed = held or consumes or effects.wrote or log.changed  # (the log: a trapped task's prints and trap)
+        yield (effects.delta(instance, state, log.changes()) if changed else None), False
+        if held:
+            self.count, self._memory_pages, self._stable_pages = 0, set(), set()
+
+    def _hold(self, effects: Effects, queued: int) -> bool:
+        """Whether the message whose ``effects`` these are waits for the next, keeping the pages it
+        wrote; False when its own batch is written."""
         if not queued or self.count + 1 >= self.most or not effects.waits_for_next:
             return False
         self.count += 1
@@ -118,19 +163,34 @@ class Held:
         self._stable_pages |= effects.stable_pages
         return True
 
-    @contextlib.contextmanager
-    def writing(self, effects: Effects, held: bool) -> Iterator[bool]:
-        """Around the settle of the message whose ``effects`` these are: unless it is ``held``, add the
-        held messages' pages to them, yielding whether any was held (its delta must then be written,
-        with the actor's state record); they are forgotten once that settle went through, and kept for
-        the next where it failed (an internal error: `Actor._fail` writes them)."""
-        if held or not self.count:
-            yield False
-            return
-        effects.memory_pages |= self._memory_pages
-        effects.stable_pages |= self._stable_pages
-        yield True
-        self.count, self._memory_pages, self._stable_pages = 0, set(), set()
+    def write_late(self, now: float) -> float | None:
+        """(`HeldWatch`'s thread) Write the messages held if the last was held `HELD_SECONDS` before
+        ``now`` (a `time.perf_counter` time) and the actor committed nothing since; when they are due if
+        they still wait, else None."""
+        with self._replicas.committing:
+            late = self._late
+            if late is None or now < late.due:
+                return None if late is None else late.due
+            self._late = None
+            if late.changes != self._replicas.changes:  # (a commit of the next message: its settle writes them)
+                return None
+            effects = Effects(memory_pages=self._memory_pages, stable_pages=self._stable_pages)
+            self._write(effects.delta(late.instance, late.state, late.log))
+            self.count, self._memory_pages, self._stable_pages = 0, set(), set()
+            return None
+
+
+@dataclass
+class _Late:
+    """What the messages an actor holds left, for `Held.write_late`: its instance, state record and log
+    record (None: unchanged) as the last was held, how many times its committed state had changed then
+    (`Replicas.changes`), and when to write them without the next message."""
+
+    instance: Instance | None
+    state: dict | None
+    log: list | None
+    changes: int
+    due: float = field(default_factory=lambda: time.perf_counter() + HELD_SECONDS)
 
 
 class Turn:
