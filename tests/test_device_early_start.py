@@ -127,7 +127,7 @@ def test_a_call_that_ends_before_start_early_returns_is_answered_once_its_gate_o
     preempted meanwhile, under load): its answer then waits for the gate on a thread of its own, not on the
     thread that opens the gate as it settles, which would wait for itself (moxzid hung, every thread idle)."""
 
-    def ended_at_once(caller, data, purse, here):
+    def ended_at_once(caller, data, purse):
         future: concurrent.futures.Future = concurrent.futures.Future()
         future.set_result(Outcome(b"ran"))
         return future
