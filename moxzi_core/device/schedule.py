@@ -174,8 +174,7 @@ class Schedule:
         try:
             return call()
         finally:
-            self._timed(caller, started)
-            if self._leave(caller):  # calls came in behind it meanwhile: a device thread runs them
+            if self._leave(caller, started):  # calls came in behind it meanwhile: a device thread runs them
                 self._pool.submit(self._serve, caller)
 
     def would_run_here(self, caller: bytes) -> bool:
@@ -200,19 +199,24 @@ class Schedule:
             try:
                 result = call()
             except BaseException as error:  # the future carries it to the awaiting caller
-                self._timed(caller, started)
+                with self._cond:
+                    self._timed(caller, started)
                 future.set_exception(error)
             else:
-                self._timed(caller, started)
+                with self._cond:
+                    self._timed(caller, started)
                 future.set_result(result)
             finally:
                 _current.call = None
                 future.underway.set()
         return self._leave(caller)
 
-    def _leave(self, caller: bytes) -> bool:
-        """``caller``'s first call is over and leaves its line; whether more of its calls wait."""
+    def _leave(self, caller: bytes, started: float | None = None) -> bool:
+        """``caller``'s first call is over (begun at ``started``, if not timed yet) and leaves its line;
+        whether more of its calls wait."""
         with self._cond:
+            if started is not None:
+                self._timed(caller, started)
             queue = self._queues[caller]
             queue.popleft()
             if queue:
@@ -221,11 +225,11 @@ class Schedule:
             return False
 
     def _timed(self, caller: bytes, started: float) -> None:
-        with self._cond:
-            if time.perf_counter() - started < SHORT_SECONDS:
-                self._short.add(caller)
-            else:
-                self._short.discard(caller)
+        """(Under the lock) whether ``caller``'s next call counts as short, by its call begun at ``started``."""
+        if time.perf_counter() - started < SHORT_SECONDS:
+            self._short.add(caller)
+        else:
+            self._short.discard(caller)
 
     def turn(self, limit: float | None = None, may_yield: bool = True) -> Turn:
         """``with schedule.turn(...) as turn:`` holds the device for one call on this thread: waits in
