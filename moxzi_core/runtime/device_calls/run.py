@@ -204,7 +204,7 @@ class DeviceCalls:
             finally:
                 with self._lock:
                     self._answering -= 1
-                    if not self._answering:  # (only `stop` waits, for none)
+                    if not self._answering and self._stopped:  # (only `stop` waits, for none, once stopped)
                         self._lock.notify_all()
 
         if here:  # a short call may run on this thread: no future, its answer given straight away
@@ -258,7 +258,7 @@ class DeviceCalls:
         """The answer of a call (and its record) is committed (on any thread)."""
         with self._lock:
             self._in_flight -= 1
-            if self._in_flight == 0:
+            if self._in_flight == 0 and self._closed:  # (only a copy waits, for none, once closed: `_paused`)
                 self._lock.notify_all()
             due = not self._copy_due and not self._stopped and self._copies.due()
             self._copy_due = self._copy_due or due
