@@ -316,15 +316,17 @@ class Actor:
         self.footprint = self.memory_sizes()
         tasks.check_low_memory(self.canister, self.footprint[0])
         held = effects is self.turn.effects and self._held.hold(effects, self._queue.qsize())
-        with self._held.writing(effects, held) as with_held:  # (the log: a trapped task's prints and trap)
-            changed = not held and (with_held or seq is not None or effects.wrote or self.canister.log.changed)
-            self.services.settle(
-                self,
-                seq,
-                effects,
-                effects.delta(self.instance, self._state(), self.canister.log) if changed else None,
-                hold=held,
-            )
+        with_held = self._held.writing(effects, held)  # (the log: a trapped task's prints and trap)
+        changed = not held and (with_held or seq is not None or effects.wrote or self.canister.log.changed)
+        self.services.settle(
+            self,
+            seq,
+            effects,
+            effects.delta(self.instance, self._state(), self.canister.log) if changed else None,
+            hold=held,
+        )
+        if with_held:
+            self._held.written()
 
     # --- calls -------------------------------------------------------------------------------
     def _on_call(self, call: Call) -> None:
