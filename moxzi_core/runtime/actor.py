@@ -318,13 +318,8 @@ class Actor:
         held = effects is self.turn.effects and self._held.hold(effects, self._queue.qsize())
         with_held = self._held.writing(effects, held)  # (the log: a trapped task's prints and trap)
         changed = not held and (with_held or seq is not None or effects.wrote or self.canister.log.changed)
-        self.services.settle(
-            self,
-            seq,
-            effects,
-            effects.delta(self.instance, self._state(), self.canister.log) if changed else None,
-            hold=held,
-        )
+        delta = effects.delta(self.instance, self._state(), self.canister.log) if changed else None
+        self.services.settle(self, seq, effects, delta, hold=held)
         if with_held:
             self._held.written()
 
