@@ -91,7 +91,8 @@ class Turn:
         schedule = self.schedule
         with schedule._cond:
             schedule._holder = None
-            schedule._cond.notify_all()
+            if schedule._line:  # (who waits for the device is in line: `_wait`)
+                schedule._cond.notify_all()
 
 
 class Spare:
