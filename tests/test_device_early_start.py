@@ -14,6 +14,7 @@ from kit.device import learner_host
 from kit.host import update
 
 from moxzi_core.candid import FLOAT64, NAT, Vec, encode_args
+from moxzi_core.device import schedule as schedule_module
 from moxzi_core.runtime.delivery import Delivery
 from moxzi_core.runtime.device_calls import DeviceCalls, Gate, Threaded
 from moxzi_core.runtime.ic0 import OutgoingCall
@@ -37,10 +38,10 @@ def handed_off(dev):
     dev.schedule.spare = lambda: False
 
 
-async def test_a_call_runs_before_its_message_commits_and_its_answer_commits_after(registry, monkeypatch):
-    """Each message's commit waits (up to 10 s) until the device call it made has run, and 50 ms more: the
-    call can only run before the commit if it started early; its answer, ready first, is committed after."""
-    log: list[str] = []  # batches committed, in order: "pending" (a call made), "answered"
+def batches_committed(monkeypatch, store: MemoryStore, committing=lambda kinds: None) -> list[str]:
+    """What each batch ``store`` commits holds, in order: "pending" (a device call made), "answered";
+    ``committing(kinds)`` runs before each commit."""
+    log: list[str] = []
     tags: dict[int, list[str]] = {}
     pending, answered = Journal.pending, Journal.answered
 
@@ -53,20 +54,31 @@ async def test_a_call_runs_before_its_message_commits_and_its_answer_commits_aft
 
     monkeypatch.setattr(Journal, "pending", tagging("pending", pending))
     monkeypatch.setattr(Journal, "answered", tagging("answered", answered))
-    ran = threading.Semaphore(0)  # released as each device call returns
-    ran_first: list[bool] = []
-    store = MemoryStore()
     commit = store.commit
 
-    def committing(batch):
+    def tagged_commit(batch):
         kinds = tags.pop(id(batch), [])
-        if "pending" in kinds:
-            ran_first.append(ran.acquire(timeout=10))
-            time.sleep(0.05)  # time enough for an answer not held back to be committed first
+        committing(kinds)
         log.extend(kinds)
         commit(batch)
 
-    store.commit = committing  # type: ignore[method-assign]
+    store.commit = tagged_commit  # type: ignore[method-assign]
+    return log
+
+
+async def test_a_call_runs_before_its_message_commits_and_its_answer_commits_after(registry, monkeypatch):
+    """Each message's commit waits (up to 10 s) until the device call it made has run, and 50 ms more: the
+    call can only run before the commit if it started early; its answer, ready first, is committed after."""
+    ran = threading.Semaphore(0)  # released as each device call returns
+    ran_first: list[bool] = []
+
+    def committing(kinds):
+        if "pending" in kinds:
+            ran_first.append(ran.acquire(timeout=10))
+            time.sleep(0.05)  # time enough for an answer not held back to be committed first
+
+    store = MemoryStore()
+    log = batches_committed(monkeypatch, store, committing)
     async with learner_host(registry, store) as (host, dev):
         handed_off(dev)
         call = dev.call
@@ -79,6 +91,29 @@ async def test_a_call_runs_before_its_message_commits_and_its_answer_commits_aft
 
     async with learner_host(registry, MemoryStore()) as (host, _):  # calls as they come (on this machine)
         assert await learn(host, 6) == early  # the same numbers either way
+
+
+async def test_a_call_run_on_the_actors_thread_is_answered_there_after_its_making_is_committed(registry, monkeypatch):
+    """On an idle machine a short call runs on the actor's thread as its message settles
+    (``Schedule.run_here``) and is answered from there at once, without a future: after the batch that
+    records it pending, with the numbers a device thread gives."""
+    async with learner_host(registry, MemoryStore()) as (host, dev):
+        handed_off(dev)
+        handed = await learn(host, 6)
+
+    monkeypatch.setattr(schedule_module, "SHORT_SECONDS", 60.0)  # every call short, however busy the machine
+    store = MemoryStore()
+    log = batches_committed(monkeypatch, store)
+    threads: list[str] = []
+    async with learner_host(registry, store) as (host, dev):
+        dev.schedule.spare = lambda: True
+        call = dev.call
+        dev.call = lambda *args: (threads.append(threading.current_thread().name), call(*args))[1]  # type: ignore[method-assign]
+        assert await learn(host, 6) == handed
+
+    calls = 2 + 6
+    assert log == ["pending", "answered"] * calls
+    assert threads[0].startswith("moxzi-device") and all(t == "actor-learner" for t in threads[1:])
 
 
 async def test_a_message_not_settled_leaves_its_early_call_unanswered(registry, monkeypatch):
@@ -127,7 +162,7 @@ def test_a_call_that_ends_before_start_early_returns_is_answered_once_its_gate_o
     preempted meanwhile, under load): its answer then waits for the gate on a thread of its own, not on the
     thread that opens the gate as it settles, which would wait for itself (moxzid hung, every thread idle)."""
 
-    def ended_at_once(caller, data, purse, here):
+    def ended_at_once(caller, data, purse):
         future: concurrent.futures.Future = concurrent.futures.Future()
         future.set_result(Outcome(b"ran"))
         return future

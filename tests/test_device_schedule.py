@@ -8,6 +8,7 @@ rebuilt exactly. Programs are long by their size, never by a clock."""
 import asyncio
 import concurrent.futures
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -156,34 +157,55 @@ def test_a_short_call_runs_on_its_callers_thread_only_when_the_device_and_a_core
     spare = [True]
     schedule.spare = lambda: spare[0]
     ran_on: list[int] = []
-    foretold: list[bool] = []  # what would_run_here said before each submit(here=True)
+    foretold: list[bool] = []  # what would_run_here said before each run_here
 
     def call():
         ran_on.append(threading.get_ident())
+        return "ran"
 
-    def submit_here():
+    def here_or_submitted():  # as DeviceCalls.start: here if it may, else on a device thread
         foretold.append(schedule.would_run_here(A))
-        return schedule.submit(A, call, here=True)
+        ran = schedule.run_here(A, call)
+        return ran if ran is not schedule_module.NOT_HERE else schedule.submit(A, call).result()
 
     try:
-        submit_here().result()  # not known to be short yet: a device thread
-        submit_here().result()  # its last call was short: here
-        schedule.submit(A, call).result()  # not asked to: a device thread
-        with schedule.turn():  # the device is taken: a device thread, once it is free
-            waiting = submit_here()
-        waiting.result()
+        assert here_or_submitted() == "ran"  # not known to be short yet: a device thread
+        assert here_or_submitted() == "ran"  # its last call was short: here
+        schedule.submit(A, call).result()  # submitted: a device thread
+        with schedule.turn():  # the device is taken: not here
+            assert schedule.run_here(A, call) is schedule_module.NOT_HERE
         spare[0] = False  # the machine's cores are all busy: a device thread
-        submit_here().result()
+        here_or_submitted()
         spare[0] = True
-        submit_here().result()
+        here_or_submitted()
         monkeypatch.setattr(schedule_module, "SHORT_SECONDS", 0.0)
-        submit_here().result()  # short, but measured long now
-        submit_here().result()
+        here_or_submitted()  # short, but measured long now
+        here_or_submitted()
     finally:
         schedule.close()
     here = [thread == threading.get_ident() for thread in ran_on]
-    assert here == [False, True, False, False, False, True, True, False]
-    assert foretold == [False, True, True, False, True, True, False]  # where it may run here
+    assert here == [False, True, False, False, True, True, False]
+    assert foretold == [False, True, False, True, True, False]  # where it may run here
+
+
+def test_a_call_submitted_while_one_runs_on_its_callers_thread_runs_after_it_on_a_device_thread():
+    schedule = Schedule()
+    schedule.spare = lambda: True
+    order: list[str] = []
+    try:
+        schedule.submit(A, lambda: None).result()  # known short from now on
+        submitted: list = []
+
+        def first():
+            submitted.append(schedule.submit(A, lambda: order.append("second")))
+            time.sleep(0.05)  # the second waits for it, though no device thread runs the first
+            order.append("first")
+
+        schedule.run_here(A, first)
+        submitted[0].result(5)
+    finally:
+        schedule.close()
+    assert order == ["first", "second"]
 
 
 def test_a_submitted_call_is_under_way_at_its_first_checkpoint_when_it_waits_in_line_or_ends():

@@ -2,7 +2,8 @@
 each stage of an actor's device calls (perf_counter_ns around the functions below, and the two thread
 hand-offs from where a call or answer is queued to where it is taken) and writes, as it exits, each
 stage's samples to the JSON file $MOXZI_STAGES_OUT. Python imports this file at start-up
-(``sitecustomize``); without that variable it does nothing."""
+(``sitecustomize``); without that variable it does nothing. With $MOXZI_STAGES_SPARE set, ``Spare``
+always finds a core spare (short calls run on the actor's thread, as on an idle machine)."""
 
 import atexit
 import json
@@ -61,6 +62,20 @@ def install() -> None:
     timed(run.DeviceCalls, "_start", "device_calls: _start (a call run here included)")
     timed(service.Device, "call", "device: Device.call (decode, turn, encode)")
     timed(record.Record, "answer", "device_calls: Record.answer (record, events, deliver)")
+    if hasattr(schedule.Schedule, "run_here"):  # (a checkout before it ran such calls through submit)
+        run_here = schedule.Schedule.run_here
+
+        def ran_here(self, caller, work):
+            began = now()
+            result = run_here(self, caller, work)
+            if result is not schedule.NOT_HERE:
+                samples["device: Schedule.run_here (a call run on the actor's thread)"].append(now() - began)
+            return result
+
+        schedule.Schedule.run_here = ran_here
+
+    if os.environ.get("MOXZI_STAGES_SPARE"):
+        schedule.Spare.__call__ = lambda self: True
 
     call = service.Device.call
 
@@ -86,9 +101,9 @@ def install() -> None:
             samples["hand-off: answer queued -> actor thread runs it"].append(now() - began)
         return on_response(self, response)
 
-    def submitted(self, caller, work, here=False):
+    def submitted(self, caller, work, *here):  # (``here``: a checkout before Schedule.run_here)
         queued[caller] = now()
-        return submit(self, caller, work, here)
+        return submit(self, caller, work, *here)
 
     def first(self, caller):
         began = queued.pop(caller, None)

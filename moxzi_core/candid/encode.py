@@ -231,16 +231,17 @@ class _Writers:
             return write_blob
         element = self.get(element_type)
         numbers = element_type.name if isinstance(element_type, Primitive) else None
-        accepted = (int, float) if numbers in ("float32", "float64") else (int,)
+        accepted = {int, float} if numbers in ("float32", "float64") else {int}
+        code = FIXED_FORMATS[numbers][-1] if numbers in FIXED_FORMATS else None  # struct's, for all at once
 
         def write(v, out):
             if not isinstance(v, (list, tuple)):
                 raise _mismatch(t, v)
             _length(len(v), out)
-            if numbers in FIXED_FORMATS and all(type(item) in accepted for item in v):
+            if code is not None and accepted.issuperset(map(type, v)):  # (no generator: a device call's answer)
                 # all at once; a value out of range falls through to the loop below, which names it
                 try:
-                    out += struct.pack(f"<{len(v)}{FIXED_FORMATS[numbers][-1]}", *v)
+                    out += struct.pack(f"<{len(v)}{code}", *v)
                     return
                 except (struct.error, OverflowError):
                     pass

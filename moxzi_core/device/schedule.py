@@ -4,10 +4,10 @@ per-call time limit.
 The policy:
 
 - Each caller's calls run one at a time, in the order they came (``Schedule.submit``). A call whose
-  caller's last call took under ``SHORT_SECONDS`` runs on the thread that submits it (an actor's, as
-  its message settles), if the device is free, the caller has no call waiting and the machine has a
-  core to spare (``Spare``): two thread hand-offs fewer (to a device thread and
-  back). The caller's thread is taken for that long, no longer than a slice or two of other calls.
+  caller's last call took under ``SHORT_SECONDS`` runs on the thread that makes it (an actor's, as
+  its message settles: ``Schedule.run_here``), if the device is free, the caller has no call waiting
+  and the machine has a core to spare (``Spare``): two thread hand-offs fewer (to a device thread and
+  back), and no future. The caller's thread is taken for that long, no longer than a slice or two of other calls.
 - One call holds the device at a time (``Schedule.turn``); calls of different callers wait for it in
   line, first come first served.
 - A backend calls ``checkpoint()`` between ops. There a call that has held the device for a slice
@@ -41,6 +41,7 @@ SHORT_SECONDS = 0.005  # a call of a caller whose last call took less may run on
 LOAD_SECONDS = 0.1  # how often Spare counts the machine's runnable threads
 THREADS = 32  # callers whose calls are under way at once; beyond that a caller waits for a thread
 
+NOT_HERE = object()  # ``Schedule.run_here``: the call was not run on this thread
 _current = threading.local()  # .turn: the Turn this thread holds the device for, if any; .call: its Submitted
 
 
@@ -90,7 +91,8 @@ class Turn:
         schedule = self.schedule
         with schedule._cond:
             schedule._holder = None
-            schedule._cond.notify_all()
+            if schedule._line:  # (who waits for the device is in line: `_wait`)
+                schedule._cond.notify_all()
 
 
 class Spare:
@@ -142,35 +144,44 @@ class Schedule:
         self._cond = threading.Condition()
         self._line: deque[Turn] = deque()  # calls waiting for the device, in the order they get it
         self._holder: Turn | None = None
-        self._queues: dict[bytes, deque[tuple[Callable[[], Any], Submitted]]] = {}  # per caller, not yet run
+        # Per caller: its calls not yet over, in order (a call ``run_here`` runs: no future)
+        self._queues: dict[bytes, deque[tuple[Callable[[], Any], Submitted | None]]] = {}
         self._short: set[bytes] = set()  # callers whose last call took under SHORT_SECONDS
         self.spare = Spare()  # (a test replaces it)
         self._pool = ThreadPoolExecutor(THREADS, thread_name_prefix="moxzi-device")
 
-    def submit(self, caller: bytes, call: Callable[[], Any], here: bool = False) -> Submitted:
-        """Run ``call()`` on a device thread after every call ``caller`` submitted before; its result.
-        ``here``: on this thread instead, before returning, if the device is free, ``caller`` has no
-        call waiting, its last call was short (``SHORT_SECONDS``) and the machine has a core to spare
-        (``Spare``)."""
+    def submit(self, caller: bytes, call: Callable[[], Any]) -> Submitted:
+        """Run ``call()`` on a device thread after every call ``caller`` submitted before; its result."""
         future = Submitted()
-        # (read without the lock first, and again with it: the machine's count only for a short call's caller)
-        here = here and self.would_run_here(caller)
         with self._cond:
             queue = self._queues.setdefault(caller, deque())
             queue.append((call, future))
-            if len(queue) > 1:
-                return future
-            if not (here and caller in self._short and self._holder is None and not self._line):
+            if len(queue) == 1:
                 self._pool.submit(self._serve, caller)
-                return future
-        if self._run_first(caller):  # calls came in behind it meanwhile: a device thread runs them
-            self._pool.submit(self._serve, caller)
         return future
 
+    def run_here(self, caller: bytes, call: Callable[[], Any]) -> Any:
+        """``call()``'s result (or what it raises), run on this thread now, if the device is free,
+        ``caller`` has no call waiting or running, its last call was short (``SHORT_SECONDS``) and the
+        machine has a core to spare (``Spare``); else ``NOT_HERE``, nothing run. No future, no thread:
+        the caller's thread goes on with the result (a device call's answer: `DeviceCalls.start`)."""
+        if not self.would_run_here(caller):  # (read without the lock first, and again with it)
+            return NOT_HERE
+        with self._cond:
+            if caller in self._queues or self._holder is not None or self._line:
+                return NOT_HERE
+            self._queues[caller] = deque([(call, None)])  # running: what ``caller`` submits meanwhile waits
+        started = time.perf_counter()
+        try:
+            return call()
+        finally:
+            if self._leave(caller, started):  # calls came in behind it meanwhile: a device thread runs them
+                self._pool.submit(self._serve, caller)
+
     def would_run_here(self, caller: bytes) -> bool:
-        """Whether ``submit(caller, ..., here=True)`` may run the call on the submitting thread: its
-        caller's calls are short and a core is spare. (Not whether the device is free now: the
-        caller's last call, just answered, may still be leaving it, and ``submit`` looks again.)"""
+        """Whether ``run_here(caller, ...)`` may run the call on this thread: its caller's calls are
+        short and a core is spare. (Not whether the device is free now: the caller's last call, just
+        answered, may still be leaving it, and ``run_here`` looks again.)"""
         return caller in self._short and self.spare()
 
     def _serve(self, caller: bytes) -> None:
@@ -182,21 +193,31 @@ class Schedule:
         """Run the first of ``caller``'s calls; whether more are waiting."""
         with self._cond:
             call, future = self._queues[caller][0]
+        assert future is not None, "a call run_here runs is never a device thread's"
         if future.set_running_or_notify_cancel():
             started = time.perf_counter()
             _current.call = future
             try:
                 result = call()
             except BaseException as error:  # the future carries it to the awaiting caller
-                self._timed(caller, started)
+                with self._cond:
+                    self._timed(caller, started)
                 future.set_exception(error)
             else:
-                self._timed(caller, started)
+                with self._cond:
+                    self._timed(caller, started)
                 future.set_result(result)
             finally:
                 _current.call = None
                 future.underway.set()
+        return self._leave(caller)
+
+    def _leave(self, caller: bytes, started: float | None = None) -> bool:
+        """``caller``'s first call is over (begun at ``started``, if not timed yet) and leaves its line;
+        whether more of its calls wait."""
         with self._cond:
+            if started is not None:
+                self._timed(caller, started)
             queue = self._queues[caller]
             queue.popleft()
             if queue:
@@ -205,11 +226,11 @@ class Schedule:
             return False
 
     def _timed(self, caller: bytes, started: float) -> None:
-        with self._cond:
-            if time.perf_counter() - started < SHORT_SECONDS:
-                self._short.add(caller)
-            else:
-                self._short.discard(caller)
+        """(Under the lock) whether ``caller``'s next call counts as short, by its call begun at ``started``."""
+        if time.perf_counter() - started < SHORT_SECONDS:
+            self._short.add(caller)
+        else:
+            self._short.discard(caller)
 
     def turn(self, limit: float | None = None, may_yield: bool = True) -> Turn:
         """``with schedule.turn(...) as turn:`` holds the device for one call on this thread: waits in

@@ -29,6 +29,7 @@ from .budget import tensor_bytes
 from .interface import ATTACHED, FETCH, METHOD_PREFIX
 from .methods import METHODS, download
 from .ops import ELEM_SIZES, DeviceError
+from .schedule import NOT_HERE
 from .snapshot import read_snapshot, write_snapshot
 from .space import Space
 from .state import Admission, DeviceState
@@ -160,16 +161,20 @@ class Device(DeviceState):
 
     # --- calls ------------------------------------------------------------------------------------
     def system_methods(self) -> dict[str, SystemMethod]:
-        """``{"moxzi_device_run": Threaded(submit(caller, arg, purse, here) -> Future[Outcome]), ...}``
-        for ``Host(system_methods=)``: each call runs on the device's threads, or with ``here`` a short
-        one on the submitting thread (``Schedule.submit``, ``Schedule.would_run_here``; ``purse``: see
+        """``{"moxzi_device_run": Threaded(submit(caller, arg, purse) -> Future[Outcome]), ...}`` for
+        ``Host(system_methods=)``: each call runs on the device's threads, or (``run_here``) a short one
+        on the calling thread (``Schedule.run_here``, ``Schedule.would_run_here``; ``purse``: see
         ``call``)."""
 
         def method(name):
-            def submit(caller: bytes, arg: bytes, purse: Purse | None = FREE, here: bool = False):
-                return self.schedule.submit(caller, functools.partial(self.call, name, caller, arg, purse), here)
+            def submit(caller: bytes, arg: bytes, purse: Purse | None = FREE):
+                return self.schedule.submit(caller, functools.partial(self.call, name, caller, arg, purse))
 
-            return Threaded(submit, self.schedule.would_run_here)
+            def run_here(caller: bytes, arg: bytes, purse: Purse | None = FREE) -> Outcome | None:
+                ran = self.schedule.run_here(caller, functools.partial(self.call, name, caller, arg, purse))
+                return None if ran is NOT_HERE else ran
+
+            return Threaded(submit, self.schedule.would_run_here, run_here)
 
         methods: dict[str, SystemMethod] = {METHOD_PREFIX + n: method(METHOD_PREFIX + n) for n in METHODS}
         methods[FETCH] = Staged(functools.partial(download, self))

@@ -260,7 +260,7 @@ class Delivery:
         answers, calls, deleted = effects.answers, effects.calls, effects.deleted
         if consumed is None and delta is None and not answers and not calls:
             return
-        held = self._held.get(actor.name)  # (kept where this settle fails: `turn.Held.writing`)
+        held = self._held.get(actor.name)  # (kept where this settle fails: `turn.Held.settling`)
         batch = held.batch if held is not None else Batch()
         if self._ledger is not None:
             if effects.instructions:

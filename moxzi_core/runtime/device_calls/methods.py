@@ -29,24 +29,26 @@ class Staged:
 
 
 class Threaded:
-    """A system method that runs on threads of its own: ``submit(caller, argument, purse, here)`` starts
-    it from any thread and gives a future of its Outcome, which it sets on its thread; with ``here``
-    it may instead run on the calling thread before it returns (a short call: the future is then
-    done, its callbacks run), which ``runs_here(caller)`` tells beforehand. The future may have an
-    ``underway`` threading.Event, set once what is left of the call runs mostly outside the GIL
-    (``device.schedule.Submitted``). Awaiting the method (``await method(caller, argument, purse)``)
-    starts it from the event loop, never on it."""
+    """A system method that runs on threads of its own: ``submit(caller, argument, purse)`` starts it
+    from any thread and gives a future of its Outcome, which it sets on its thread. ``run_here(caller,
+    argument, purse)`` instead runs a short call on the calling thread and gives its Outcome, or
+    ``None`` where it would not (the caller then submits it), which ``runs_here(caller)`` tells
+    beforehand. The future may have an ``underway`` threading.Event, set once what is left of the
+    call runs mostly outside the GIL (``device.schedule.Submitted``). Awaiting the method (``await
+    method(caller, argument, purse)``) starts it from the event loop, never on it."""
 
     def __init__(
         self,
-        submit: Callable[[bytes, Any, Any, bool], concurrent.futures.Future],
+        submit: Callable[[bytes, Any, Any], concurrent.futures.Future],
         runs_here: Callable[[bytes], bool] = lambda caller: False,
+        run_here: Callable[[bytes, Any, Any], Outcome | None] = lambda caller, data, purse: None,
     ):
         self.submit = submit
         self.runs_here = runs_here
+        self.run_here = run_here
 
     async def __call__(self, caller: bytes, data: Any, purse: Purse | None = FREE) -> Outcome:
-        return await asyncio.wrap_future(self.submit(caller, data, purse, False))
+        return await asyncio.wrap_future(self.submit(caller, data, purse))
 
 
 class Gate:

@@ -77,16 +77,18 @@ class Record:
             batch = Batch()
             purse.settle(batch, outcome.seconds)  # what it held goes back, whatever happened
             recorded = outcome.changed and self.policy is not None
-            with self._lock:
-                if recorded:
-                    Journal.system_call(batch, self.seq, caller, method_name, data)
-                    self.seq += 1
-                    self.count(outcome.seconds, data)
-                if isinstance(data, Attachment) and data.ident is not None:
+            attached = data.ident if isinstance(data, Attachment) else None
+            if recorded or attached is not None:  # (else nothing the lock guards changes)
+                with self._lock:
                     if recorded:
-                        self.attached.add(data.ident)
-                    else:
-                        attachments.drop(batch, data.ident)
+                        Journal.system_call(batch, self.seq, caller, method_name, data)
+                        self.seq += 1
+                        self.count(outcome.seconds, data)
+                    if attached is not None:
+                        if recorded:
+                            self.attached.add(attached)
+                        else:
+                            attachments.drop(batch, attached)
             self._events.publish(
                 "device",
                 actor=actor,

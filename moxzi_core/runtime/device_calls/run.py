@@ -125,11 +125,7 @@ class DeviceCalls:
         with self._lock:  # (not _closed: both change on the loop) started in order, with those of ``start``
             self._waiting -= 1
             self._in_flight += 1
-            started = (
-                _submit(method, caller, data, purse, here=False)
-                if refused is None and isinstance(method, Threaded)
-                else None
-            )
+            started = _submit(method, caller, data, purse) if refused is None and isinstance(method, Threaded) else None
         if refused is not None:
             answer(Batch(), refused)
             return refused
@@ -192,13 +188,7 @@ class DeviceCalls:
                 return False
             self._in_flight += 1  # a copy waits for it from here; only this thread starts the actor's calls
 
-        def finished(future: concurrent.futures.Future) -> None:
-            error = future.exception()
-            if error is None:
-                outcome = future.result()
-            else:  # a failing system method rejects the call, never the host
-                log.error("system method %s failed", method_name, exc_info=error)
-                outcome = Outcome.reject(Reject.SYS_TRANSIENT, f"{method_name} failed: {error}")
+        def finished(outcome: Outcome) -> None:
             give = answer.wait() if isinstance(answer, Gate) else answer
             if give is None:  # the message that made it was not settled with it (Turn.end): never made
                 self.done()
@@ -214,20 +204,31 @@ class DeviceCalls:
             finally:
                 with self._lock:
                     self._answering -= 1
-                    self._lock.notify_all()
+                    if not self._answering and self._stopped:  # (only `stop` waits, for none, once stopped)
+                        self._lock.notify_all()
 
+        if here:  # a short call may run on this thread: no future, its answer given straight away
+            try:
+                ran = method.run_here(caller, data, purse)
+            except Exception as error:
+                ran = _failed(method_name, error)
+            if ran is not None:
+                finished(ran)
+                return True
         starter = threading.get_ident()
 
         def ended(future: concurrent.futures.Future) -> None:
+            error = future.exception()
+            outcome = future.result() if error is None else _failed(method_name, error)
             if isinstance(answer, Gate) and threading.get_ident() == starter:
                 # The call ended before this thread added the callback (preempted after starting it, or it
                 # could not start: `_submit`), so the callback runs here, on the thread that opens the
                 # gate as it settles: waiting here would never end. The answer waits on a thread of its own.
-                threading.Thread(target=finished, args=(future,), name="moxzi-gate", daemon=True).start()
+                threading.Thread(target=finished, args=(outcome,), name="moxzi-gate", daemon=True).start()
             else:
-                finished(future)
+                finished(outcome)
 
-        future = _submit(method, caller, data, purse, here=here)
+        future = _submit(method, caller, data, purse)
         if isinstance(answer, Gate):
             answer.underway = getattr(future, "underway", None)
         future.add_done_callback(ended)
@@ -257,7 +258,7 @@ class DeviceCalls:
         """The answer of a call (and its record) is committed (on any thread)."""
         with self._lock:
             self._in_flight -= 1
-            if self._in_flight == 0:
+            if self._in_flight == 0 and self._closed:  # (only a copy waits, for none, once closed: `_paused`)
                 self._lock.notify_all()
             due = not self._copy_due and not self._stopped and self._copies.due()
             self._copy_due = self._copy_due or due
@@ -317,12 +318,17 @@ class DeviceCalls:
                 self._lock.wait()
 
 
-def _submit(method: Threaded, caller: bytes, data: Any, purse: Purse, *, here: bool) -> concurrent.futures.Future:
-    """``method`` started (``here``: maybe run on this thread, ``Threaded``), or a future holding why it
-    could not be."""
+def _submit(method: Threaded, caller: bytes, data: Any, purse: Purse) -> concurrent.futures.Future:
+    """``method`` started, or a future holding why it could not be."""
     try:
-        return method.submit(caller, data, purse, here)
+        return method.submit(caller, data, purse)
     except Exception as error:
         failed: concurrent.futures.Future = concurrent.futures.Future()
         failed.set_exception(error)
         return failed
+
+
+def _failed(method_name: str, error: BaseException) -> Outcome:
+    """The reject of a call whose system method failed: it rejects the call, never the host."""
+    log.error("system method %s failed", method_name, exc_info=error)
+    return Outcome.reject(Reject.SYS_TRANSIENT, f"{method_name} failed: {error}")
