@@ -298,21 +298,22 @@ async def _read(body: Download, where: str, max_bytes: int, out: Spool, flight: 
         )
     digest = hashlib.sha256()
 
-    def keep(chunk: bytes) -> None:  # off the event loop: hashing takes time, a write can block
-        digest.update(chunk)
-        out.write(chunk)
+    def keep(pieces: list[bytes]) -> None:  # off the event loop: hashing takes time, a write can block
+        for piece in pieces:
+            digest.update(piece)
+            out.write(piece)
 
     flight.received += len(start) + len(header)
-    keeping = asyncio.ensure_future(asyncio.to_thread(keep, start + header))
+    keeping = asyncio.ensure_future(asyncio.to_thread(keep, [start, header]))
     try:  # each chunk is kept while the next one arrives: at most two chunks in memory
         left = data
         while left:
-            chunk = await _chunk(body, min(CHUNK, left), flight)
-            if not chunk:
+            pieces = await _chunk(body, min(CHUNK, left), flight)
+            if not pieces:
                 raise DeviceError(f"{where}: the export was cut off after {size - DIGEST_BYTES - left} of {size} bytes")
             await keeping
-            keeping = asyncio.ensure_future(asyncio.to_thread(keep, chunk))
-            left -= len(chunk)
+            keeping = asyncio.ensure_future(asyncio.to_thread(keep, pieces))
+            left -= sum(map(len, pieces))
     finally:
         await keeping
     sent = await _exactly(body, DIGEST_BYTES, where)
@@ -324,9 +325,10 @@ async def _read(body: Download, where: str, max_bytes: int, out: Spool, flight: 
     return digest.digest()
 
 
-async def _chunk(body: Download, n: int, flight: InFlight) -> bytes:
-    """Up to ``n`` bytes, fewer only at the end of the body: what a transport has at hand is often less,
-    and each chunk costs a hop to a worker thread. ``flight`` counts the bytes as they arrive."""
+async def _chunk(body: Download, n: int, flight: InFlight) -> list[bytes]:
+    """Up to ``n`` bytes, fewer only at the end of the body (none: an empty list), as the pieces the
+    transport handed over: what it has at hand is often less, and each chunk costs a hop to a worker
+    thread; joined, they would be copied on the event loop. ``flight`` counts the bytes as they arrive."""
     pieces, got = [], 0
     while got < n:
         piece = await body.read(n - got)
@@ -335,7 +337,7 @@ async def _chunk(body: Download, n: int, flight: InFlight) -> bytes:
         pieces.append(piece)
         got += len(piece)
         flight.received += len(piece)
-    return pieces[0] if len(pieces) == 1 else b"".join(pieces)
+    return pieces
 
 
 async def _exactly(body: Download, n: int, where: str) -> bytes:
