@@ -39,10 +39,11 @@ class StoreError(Exception):
 class Batch:
     """Writes that take effect together or not at all. ``None`` as a value deletes the key."""
 
-    writes: dict[bytes, bytes | None] = field(default_factory=dict)
+    # A memoryview value is a view of the caller's bytes, which must not change until the batch is committed.
+    writes: dict[bytes, bytes | memoryview | None] = field(default_factory=dict)
     cleared_prefixes: list[bytes] = field(default_factory=list)  # applied before ``writes``
 
-    def put(self, key: bytes, value: bytes) -> None:
+    def put(self, key: bytes, value: bytes | memoryview) -> None:
         self.writes[key] = value
 
     def delete(self, key: bytes) -> None:

@@ -4,7 +4,7 @@ The network itself is a plugin's: a ``Transport`` (registered through ``register
 the device's exports and downloads the URLs of the schemes it names; the ``http`` plugin's serves
 ``http://HOST:PORT/export/<token>`` with ``--device-listen``. Everything a transport must not get
 wrong is here, so every transport keeps the same guarantees: the body's layout, the header checked
-before any data is kept, the digest checked as the bytes arrive, memory bounded to one chunk.
+before any data is kept, the digest checked as the bytes arrive, memory bounded to a few chunks.
 
 An export is a URL ``PREFIX/<token>`` (the serving transport's prefix) for some of an actor's publications, as they
 were when it was made (it holds the publications' tensors, which are never changed in place, so
@@ -32,7 +32,8 @@ The body of an export, which a fetch checks before it stores anything::
 export holds at most one tensor's bytes beyond the publications themselves. ``download`` reads the
 header first (it rejects a body that is too large before downloading it), then streams the rest into
 the host's spool (the store's parts of a new attachment, as they come; without a store, a temporary
-file), hashing and writing each chunk while the next one arrives and checking the digest at the end.
+file), hashing each chunk while the next one arrives and writing it up to ``WRITES_AHEAD`` chunks
+behind (the store writes 4 MiB batches), and checking the digest at the end.
 That file, with the fetch's prefix and source as its head (``Attachment.head``), is the argument of the
 call a fetch runs as (``moxzi_device_fetched``, recorded with its parts), so re-running the record at
 start-up stores the same tensors without the network. The file holds the body alone, so its own
@@ -44,6 +45,8 @@ at a time.
 from __future__ import annotations
 
 import asyncio
+import collections
+import concurrent.futures
 import contextlib
 import hashlib
 import io
@@ -71,6 +74,7 @@ MAX_SOURCE_CHARS = 1024  # of the URL a fetched file names as its source
 MAX_HEAD_BYTES = 16 << 10  # a fetched file's prefix (a device name's start) and source
 LIFETIME_SECONDS = 600  # the longest an export serves, and the default
 CHUNK = 1 << 20  # what a body hands the transport at a time, and what a download reads at a time
+WRITES_AHEAD = 3  # chunks a download may have received and not yet written into its spool
 
 
 class Download(Protocol):
@@ -297,24 +301,32 @@ async def _read(body: Download, where: str, max_bytes: int, out: Spool, flight: 
             f" bytes, but it is {size}"
         )
     digest = hashlib.sha256()
-
-    def keep(chunk: bytes) -> None:  # off the event loop: hashing takes time, a write can block
-        digest.update(chunk)
-        out.write(chunk)
-
+    # Off the event loop, on threads of their own: each chunk is hashed while the next one arrives, and
+    # written (in order, on one thread) while the next ones arrive and are hashed, up to WRITES_AHEAD
+    # chunks behind: a store's write of a batch (every 4 MiB) takes longer than a chunk's arrival, and
+    # waiting for it with each chunk stopped the download meanwhile.
+    loop, writer = asyncio.get_running_loop(), concurrent.futures.ThreadPoolExecutor(1, "moxzi-fetch-write")
+    hashing = asyncio.ensure_future(asyncio.to_thread(_hash, digest, [start, header]))
+    writes = collections.deque([loop.run_in_executor(writer, _write, out, [start, header])])
     flight.received += len(start) + len(header)
-    keeping = asyncio.ensure_future(asyncio.to_thread(keep, start + header))
-    try:  # each chunk is kept while the next one arrives: at most two chunks in memory
+    try:
         left = data
         while left:
-            chunk = await _chunk(body, min(CHUNK, left), flight)
-            if not chunk:
+            pieces = await _chunk(body, min(CHUNK, left), flight)
+            if not pieces:
                 raise DeviceError(f"{where}: the export was cut off after {size - DIGEST_BYTES - left} of {size} bytes")
-            await keeping
-            keeping = asyncio.ensure_future(asyncio.to_thread(keep, chunk))
-            left -= len(chunk)
-    finally:
-        await keeping
+            await hashing
+            hashing = asyncio.ensure_future(asyncio.to_thread(_hash, digest, pieces))
+            writes.append(loop.run_in_executor(writer, _write, out, pieces))
+            while len(writes) > WRITES_AHEAD:
+                await writes.popleft()
+            left -= sum(map(len, pieces))
+        await hashing
+        while writes:
+            await writes.popleft()
+    finally:  # nothing writes into the spool once this ends (it is discarded or finished next)
+        await asyncio.wait([hashing, *writes])
+        await asyncio.to_thread(writer.shutdown, cancel_futures=True)  # a write a cancel left running
     sent = await _exactly(body, DIGEST_BYTES, where)
     if sent != digest.digest():
         raise DeviceError(f"{where}: the export's sha256 digest does not match its bytes (corrupted in transfer)")
@@ -324,9 +336,20 @@ async def _read(body: Download, where: str, max_bytes: int, out: Spool, flight: 
     return digest.digest()
 
 
-async def _chunk(body: Download, n: int, flight: InFlight) -> bytes:
-    """Up to ``n`` bytes, fewer only at the end of the body: what a transport has at hand is often less,
-    and each chunk costs a hop to a worker thread. ``flight`` counts the bytes as they arrive."""
+def _hash(digest: Any, pieces: list[bytes]) -> None:
+    for piece in pieces:
+        digest.update(piece)
+
+
+def _write(out: Spool, pieces: list[bytes]) -> None:
+    for piece in pieces:
+        out.write(piece)
+
+
+async def _chunk(body: Download, n: int, flight: InFlight) -> list[bytes]:
+    """Up to ``n`` bytes, fewer only at the end of the body (none: an empty list), as the pieces the
+    transport handed over: what it has at hand is often less, and each chunk costs a hop to a worker
+    thread; joined, they would be copied on the event loop. ``flight`` counts the bytes as they arrive."""
     pieces, got = [], 0
     while got < n:
         piece = await body.read(n - got)
@@ -335,7 +358,7 @@ async def _chunk(body: Download, n: int, flight: InFlight) -> bytes:
         pieces.append(piece)
         got += len(piece)
         flight.received += len(piece)
-    return pieces[0] if len(pieces) == 1 else b"".join(pieces)
+    return pieces
 
 
 async def _exactly(body: Download, n: int, where: str) -> bytes:

@@ -78,30 +78,44 @@ class AttachmentWriter:
     """A Spool into the store: an attachment written as its bytes come, 4 MiB per batch (what memory holds of it
     at a time), rather than into a temporary file and copied in later. ``finish`` gives the Attachment,
     in the store already; ``discard`` drops what was written. Until a record or the copy names it,
-    start-up drops it. Each write's bytes go into parts of their own (a fetch writes 1 MiB at a time: 16
-    whole parts), not joined with the batch's others first (a copy). Written from one thread at a time."""
+    start-up drops it. The writes are cut into whole parts whatever their sizes (a fetch writes the
+    pieces its transport received), each part a view of the write's bytes, not a copy; only a part that
+    spans two writes is joined (a copy of at most a part). Written from one thread at a time."""
 
     def __init__(self, store: Store):
         self._store, self.ident = store, secrets.token_bytes(8)
-        self._pending: list[bytes] = []
-        self._pending_bytes = self._size = self._parts = 0
+        self._pending: list[bytes | memoryview] = []  # whole parts, committed a batch at a time
+        self._begun: list[memoryview] = []  # the next part's bytes so far, from the last writes
+        self._pending_bytes = self._begun_bytes = self._size = self._parts = 0
         batch = Batch()
         batch.put(SYSTEM_ATTACHED + self.ident, cbor2.dumps([0, None, b""]))  # found, if we stop here
         store.commit(batch)
 
     def write(self, data: bytes) -> None:
-        self._pending.append(data)
-        self._pending_bytes += len(data)
-        self._size += len(data)
-        if self._pending_bytes >= BATCH:
-            self._commit_part()
+        view = memoryview(bytes(data))  # (bytes(data) is data itself, not a copy): the parts are views of it
+        self._size += len(view)
+        if self._begun:  # the part the last writes began, completed from this one's start
+            taken = view[: _PART - self._begun_bytes]
+            self._begun.append(taken)
+            self._begun_bytes += len(taken)
+            view = view[len(taken) :]
+            if self._begun_bytes == _PART:
+                self._part(b"".join(self._begun))
+                self._begun, self._begun_bytes = [], 0
+        whole = len(view) - len(view) % _PART
+        for at in range(0, whole, _PART):
+            self._part(view[at : at + _PART])
+        if whole < len(view):
+            self._begun, self._begun_bytes = [view[whole:]], len(view) - whole
 
     def finish(self, sha256: bytes, head: bytes) -> Attachment:
         """The attachment, whose bytes' digest is ``sha256`` (the writer's: not hashed again here). Read
         back at once, its parts are not checked against it (they were just written); read from a
         record, they are."""
+        if self._begun:
+            self._part(b"".join(self._begun))
         if self._pending:
-            self._commit_part()
+            self._commit_parts()
         batch = Batch()
         batch.put(SYSTEM_ATTACHED + self.ident, cbor2.dumps([self._size, sha256, head]))
         self._store.commit(batch)
@@ -119,18 +133,26 @@ class AttachmentWriter:
         drop(batch, self.ident)
         self._store.commit(batch)
 
-    def _commit_part(self) -> None:
+    def _part(self, data: bytes | memoryview) -> None:
+        self._pending.append(data)
+        self._pending_bytes += len(data)
+        if self._pending_bytes >= BATCH:
+            self._commit_parts()
+
+    def _commit_parts(self) -> None:
         batch = Batch()
-        for data in self._pending:  # each write's own parts: no copy of the batch joined first
+        for data in self._pending:
             self._parts = put_parts(batch, self.ident, self._parts, data)
         self._store.commit(batch)
         self._pending, self._pending_bytes = [], 0
 
 
-def put_parts(batch: Batch, ident: bytes, n: int, data: bytes) -> int:
-    """Put ``data`` as attachment ``ident``'s parts from part ``n`` on; the number of the next part."""
-    for at in range(0, len(data), _PART):
-        batch.put(SYSTEM_PARTS + ident + b"/" + _u64(n), data[at : at + _PART])
+def put_parts(batch: Batch, ident: bytes, n: int, data: bytes | memoryview) -> int:
+    """Put ``data`` as attachment ``ident``'s parts from part ``n`` on (views of it, not copies: it must
+    not change until the batch is committed); the number of the next part."""
+    view = memoryview(data)
+    for at in range(0, len(view), _PART):
+        batch.put(SYSTEM_PARTS + ident + b"/" + _u64(n), view[at : at + _PART])
         n += 1
     return n
 

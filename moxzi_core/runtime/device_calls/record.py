@@ -4,19 +4,21 @@ recorded with its answer, in the answer's batch, so a call is either recorded an
 (moxzid without ``-s``: nothing outlives the process) nothing is recorded.
 
 A gathered argument too large for memory (an ``Attachment``) is written into the store in parts as it
-comes (``Spool``), before the call runs; its record names those parts.
+comes (``Spool``), before the call runs; its record names those parts. They go to disk while the call
+runs (``flush_ahead``), so the flush after its answer has only the answer's batch left to write.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...billing import Purse
 from ...events import Events
-from ...store import Batch
+from ...store import Batch, StoreError
 from .. import attachments
 from ..attachments import Attachment, Spool, TemporarySpool
 from ..journal import Journal
@@ -103,6 +105,13 @@ class Record:
         """Where an argument too large for memory is written as it comes: into the store when calls are
         recorded (its record then names its parts), else a temporary file."""
         return self.journal.attachment_writer() if self.policy is not None else TemporarySpool()
+
+    def flush_ahead(self) -> None:
+        """Flush the store before a call with a gathered attachment answers (on a thread of its own while
+        the call runs): its parts (a 64 MiB fetch's) go to disk meanwhile, not after the answer. A failure
+        is left to the flush after the answer, which stops moxzid."""
+        with contextlib.suppress(StoreError):
+            self.journal.store.flush()
 
     async def keep(self, attachment: Attachment) -> None:
         """Put a gathered ``attachment`` into the store, if calls are recorded and it is not there yet

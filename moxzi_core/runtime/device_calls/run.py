@@ -130,6 +130,8 @@ class DeviceCalls:
             answer(Batch(), refused)
             return refused
         outcome = Outcome.reject(Reject.SYS_TRANSIENT, f"{method_name} was interrupted")  # unless it ends below
+        attached = isinstance(data, Attachment) and data.ident is not None and self._record.policy is not None
+        flushing = asyncio.ensure_future(asyncio.to_thread(self._record.flush_ahead)) if attached else None
         try:
             if method is None or isinstance(method, Staged):  # a Staged method gathered a call to one
                 raise TypeError(f"{method_name} gathers first: a gathered call cannot run it")
@@ -140,6 +142,8 @@ class DeviceCalls:
         finally:
             if isinstance(data, Attachment):
                 data.close()
+            if flushing is not None:  # (its thread ends before the call does: the store may close next)
+                await flushing
         self._record.answer(answer, actor, caller, method_name, data, purse, outcome)
         return outcome
 
